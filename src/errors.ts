@@ -1,0 +1,245 @@
+/**
+ * The one error hierarchy of the app. Every failure a user can meet is one of these classes, each
+ * with a stable `code`; `src/render/errors.ts` turns them into words with one exhaustive switch.
+ * Messages here are for logs and developers: they never carry a credential or a token.
+ */
+
+export type ErrorCode =
+  | 'config_invalid'
+  | 'parse_error'
+  | 'credentials_rejected'
+  | 'unauthorized'
+  | 'access_denied'
+  | 'unknown_database'
+  | 'bad_request'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'timeout'
+  | 'network'
+  | 'invalid_response'
+  | 'team_not_allowed'
+  | 'digest_not_found'
+  | 'digest_permission_denied'
+  | 'channel_unreachable';
+
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Configuration could not be parsed; `problems` lists each variable and what is wrong with it. */
+export class ConfigError extends AppError {
+  readonly code = 'config_invalid';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.problems = problems;
+  }
+}
+
+export type ParseErrorReason =
+  | 'empty'
+  | 'no_database'
+  | 'too_many_databases'
+  | 'unknown_zone'
+  | 'bad_top'
+  | 'bad_time'
+  | 'empty_window'
+  | 'inverted_window'
+  | 'future_start'
+  | 'unrecognised'
+  | 'bad_schedule'
+  | 'bad_command';
+
+/**
+ * A request a person typed could not be understood. The message is already written for that person:
+ * what was wrong, the fragment, and an example of a valid command.
+ */
+export class ParseError extends AppError {
+  readonly code = 'parse_error';
+  readonly reason: ParseErrorReason;
+  readonly fragment: string | undefined;
+
+  constructor(reason: ParseErrorReason, message: string, fragment?: string) {
+    super(message);
+    this.reason = reason;
+    this.fragment = fragment;
+  }
+}
+
+/** The token endpoint refused the bot's client credentials (400 or 401 there). */
+export class CredentialsRejectedError extends AppError {
+  readonly code = 'credentials_rejected';
+  readonly status: number;
+
+  constructor(status: number, options?: { cause?: unknown }) {
+    super(`The analytics token endpoint rejected the client credentials (HTTP ${status})`, options);
+    this.status = status;
+  }
+}
+
+/** A data request was refused with 401 even with a freshly issued token. */
+export class UnauthorizedError extends AppError {
+  readonly code = 'unauthorized';
+
+  constructor(options?: { cause?: unknown }) {
+    super('The analytics service refused a freshly issued access token (HTTP 401 twice)', options);
+  }
+}
+
+/** 403: the organisation may not read this database. */
+export class AccessDeniedError extends AppError {
+  readonly code = 'access_denied';
+  readonly database: string | undefined;
+
+  constructor(database: string | undefined, serviceMessage?: string) {
+    super(serviceMessage ?? `Access denied${database ? ` to ${database}` : ''}`);
+    this.database = database;
+  }
+}
+
+/** 404 (or the service's equivalent): a database in the request does not exist. */
+export class UnknownDatabaseError extends AppError {
+  readonly code = 'unknown_database';
+  readonly database: string | undefined;
+
+  constructor(database: string | undefined, serviceMessage?: string) {
+    super(serviceMessage ?? `Unknown database${database ? ` ${database}` : ''}`);
+    this.database = database;
+  }
+}
+
+/** 400/422: the service rejected the parameters; `serviceMessage` is its own explanation. */
+export class BadRequestError extends AppError {
+  readonly code = 'bad_request';
+  readonly status: number;
+  readonly serviceMessage: string | undefined;
+
+  constructor(status: number, serviceMessage?: string) {
+    super(
+      `The analytics service rejected the request (HTTP ${status})${serviceMessage ? `: ${serviceMessage}` : ''}`,
+    );
+    this.status = status;
+    this.serviceMessage = serviceMessage;
+  }
+}
+
+/** 429 that could not be waited out within the caller's deadline. */
+export class RateLimitedError extends AppError {
+  readonly code = 'rate_limited';
+  /** How long the service asked us to wait, when it said so. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(retryAfterMs?: number) {
+    super(
+      `The analytics service is rate limiting requests${retryAfterMs === undefined ? '' : ` (retry after ${Math.ceil(retryAfterMs / 1000)} s)`}`,
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** 5xx that persisted through every retry. */
+export class ServiceUnavailableError extends AppError {
+  readonly code = 'service_unavailable';
+  readonly status: number;
+  readonly attempts: number;
+
+  constructor(status: number, attempts: number, options?: { cause?: unknown }) {
+    super(`The analytics service answered HTTP ${status} after ${attempts} attempt(s)`, options);
+    this.status = status;
+    this.attempts = attempts;
+  }
+}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'deadline';
+
+/** The request, or the whole operation with its retries, ran out of time. */
+export class TimeoutError extends AppError {
+  readonly code = 'timeout';
+  readonly phase: TimeoutPhase;
+  readonly afterMs: number;
+
+  constructor(phase: TimeoutPhase, afterMs: number, options?: { cause?: unknown }) {
+    super(`The analytics request timed out (${phase}, after ${afterMs} ms)`, options);
+    this.phase = phase;
+    this.afterMs = afterMs;
+  }
+}
+
+/** The service could not be reached (DNS, refused, reset) through every retry. */
+export class NetworkError extends AppError {
+  readonly code = 'network';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The service answered something that is not what the contract says (non-JSON, wrong shape). */
+export class InvalidResponseError extends AppError {
+  readonly code = 'invalid_response';
+  readonly status: number;
+
+  constructor(status: number, detail: string, options?: { cause?: unknown }) {
+    super(`The analytics service sent an invalid response (HTTP ${status}): ${detail}`, options);
+    this.status = status;
+  }
+}
+
+/** A request came from a Slack workspace this deployment does not serve. */
+export class TeamNotAllowedError extends AppError {
+  readonly code = 'team_not_allowed';
+  readonly teamId: string;
+
+  constructor(teamId: string) {
+    super(`Workspace ${teamId} is not allowed to use this app`);
+    this.teamId = teamId;
+  }
+}
+
+export class DigestNotFoundError extends AppError {
+  readonly code = 'digest_not_found';
+  readonly digestId: string;
+
+  constructor(digestId: string) {
+    super(`No digest with id ${digestId}`);
+    this.digestId = digestId;
+  }
+}
+
+/** Only a digest's creator or a workspace admin/owner may change it. */
+export class DigestPermissionError extends AppError {
+  readonly code = 'digest_permission_denied';
+  readonly digestId: string;
+  readonly creatorId: string;
+
+  constructor(digestId: string, creatorId: string) {
+    super(`Digest ${digestId} can only be changed by its creator or an admin`);
+    this.digestId = digestId;
+    this.creatorId = creatorId;
+  }
+}
+
+export type ChannelProblem = 'not_in_channel' | 'archived' | 'not_found' | 'restricted';
+
+/** The bot cannot post to a channel; `problem` says why so the user can fix it (e.g. /invite). */
+export class ChannelUnreachableError extends AppError {
+  readonly code = 'channel_unreachable';
+  readonly channelId: string;
+  readonly problem: ChannelProblem;
+
+  constructor(channelId: string, problem: ChannelProblem, options?: { cause?: unknown }) {
+    super(`Cannot post to channel ${channelId}: ${problem}`, options);
+    this.channelId = channelId;
+    this.problem = problem;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

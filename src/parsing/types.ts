@@ -1,0 +1,29 @@
+/** A lookup the parser understood: exactly what will be asked of the analytics service. */
+export interface LookupRequest {
+  /** Spec `databases` items in the user's order, duplicates dropped: `#hcsm`, `breast cancer`, `4711`, `group:Oncology`. */
+  readonly databases: readonly string[];
+  /** ISO 8601 with the zone's offset, to the second: `2026-11-14T00:00:00-05:00`. */
+  readonly start: string;
+  readonly end: string;
+  /** Canonical IANA name (`Europe/Paris`) or `UTC`. */
+  readonly timezone: string;
+  /** How many influencers to show, 1..50. */
+  readonly top: number;
+}
+
+export interface ParseDefaults {
+  /** Window when the text names no time: now minus this many days, to now. Default 7. */
+  readonly windowDays?: number;
+  /** Default 10. */
+  readonly top?: number;
+  /** Default 10. */
+  readonly maxDatabases?: number;
+}
+
+export interface ParseContext {
+  /** The reference instant; parsing never reads the clock. */
+  readonly now: Date;
+  /** The caller's zone (Slack profile zone), used unless the text names one. IANA name or UTC. */
+  readonly zone: string;
+  readonly defaults?: ParseDefaults;
+}
