@@ -1,0 +1,62 @@
+import { influencersPath, tokenPath } from '../../src/sandbox/server.ts';
+
+export function basic(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}
+
+export const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+export async function requestToken(
+  url: string,
+  id = 'demo-client',
+  secret = 'demo-secret',
+): Promise<string> {
+  const response = await fetch(`${url}${tokenPath}`, {
+    method: 'POST',
+    headers: { ...form, authorization: basic(id, secret) },
+    body: 'grant_type=client_credentials',
+  });
+  if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+/** Builds a query string with %20 for spaces and %23 for '#', as the spec asks. */
+export function query(params: Record<string, string>): string {
+  return Object.entries(params)
+    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+    .join('&');
+}
+
+export function influencers(
+  url: string,
+  token: string,
+  params: Record<string, string> | string,
+): Promise<Response> {
+  const search = typeof params === 'string' ? params : query(params);
+  return fetch(`${url}${influencersPath}?${search}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+}
+
+export interface WireBody {
+  influencers: {
+    symplurrank: number;
+    mentions: number;
+    tweets: number;
+    retweets: number;
+    replies: number;
+    impressions: number;
+    user: {
+      screen_name: string;
+      display_name?: string;
+      profile_image?: string;
+      hsg_score: number;
+      stakeholder_categories?: { id: number; name: string }[];
+    };
+  }[];
+  databases: string[];
+  start: string;
+  end: string;
+  timezone: string;
+}
