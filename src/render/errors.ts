@@ -1,0 +1,183 @@
+import type { KnownBlock } from '@slack/types';
+import {
+  AccessDeniedError,
+  BadRequestError,
+  ChannelUnreachableError,
+  DigestNotFoundError,
+  DigestPermissionError,
+  isAppError,
+  RateLimitedError,
+  UnknownDatabaseError,
+} from '../errors.ts';
+import {
+  cleanText,
+  escapeMrkdwn,
+  formatDuration,
+  neutralizeMrkdwn,
+  truncate,
+  truncateMrkdwn,
+} from './format.ts';
+import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import type { SlackMessage } from './types.ts';
+
+export interface ErrorTextOptions {
+  /** The bot's user id (`U…`), so "invite me" can name the bot as a mention Slack renders. */
+  readonly botUserId?: string;
+}
+
+/** What a user reads for any failure that is not one of the app's own errors. */
+export const genericErrorText =
+  'Something went wrong on our side while answering. Try again in a moment; if it keeps ' +
+  'happening, tell an admin (the details are in the app logs).';
+
+/**
+ * The words a Slack user sees for `error`: what happened and what they can do about it. This is the
+ * only place an error becomes user text; anything that is not an AppError gets
+ * {@link genericErrorText} and the caller logs it with its cause. The result is mrkdwn-ready: names
+ * that came from users or the service are escaped here.
+ */
+export function errorText(error: unknown, options: ErrorTextOptions = {}): string {
+  if (!isAppError(error)) return genericErrorText;
+  const code = error.code;
+  switch (code) {
+    case 'parse_error':
+      return escapeMrkdwn(error.message);
+    case 'unknown_database': {
+      const database = error instanceof UnknownDatabaseError ? error.database : undefined;
+      return database
+        ? `There is no database called ${quote(database)}. Check the spelling: hashtags keep their ` +
+            '`#`, phrases go in quotes, groups are written `group:Name`.'
+        : 'One of the databases you asked for does not exist. Check the spelling: hashtags keep ' +
+            'their `#`, phrases go in quotes, groups are written `group:Name`.';
+    }
+    case 'access_denied': {
+      const database = error instanceof AccessDeniedError ? error.database : undefined;
+      return database
+        ? `This app's analytics account has no access to ${quote(database)}. Ask an admin to ` +
+            'request access, or try another database.'
+        : "This app's analytics account has no access to a database you asked for. Ask an admin " +
+            'to request access, or try another database.';
+    }
+    case 'credentials_rejected':
+      return (
+        "The analytics service rejected this app's credentials, so no lookup can run right now. " +
+        "An admin must check the bot's analytics credentials."
+      );
+    case 'unauthorized':
+      return (
+        "The analytics service refused this app's access, so no lookup can run right now. An " +
+        "admin must check the bot's analytics credentials and what they are allowed to read."
+      );
+    case 'bad_request': {
+      const detail = error instanceof BadRequestError ? error.serviceMessage : undefined;
+      const reason = detail ? ` It said: ${quote(truncate(detail, 300))}.` : '';
+      return (
+        `The analytics service did not accept this request.${reason} Check the databases and ` +
+        'the window, then try again.'
+      );
+    }
+    case 'rate_limited': {
+      const wait = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+      return wait === undefined
+        ? 'The analytics service is getting too many requests right now. Try again in a minute.'
+        : `The analytics service is getting too many requests right now. Try again in ${formatDuration(wait)}.`;
+    }
+    case 'service_unavailable':
+      return 'The analytics service is having trouble right now. Try again in a few minutes.';
+    case 'timeout':
+      return (
+        'The analytics service took too long to answer. Try again in a few minutes, or ask for a ' +
+        'shorter window (for example `last 24 hours`) or fewer databases.'
+      );
+    case 'network':
+      return (
+        'The analytics service could not be reached. Try again in a few minutes; if it keeps ' +
+        "happening, an admin should check the app's connection to the service."
+      );
+    case 'invalid_response':
+      return (
+        'The analytics service sent an answer this app could not read. Try again later; if it ' +
+        'keeps happening, tell an admin (the details are in the app logs).'
+      );
+    case 'team_not_allowed':
+      return (
+        'This app is not enabled for this workspace. Ask the person who runs it to add your ' +
+        'workspace.'
+      );
+    case 'digest_not_found': {
+      const id = error instanceof DigestNotFoundError ? error.digestId : undefined;
+      return (
+        `There is no digest ${id ? `with id ${quote(id)} ` : 'with that id '}here. ` +
+        'Use `/influencers digests` to list the digests of this channel.'
+      );
+    }
+    case 'digest_permission_denied': {
+      const creator = error instanceof DigestPermissionError ? error.creatorId : undefined;
+      const who = creator !== undefined && slackId.test(creator) ? ` (<@${creator}>)` : '';
+      return `Only the digest's creator${who} or a workspace admin can change this digest.`;
+    }
+    case 'channel_unreachable':
+      return channelText(error instanceof ChannelUnreachableError ? error : undefined, options);
+    case 'config_invalid':
+      return (
+        'This app is not configured correctly, so it cannot answer right now. An admin must fix ' +
+        'its configuration (the app logs say what is wrong).'
+      );
+    default:
+      return unhandled(code);
+  }
+}
+
+/** An error as a message: the same words as {@link errorText}, marked as a problem. */
+export function renderError(error: unknown, options: ErrorTextOptions = {}): SlackMessage {
+  const text = truncateMrkdwn(errorText(error, options), blockKitLimits.fallbackText - 20);
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${text}` } },
+  ];
+  const message = { text, blocks };
+  assertWithinBlockKitLimits(message);
+  return message;
+}
+
+const slackId = /^[A-Z0-9]{2,20}$/;
+
+function channelText(
+  error: ChannelUnreachableError | undefined,
+  options: ErrorTextOptions,
+): string {
+  const channel =
+    error !== undefined && slackId.test(error.channelId) ? `<#${error.channelId}>` : 'that channel';
+  const invite =
+    options.botUserId !== undefined && slackId.test(options.botUserId)
+      ? `/invite <@${options.botUserId}>`
+      : '`/invite @` followed by this app’s name';
+  const problem = error?.problem;
+  switch (problem) {
+    case 'not_in_channel':
+      return `I can't post in ${channel} because I'm not a member of it. If it is a private channel, invite me there with ${invite}, then try again.`;
+    case 'archived':
+      return `${channel === 'that channel' ? 'That channel' : channel} is archived, so I can't post there. Unarchive it or choose another channel.`;
+    case 'not_found':
+      return `I can't find ${channel}. It may have been deleted, or it is a private channel I'm not in: invite me there with ${invite}, then try again.`;
+    case 'restricted':
+      return `I'm not allowed to post in ${channel}: posting there is restricted. Ask a channel manager to allow it, or choose another channel.`;
+    case undefined:
+      return `I can't post in ${channel}. Check that the channel exists and that I'm a member of it (${invite}).`;
+    default:
+      return unhandled(problem);
+  }
+}
+
+/** A name a user or the service supplied, shown literally. */
+function quote(name: string): string {
+  return `“${neutralizeMrkdwn(truncate(cleanText(name), 200))}”`;
+}
+
+/**
+ * Compiles only while every case above is handled: adding an error code or a channel problem
+ * without words for it fails the type check here. At run time an unknown value gets the generic text.
+ */
+function unhandled(value: never): string {
+  void value;
+  return genericErrorText;
+}

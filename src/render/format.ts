@@ -1,0 +1,219 @@
+import { DateTime } from 'luxon';
+import type { LookupRequest } from '../parsing/types.ts';
+
+/** Every date a person reads is formatted in English: the rest of the bot's words are English too. */
+const locale = 'en-US';
+
+/**
+ * Escapes the three characters Slack's mrkdwn treats as control characters. Every string that did
+ * not come from this codebase goes through here (or through {@link neutralizeMrkdwn}) before it
+ * lands in a mrkdwn text object.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Reverses {@link escapeMrkdwn}; `&amp;` last so `&amp;lt;` stays `&lt;`. */
+export function unescapeMrkdwn(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
+// Bidirectional overrides and isolates can make a name display as something else entirely.
+const bidiControls = /[\u202A-\u202E\u2066-\u2069]/g;
+// C0 and C1 controls; tabs and newlines become plain spaces below.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/**
+ * Makes a service- or user-supplied string safe to show on one line: well-formed UTF-16, no control
+ * or bidi-override characters, whitespace runs (newlines included) collapsed to one space.
+ */
+export function cleanText(text: string): string {
+  return text
+    .toWellFormed()
+    .replace(bidiControls, '')
+    .replace(controlCharacters, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+const isWordCharacter = (char: string | undefined): boolean =>
+  char !== undefined && /[\p{L}\p{N}]/u.test(char);
+
+/**
+ * Turns a string from outside (a display name, a handle, a category, a database name) into mrkdwn
+ * that displays it literally. Escaping alone stops links and mentions (`<!channel>`, `<@U1>`,
+ * `<http://x|y>`) but not `*bold*`, `_italic_`, `~strike~` or `` `code` ``, which Slack offers no
+ * escape for: those characters become lookalikes. An underscore between two letters or digits
+ * (`jane_doe`) cannot open or close italics, so it is kept. `://` loses its colon to a lookalike so a
+ * name cannot become a clickable URL.
+ */
+export function neutralizeMrkdwn(text: string): string {
+  const clean = cleanText(text);
+  const chars = Array.from(clean);
+  let out = '';
+  for (let index = 0; index < chars.length; index += 1) {
+    const char = chars[index] as string;
+    switch (char) {
+      case '*':
+        out += '\u2217'; // ∗ asterisk operator
+        break;
+      case '~':
+        out += '\u223C'; // ∼ tilde operator
+        break;
+      case '`':
+        out += '\u02CB'; // ˋ modifier letter grave accent
+        break;
+      case '_':
+        out +=
+          isWordCharacter(chars[index - 1]) && isWordCharacter(chars[index + 1]) ? '_' : '\u02CD'; // ˍ
+        break;
+      default:
+        out += char;
+    }
+  }
+  return escapeMrkdwn(out.replaceAll('://', '\u2236//')); // ∶ ratio
+}
+
+/**
+ * Shortens `text` to at most `max` UTF-16 units (Slack's limits are counted at least that finely),
+ * ending with `…`, never splitting a surrogate pair.
+ */
+export function truncate(text: string, max: number, ellipsis = '…'): string {
+  if (text.length <= max) return text;
+  let cut = Math.max(0, max - ellipsis.length);
+  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
+  return `${text.slice(0, cut).trimEnd()}${ellipsis}`;
+}
+
+/**
+ * Like {@link truncate} for mrkdwn: never cuts inside an entity (`&amp;`) or a `<…>` token (a link,
+ * a mention, a date), which would leave broken markup behind.
+ */
+export function truncateMrkdwn(text: string, max: number, ellipsis = '…'): string {
+  if (text.length <= max) return text;
+  let cut = Math.max(0, max - ellipsis.length);
+  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
+  const head = text.slice(0, cut);
+  const openToken = head.lastIndexOf('<');
+  if (openToken > head.lastIndexOf('>')) cut = openToken;
+  const ampersand = head.lastIndexOf('&');
+  if (ampersand >= 0 && ampersand < cut && !head.slice(ampersand, cut).includes(';')) {
+    cut = ampersand;
+  }
+  return `${text.slice(0, cut).trimEnd()}${ellipsis}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+const units = ['', 'K', 'M', 'B', 'T'] as const;
+
+/**
+ * Compact numbers as people read them in a ranking: 999 -> 999, 1,234 -> 1.2K, 12,345 -> 12.3K,
+ * 999,950 -> 1M (rounding never shows "1000K"), 1,500,000 -> 1.5M. One decimal at most, dropped
+ * when it is zero; below 1,000 fractions keep one decimal (scores such as 87.35 -> 87.4).
+ */
+export function compactNumber(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  const sign = value < 0 ? '-' : '';
+  let magnitude = Math.abs(value);
+  let unitIndex = 0;
+  // Tenths of the current unit, rounded half up; 10,000 tenths means the next unit.
+  let tenths = Math.round(magnitude * 10);
+  while (tenths >= 10_000 && unitIndex < units.length - 1) {
+    magnitude /= 1000;
+    unitIndex += 1;
+    tenths = Math.round(magnitude * 10);
+  }
+  if (tenths === 0) return '0';
+  const whole = Math.floor(tenths / 10);
+  const decimal = tenths % 10;
+  const digits = unitIndex === 0 ? whole.toString() : whole.toLocaleString('en-US');
+  return `${sign}${digits}${decimal === 0 ? '' : `.${decimal}`}${units[unitIndex]}`;
+}
+
+/**
+ * Database names as a person would type them back: hashtags and ids as they are, phrases with a
+ * space or a comma in quotes, group names likewise (`group:"Rare Diseases"`).
+ */
+export function formatDatabase(database: string): string {
+  const needsQuotes = (name: string): boolean => /[\s,]/u.test(name);
+  if (database.startsWith('group:')) {
+    const name = database.slice('group:'.length);
+    return needsQuotes(name) ? `group:"${name}"` : database;
+  }
+  return needsQuotes(database) ? `"${database}"` : database;
+}
+
+/** `#hcsm, "breast cancer", group:Oncology`: plain text, not yet escaped. */
+export function formatDatabases(databases: readonly string[]): string {
+  return databases.map((database) => formatDatabase(cleanText(database))).join(', ');
+}
+
+/** The instant in the request's zone; falls back to the offset written in the string. */
+export function instantInZone(iso: string, zone: string): DateTime {
+  const inZone = DateTime.fromISO(iso, { zone, locale });
+  if (inZone.isValid) return inZone;
+  return DateTime.fromISO(iso, { setZone: true, locale });
+}
+
+/**
+ * `<!date^…>` token that Slack renders in each reader's own zone and locale; the fallback (for
+ * clients that cannot) is written in the query's zone with its short name: "Nov 14, 2026 00:00 EST".
+ */
+export function slackDate(iso: string, zone: string): string {
+  const instant = instantInZone(iso, zone);
+  if (!instant.isValid) return escapeMrkdwn(cleanText(iso));
+  const seconds = Math.floor(instant.toSeconds());
+  const fallback = instant.toFormat('LLL d, yyyy HH:mm ZZZZ');
+  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+}
+
+/**
+ * The exact window in the query's zone, for text that is not rendered per reader: "Nov 14 00:00 to
+ * Nov 21 00:00 EST". The zone's short name follows each endpoint when they differ (a DST change in
+ * the window). Years are shown unless both endpoints fall in the year of `now`.
+ */
+export function formatWindow(
+  request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>,
+  now?: Date,
+): string {
+  const start = instantInZone(request.start, request.timezone);
+  const end = instantInZone(request.end, request.timezone);
+  if (!start.isValid || !end.isValid) {
+    return `${cleanText(request.start)} to ${cleanText(request.end)}`;
+  }
+  const nowYear =
+    now === undefined ? undefined : DateTime.fromJSDate(now, { zone: start.zone }).year;
+  const showYear = nowYear === undefined || start.year !== nowYear || end.year !== nowYear;
+  const pattern = showYear ? 'LLL d, yyyy HH:mm' : 'LLL d HH:mm';
+  const startZone = start.toFormat('ZZZZ');
+  const endZone = end.toFormat('ZZZZ');
+  const startText = start.toFormat(pattern) + (startZone === endZone ? '' : ` ${startZone}`);
+  return `${startText} to ${end.toFormat(pattern)} ${endZone}`;
+}
+
+/**
+ * Days of the window for a notification line: "Nov 14–Nov 21", with years when the endpoints are in
+ * different years ("Dec 28, 2025–Jan 4, 2026").
+ */
+export function formatDayRange(request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>): string {
+  const start = instantInZone(request.start, request.timezone);
+  const end = instantInZone(request.end, request.timezone);
+  if (!start.isValid || !end.isValid)
+    return `${cleanText(request.start)}–${cleanText(request.end)}`;
+  const pattern = start.year === end.year ? 'LLL d' : 'LLL d, yyyy';
+  return `${start.toFormat(pattern)}–${end.toFormat(pattern)}`;
+}
+
+/** "45 seconds", "2 minutes", "about 3 hours": how long to wait, in words. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round(minutes / 60);
+  return `about ${hours} hours`;
+}

@@ -1,0 +1,78 @@
+import type { KnownBlock } from '@slack/types';
+import { cleanText, escapeMrkdwn, truncate } from './format.ts';
+import { assertWithinBlockKitLimits } from './limits.ts';
+import type { SlackMessage } from './types.ts';
+
+/**
+ * Lookups as a person types them after the command (or in a DM). Each is within the parser's
+ * grammar, so the parser's tests can feed these very strings and expect a request.
+ */
+export const helpExamples = [
+  '#hcsm last week',
+  '"breast cancer", #bcsm since Oct 1 top 20',
+  'group:Oncology yesterday in Europe/London',
+  '#pharma past 48 hours',
+  '#lcsm from 2026-09-01 to 2026-09-08 tz Asia/Tokyo',
+  '4711 last month limit 5',
+] as const;
+
+/** The slash command's name when the caller does not pass the configured one. */
+export const defaultCommand = '/influencers';
+
+export interface HelpOptions {
+  /** The slash command as configured in the manifest. Default `/influencers`. */
+  readonly command?: string;
+}
+
+/** The usage message: for `help`, empty text, or an unknown verb. */
+export function renderHelp(options: HelpOptions = {}): SlackMessage {
+  const plainCommand = commandName(options.command);
+  const command = escapeMrkdwn(plainCommand);
+  const examples = helpExamples.map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: `How to use ${plainCommand}` } },
+    section(
+      'Ask who drove a health conversation: name the databases and a time window, and optionally ' +
+        'a time zone and how many people to list. Answers are visible only to you, with a button ' +
+        'to share them in the channel.',
+    ),
+    section(`*Examples*\n${examples.join('\n')}`),
+    section(grammarSummary),
+    section(dmNote(command)),
+  ];
+  const message = {
+    text: `How to use ${command}: for example ${command} ${escapeMrkdwn(helpExamples[0])}`,
+    blocks,
+  };
+  assertWithinBlockKitLimits(message);
+  return message;
+}
+
+/** The command as configured, cleaned and bounded (not yet escaped). */
+export function commandName(command: string | undefined): string {
+  const clean = truncate(cleanText(command ?? ''), 32);
+  return clean.length > 0 ? clean : defaultCommand;
+}
+
+/** The grammar in four lines; shared with the Home tab. */
+export const grammarSummary =
+  '*Databases*: hashtags `#hcsm`, phrases in quotes `"patient safety"`, numeric ids `4711`, ' +
+  'groups `group:Oncology` or `group:"Rare Diseases"`; separate several with commas (up to 10).\n' +
+  '*Window*: `last week`, `yesterday`, `this month`, `last quarter`, `past 48 hours`, `10d`, ' +
+  '`since Oct 1`, `from 2026-09-01 to 2026-09-08`, `Sep 1 through Sep 8`. A date without a time ' +
+  'means midnight; with no window you get the last 7 days.\n' +
+  '*Time zone*: yours from your Slack profile, or `in Europe/London`, `tz America/New_York`, ' +
+  '`tz:UTC`.\n' +
+  '*How many*: `top 20` or `limit 20`, from 1 to 50 (default 10).';
+
+function dmNote(command: string): string {
+  return (
+    `*In a direct message* send me the same text without \`${command}\` (for example ` +
+    '`#hcsm yesterday`), or mention me in a channel with that text and I answer in a thread. ' +
+    'Type `help` any time to see this again.'
+  );
+}
+
+function section(text: string): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}

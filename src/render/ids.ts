@@ -1,0 +1,40 @@
+/**
+ * Every identifier the rendered messages and views carry and the Slack layer listens for. Handlers
+ * register with these constants, so a renamed id cannot silently orphan a button. Each is at most
+ * 255 characters (Block Kit's limit for action, block and callback ids).
+ */
+
+/** `action_id` of interactive elements. */
+export const actionIds = {
+  /** "Share in channel" under an ephemeral answer; its value is `encodeShareValue(request)`. */
+  shareAnswer: 'influencers_share',
+  /** "Look up" on the Home tab: opens the lookup modal. */
+  openLookup: 'influencers_open_lookup',
+} as const;
+
+/** `block_id` of blocks a handler reads or replaces. */
+export const blockIds = {
+  answerActions: 'influencers_answer_actions',
+  homeActions: 'influencers_home_actions',
+  /** First block of the extra sections (such as the digest list) appended to the Home tab. */
+  homeExtensions: 'influencers_home_extensions',
+} as const;
+
+/** `callback_id` of views. */
+export const callbackIds = {
+  home: 'influencers_home',
+  lookupModal: 'influencers_lookup',
+} as const;
+
+/**
+ * The lookup modal's inputs: `view.state.values[blockId][actionId]` holds each value on submission,
+ * and `response_action: 'errors'` answers with messages keyed by these block ids.
+ */
+export const lookupModalInputs = {
+  databases: { blockId: 'lookup_databases', actionId: 'databases' },
+  window: { blockId: 'lookup_window', actionId: 'window' },
+  zone: { blockId: 'lookup_zone', actionId: 'zone' },
+  top: { blockId: 'lookup_top', actionId: 'top' },
+} as const;
+
+export type LookupModalInput = keyof typeof lookupModalInputs;

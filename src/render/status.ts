@@ -1,0 +1,73 @@
+import type { KnownBlock } from '@slack/types';
+import type { LookupRequest } from '../parsing/types.ts';
+import {
+  cleanText,
+  escapeMrkdwn,
+  formatDatabases,
+  formatDuration,
+  formatWindow,
+  neutralizeMrkdwn,
+  truncate,
+  truncateMrkdwn,
+} from './format.ts';
+import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import type { SlackMessage } from './types.ts';
+
+export interface StatusOptions {
+  /** A remark for the user, e.g. that times are in UTC because the profile has no zone. */
+  readonly note?: string;
+  /** The reference instant: years are left out of the window when it is in the current year. */
+  readonly now?: Date;
+}
+
+/**
+ * What the acknowledgement says while the lookup runs: exactly what was understood, the window
+ * written in the query's zone ("Nov 14 00:00 to Nov 21 00:00 EST"), so a wrong reading shows at once.
+ */
+export function renderPending(request: LookupRequest, options: StatusOptions = {}): SlackMessage {
+  return statusMessage(`Looking up top influencers for ${subject(request, options.now)}…`, options);
+}
+
+/** The one update of the pending message when the service is slow. */
+export function renderStillRunning(
+  request: LookupRequest,
+  elapsedMs: number,
+  options: StatusOptions = {},
+): SlackMessage {
+  return statusMessage(
+    `Still looking up top influencers for ${subject(request, options.now)} ` +
+      `(${formatDuration(elapsedMs)} so far). The analytics service is slow right now; ` +
+      'the answer will replace this message.',
+    options,
+  );
+}
+
+/** The final word when the lookup ran out of time. */
+export function renderTimedOut(request: LookupRequest, options: StatusOptions = {}): SlackMessage {
+  return statusMessage(
+    `The lookup of top influencers for ${subject(request, options.now)} took too long and was ` +
+      'stopped. Try again in a few minutes, or ask for a shorter window (for example ' +
+      '`last 24 hours`) or fewer databases.',
+    options,
+  );
+}
+
+function subject(request: LookupRequest, now: Date | undefined): string {
+  const databases = neutralizeMrkdwn(truncate(formatDatabases(request.databases), 300));
+  return `${databases}, ${escapeMrkdwn(formatWindow(request, now))}`;
+}
+
+function statusMessage(mrkdwn: string, options: StatusOptions): SlackMessage {
+  const text = truncateMrkdwn(mrkdwn, blockKitLimits.fallbackText);
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
+  const note = options.note === undefined ? '' : cleanText(options.note);
+  if (note.length > 0) {
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: truncateMrkdwn(escapeMrkdwn(note), 1000) }],
+    });
+  }
+  const message = { text, blocks };
+  assertWithinBlockKitLimits(message);
+  return message;
+}

@@ -1,0 +1,144 @@
+import type { AnyBlock } from '@slack/types';
+import { unescapeMrkdwn } from './format.ts';
+
+interface TextObjectLike {
+  readonly type?: unknown;
+  readonly text?: unknown;
+}
+
+interface ElementLike extends TextObjectLike {
+  readonly alt_text?: unknown;
+  readonly placeholder?: TextObjectLike;
+  readonly initial_value?: unknown;
+  readonly url?: unknown;
+  readonly elements?: readonly ElementLike[];
+}
+
+interface BlockLike {
+  readonly type: string;
+  readonly text?: TextObjectLike;
+  readonly fields?: readonly TextObjectLike[];
+  readonly accessory?: ElementLike;
+  readonly elements?: readonly ElementLike[];
+  readonly element?: ElementLike;
+  readonly label?: TextObjectLike;
+  readonly alt_text?: unknown;
+}
+
+/**
+ * A message (or view) as readable terminal text, for the local console that shows answers without
+ * Slack: headers underlined, mrkdwn markers dropped, `<!date^…|fallback>` as its fallback,
+ * `<url|label>` as `label (url)`, buttons as `[Share in channel]`. Blocks are separated by a blank
+ * line; with no blocks, the `text` fallback is shown.
+ */
+export function toPlainText(message: {
+  readonly text?: string;
+  readonly blocks?: readonly AnyBlock[];
+}): string {
+  const blocks = message.blocks ?? [];
+  if (blocks.length === 0) return mrkdwnToPlain(message.text ?? '');
+  return blocks
+    .map((block) => blockToPlain(block as BlockLike))
+    .filter((text) => text.length > 0)
+    .join('\n\n');
+}
+
+/** One mrkdwn string as plain text (see {@link toPlainText}). */
+export function mrkdwnToPlain(mrkdwn: string): string {
+  const withoutTokens = mrkdwn.replace(/<([^<>]*)>/g, (_token, inner: string) => tokenText(inner));
+  const withoutMarkers = withoutTokens
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?…])/gmu, '$1$2')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,:;!?…])/gmu, '$1$2')
+    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,:;!?…])/gmu, '$1$2');
+  return unescapeMrkdwn(withoutMarkers);
+}
+
+function tokenText(inner: string): string {
+  const bar = inner.indexOf('|');
+  const target = bar === -1 ? inner : inner.slice(0, bar);
+  const label = bar === -1 ? undefined : inner.slice(bar + 1);
+  if (target.startsWith('!date^')) return label ?? '';
+  if (target.startsWith('!subteam^')) return label ?? '@group';
+  if (target.startsWith('!')) return label ?? `@${target.slice(1)}`;
+  if (target.startsWith('@')) return label === undefined ? target : `@${label.replace(/^@/, '')}`;
+  if (target.startsWith('#')) return label === undefined ? target : `#${label.replace(/^#/, '')}`;
+  if (label === undefined || label === target) return target;
+  return `${label} (${target})`;
+}
+
+function textOf(object: TextObjectLike | undefined): string {
+  if (object === undefined || typeof object.text !== 'string') return '';
+  return object.type === 'mrkdwn' ? mrkdwnToPlain(object.text) : object.text;
+}
+
+function elementToPlain(element: ElementLike): string {
+  switch (element.type) {
+    case 'button':
+      return `[${textOf(element.text as TextObjectLike | undefined)}]`;
+    case 'image':
+      return '';
+    case 'mrkdwn':
+    case 'plain_text':
+      return textOf(element);
+    default: {
+      const shown = textOf(element.placeholder);
+      return shown.length > 0 ? `[${shown}]` : '';
+    }
+  }
+}
+
+function richText(elements: readonly ElementLike[] | undefined): string {
+  return (elements ?? [])
+    .map((element) => {
+      if (typeof element.text === 'string') {
+        return element.type === 'link' && typeof element.url === 'string'
+          ? `${element.text} (${element.url})`
+          : element.text;
+      }
+      if (element.type === 'link' && typeof element.url === 'string') return element.url;
+      return richText(element.elements);
+    })
+    .join('');
+}
+
+function blockToPlain(block: BlockLike): string {
+  switch (block.type) {
+    case 'header': {
+      const text = textOf(block.text);
+      return `${text}\n${'='.repeat(Math.min(Array.from(text).length, 72))}`;
+    }
+    case 'section': {
+      const lines: string[] = [];
+      const text = textOf(block.text);
+      if (text.length > 0) lines.push(text);
+      for (const field of block.fields ?? []) lines.push(textOf(field));
+      if (block.accessory !== undefined) {
+        const accessory = elementToPlain(block.accessory);
+        if (accessory.length > 0) lines.push(accessory);
+      }
+      return lines.join('\n');
+    }
+    case 'context':
+      return (block.elements ?? [])
+        .map(elementToPlain)
+        .filter((text) => text.length > 0)
+        .join('  ');
+    case 'actions':
+      return (block.elements ?? [])
+        .map(elementToPlain)
+        .filter((text) => text.length > 0)
+        .join(' ');
+    case 'divider':
+      return '---';
+    case 'image':
+      return `[image: ${typeof block.alt_text === 'string' ? block.alt_text : ''}]`;
+    case 'input': {
+      const value = block.element?.initial_value;
+      return `${textOf(block.label)}: ${typeof value === 'string' ? value : ''}`.trimEnd();
+    }
+    case 'rich_text':
+      return richText(block.elements);
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../src/errors.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import { helpExamples, renderHelp } from '../../src/render/help.ts';
+import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import { toPlainText } from '../../src/render/text.ts';
+
+describe('renderHelp', () => {
+  it('lists real examples under the command', () => {
+    const text = toPlainText(renderHelp());
+    expect(text).toContain(
+      [
+        'Examples',
+        '• `/influencers #hcsm last week`',
+        '• `/influencers "breast cancer", #bcsm since Oct 1 top 20`',
+        '• `/influencers group:Oncology yesterday in Europe/London`',
+        '• `/influencers #pharma past 48 hours`',
+        '• `/influencers #lcsm from 2026-09-01 to 2026-09-08 tz Asia/Tokyo`',
+        '• `/influencers 4711 last month limit 5`',
+      ].join('\n'),
+    );
+  });
+
+  it('summarises databases, windows, zone and top, and the DM and mention use', () => {
+    const text = toPlainText(renderHelp());
+    expect(text).toMatch(/^How to use \/influencers\n=+/);
+    expect(text).toContain('Databases: hashtags `#hcsm`, phrases in quotes `"patient safety"`');
+    expect(text).toContain('Window: `last week`, `yesterday`');
+    expect(text).toContain('Time zone: yours from your Slack profile, or `in Europe/London`');
+    expect(text).toContain('How many: `top 20` or `limit 20`, from 1 to 50 (default 10).');
+    expect(text).toContain(
+      'In a direct message send me the same text without `/influencers` (for example `#hcsm yesterday`)',
+    );
+  });
+
+  it('uses the configured command name', () => {
+    const message = renderHelp({ command: '/who-drove' });
+    expect(message.text).toBe('How to use /who-drove: for example /who-drove #hcsm last week');
+    expect(toPlainText(message)).toContain('• `/who-drove #hcsm last week`');
+  });
+
+  it('stays within Block Kit limits', () => {
+    expect(checkBlockKitLimits(renderHelp())).toEqual([]);
+  });
+});
+
+describe('help examples', () => {
+  const context = { now: new Date('2026-11-21T15:30:00Z'), zone: 'America/New_York' };
+
+  it.each(helpExamples)('are accepted by the parser: %s', (example) => {
+    expect(parseLookup(example, context)).not.toBeInstanceOf(ParseError);
+  });
+
+  it.each([
+    '#hcsm last week',
+    '#hcsm yesterday',
+    '#hcsm this month',
+    '#hcsm last quarter',
+    '#hcsm past 48 hours',
+    '#hcsm 10d',
+    '#hcsm since Oct 1',
+    '#hcsm from 2026-09-01 to 2026-09-08',
+    '#hcsm Sep 1 through Sep 8',
+    '"patient safety" in Europe/London',
+    'group:"Rare Diseases" tz America/New_York',
+    '4711 tz:UTC top 20',
+    '#hcsm limit 20',
+  ])('include grammar fragments the parser accepts: %s', (text) => {
+    expect(parseLookup(text, context)).not.toBeInstanceOf(ParseError);
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { UnknownDatabaseError } from '../../src/errors.ts';
+import type { LookupRequest } from '../../src/parsing/types.ts';
+import { renderAnswer } from '../../src/render/answer.ts';
+import { renderError } from '../../src/render/errors.ts';
+import { mrkdwnToPlain, toPlainText } from '../../src/render/text.ts';
+
+const request: LookupRequest = {
+  databases: ['#hcsm', 'breast cancer'],
+  start: '2026-11-14T00:00:00-05:00',
+  end: '2026-11-21T00:00:00-05:00',
+  timezone: 'America/New_York',
+  top: 10,
+};
+
+describe('mrkdwnToPlain', () => {
+  it.each([
+    [
+      '<!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST>',
+      'Nov 14, 2026 00:00 EST',
+    ],
+    ['<https://x.com/jane|@jane>', '@jane (https://x.com/jane)'],
+    ['<https://example.com>', 'https://example.com'],
+    ['<https://example.com|https://example.com>', 'https://example.com'],
+    ['<@U123>', '@U123'],
+    ['<@U123|jane>', '@jane'],
+    ['<#C123|general>', '#general'],
+    ['<!channel>', '@channel'],
+    ['<!subteam^S1|@oncall>', '@oncall'],
+    ['*1. Jane* and _this_ and ~that~', '1. Jane and this and that'],
+    ['jane_doe_x and 2*3*4', 'jane_doe_x and 2*3*4'],
+    ['&lt;!channel&gt; &amp;amp;', '<!channel> &amp;'],
+    ['keep `code`', 'keep `code`'],
+  ])('writes %j as %j', (mrkdwn, plain) => {
+    expect(mrkdwnToPlain(mrkdwn)).toBe(plain);
+  });
+});
+
+describe('toPlainText', () => {
+  it('renders an answer as terminal text', () => {
+    const message = renderAnswer(
+      request,
+      {
+        influencers: [
+          {
+            rank: 1,
+            screenName: 'drjane',
+            displayName: 'Dr. Jane <Doe>',
+            profileImageUrl: 'https://pbs.twimg.com/j.jpg',
+            hsgScore: 87.35,
+            stakeholderCategories: [{ name: 'Doctor' }],
+            metrics: { mentions: 1234 },
+          },
+          { rank: 2, screenName: 'solo', stakeholderCategories: [], metrics: {} },
+        ],
+      },
+      { shareable: true, note: 'Times are in UTC.' },
+    );
+    expect(toPlainText(message)).toBe(
+      [
+        'Top influencers for #hcsm, "breast cancer"',
+        '==========================================',
+        '',
+        'Window: Nov 14, 2026 00:00 EST → Nov 21, 2026 00:00 EST · queried in America/New_York',
+        '',
+        'Times are in UTC.',
+        '',
+        '1. Dr. Jane <Doe> @drjane (https://x.com/drjane)',
+        'HSG score 87.4 · 1.2K mentions',
+        'Doctor',
+        '',
+        '2. @solo (https://x.com/solo)',
+        '',
+        '[Share in channel]',
+      ].join('\n'),
+    );
+  });
+
+  it('renders fields, dividers, images and inputs', () => {
+    expect(
+      toPlainText({
+        text: 'fallback',
+        blocks: [
+          {
+            type: 'section',
+            fields: [
+              { type: 'mrkdwn', text: '*Mentions*' },
+              { type: 'plain_text', text: '12' },
+            ],
+          },
+          { type: 'divider' },
+          { type: 'image', image_url: 'https://a.b/c.png', alt_text: 'chart' },
+          {
+            type: 'input',
+            label: { type: 'plain_text', text: 'Window' },
+            element: { type: 'plain_text_input', action_id: 'w', initial_value: 'last week' },
+          },
+        ],
+      }),
+    ).toBe('Mentions\n12\n\n---\n\n[image: chart]\n\nWindow: last week');
+  });
+
+  it('uses the notification text when there are no blocks', () => {
+    expect(toPlainText({ text: 'Only &lt;text&gt;', blocks: [] })).toBe('Only <text>');
+  });
+
+  it('renders an error message as its words', () => {
+    expect(toPlainText(renderError(new UnknownDatabaseError('#x&y')))).toBe(
+      ':warning: There is no database called “#x&y”. Check the spelling: hashtags keep their `#`, ' +
+        'phrases go in quotes, groups are written `group:Name`.',
+    );
+  });
+});
