@@ -1,0 +1,333 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnalyticsClient } from '../../src/analytics/client.ts';
+import { metricNames } from '../../src/analytics/types.ts';
+import {
+  CredentialsRejectedError,
+  InvalidResponseError,
+  TimeoutError,
+  UnauthorizedError,
+} from '../../src/errors.ts';
+import { FakeClock, type Harness, lastWeek, rejectionOf, startHarness } from './helpers.ts';
+
+let harness: Harness | undefined;
+
+async function start(...args: Parameters<typeof startHarness>): Promise<Harness> {
+  harness = await startHarness(...args);
+  return harness;
+}
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe('AnalyticsClient against the sandbox', () => {
+  it('returns the top influencers of #hcsm for the last 7 days', async () => {
+    const { client, clock, sandbox } = await start();
+    const result = await client.getInfluencers(lastWeek(clock));
+
+    expect(result.influencers).toHaveLength(10);
+    expect(result.influencers.map((influencer) => influencer.rank)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    for (const influencer of result.influencers) {
+      expect(influencer.screenName).toMatch(/^\w+$/);
+      expect(influencer.metrics.mentions).toBeGreaterThan(0);
+      expect(
+        Object.keys(influencer.metrics).every((name) =>
+          (metricNames as readonly string[]).includes(name),
+        ),
+      ).toBe(true);
+    }
+    expect(
+      sandbox.log.map((record) => [
+        record.method,
+        record.endpoint,
+        record.authScheme,
+        record.status,
+      ]),
+    ).toEqual([
+      ['POST', 'token', 'basic', 200],
+      ['GET', 'data', 'bearer', 200],
+    ]);
+  });
+
+  it('answers a database with no activity with an empty list', async () => {
+    const { client, clock } = await start();
+    expect(await client.getInfluencers(lastWeek(clock, ['#quiet']))).toEqual({ influencers: [] });
+  });
+
+  it('returns results callers cannot alter', async () => {
+    const { client, clock } = await start();
+    const result = await client.getInfluencers(lastWeek(clock));
+    expect(Object.isFrozen(result.influencers)).toBe(true);
+    expect(Object.isFrozen(result.influencers[0])).toBe(true);
+  });
+});
+
+describe('AnalyticsClient tokens', () => {
+  it('exchanges one token for many sequential calls', async () => {
+    const { client, clock, tokenRequests, dataRequests } = await start({ responseCacheTtlMs: 0 });
+    for (let index = 0; index < 5; index += 1) await client.getInfluencers(lastWeek(clock));
+    expect(tokenRequests()).toBe(1);
+    expect(dataRequests()).toBe(5);
+    expect(client.stats).toEqual({
+      tokenRequests: 1,
+      httpRequests: 5,
+      cacheHits: 0,
+      sharedInFlight: 0,
+    });
+  });
+
+  it('exchanges again once expires_in minus the skew has passed, before the service refuses it', async () => {
+    const { client, clock, sandbox, tokenRequests } = await start({
+      responseCacheTtlMs: 0,
+      tokenExpirySkewMs: 60_000,
+    });
+    const query = lastWeek(clock);
+    await client.getInfluencers(query);
+    clock.advance(3_540_000);
+    await client.getInfluencers(query);
+    expect(tokenRequests()).toBe(1);
+    clock.advance(1);
+    await client.getInfluencers(query);
+    expect(tokenRequests()).toBe(2);
+    expect(sandbox.log.filter((record) => record.status === 401)).toEqual([]);
+  });
+
+  it('sends exactly one token request for 1,000 concurrent calls on a cold cache', async () => {
+    const { client, clock, tokenRequests, dataRequests } = await start({ responseCacheTtlMs: 0 });
+    const base = lastWeek(clock);
+    const startMs = Date.parse(base.start);
+    const calls = Array.from({ length: 1000 }, (_, index) =>
+      client.getInfluencers({
+        ...base,
+        start: new Date(startMs + index * 1000).toISOString().replace('.000Z', 'Z'),
+      }),
+    );
+    const results = await Promise.all(calls);
+    expect(results.every((result) => result.influencers.length === 10)).toBe(true);
+    expect(tokenRequests()).toBe(1);
+    expect(dataRequests()).toBe(1000);
+    expect(client.stats.tokenRequests).toBe(1);
+  });
+
+  it('renews a revoked token and retries the call once', async () => {
+    const { client, clock, sandbox, tokenRequests, dataRequests } = await start({
+      responseCacheTtlMs: 0,
+    });
+    await client.getInfluencers(lastWeek(clock));
+    sandbox.revokeAllTokens();
+    const result = await client.getInfluencers(lastWeek(clock));
+    expect(result.influencers).toHaveLength(10);
+    expect(tokenRequests()).toBe(2);
+    expect(dataRequests()).toBe(3);
+    expect(sandbox.log.map((record) => record.status)).toEqual([200, 200, 401, 200, 200]);
+  });
+
+  it('renews a token the service considers expired although the client does not', async () => {
+    const { client, clock, sandbox } = await start(
+      { responseCacheTtlMs: 0 },
+      { tokenTtlSeconds: 60 },
+    );
+    await client.getInfluencers(lastWeek(clock));
+    clock.advance(30_001);
+    await client.getInfluencers(lastWeek(clock));
+    expect(sandbox.log.map((record) => [record.endpoint, record.status])).toEqual([
+      ['token', 200],
+      ['data', 200],
+      ['token', 200],
+      ['data', 200],
+    ]);
+  });
+
+  it('gives up with UnauthorizedError after a second 401, having sent exactly 2 data requests', async () => {
+    const { client, clock, sandbox, dataRequests, tokenRequests } = await start();
+    sandbox.script({ kind: 'revoked-token' }, { kind: 'revoked-token' }, { kind: 'revoked-token' });
+    const error = await rejectionOf(client.getInfluencers(lastWeek(clock)));
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error.message).toBe(
+      'The analytics service refused a freshly issued access token (HTTP 401 twice)',
+    );
+    expect(dataRequests()).toBe(2);
+    expect(tokenRequests()).toBe(2);
+  });
+
+  it('reports rejected credentials without retrying them', async () => {
+    const { client, clock, tokenRequests, dataRequests } = await start({
+      clientSecret: 'wrong-secret',
+    });
+    const error = await rejectionOf(client.getInfluencers(lastWeek(clock)));
+    expect(error).toBeInstanceOf(CredentialsRejectedError);
+    expect(error).toMatchObject({ status: 401 });
+    expect(error.message).toBe(
+      'The analytics token endpoint rejected the client credentials (HTTP 401)',
+    );
+    expect(tokenRequests()).toBe(1);
+    expect(dataRequests()).toBe(0);
+  });
+
+  it('retries a failed token exchange once for all callers waiting on it', async () => {
+    const { client, clock, sandbox, tokenRequests } = await start({ responseCacheTtlMs: 0 });
+    sandbox.script({ kind: 'status', status: 503, endpoint: 'token' });
+    const query = lastWeek(clock);
+    const results = await Promise.all(
+      ['#hcsm', '#bcsm', '#lcsm', '#mcsm', '#meded'].map((database) =>
+        client.getInfluencers({ ...query, databases: [database] }),
+      ),
+    );
+    expect(results.every((result) => result.influencers.length > 0)).toBe(true);
+    expect(tokenRequests()).toBe(2);
+  });
+});
+
+describe('AnalyticsClient requests on the wire', () => {
+  it('percent-encodes hashtags, spaces and groups the way the service expects', async () => {
+    const { client, sandbox } = await start();
+    await client.getInfluencers({
+      databases: ['#hcsm', 'breast cancer', 'group:Patient Advocates'],
+      start: '2026-03-11T00:00:00+01:00',
+      end: '2026-03-18T00:00:00+01:00',
+      timezone: 'Europe/Paris',
+    });
+    const data = sandbox.log.find((record) => record.endpoint === 'data');
+    expect(data?.rawQuery).toBe(
+      'databases=%23hcsm,breast%20cancer,group:Patient%20Advocates&start=2026-03-11T00:00:00%2B01:00&end=2026-03-18T00:00:00%2B01:00&timezone=Europe/Paris',
+    );
+    expect(data?.query.databases).toBe('#hcsm,breast cancer,group:Patient Advocates');
+    expect(data?.status).toBe(200);
+  });
+
+  it.each([
+    ['#santé', '%23sant%C3%A9'],
+    ['a&b=c%d+e', 'a%26b%3Dc%25d%2Be'],
+  ])('sends %j as %j so the service reads it back unchanged', async (database, encoded) => {
+    const { client, clock, sandbox } = await start();
+    const error = await rejectionOf(client.getInfluencers(lastWeek(clock, [database])));
+    expect(error).toMatchObject({ code: 'unknown_database', database });
+    const data = sandbox.log.find((record) => record.endpoint === 'data');
+    expect(data?.rawQuery.startsWith(`databases=${encoded}&`)).toBe(true);
+    expect(data?.query.databases).toBe(database);
+  });
+
+  it('sends limit and metric only when asked for', async () => {
+    const { client, clock, sandbox } = await start();
+    await client.getInfluencers(lastWeek(clock));
+    const result = await client.getInfluencers({
+      ...lastWeek(clock),
+      limit: 3,
+      metric: ['retweets', 'mentions'],
+    });
+    const [plain, tuned] = sandbox.log.filter((record) => record.endpoint === 'data');
+    expect(Object.keys(plain?.query ?? {})).toEqual(['databases', 'start', 'end']);
+    expect(tuned?.query).toMatchObject({ limit: '3', metric: 'retweets,mentions' });
+    expect(tuned?.rawQuery.endsWith('&limit=3&metric=retweets,mentions')).toBe(true);
+    expect(result.influencers).toHaveLength(3);
+    const retweets = result.influencers.map((influencer) => influencer.metrics.retweets ?? 0);
+    expect(retweets).toEqual([...retweets].sort((a, b) => b - a));
+  });
+
+  it('honours a path prefix in the base URL', async () => {
+    const { sandbox } = await start();
+    const prefixed = new AnalyticsClient({
+      baseUrl: `${sandbox.url}/analytics/`,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+    });
+    const error = await rejectionOf(prefixed.getInfluencers(lastWeek(new FakeClock())));
+    await prefixed.close();
+    expect(sandbox.log.map((record) => record.path)).toEqual(['/analytics/v1/oauth/token']);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.message).toBe(
+      'The analytics service sent an invalid response (HTTP 404): the token endpoint answered HTTP 404 (No such endpoint: /analytics/v1/oauth/token)',
+    );
+  });
+});
+
+describe('AnalyticsClient sharing and caching', () => {
+  it('sends one HTTP call for identical concurrent requests', async () => {
+    const { client, clock, sandbox, dataRequests } = await start({ responseCacheTtlMs: 0 });
+    sandbox.setLatency(50);
+    const query = lastWeek(clock);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => client.getInfluencers({ ...query, timezone: 'UTC' })).concat(
+        client.getInfluencers(query),
+      ),
+    );
+    expect(new Set(results).size).toBe(1);
+    expect(dataRequests()).toBe(1);
+    expect(client.stats.sharedInFlight).toBe(50);
+  });
+
+  it('answers a repeat from the cache within the TTL and asks again after it', async () => {
+    const { client, clock, dataRequests } = await start({ responseCacheTtlMs: 60_000 });
+    const query = lastWeek(clock);
+    const first = await client.getInfluencers(query);
+    clock.advance(60_000);
+    expect(await client.getInfluencers(query)).toBe(first);
+    expect(dataRequests()).toBe(1);
+    expect(client.stats.cacheHits).toBe(1);
+    clock.advance(1);
+    await client.getInfluencers(query);
+    expect(dataRequests()).toBe(2);
+  });
+
+  it('does not cache failures', async () => {
+    const { client, clock, sandbox, dataRequests } = await start({ maxAttempts: 1 });
+    sandbox.script({ kind: 'status', status: 503 });
+    const query = lastWeek(clock);
+    await rejectionOf(client.getInfluencers(query));
+    expect((await client.getInfluencers(query)).influencers).toHaveLength(10);
+    expect(dataRequests()).toBe(2);
+  });
+
+  it("keeps the shared call alive for the others when one caller's deadline passes", async () => {
+    const { client, clock, sandbox, dataRequests } = await start();
+    sandbox.setLatency(300);
+    const query = lastWeek(clock);
+    const [hasty, patient] = await Promise.allSettled([
+      client.getInfluencers(query, { deadlineMs: 50 }),
+      client.getInfluencers(query),
+    ]);
+    expect(hasty.status).toBe('rejected');
+    expect(hasty.status === 'rejected' && hasty.reason).toBeInstanceOf(TimeoutError);
+    expect(patient.status === 'fulfilled' && patient.value.influencers).toHaveLength(10);
+    expect(dataRequests()).toBe(1);
+  });
+
+  it('keeps the shared call alive for the others when one caller aborts', async () => {
+    const { client, clock, sandbox, dataRequests } = await start();
+    sandbox.setLatency(200);
+    const query = lastWeek(clock);
+    const controller = new AbortController();
+    const aborted = client.getInfluencers(query, { signal: controller.signal });
+    const other = client.getInfluencers(query);
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    const error = await rejectionOf(aborted);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ phase: 'deadline' });
+    expect((await other).influencers).toHaveLength(10);
+    expect(dataRequests()).toBe(1);
+  });
+
+  it('starts afresh when the identical call before it was abandoned by its only caller', async () => {
+    const { client, clock, sandbox, dataRequests } = await start();
+    sandbox.script({ kind: 'slow-headers', ms: 1_000 });
+    const query = lastWeek(clock);
+    await rejectionOf(client.getInfluencers(query, { deadlineMs: 50 }));
+    expect((await client.getInfluencers(query)).influencers).toHaveLength(10);
+    expect(dataRequests()).toBe(2);
+  });
+
+  it('rejects calls in flight and after close', async () => {
+    const { client, clock, sandbox } = await start();
+    sandbox.setLatency(500);
+    const pending = rejectionOf(client.getInfluencers(lastWeek(clock)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    const inFlight = await pending;
+    expect(inFlight.message).toBe('The analytics client is closed');
+    const after = await rejectionOf(client.getInfluencers(lastWeek(clock)));
+    expect(after.message).toBe('The analytics client is closed');
+  });
+});
