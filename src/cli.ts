@@ -1,0 +1,60 @@
+/**
+ * The project's command line: `node src/cli.ts <command> [...args]` (`npm run cli -- ...`).
+ * Commands load on demand, so one command's dependencies never slow another down.
+ */
+import type { CliCommand } from './cli/command.ts';
+
+/** Command words -> module exporting `command`. Adding a command is one line here. */
+const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
+  parse: () => import('./cli/parse-command.ts'),
+};
+
+/** Finds the longest command whose words start `argv` (`digests run-due` before `digests`). */
+function findCommand(
+  argv: readonly string[],
+): { name: string; rest: readonly string[] } | undefined {
+  let found: { name: string; rest: readonly string[] } | undefined;
+  for (const name of Object.keys(commands)) {
+    const words = name.split(' ');
+    if (
+      words.every((word, i) => argv[i] === word) &&
+      words.length > (found?.name.split(' ').length ?? 0)
+    ) {
+      found = { name, rest: argv.slice(words.length) };
+    }
+  }
+  return found;
+}
+
+async function usage(): Promise<string> {
+  const lines = await Promise.all(
+    Object.entries(commands).map(async ([name, load]) => {
+      const { command } = await load();
+      return `  node src/cli.ts ${command.usage.startsWith(name) ? command.usage : name}`;
+    }),
+  );
+  return `Usage:\n${lines.join('\n')}`;
+}
+
+/** Runs one command line; resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const found = findCommand(argv);
+  if (found === undefined) {
+    const what =
+      argv[0] === undefined ? 'No command given.' : `Unknown command "${argv.join(' ')}".`;
+    process.stderr.write(`${what}\n${await usage()}\n`);
+    return 2;
+  }
+  const loader = commands[found.name] as () => Promise<{ command: CliCommand }>;
+  const { command } = await loader();
+  return command.run(found.rest, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    now: () => new Date(),
+  });
+}
+
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,93 @@
+/**
+ * Database items (the spec's `databases` parameter) as people write them: `#hashtag`, a phrase,
+ * a numeric ID, `group:<id or name>`.
+ */
+import { parseErrors } from './messages.ts';
+import type { Token } from './tokens.ts';
+
+export interface DatabaseItem {
+  /** The item as sent to the service: `#hcsm`, `patient safety`, `4711`, `group:Rare Diseases`. */
+  readonly name: string;
+  /** As typed, for messages. */
+  readonly fragment: string;
+}
+
+/** What one token contributes to the database list. */
+export type DatabaseToken =
+  | { readonly kind: 'item'; readonly name: string }
+  /** A plain word: consecutive ones form one phrase. */
+  | { readonly kind: 'word' }
+  | { readonly kind: 'separator' }
+  | { readonly kind: 'invalid'; readonly hint: string };
+
+const hashtag = /^#[\p{L}\p{N}_]+$/u;
+const numericId = /^\d+$/;
+const hasLetterOrDigit = /[\p{L}\p{N}]/u;
+const groupPrefix = /^group:/i;
+
+/**
+ * Classifies a token no clause claimed. Hashtags keep their `#` and case; `group:` is matched in
+ * any case and written lower-case; a bare number is an ID.
+ */
+export function readDatabaseToken(token: Token): DatabaseToken {
+  if (token.kind === 'comma') return { kind: 'separator' };
+  if (token.kind === 'dash') {
+    return { kind: 'invalid', hint: 'a dash only joins two times, as in Sep 1 - Sep 8' };
+  }
+  if (token.kind === 'quoted') {
+    const prefix = token.prefix;
+    if (prefix !== undefined && !groupPrefix.test(prefix)) {
+      return { kind: 'invalid', hint: 'only group: may come before a quoted name' };
+    }
+    if (token.text === '') return { kind: 'invalid', hint: 'the quotes are empty' };
+    return { kind: 'item', name: prefix === undefined ? token.text : `group:${token.text}` };
+  }
+  const text = token.text;
+  if (text.startsWith('#')) {
+    return hashtag.test(text)
+      ? { kind: 'item', name: text }
+      : {
+          kind: 'invalid',
+          hint: 'a hashtag is # followed by letters, digits or underscores; quote a phrase instead',
+        };
+  }
+  if (groupPrefix.test(text)) {
+    const name = text.slice('group:'.length);
+    return hasLetterOrDigit.test(name)
+      ? { kind: 'item', name: `group:${name}` }
+      : {
+          kind: 'invalid',
+          hint: 'group: needs an ID or a name, as in group:12 or group:"Rare Diseases"',
+        };
+  }
+  if (numericId.test(text)) return { kind: 'item', name: text };
+  if (text.startsWith('<')) {
+    return {
+      kind: 'invalid',
+      hint: text.startsWith('<#')
+        ? 'Slack sent a channel without its name; type the hashtag as #name'
+        : 'mentions and links are not databases',
+    };
+  }
+  if (!hasLetterOrDigit.test(text))
+    return { kind: 'invalid', hint: 'it is neither a database nor a time' };
+  return { kind: 'word' };
+}
+
+/**
+ * The items in order with exact duplicates dropped.
+ * @throws ParseError `too_many_databases` beyond `max`, naming the first item over the limit.
+ */
+export function uniqueDatabases(items: readonly DatabaseItem[], max: number): string[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  let firstExtra: string | undefined;
+  for (const item of items) {
+    if (seen.has(item.name)) continue;
+    seen.add(item.name);
+    names.push(item.name);
+    if (names.length === max + 1) firstExtra = item.fragment;
+  }
+  if (firstExtra !== undefined) throw parseErrors.tooManyDatabases(names.length, max, firstExtra);
+  return names;
+}

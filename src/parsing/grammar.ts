@@ -1,0 +1,95 @@
+/**
+ * How a command grammar reads a token stream. A grammar is a list of clause matchers (time
+ * window, zone, top, and for digests a schedule); everything between clauses is database items.
+ * Anything that is neither is reported, never dropped.
+ */
+import { type DatabaseItem, readDatabaseToken } from './databases.ts';
+import { parseErrors } from './messages.ts';
+import { fragmentOf, type Token } from './tokens.ts';
+
+/** A clause found at a position: its value and the index of the first token after it. */
+export interface Match<T> {
+  readonly value: T;
+  readonly next: number;
+}
+
+/**
+ * Tries to read one clause starting at `tokens[at]`. Returns `undefined` when the tokens there are
+ * not this clause (the grammar then tries the next matcher); throws a ParseError when they clearly
+ * are this clause but are wrong (`top 0`, `tz Mars/Base`, `2026-13-45`).
+ */
+export type Matcher<T> = (tokens: readonly Token[], at: number) => Match<T> | undefined;
+
+/** One matcher per clause kind; tried in the object's key order at every position. */
+export type Clauses<M> = { readonly [K in keyof M]: Matcher<M[K]> };
+
+export type ClauseHit<M> = {
+  readonly [K in keyof M]: {
+    readonly kind: K;
+    readonly value: M[K];
+    /** The clause as typed, for messages. */
+    readonly fragment: string;
+  };
+}[keyof M];
+
+export interface CommandScan<M> {
+  /** Clauses in the order they appear. */
+  readonly clauses: readonly ClauseHit<M>[];
+  /** Database items in the order they appear, duplicates not yet dropped. */
+  readonly databases: readonly DatabaseItem[];
+}
+
+/**
+ * Reads a whole command: clauses where a matcher recognises one, database items elsewhere.
+ * Consecutive plain words that no matcher claims form one phrase item. Throws the first
+ * ParseError met, including `unrecognised` for a token that is neither.
+ */
+export function scanCommand<M>(
+  text: string,
+  tokens: readonly Token[],
+  clauses: Clauses<M>,
+): CommandScan<M> {
+  const matchers = Object.entries(clauses) as [keyof M & string, Matcher<unknown>][];
+  const hits: ClauseHit<M>[] = [];
+  const databases: DatabaseItem[] = [];
+  let phraseStart = -1;
+  const endPhrase = (end: number): void => {
+    if (phraseStart === -1) return;
+    const words = tokens.slice(phraseStart, end).map((t) => t.text);
+    databases.push({ name: words.join(' '), fragment: fragmentOf(text, tokens, phraseStart, end) });
+    phraseStart = -1;
+  };
+
+  let at = 0;
+  scan: while (at < tokens.length) {
+    for (const [kind, matcher] of matchers) {
+      const match = matcher(tokens, at);
+      if (match !== undefined) {
+        endPhrase(at);
+        const fragment = fragmentOf(text, tokens, at, match.next);
+        hits.push({ kind, value: match.value, fragment } as ClauseHit<M>);
+        at = match.next;
+        continue scan;
+      }
+    }
+    const token = tokens[at] as Token;
+    const read = readDatabaseToken(token);
+    switch (read.kind) {
+      case 'word':
+        if (phraseStart === -1) phraseStart = at;
+        break;
+      case 'separator':
+        endPhrase(at);
+        break;
+      case 'item':
+        endPhrase(at);
+        databases.push({ name: read.name, fragment: fragmentOf(text, tokens, at, at + 1) });
+        break;
+      case 'invalid':
+        throw parseErrors.unrecognised(fragmentOf(text, tokens, at, at + 1), read.hint);
+    }
+    at++;
+  }
+  endPhrase(tokens.length);
+  return { clauses: hits, databases };
+}

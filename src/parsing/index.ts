@@ -1,0 +1,26 @@
+/**
+ * Free-text command parsing: pure functions from what a person typed in Slack to a validated
+ * request. Everything a second command grammar needs is exported from here.
+ */
+export {
+  type DatabaseItem,
+  type DatabaseToken,
+  readDatabaseToken,
+  uniqueDatabases,
+} from './databases.ts';
+export {
+  type ClauseHit,
+  type Clauses,
+  type CommandScan,
+  type Match,
+  type Matcher,
+  scanCommand,
+} from './grammar.ts';
+export { lookupDefaults, parseLookup } from './lookup.ts';
+export { commandName, exampleCommand, parseErrors, quote } from './messages.ts';
+export { matchTopOption, matchZoneOption, topRange } from './options.ts';
+export { normaliseSlackText } from './slack-text.ts';
+export * from './time/index.ts';
+export { fragmentOf, type Token, type TokenKind, tokenize, tokensText } from './tokens.ts';
+export type { LookupRequest, ParseContext, ParseDefaults } from './types.ts';
+export { resolveZone } from './zone.ts';

@@ -1,0 +1,148 @@
+/**
+ * Every parse error message in one place, so each reason reads the same wherever a grammar raises
+ * it: what was wrong, the fragment as typed, and a command that would work.
+ */
+import { ParseError } from '../errors.ts';
+
+export const commandName = '/influencers';
+
+/** `Try: /influencers <args>`, the closing line of every message. */
+export function exampleCommand(args: string): string {
+  return `${commandName} ${args}`;
+}
+
+/** Quotes a fragment with typographic quotes, so straight quotes inside it stay legible. */
+export function quote(fragment: string): string {
+  return `“${fragment}”`;
+}
+
+const tryLastWeek = `Try: ${exampleCommand('#hcsm last week')}`;
+
+export const parseErrors = {
+  empty(): ParseError {
+    return new ParseError(
+      'empty',
+      `The command is empty: name at least one database (a #hashtag, a "quoted phrase", an ID or group:<name>) and, if you like, a time. ${tryLastWeek}`,
+    );
+  },
+
+  noDatabase(text: string): ParseError {
+    return new ParseError(
+      'no_database',
+      `No database in ${quote(text)}: name at least one #hashtag, "quoted phrase", ID or group:<name>. ${tryLastWeek}`,
+      text,
+    );
+  },
+
+  tooManyDatabases(count: number, max: number, firstExtra: string): ParseError {
+    return new ParseError(
+      'too_many_databases',
+      `Too many databases: ${count} given, at most ${max} per request (${quote(firstExtra)} is one too many). Try: ${exampleCommand('#hcsm, #bcsm last week')}`,
+      firstExtra,
+    );
+  },
+
+  unknownZone(zone: string): ParseError {
+    return new ParseError(
+      'unknown_zone',
+      `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, or UTC. Try: ${exampleCommand('#hcsm last week in Europe/London')}`,
+      zone,
+    );
+  },
+
+  missingZone(keyword: string): ParseError {
+    return new ParseError(
+      'unknown_zone',
+      `${quote(keyword)} needs a time zone after it, such as Europe/London or UTC. Try: ${exampleCommand('#hcsm last week tz Europe/London')}`,
+      keyword,
+    );
+  },
+
+  repeatedOption(fragment: string, what: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `The ${what} is given twice (again in ${quote(fragment)}): give it once. ${tryLastWeek}`,
+      fragment,
+    );
+  },
+
+  badTop(fragment: string, min: number, max: number): ParseError {
+    return new ParseError(
+      'bad_top',
+      `${quote(fragment)} is not a valid count: top and limit take a whole number from ${min} to ${max}. Try: ${exampleCommand('#hcsm last week top 20')}`,
+      fragment,
+    );
+  },
+
+  badTime(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `I can't read ${quote(fragment)} as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: ${exampleCommand('#hcsm since Sep 1')}`,
+      fragment,
+    );
+  },
+
+  invalidDate(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} is not a real date or time. Try: ${exampleCommand('#hcsm from 2026-09-01 to 2026-09-08')}`,
+      fragment,
+    );
+  },
+
+  outOfRange(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} reaches outside the years 1 to 9999. ${tryLastWeek}`,
+      fragment,
+    );
+  },
+
+  singleMoment(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} is a single moment, not a window: say where it starts or ends. Try: ${exampleCommand(`#hcsm since ${fragment}`)}`,
+      fragment,
+    );
+  },
+
+  twoWindows(first: string, second: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `Two time windows given, ${quote(first)} and ${quote(second)}: give one, or join them with "to". Try: ${exampleCommand('#hcsm from Sep 1 to Sep 8')}`,
+      second,
+    );
+  },
+
+  emptyWindow(fragment: string, at: string): ParseError {
+    return new ParseError(
+      'empty_window',
+      `The window ${quote(fragment)} is empty: it starts and ends at ${at}. ${tryLastWeek}`,
+      fragment,
+    );
+  },
+
+  invertedWindow(fragment: string, start: string, end: string): ParseError {
+    return new ParseError(
+      'inverted_window',
+      `The window ${quote(fragment)} ends before it starts (${start} to ${end}): put the earlier time first. Try: ${exampleCommand('#hcsm from Sep 1 to Sep 8')}`,
+      fragment,
+    );
+  },
+
+  futureStart(fragment: string, start: string): ParseError {
+    return new ParseError(
+      'future_start',
+      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand('#hcsm yesterday')}`,
+      fragment,
+    );
+  },
+
+  unrecognised(fragment: string, hint: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `I don't understand ${quote(fragment)}: ${hint}. ${tryLastWeek}`,
+      fragment,
+    );
+  },
+} as const;

@@ -1,0 +1,248 @@
+/**
+ * Gives a `TimeExpression` its meaning at a `now` in an IANA zone. Every wall-clock step (start of
+ * day, week, month; adding days) is done by luxon in that zone, so days across a DST change are
+ * 23 or 25 hours long and midnight is the zone's midnight.
+ */
+import { DateTime } from 'luxon';
+import { parseErrors } from '../messages.ts';
+import type { DateRef, Moment, TimeExpression, TimeOfDay } from './expression.ts';
+import type { Unit } from './vocabulary.ts';
+import { zoneFor } from './zone-cache.ts';
+
+export interface TimeContext {
+  /** The reference instant; it is truncated to the second, the service's resolution. */
+  readonly now: Date;
+  /** A zone luxon accepts: pass it through `resolveZone` first. */
+  readonly zone: string;
+}
+
+/** A validated window: start < end <= now, both whole seconds, both in the context's zone. */
+export interface TimeWindow {
+  readonly start: DateTime;
+  readonly end: DateTime;
+}
+
+interface Span {
+  readonly start: DateTime;
+  readonly end: DateTime;
+  /** A single instant (start = end) rather than a stretch of time. */
+  readonly point: boolean;
+}
+
+/** How far a missing year is searched for (Feb 29 needs up to 8). */
+const yearSearch = 8;
+
+/** The zone's `now`, truncated to the second. */
+export function zonedNow(context: TimeContext): DateTime {
+  return DateTime.fromMillis(Math.floor(context.now.getTime() / 1000) * 1000, {
+    zone: zoneFor(context.zone),
+  });
+}
+
+/**
+ * The window an expression denotes. Past bias fills in missing years and weeks; the end of a range
+ * is clamped to now.
+ * @param fragment the expression as typed, quoted by errors.
+ * @throws ParseError `bad_time` (a lone instant, or beyond the years 1-9999), `future_start`,
+ *   `empty_window`, `inverted_window`.
+ */
+export function evaluateTimeExpression(
+  expression: TimeExpression,
+  context: TimeContext,
+  fragment: string,
+): TimeWindow {
+  const now = zonedNow(context);
+  const span = (moment: Moment, anchor?: DateTime): Span => {
+    const s = evaluateMoment(moment, now, anchor);
+    if (!inRange(s.start) || !inRange(s.end)) throw parseErrors.outOfRange(fragment);
+    return s;
+  };
+  switch (expression.kind) {
+    case 'period': {
+      const moment = expression.moment;
+      const s = span(moment);
+      if (!s.point) return checkWindow(s.start, s.end, now, fragment);
+      if (moment.kind === 'ago' || moment.kind === 'now')
+        return checkWindow(s.start, now, now, fragment);
+      throw parseErrors.singleMoment(fragment);
+    }
+    case 'since':
+      return checkWindow(span(expression.start).start, now, now, fragment);
+    case 'range': {
+      const start = span(expression.start).start;
+      const end = span(expression.end, start);
+      return checkWindow(start, expression.inclusive ? end.end : end.start, now, fragment);
+    }
+  }
+}
+
+/** The window used when the text names no time: `days` calendar days before now, to now. */
+export function defaultTimeWindow(context: TimeContext, days: number): TimeWindow {
+  const now = zonedNow(context);
+  return checkWindow(now.minus({ days }), now, now, `last ${days} days`);
+}
+
+/**
+ * Clamps the end to now and refuses what cannot be asked of the service.
+ * @throws ParseError `future_start`, `empty_window`, `inverted_window`.
+ */
+export function checkWindow(
+  start: DateTime,
+  end: DateTime,
+  now: DateTime,
+  fragment: string,
+): TimeWindow {
+  if (start > now) throw parseErrors.futureStart(fragment, formatInstant(start));
+  const clamped = end > now ? now : end;
+  if (+start === +clamped) throw parseErrors.emptyWindow(fragment, formatInstant(start));
+  if (start > clamped) {
+    throw parseErrors.invertedWindow(fragment, formatInstant(start), formatInstant(clamped));
+  }
+  return { start, end: clamped };
+}
+
+/**
+ * ISO 8601 to the second with the zone's numeric offset, `+00:00` for UTC as well (never `Z`), so
+ * every timestamp has one shape: `2026-11-14T00:00:00-05:00`.
+ */
+export function formatInstant(instant: DateTime): string {
+  return instant.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
+
+function inRange(instant: DateTime): boolean {
+  return instant.isValid && instant.year >= 1 && instant.year <= 9999;
+}
+
+const durationKey = {
+  minute: 'minutes',
+  hour: 'hours',
+  day: 'days',
+  week: 'weeks',
+  month: 'months',
+  quarter: 'quarters',
+  year: 'years',
+} as const satisfies Record<Unit, string>;
+
+const point = (instant: DateTime): Span => ({ start: instant, end: instant, point: true });
+
+/**
+ * `anchor`: the start, when this is the end of a range; a bare time of day (`from 9am to 5pm`) is
+ * then the first such time after it rather than the most recent one.
+ */
+function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span {
+  switch (moment.kind) {
+    case 'now':
+      return point(now);
+    case 'instant':
+      return point(DateTime.fromSeconds(moment.epochSeconds, { zone: now.zone }));
+    case 'ago':
+      return point(now.minus({ [durationKey[moment.unit]]: moment.amount }));
+    case 'rolling':
+      return {
+        start: now.minus({ [durationKey[moment.unit]]: moment.amount }),
+        end: now,
+        point: false,
+      };
+    case 'local':
+      return point(localInstant(moment.date, moment.time, now, anchor));
+    case 'day': {
+      const day = resolveDate(moment.date, now);
+      return { start: day, end: startOfDay(day.plus({ days: 1 })), point: false };
+    }
+    case 'month':
+      return monthSpan(moment.year, moment.month, 1, now);
+    case 'quarter':
+      return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now);
+    case 'calendar': {
+      const start = now.startOf(moment.unit).plus({ [durationKey[moment.unit]]: moment.offset });
+      return { start, end: start.plus({ [durationKey[moment.unit]]: 1 }), point: false };
+    }
+  }
+}
+
+function startOfDay(instant: DateTime): DateTime {
+  return instant.startOf('day');
+}
+
+function wallClock(
+  zone: DateTime,
+  year: number,
+  month: number,
+  day: number,
+  time?: TimeOfDay,
+): DateTime {
+  return DateTime.fromObject(
+    {
+      year,
+      month,
+      day,
+      hour: time?.hour ?? 0,
+      minute: time?.minute ?? 0,
+      second: time?.second ?? 0,
+    },
+    { zone: zone.zone },
+  );
+}
+
+function localInstant(
+  date: DateRef | undefined,
+  time: TimeOfDay,
+  now: DateTime,
+  anchor: DateTime | undefined,
+): DateTime {
+  if (date !== undefined) {
+    const day = resolveDate(date, now);
+    return wallClock(now, day.year, day.month, day.day, time);
+  }
+  const base = anchor ?? now;
+  const same = wallClock(now, base.year, base.month, base.day, time);
+  if (anchor === undefined) {
+    return same > now ? wallClock(now, ...ymd(startOfDay(now).minus({ days: 1 })), time) : same;
+  }
+  return same < anchor ? wallClock(now, ...ymd(startOfDay(anchor).plus({ days: 1 })), time) : same;
+}
+
+const ymd = (d: DateTime): [number, number, number] => [d.year, d.month, d.day];
+
+/**
+ * The start (00:00 in the zone) of the day a reference names. Past bias applies everywhere, range
+ * ends included: `from Sep 8 to Sep 1` is an inverted window, not a year-long one.
+ */
+function resolveDate(date: DateRef, now: DateTime): DateTime {
+  const today = startOfDay(now);
+  switch (date.kind) {
+    case 'relative-day':
+      return startOfDay(today.plus({ days: date.days }));
+    case 'weekday': {
+      const w = date.weekday;
+      switch (date.which) {
+        case 'recent':
+          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 }));
+        case 'last':
+          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 || 7 }));
+        case 'this':
+          return startOfDay(today.startOf('week').plus({ days: w - 1 }));
+        case 'next':
+          return startOfDay(today.plus({ days: (w - today.weekday + 7) % 7 || 7 }));
+      }
+      break;
+    }
+    case 'ymd': {
+      if (date.year !== undefined) return wallClock(now, date.year, date.month, date.day);
+      for (let year = now.year; year >= now.year - yearSearch; year--) {
+        const day = wallClock(now, year, date.month, date.day);
+        if (day.isValid && day.month === date.month && day <= now) return day;
+      }
+      break;
+    }
+  }
+  // Only a date no recent year holds gets here; luxon's invalid value is refused as out of range.
+  return DateTime.invalid('no such date');
+}
+
+function monthSpan(year: number | undefined, month: number, length: number, now: DateTime): Span {
+  let y = year ?? now.year;
+  if (year === undefined && wallClock(now, y, month, 1) > now) y--;
+  const start = wallClock(now, y, month, 1);
+  return { start, end: start.plus({ months: length }), point: false };
+}

@@ -1,0 +1,514 @@
+/**
+ * The time grammar, syntax only: token stream -> a `TimeExpression` that says what the person
+ * named, without deciding any instant. `evaluate.ts` gives it meaning at a `now` in a zone, so a
+ * grammar can read the whole command (the zone may come last) before evaluating.
+ */
+import { DateTime } from 'luxon';
+import type { Match, Matcher } from '../grammar.ts';
+import { parseErrors } from '../messages.ts';
+import { type Token, tokensText } from '../tokens.ts';
+import { matchChronoDate } from './chrono-dates.ts';
+import {
+  type CalendarUnit,
+  fullNames,
+  months,
+  numberWords,
+  shorthandUnits,
+  type Unit,
+  units,
+  weekdays,
+} from './vocabulary.ts';
+
+/** A calendar day. A missing year means the most recent one that has started (past bias). */
+export type DateRef =
+  | {
+      readonly kind: 'ymd';
+      readonly year: number | undefined;
+      readonly month: number;
+      readonly day: number;
+    }
+  /** yesterday -1, today 0, tomorrow 1. */
+  | { readonly kind: 'relative-day'; readonly days: number }
+  /**
+   * `recent`: the most recent one that has started, today included; `last`: the one before
+   * today; `this`: in the current ISO week; `next`: the first after today.
+   */
+  | {
+      readonly kind: 'weekday';
+      readonly weekday: number;
+      readonly which: 'recent' | 'last' | 'this' | 'next';
+    };
+
+export interface TimeOfDay {
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+}
+
+/** One time expression that names an instant or a span. */
+export type Moment =
+  | { readonly kind: 'now' }
+  /** An instant fixed regardless of zone: ISO 8601 with an offset, unix seconds. */
+  | { readonly kind: 'instant'; readonly epochSeconds: number }
+  /** A wall-clock time in the zone; without a date, the most recent such time. */
+  | { readonly kind: 'local'; readonly date: DateRef | undefined; readonly time: TimeOfDay }
+  /** `2 weeks ago`: now minus the amount. */
+  | { readonly kind: 'ago'; readonly amount: number; readonly unit: Unit }
+  /** A whole day. */
+  | { readonly kind: 'day'; readonly date: DateRef }
+  | { readonly kind: 'month'; readonly year: number | undefined; readonly month: number }
+  | { readonly kind: 'quarter'; readonly year: number | undefined; readonly quarter: number }
+  /** `last week` (-1), `this month` (0), `next year` (1): whole calendar periods. */
+  | { readonly kind: 'calendar'; readonly unit: CalendarUnit; readonly offset: number }
+  /** `last 7 days`, `past 48 hours`, `48h`: now minus the amount, to now. */
+  | { readonly kind: 'rolling'; readonly amount: number; readonly unit: Unit };
+
+export type TimeExpression =
+  | { readonly kind: 'period'; readonly moment: Moment }
+  | { readonly kind: 'since'; readonly start: Moment }
+  /** `inclusive` for through/thru: the end is the end of what it names, not its start. */
+  | {
+      readonly kind: 'range';
+      readonly start: Moment;
+      readonly end: Moment;
+      readonly inclusive: boolean;
+    };
+
+const rangeSeparators = new Map([
+  ['to', false],
+  ['till', false],
+  ['til', false],
+  ['until', false],
+  ['through', true],
+  ['thru', true],
+]);
+
+const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
+  const token = tokens[i];
+  return token?.kind === 'word' ? token.lower : undefined;
+};
+
+/**
+ * Reads one time expression at `at`: a range (`A to B`, `from A to B`, `A - B`, `between A and
+ * B`, `A through B`), `since A`, or a single expression (a period, or an instant the evaluator
+ * decides about).
+ * @throws ParseError `bad_time` for a date that cannot exist (`2026-13-45`, `Feb 30`) or a range
+ *   keyword with no readable time after it (`since yesterdy`, `between monday`).
+ */
+export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  if (word === 'since' || word === 'from') {
+    const start = matchEndpoint(tokens, at + 1);
+    if (start === undefined) {
+      // "from" also starts phrases ("tweets from doctors"); "since" only starts times.
+      if (word === 'from') return undefined;
+      throw parseErrors.badTime(tokensText(tokens, at, at + 2));
+    }
+    const tail = matchRangeTail(tokens, start.next, true);
+    if (tail === undefined)
+      return { value: { kind: 'since', start: start.value }, next: start.next };
+    return {
+      value: {
+        kind: 'range',
+        start: start.value,
+        end: tail.value.end,
+        inclusive: tail.value.inclusive,
+      },
+      next: tail.next,
+    };
+  }
+  if (word === 'between') {
+    const start = matchEndpoint(tokens, at + 1);
+    if (start === undefined) return undefined;
+    const end =
+      lowerAt(tokens, start.next) === 'and' ? matchEndpoint(tokens, start.next + 1) : undefined;
+    if (end === undefined) throw parseErrors.badTime(tokensText(tokens, at, start.next + 2));
+    return {
+      value: { kind: 'range', start: start.value, end: end.value, inclusive: false },
+      next: end.next,
+    };
+  }
+  const moment = matchMoment(tokens, at, 'free');
+  if (moment === undefined) return undefined;
+  const tail = matchRangeTail(tokens, moment.next, false);
+  if (tail === undefined)
+    return { value: { kind: 'period', moment: moment.value }, next: moment.next };
+  return {
+    value: {
+      kind: 'range',
+      start: moment.value,
+      end: tail.value.end,
+      inclusive: tail.value.inclusive,
+    },
+    next: tail.next,
+  };
+};
+
+function matchRangeTail(
+  tokens: readonly Token[],
+  at: number,
+  committed: boolean,
+): Match<{ end: Moment; inclusive: boolean }> | undefined {
+  const token = tokens[at];
+  if (token === undefined) return undefined;
+  const inclusive = token.kind === 'dash' ? false : rangeSeparators.get(lowerAt(tokens, at) ?? '');
+  if (inclusive === undefined) return undefined;
+  const end = matchEndpoint(tokens, at + 1);
+  if (end === undefined) {
+    if (committed) throw parseErrors.badTime(tokensText(tokens, at, at + 2));
+    return undefined;
+  }
+  return { value: { end: end.value, inclusive }, next: end.next };
+}
+
+/** A range endpoint: any moment, and also unix seconds (9 to 11 digits). */
+function matchEndpoint(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  return matchMoment(tokens, at, 'endpoint');
+}
+
+/**
+ * Where a moment stands. Only an `endpoint` (after from, since, between, and, to, through) may be
+ * unix seconds; a bare abbreviation (`sun`, `sat`, `mar`) is a time only when something around it
+ * says so (an endpoint, or `on`/`in`), because alone it is more often a word of a phrase.
+ */
+export type MomentContext = 'free' | 'endpoint' | 'prefixed';
+
+/**
+ * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
+ * rather than a range.
+ */
+export function matchMoment(
+  tokens: readonly Token[],
+  at: number,
+  context: MomentContext,
+): Match<Moment> | undefined {
+  const token = tokens[at];
+  if (token?.kind !== 'word') return undefined;
+  const word = token.lower;
+
+  switch (word) {
+    case 'on': {
+      const m = matchMoment(tokens, at + 1, 'prefixed');
+      return m !== undefined && (m.value.kind === 'day' || m.value.kind === 'local')
+        ? m
+        : undefined;
+    }
+    case 'in':
+    case 'during': {
+      const m = matchMoment(tokens, at + 1, 'prefixed');
+      return m !== undefined && isSpan(m.value) ? m : undefined;
+    }
+    case 'the': {
+      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context);
+      return m !== undefined && m.value.kind !== 'now' ? m : undefined;
+    }
+    case 'now':
+      return { value: { kind: 'now' }, next: at + 1 };
+    case 'today':
+      return withTimeOfDay(tokens, at + 1, { kind: 'relative-day', days: 0 });
+    case 'yesterday':
+      return withTimeOfDay(tokens, at + 1, { kind: 'relative-day', days: -1 });
+    case 'tomorrow':
+      return withTimeOfDay(tokens, at + 1, { kind: 'relative-day', days: 1 });
+    case 'ytd':
+      return calendar('year', 0, at + 1);
+    case 'qtd':
+      return calendar('quarter', 0, at + 1);
+    case 'mtd':
+      return calendar('month', 0, at + 1);
+    case 'wtd':
+      return calendar('week', 0, at + 1);
+    case 'last':
+    case 'previous':
+    case 'past':
+    case 'this':
+    case 'current':
+    case 'next':
+      return matchRelativePeriod(tokens, at, word);
+    case 'year':
+    case 'quarter':
+    case 'month':
+    case 'week':
+      if (lowerAt(tokens, at + 1) === 'to' && lowerAt(tokens, at + 2) === 'date') {
+        return calendar(word as CalendarUnit, 0, at + 3);
+      }
+      return undefined;
+  }
+
+  if (context === 'endpoint' && /^\d{9,11}$/.test(word)) {
+    return { value: { kind: 'instant', epochSeconds: Number(word) }, next: at + 1 };
+  }
+
+  const weekday = weekdays.get(word);
+  if (weekday !== undefined) {
+    // "Monday, September 9": the date decides; the weekday is only decoration.
+    const afterComma = tokens[at + 1]?.kind === 'comma' ? at + 2 : at + 1;
+    const dated = matchDate(tokens, afterComma, 'prefixed');
+    if (dated !== undefined) return dated;
+    const m = withTimeOfDay(tokens, at + 1, { kind: 'weekday', weekday, which: 'recent' });
+    return m.value.kind === 'day' && context === 'free' && !fullNames.has(word) ? undefined : m;
+  }
+
+  return (
+    matchDate(tokens, at, context) ??
+    matchAmount(tokens, at) ??
+    matchQuarter(tokens, at) ??
+    matchTimeFirst(tokens, at) ??
+    matchChronoDate(tokens, at)
+  );
+}
+
+const isSpan = (m: Moment): boolean =>
+  m.kind === 'month' || m.kind === 'quarter' || m.kind === 'calendar' || m.kind === 'rolling';
+
+function calendar(unit: CalendarUnit, offset: number, next: number): Match<Moment> {
+  return { value: { kind: 'calendar', unit, offset }, next };
+}
+
+/** `last week`, `this month`, `past 48 hours`, `last 7 days`, `last friday`, `next year`. */
+function matchRelativePeriod(
+  tokens: readonly Token[],
+  at: number,
+  word: string,
+): Match<Moment> | undefined {
+  const next = lowerAt(tokens, at + 1);
+  if (next === undefined) return undefined;
+  const weekday = weekdays.get(next);
+  if (weekday !== undefined && word !== 'past') {
+    const which =
+      word === 'this' || word === 'current' ? 'this' : word === 'next' ? 'next' : 'last';
+    return withTimeOfDay(tokens, at + 2, { kind: 'weekday', weekday, which });
+  }
+  const unit = units.get(next);
+  if (unit !== undefined && next.length > 1) {
+    const offset = word === 'this' || word === 'current' ? 0 : word === 'next' ? 1 : -1;
+    if (unit === 'day') {
+      if (word === 'last' || word === 'past' || word === 'previous') {
+        return { value: { kind: 'rolling', amount: 1, unit }, next: at + 2 };
+      }
+      return { value: { kind: 'day', date: { kind: 'relative-day', days: offset } }, next: at + 2 };
+    }
+    if (unit === 'hour' || unit === 'minute' || word === 'past') {
+      if (offset !== -1) return undefined;
+      return { value: { kind: 'rolling', amount: 1, unit }, next: at + 2 };
+    }
+    return calendar(unit, offset, at + 2);
+  }
+  if (word === 'last' || word === 'past' || word === 'previous') {
+    const amount = matchAmount(tokens, at + 1);
+    if (amount !== undefined && amount.value.kind === 'rolling') return amount;
+  }
+  return undefined;
+}
+
+/** `7 days`, `48h`, `48h ago`, `2 weeks ago`, `an hour ago`, `two days ago`. */
+function matchAmount(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  let amount: number | undefined;
+  let unit: Unit | undefined;
+  let next: number;
+  const glued = /^(\d{1,6})([a-z]+)$/.exec(word);
+  if (glued !== null) {
+    unit = shorthandUnits.get(glued[2] as string);
+    amount = Number(glued[1]);
+    next = at + 1;
+  } else {
+    amount = /^\d{1,6}$/.test(word) ? Number(word) : numberWords.get(word);
+    unit = units.get(lowerAt(tokens, at + 1) ?? '');
+    next = at + 2;
+  }
+  if (amount === undefined || unit === undefined) return undefined;
+  if (lowerAt(tokens, next) === 'ago') {
+    return { value: { kind: 'ago', amount, unit }, next: next + 1 };
+  }
+  // "a day" alone is a phrase more often than a window; digits are not.
+  if (word === 'a' || word === 'an') return undefined;
+  return { value: { kind: 'rolling', amount, unit }, next };
+}
+
+function matchQuarter(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const word = lowerAt(tokens, at);
+  const q = word === undefined ? null : /^q([1-4])$/.exec(word);
+  if (q === null) return undefined;
+  const year = yearAt(tokens, at + 1);
+  return {
+    value: { kind: 'quarter', quarter: Number(q[1]), year },
+    next: year === undefined ? at + 1 : at + 2,
+  };
+}
+
+function yearAt(tokens: readonly Token[], at: number): number | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined || !/^(19|20)\d\d$/.test(word)) return undefined;
+  return Number(word);
+}
+
+const isoDateTime = /^\d{4}-\d{2}-\d{2}t\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}(:?\d{2})?)?$/;
+const hasOffset = /(z|[+-]\d{2}(:?\d{2})?)$/;
+const isoDate = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/;
+const usDate = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/;
+const dayOfMonth = /^(\d{1,2})(st|nd|rd|th)?$/;
+
+/**
+ * A calendar date in any accepted form, with an optional time after it: ISO date-times,
+ * `2026-09-01`, `9/1/26`, `9/1/2026`, `9/1`, `Sep 9`, `Sep 9, 2026`, `9 Sep 2026`, `9th of
+ * September`, and month names alone or with a year (a whole month).
+ */
+function matchDate(
+  tokens: readonly Token[],
+  at: number,
+  context: MomentContext,
+): Match<Moment> | undefined {
+  const token = tokens[at];
+  if (token?.kind !== 'word') return undefined;
+  const word = token.lower;
+
+  if (isoDateTime.test(word)) {
+    const parsed = DateTime.fromISO(token.text, { zone: 'UTC', setZone: true });
+    if (!parsed.isValid) throw parseErrors.invalidDate(token.text);
+    if (hasOffset.test(word.slice(10))) {
+      return {
+        value: { kind: 'instant', epochSeconds: Math.floor(parsed.toSeconds()) },
+        next: at + 1,
+      };
+    }
+    const date: DateRef = { kind: 'ymd', year: parsed.year, month: parsed.month, day: parsed.day };
+    const time = { hour: parsed.hour, minute: parsed.minute, second: parsed.second };
+    return { value: { kind: 'local', date, time }, next: at + 1 };
+  }
+
+  const iso = isoDate.exec(word);
+  if (iso !== null) {
+    const date = checkedDate(token.text, Number(iso[1]), Number(iso[2]), Number(iso[3]));
+    return withTimeOfDay(tokens, at + 1, date);
+  }
+  const us = usDate.exec(word);
+  if (us !== null) {
+    const yy = us[3];
+    const year = yy === undefined ? undefined : yy.length === 2 ? 2000 + Number(yy) : Number(yy);
+    const date = checkedDate(token.text, year, Number(us[1]), Number(us[2]));
+    return withTimeOfDay(tokens, at + 1, date);
+  }
+
+  const month = months.get(word);
+  if (month !== undefined) {
+    const day = dayOfMonth.exec(lowerAt(tokens, at + 1) ?? '');
+    if (day !== null) {
+      const afterDay = at + 2;
+      const yearAfter = tokens[afterDay]?.kind === 'comma' ? afterDay + 1 : afterDay;
+      const year = yearAt(tokens, yearAfter);
+      const date = checkedDate(
+        tokensText(tokens, at, year === undefined ? afterDay : yearAfter + 1),
+        year,
+        month,
+        Number(day[1]),
+      );
+      return withTimeOfDay(tokens, year === undefined ? afterDay : yearAfter + 1, date);
+    }
+    const year = yearAt(tokens, at + 1);
+    if (year === undefined && context === 'free' && !fullNames.has(word)) return undefined;
+    return { value: { kind: 'month', month, year }, next: year === undefined ? at + 1 : at + 2 };
+  }
+
+  const day = dayOfMonth.exec(word);
+  if (day !== null) {
+    const monthAt = lowerAt(tokens, at + 1) === 'of' ? at + 2 : at + 1;
+    const named = months.get(lowerAt(tokens, monthAt) ?? '');
+    if (named === undefined) return undefined;
+    const yearAfter = tokens[monthAt + 1]?.kind === 'comma' ? monthAt + 2 : monthAt + 1;
+    const year = yearAt(tokens, yearAfter);
+    const end = year === undefined ? monthAt + 1 : yearAfter + 1;
+    const date = checkedDate(tokensText(tokens, at, end), year, named, Number(day[1]));
+    return withTimeOfDay(tokens, end, date);
+  }
+  return undefined;
+}
+
+function checkedDate(
+  fragment: string,
+  year: number | undefined,
+  month: number,
+  day: number,
+): DateRef {
+  // A leap year stands in when the year is implied, so Feb 29 is not refused before past bias picks one.
+  const valid = DateTime.fromObject({ year: year ?? 2024, month, day }, { zone: 'UTC' }).isValid;
+  if (!valid) throw parseErrors.invalidDate(fragment);
+  return { kind: 'ymd', year, month, day };
+}
+
+/** A date, then an optional `at`/`,` and time of day: a wall-clock instant; else the whole day. */
+function withTimeOfDay(tokens: readonly Token[], at: number, date: DateRef): Match<Moment> {
+  const skip = lowerAt(tokens, at) === 'at' || tokens[at]?.kind === 'comma' ? at + 1 : at;
+  const time = matchTimeOfDay(tokens, skip);
+  if (time === undefined) return { value: { kind: 'day', date }, next: at };
+  return { value: { kind: 'local', date, time: time.value }, next: time.next };
+}
+
+/** A time first: `2pm`, `9:30 yesterday`, `14:05 on Sep 9`. */
+function matchTimeFirst(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const start = lowerAt(tokens, at) === 'at' ? at + 1 : at;
+  const time = matchTimeOfDay(tokens, start);
+  if (time === undefined) return undefined;
+  const dateAt = lowerAt(tokens, time.next) === 'on' ? time.next + 1 : time.next;
+  const dated = matchMoment(tokens, dateAt, 'prefixed');
+  if (dated !== undefined && dated.value.kind === 'day') {
+    return { value: { kind: 'local', date: dated.value.date, time: time.value }, next: dated.next };
+  }
+  return { value: { kind: 'local', date: undefined, time: time.value }, next: time.next };
+}
+
+const meridiems = new Map([
+  ['am', 0],
+  ['a.m.', 0],
+  ['a.m', 0],
+  ['pm', 12],
+  ['p.m.', 12],
+  ['p.m', 12],
+]);
+const clock = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(am|pm|a\.m\.?|p\.m\.?)?$/;
+const hourMeridiem = /^(\d{1,2})(am|pm|a\.m\.?|p\.m\.?)$/;
+
+/**
+ * `14:05`, `14:05:30`, `2pm`, `2 pm`, `7:45 am`, `noon`, `midnight`.
+ * @throws ParseError `bad_time` for a clock-shaped token that is no time (`25:00`, `13pm`).
+ */
+export function matchTimeOfDay(tokens: readonly Token[], at: number): Match<TimeOfDay> | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  if (word === 'noon' || word === 'midday')
+    return { value: { hour: 12, minute: 0, second: 0 }, next: at + 1 };
+  if (word === 'midnight') return { value: { hour: 0, minute: 0, second: 0 }, next: at + 1 };
+
+  let hour: number;
+  let minute = 0;
+  let second = 0;
+  let meridiem: string | undefined;
+  let next = at + 1;
+  const c = clock.exec(word);
+  const h = c === null ? hourMeridiem.exec(word) : null;
+  if (c !== null) {
+    hour = Number(c[1]);
+    minute = Number(c[2]);
+    second = c[3] === undefined ? 0 : Number(c[3]);
+    meridiem = c[4];
+  } else if (h !== null) {
+    hour = Number(h[1]);
+    meridiem = h[2];
+  } else if (/^\d{1,2}$/.test(word) && meridiems.has(lowerAt(tokens, at + 1) ?? '')) {
+    hour = Number(word);
+  } else {
+    return undefined;
+  }
+  if (meridiem === undefined && meridiems.has(lowerAt(tokens, next) ?? '')) {
+    meridiem = lowerAt(tokens, next);
+    next++;
+  }
+  const fragment = tokensText(tokens, at, next);
+  if (meridiem !== undefined) {
+    if (hour < 1 || hour > 12) throw parseErrors.invalidDate(fragment);
+    hour = (hour % 12) + (meridiems.get(meridiem) ?? 0);
+  }
+  if (hour > 23 || minute > 59 || second > 59) throw parseErrors.invalidDate(fragment);
+  return { value: { hour, minute, second }, next };
+}

@@ -1,0 +1,138 @@
+/** The English words the time grammar knows, lower-case. */
+
+export type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type CalendarUnit = 'week' | 'month' | 'quarter' | 'year';
+
+const monthNames = [
+  ['jan', 'january'],
+  ['feb', 'february'],
+  ['mar', 'march'],
+  ['apr', 'april'],
+  ['may'],
+  ['jun', 'june'],
+  ['jul', 'july'],
+  ['aug', 'august'],
+  ['sep', 'sept', 'september'],
+  ['oct', 'october'],
+  ['nov', 'november'],
+  ['dec', 'december'],
+] as const;
+
+const weekdayNames = [
+  ['mon', 'monday'],
+  ['tue', 'tues', 'tuesday'],
+  ['wed', 'weds', 'wednesday'],
+  ['thu', 'thur', 'thurs', 'thursday'],
+  ['fri', 'friday'],
+  ['sat', 'saturday'],
+  ['sun', 'sunday'],
+] as const;
+
+/** Month number 1-12 by name or abbreviation (`sep`, `sept.`, `september`). */
+export const months: ReadonlyMap<string, number> = new Map(
+  monthNames.flatMap((names, i) =>
+    names.flatMap((n) => [[n, i + 1] as const, [`${n}.`, i + 1] as const]),
+  ),
+);
+
+/** ISO weekday 1 (Monday) to 7 by name or abbreviation, also plural (`mondays`). */
+export const weekdays: ReadonlyMap<string, number> = new Map(
+  weekdayNames.flatMap((names, i) =>
+    names.flatMap((n) => [[n, i + 1] as const, [`${n}.`, i + 1] as const]),
+  ),
+);
+
+/** Unit words after a number (`7 days`, `48 h`). */
+export const units: ReadonlyMap<string, Unit> = new Map<string, Unit>([
+  ...(['min', 'mins', 'minute', 'minutes'] as const).map((w) => [w, 'minute'] as const),
+  ...(['h', 'hr', 'hrs', 'hour', 'hours'] as const).map((w) => [w, 'hour'] as const),
+  ...(['d', 'day', 'days'] as const).map((w) => [w, 'day'] as const),
+  ...(['w', 'wk', 'wks', 'week', 'weeks'] as const).map((w) => [w, 'week'] as const),
+  ...(['mo', 'mos', 'month', 'months'] as const).map((w) => [w, 'month'] as const),
+  ...(['q', 'quarter', 'quarters'] as const).map((w) => [w, 'quarter'] as const),
+  ...(['y', 'yr', 'yrs', 'year', 'years'] as const).map((w) => [w, 'year'] as const),
+]);
+
+/** Suffixes of the glued shorthand `48h`, `10d`, `3w`, `15m` (minutes), `6mo`, `1y`. */
+export const shorthandUnits: ReadonlyMap<string, Unit> = new Map<string, Unit>([
+  ['m', 'minute'],
+  ['min', 'minute'],
+  ['mins', 'minute'],
+  ['h', 'hour'],
+  ['hr', 'hour'],
+  ['hrs', 'hour'],
+  ['d', 'day'],
+  ['w', 'week'],
+  ['wk', 'week'],
+  ['wks', 'week'],
+  ['mo', 'month'],
+  ['q', 'quarter'],
+  ['y', 'year'],
+  ['yr', 'year'],
+  ['yrs', 'year'],
+]);
+
+export const numberWords: ReadonlyMap<string, number> = new Map([
+  ['a', 1],
+  ['an', 1],
+  ['one', 1],
+  ['two', 2],
+  ['three', 3],
+  ['four', 4],
+  ['five', 5],
+  ['six', 6],
+  ['seven', 7],
+  ['eight', 8],
+  ['nine', 9],
+  ['ten', 10],
+  ['eleven', 11],
+  ['twelve', 12],
+]);
+
+/**
+ * Words whose misspellings are reported as a time error instead of becoming a phrase database.
+ * Only long, distinctive words: a short one (`may`, `mar`, `day`) is too close to real names.
+ */
+export const misspellableWords: readonly string[] = [
+  'yesterday',
+  'tomorrow',
+  'today',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'quarter',
+  'since',
+  'through',
+  'between',
+];
+
+/** Unit words whose misspelling after `last`, `past`, `this` or `next` is reported. */
+export const misspellableUnits: readonly string[] = [
+  'minutes',
+  'hours',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'quarter',
+  'year',
+  'years',
+];
+
+/** Weekday and month names written in full, which stand alone as a time; abbreviations do not. */
+export const fullNames: ReadonlySet<string> = new Set([
+  ...weekdayNames.map((names) => names[names.length - 1] as string),
+  ...monthNames.map((names) => names[names.length - 1] as string),
+]);

@@ -1,0 +1,115 @@
+/**
+ * The tokenizer shared by every command grammar. Tokens keep their place in the text so an error
+ * can quote exactly what the person wrote.
+ */
+import { ParseError } from '../errors.ts';
+import { exampleCommand, quote } from './messages.ts';
+
+/**
+ * - `word`: a run of characters between spaces, commas, quotes and dashes; `lower` is for keyword
+ *   matching, `text` keeps the case for names.
+ * - `quoted`: the inside of `"..."`, whitespace collapsed; `prefix` holds a glued `group:`.
+ * - `comma`, `dash` (a lone `-`, or any `–` `—`): separators the grammars give meaning to.
+ */
+export type TokenKind = 'word' | 'quoted' | 'comma' | 'dash';
+
+export interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  readonly lower: string;
+  /** For `group:"Rare Diseases"`: `group:` (as typed); the text is then `Rare Diseases`. */
+  readonly prefix?: string;
+  /** Offsets in the normalised text, end exclusive. */
+  readonly from: number;
+  readonly to: number;
+}
+
+const isSpace = (c: string): boolean => c === ' ';
+const isBreak = (c: string): boolean =>
+  c === ' ' || c === ',' || c === '"' || c === '\u2013' || c === '\u2014';
+
+/**
+ * Splits normalised text (see `normaliseSlackText`) into tokens.
+ * @throws ParseError `unrecognised` when a quote is never closed: guessing where the phrase ends
+ *   would silently swallow the rest of the command.
+ */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charAt(i);
+    if (isSpace(c)) {
+      i++;
+    } else if (c === ',') {
+      tokens.push(token('comma', ',', i, i + 1));
+      i++;
+    } else if (c === '\u2013' || c === '\u2014') {
+      tokens.push(token('dash', c, i, i + 1));
+      i++;
+    } else if (c === '"') {
+      const close = closingQuote(text, i);
+      tokens.push(token('quoted', collapse(text.slice(i + 1, close)), i, close + 1));
+      i = close + 1;
+    } else {
+      const start = i;
+      while (i < text.length && !isBreak(text.charAt(i))) i++;
+      const word = text.slice(start, i);
+      if (word.endsWith(':') && text.charAt(i) === '"') {
+        const close = closingQuote(text, i);
+        tokens.push({
+          ...token('quoted', collapse(text.slice(i + 1, close)), start, close + 1),
+          prefix: word,
+        });
+        i = close + 1;
+      } else {
+        tokens.push(token(word === '-' ? 'dash' : 'word', word, start, i));
+      }
+    }
+  }
+  return tokens;
+}
+
+/** The text a run of tokens covers, as the person typed it. */
+export function fragmentOf(
+  text: string,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+): string {
+  const first = tokens[from];
+  const last = tokens[to - 1];
+  if (first === undefined || last === undefined) return '';
+  return text.slice(first.from, last.to);
+}
+
+function token(kind: TokenKind, text: string, from: number, to: number): Token {
+  return { kind, text, lower: text.toLowerCase(), from, to };
+}
+
+function closingQuote(text: string, open: number): number {
+  const close = text.indexOf('"', open + 1);
+  if (close === -1) {
+    const fragment = text.slice(open);
+    throw new ParseError(
+      'unrecognised',
+      `The quote in ${quote(fragment)} is never closed: end a phrase with a second quote. Try: ${exampleCommand('"patient safety" last week')}`,
+      fragment,
+    );
+  }
+  return close;
+}
+
+function collapse(text: string): string {
+  return text.trim().replace(/ +/g, ' ');
+}
+
+/** The tokens as typed, joined by spaces: for messages from matchers, which see no raw text. */
+export function tokensText(tokens: readonly Token[], from: number, to: number): string {
+  let text = '';
+  for (let i = from; i < Math.min(to, tokens.length); i++) {
+    const token = tokens[i] as Token;
+    const shown = token.kind === 'quoted' ? `"${token.text}"` : token.text;
+    text += text === '' || token.kind === 'comma' ? shown : ` ${shown}`;
+  }
+  return text;
+}

@@ -1,0 +1,73 @@
+/**
+ * Time-zone names as people type them (`europe/paris`, `UTC`) resolved to the spelling the
+ * analytics service and luxon expect (`Europe/Paris`).
+ */
+
+/**
+ * ICU still reports some zones under names IANA has since replaced; people type the current ones
+ * and the service documents them, so these are answered with the current spelling.
+ */
+const currentIanaName: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
+const utcNames = ['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z', 'zulu', 'etc/zulu', 'universal'];
+
+let known: Map<string, string> | undefined;
+const resolved = new Map<string, string | undefined>();
+
+/** Lower-case name -> canonical spelling, built once from the runtime's own zone list. */
+function knownZones(): Map<string, string> {
+  if (known === undefined) {
+    known = new Map();
+    for (const name of Intl.supportedValuesOf('timeZone')) {
+      known.set(name.toLowerCase(), currentIanaName[name] ?? name);
+    }
+    for (const [old, current] of Object.entries(currentIanaName)) {
+      known.set(old.toLowerCase(), current);
+      known.set(current.toLowerCase(), current);
+    }
+    for (const name of utcNames) known.set(name, 'UTC');
+  }
+  return known;
+}
+
+/**
+ * The canonical IANA spelling of a zone name typed in any case, `UTC` for UTC (and GMT), or
+ * `undefined` when it is not a zone. Only `Area/City` names and UTC are zones here: abbreviations
+ * like `EST` or `CET` are ambiguous or not what people mean, so they are refused. Old link names
+ * (`US/Eastern`) resolve to the zone they point to. Results are cached: this runs on every command.
+ */
+export function resolveZone(input: string): string | undefined {
+  const key = input.trim().toLowerCase();
+  if (resolved.has(key)) return resolved.get(key);
+  let zone = knownZones().get(key);
+  if (zone === undefined && key.includes('/') && /^[a-z0-9_+\-/]+$/.test(key)) {
+    try {
+      const name = new Intl.DateTimeFormat('en-US', { timeZone: key }).resolvedOptions().timeZone;
+      zone = currentIanaName[name] ?? name;
+    } catch {
+      zone = undefined;
+    }
+  }
+  if (resolved.size < 10_000) resolved.set(key, zone);
+  return zone;
+}

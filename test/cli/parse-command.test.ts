@@ -1,0 +1,120 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+function cli(
+  args: string[],
+  input?: string,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['src/cli.ts', ...args], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const now = ['--now', '2026-11-21T15:30:00Z'];
+
+describe('node src/cli.ts parse', () => {
+  it('prints the request as one JSON object in contract key order and exits 0', () => {
+    const run = cli(['parse', '--tz', 'America/Chicago', ...now, '#x last quarter']);
+    expect(run).toEqual({
+      status: 0,
+      stdout:
+        '{"databases":["#x"],"start":"2026-07-01T00:00:00-05:00","end":"2026-10-01T00:00:00-05:00","timezone":"America/Chicago","top":10}\n',
+      stderr: '',
+    });
+  });
+
+  it('defaults to UTC without --tz', () => {
+    expect(cli(['parse', ...now, '#pharma past 48 hours']).stdout).toBe(
+      '{"databases":["#pharma"],"start":"2026-11-19T15:30:00+00:00","end":"2026-11-21T15:30:00+00:00","timezone":"UTC","top":10}\n',
+    );
+  });
+
+  it('reads the clock without --now', () => {
+    const before = Date.now();
+    const run = cli(['parse', '#x last 1 hour']);
+    const end = Date.parse((JSON.parse(run.stdout) as { end: string }).end);
+    expect(end).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(end).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('prints a parse error as {"error":{"message"}} and exits 2', () => {
+    expect(cli(['parse', ...now, '#x tomorrow'])).toEqual({
+      status: 2,
+      stdout:
+        '{"error":{"message":"The window “tomorrow” starts in the future (2026-11-22T00:00:00+00:00): there is no data yet. Try: /influencers #hcsm yesterday"}}\n',
+      stderr: '',
+    });
+  });
+
+  it.each([
+    [
+      ['--tz', 'Mars/Base'],
+      '{"error":{"message":"Unknown time zone \\"Mars/Base\\": give an IANA name such as Europe/London, or UTC."}}\n',
+    ],
+    [
+      ['--now', 'yesterday'],
+      '{"error":{"message":"Invalid now \\"yesterday\\": give an ISO 8601 instant with an offset, such as 2026-11-21T15:30:00Z."}}\n',
+    ],
+    [
+      ['--now', '2026-11-21T15:30:00'],
+      '{"error":{"message":"Invalid now \\"2026-11-21T15:30:00\\": give an ISO 8601 instant with an offset, such as 2026-11-21T15:30:00Z."}}\n',
+    ],
+  ])('refuses %j with a clear error and exit 2', (flags, stdout) => {
+    expect(cli(['parse', ...flags, '#x'])).toMatchObject({ status: 2, stdout });
+  });
+
+  it('answers --jsonl line by line, in order, skipping blank lines and surviving bad ones', () => {
+    const input = [
+      '{"text":"#x last week","tz":"europe/london","now":"2026-11-21T15:30:00Z"}',
+      '',
+      'not json',
+      '{"text":"#x yesterdy"}',
+      '{"tz":"UTC"}',
+      '{"text":"#y","tz":"Mars/Base"}',
+      '{"text":"#y yesterday","now":"2026-11-02T15:00:00Z","tz":"America/New_York"}',
+    ].join('\n');
+    const run = cli(['parse', '--jsonl', ...now], input);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"Europe/London","top":10}',
+      '{"error":{"message":"Line 3 is not JSON: expected {\\"text\\":\\"...\\",\\"tz\\":\\"...\\",\\"now\\":\\"...\\"}."}}',
+      '{"error":{"message":"I can\'t read “yesterdy” as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: /influencers #hcsm since Sep 1"}}',
+      '{"error":{"message":"Line 5 has no string \\"text\\"."}}',
+      '{"error":{"message":"Unknown time zone \\"Mars/Base\\": give an IANA name such as Europe/London, or UTC."}}',
+      '{"databases":["#y"],"start":"2026-11-01T00:00:00-04:00","end":"2026-11-02T00:00:00-05:00","timezone":"America/New_York","top":10}',
+      '',
+    ]);
+  });
+
+  it('keeps the order of many --jsonl lines', () => {
+    const input = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ text: `#t${i} top ${(i % 50) + 1}` }),
+    ).join('\n');
+    const lines = cli(['parse', '--jsonl', ...now], input)
+      .stdout.trim()
+      .split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { databases: string[] }).databases[0])).toEqual(
+      Array.from({ length: 300 }, (_, i) => `#t${i}`),
+    );
+  });
+});
+
+describe('node src/cli.ts', () => {
+  it('prints usage on stderr and exits 2 for an unknown command', () => {
+    const run = cli(['bogus']);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'Unknown command "bogus".\nUsage:\n  node src/cli.ts parse [--tz <zone>]',
+    );
+  });
+
+  it('exits 2 with usage for an unknown option', () => {
+    expect(cli(['parse', '--verbose', '#x'])).toMatchObject({ status: 2, stdout: '' });
+  });
+});

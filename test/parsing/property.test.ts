@@ -1,0 +1,218 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../src/errors.ts';
+import { type LookupRequest, parseLookup } from '../../src/parsing/index.ts';
+
+const zones = [
+  'UTC',
+  'America/New_York',
+  'Europe/London',
+  'Asia/Kolkata',
+  'Australia/Sydney',
+  'Pacific/Chatham',
+  '',
+];
+
+/** Words of the grammar and its neighbours, so random commands often parse and often nearly do. */
+const grammarTokens = [
+  '#hcsm',
+  '#BCSM',
+  '"patient safety"',
+  '“rare disease”',
+  'group:12',
+  'group:"Rare Diseases"',
+  '4711',
+  'breast',
+  'cancer',
+  ',',
+  '-',
+  '–',
+  'to',
+  'from',
+  'since',
+  'between',
+  'and',
+  'through',
+  'thru',
+  'until',
+  'ago',
+  'a',
+  'an',
+  'the',
+  'on',
+  'in',
+  'at',
+  'last',
+  'past',
+  'this',
+  'next',
+  'previous',
+  'now',
+  'today',
+  'yesterday',
+  'tomorrow',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'quarter',
+  'year',
+  'years',
+  'day',
+  'days',
+  'hour',
+  'hours',
+  'minutes',
+  'ytd',
+  'year',
+  'date',
+  'Q1',
+  'Q3',
+  'q4',
+  '2025',
+  '2026',
+  '2027',
+  '0',
+  '1',
+  '2',
+  '7',
+  '31',
+  '48h',
+  '10d',
+  '3w',
+  '0d',
+  '99999y',
+  'monday',
+  'fri',
+  'sat',
+  'sunday',
+  'Sep',
+  'september',
+  'December',
+  'Feb',
+  '29',
+  '30',
+  '9th',
+  '2026-09-01',
+  '2026-13-45',
+  '9/1/26',
+  '12/31/2026',
+  '2/29',
+  '14:05',
+  '2pm',
+  '7:45',
+  'am',
+  'noon',
+  'midnight',
+  '2026-11-20T10:00:00+02:00',
+  '2026-11-20T10:00',
+  '1763000000',
+  '99999999999',
+  'top',
+  'limit',
+  '0',
+  '50',
+  '51',
+  'tz',
+  'tz:utc',
+  'timezone',
+  'Europe/Paris',
+  'asia/kolkata',
+  'Mars/Base',
+  'UTC',
+  'EST',
+  'yesterdy',
+  '<#C0123|hcsm>',
+  '&amp;',
+  '&lt;',
+  '<@U1>',
+  '""',
+  '"',
+  '#',
+  'group:',
+];
+
+const command = fc
+  .array(fc.constantFrom(...grammarTokens), { minLength: 0, maxLength: 9 })
+  .map((tokens) => tokens.join(' '));
+
+const context = fc.record({
+  now: fc.date({
+    min: new Date('1990-01-01T00:00:00Z'),
+    max: new Date('2035-12-31T23:59:59Z'),
+    noInvalidDate: true,
+  }),
+  zone: fc.constantFrom(...zones),
+});
+
+function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
+  if (result instanceof ParseError) {
+    expect(result.message.length).toBeGreaterThan(0);
+    return;
+  }
+  expect(Object.keys(result)).toEqual(['databases', 'start', 'end', 'timezone', 'top']);
+  const start = Date.parse(result.start);
+  const end = Date.parse(result.end);
+  expect(result.start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  expect(result.end).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  expect(start).toBeLessThan(end);
+  expect(end).toBeLessThanOrEqual(now.getTime());
+  expect(result.databases.length).toBeGreaterThanOrEqual(1);
+  expect(result.databases.length).toBeLessThanOrEqual(10);
+  expect(new Set(result.databases).size).toBe(result.databases.length);
+  expect(result.top).toBeGreaterThanOrEqual(1);
+  expect(result.top).toBeLessThanOrEqual(50);
+}
+
+describe('parseLookup (properties)', () => {
+  it('returns a valid request or a ParseError for arbitrary strings, never throwing', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: 'binary' })),
+        context,
+        (text, { now, zone }) => {
+          checkInvariants(parseLookup(text, { now, zone }), now);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('returns a valid request or a ParseError for arbitrary mixes of grammar words', () => {
+    fc.assert(
+      fc.property(command, context, (text, { now, zone }) => {
+        checkInvariants(parseLookup(text, { now, zone }), now);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('reads a well-formed command the same whatever the case of its keywords', () => {
+    const phrases = [
+      'last week',
+      'yesterday',
+      'since monday',
+      'past 48 hours',
+      'from Sep 1 to Sep 8',
+      'Q3',
+      'ytd',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...phrases),
+        fc.boolean(),
+        context,
+        (phrase, upper, { now, zone }) => {
+          const cased = upper ? phrase.toUpperCase() : phrase.toLowerCase();
+          const a = parseLookup(`#hcsm ${phrase}`, { now, zone });
+          const b = parseLookup(`#hcsm ${cased}`, { now, zone });
+          // Errors quote the text as typed, so only their reason must agree.
+          if (a instanceof ParseError || b instanceof ParseError)
+            expect((b as ParseError).reason).toBe((a as ParseError).reason);
+          else expect(b).toEqual(a);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
