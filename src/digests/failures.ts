@@ -1,0 +1,136 @@
+/**
+ * Sorts what went wrong in a run into "try again soon" and "a person must act", and says why in
+ * words for the pause notice. Posters may throw the app's errors (ChannelUnreachableError,
+ * RateLimitedError with `retryAfterMs`) or @slack/web-api's own errors unchanged.
+ */
+import { type ChannelProblem, type ErrorCode, isAppError } from '../errors.ts';
+
+export interface Failure {
+  readonly kind: 'transient' | 'permanent';
+  readonly code: ErrorCode | 'unknown';
+  /** Set for rate limits: how long the far side asked us to wait. */
+  readonly retryAfterMs?: number;
+  readonly channelProblem?: ChannelProblem;
+}
+
+const permanentCodes = new Set<ErrorCode>([
+  'channel_unreachable',
+  'credentials_rejected',
+  'unauthorized',
+  'access_denied',
+  'unknown_database',
+  'bad_request',
+  'team_not_allowed',
+  'digest_not_found',
+  'parse_error',
+  'config_invalid',
+  'digest_permission_denied',
+]);
+
+/** Slack `chat.postMessage` error strings that no retry can fix. */
+const slackChannelProblems: Record<string, ChannelProblem> = {
+  not_in_channel: 'not_in_channel',
+  channel_not_found: 'not_found',
+  is_archived: 'archived',
+  channel_is_archived: 'archived',
+  restricted_action: 'restricted',
+  restricted_action_read_only_channel: 'restricted',
+  restricted_action_thread_only_channel: 'restricted',
+  restricted_action_non_threadable_channel: 'restricted',
+};
+const slackTransientErrors = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'ratelimited',
+]);
+
+interface SlackLikeError {
+  readonly code?: unknown;
+  readonly retryAfter?: unknown;
+  readonly statusCode?: unknown;
+  readonly data?: { readonly error?: unknown };
+}
+
+export function classifyFailure(error: unknown): Failure {
+  if (isAppError(error)) {
+    if (error.code === 'rate_limited') {
+      const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+      return {
+        kind: 'transient',
+        code: 'rate_limited',
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
+    }
+    if (error.code === 'channel_unreachable') {
+      const channelProblem = (error as { problem?: ChannelProblem }).problem;
+      return { kind: 'permanent', code: error.code, ...(channelProblem ? { channelProblem } : {}) };
+    }
+    return { kind: permanentCodes.has(error.code) ? 'permanent' : 'transient', code: error.code };
+  }
+  const slack = (error ?? {}) as SlackLikeError;
+  switch (slack.code) {
+    case 'slack_webapi_rate_limited_error': {
+      const seconds = Number(slack.retryAfter);
+      return {
+        kind: 'transient',
+        code: 'rate_limited',
+        ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}),
+      };
+    }
+    case 'slack_webapi_platform_error': {
+      const reason = String(slack.data?.error ?? '');
+      const channelProblem = slackChannelProblems[reason];
+      if (channelProblem) return { kind: 'permanent', code: 'channel_unreachable', channelProblem };
+      return {
+        kind: slackTransientErrors.has(reason) ? 'transient' : 'permanent',
+        code: 'unknown',
+      };
+    }
+    case 'slack_webapi_http_error':
+      return { kind: Number(slack.statusCode) >= 500 ? 'transient' : 'permanent', code: 'unknown' };
+    case 'slack_webapi_request_error':
+      return { kind: 'transient', code: 'network' };
+    default:
+      return { kind: 'transient', code: 'unknown' };
+  }
+}
+
+const channelWords: Record<ChannelProblem, string> = {
+  not_in_channel: 'the bot is not a member of the channel (invite it with /invite)',
+  archived: 'the channel was archived',
+  not_found: 'the channel no longer exists or the bot cannot see it',
+  restricted: 'the bot is not allowed to post in the channel',
+};
+
+/** Why the digest failed, in words for its creator: the end of "paused because …". */
+export function describeFailure(failure: Pick<Failure, 'code' | 'channelProblem'>): string {
+  switch (failure.code) {
+    case 'channel_unreachable':
+      return channelWords[failure.channelProblem ?? 'not_found'];
+    case 'access_denied':
+      return 'a database in the digest is no longer accessible';
+    case 'unknown_database':
+      return 'a database in the digest no longer exists';
+    case 'credentials_rejected':
+    case 'unauthorized':
+      return 'the analytics service rejected the bot’s credentials';
+    case 'bad_request':
+      return 'the analytics service rejected the digest’s question';
+    case 'rate_limited':
+    case 'service_unavailable':
+    case 'timeout':
+    case 'network':
+    case 'invalid_response':
+      return 'the analytics service or Slack kept failing';
+    case 'team_not_allowed':
+      return 'this workspace is no longer allowed to use the app';
+    case 'config_invalid':
+    case 'parse_error':
+    case 'digest_not_found':
+    case 'digest_permission_denied':
+    case 'unknown':
+      return 'an unexpected error';
+  }
+}

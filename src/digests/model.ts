@@ -1,0 +1,121 @@
+/**
+ * What a scheduled digest is. Plain data shared by the schedule math, the stores, the runner and
+ * the Slack surface; nothing here does I/O or reads the clock.
+ */
+import { randomInt } from 'node:crypto';
+import type { ErrorCode } from '../errors.ts';
+
+/**
+ * How often a digest runs, as the person said it. It decides the default window: the 24 hours or
+ * 7 days since the previous slot for daily and weekly, the previous calendar month for monthly,
+ * and the time since the previous slot for anything else ("custom", e.g. weekdays or a raw cron).
+ */
+export type Cadence = 'daily' | 'weekly' | 'monthly' | 'custom';
+
+/**
+ * When a digest runs. Friendly phrases ("every monday at 9am") are translated to a five-field cron
+ * expression by the command grammar; `description` keeps the words shown back to people.
+ */
+export interface CronSchedule {
+  readonly kind: 'cron';
+  /** Five fields: minute hour day-of-month month day-of-week, evaluated in `zone`. */
+  readonly expression: string;
+  /** IANA zone (or `UTC`) the expression is read in; also the zone of every window and message. */
+  readonly zone: string;
+  readonly cadence: Cadence;
+  /** What the creator asked for, in words; `describeSchedule` derives one when absent. */
+  readonly description?: string;
+}
+
+export type DigestSchedule = CronSchedule;
+
+export type WindowUnit = 'hours' | 'days' | 'weeks' | 'months';
+
+/** The period each run covers, ending at the run's scheduled slot. */
+export type DigestWindow =
+  | { readonly kind: 'since-previous-run' }
+  | { readonly kind: 'last'; readonly amount: number; readonly unit: WindowUnit };
+
+export type DigestStatus = 'active' | 'paused';
+
+/**
+ * How one slot ended. `unconfirmed`: another instance started posting it and has not confirmed;
+ * it is never posted twice, so it may have been posted once or not at all (see the runner).
+ */
+export type RunOutcome = 'posted' | 'failed' | 'skipped' | 'unconfirmed';
+
+/** One influencer's place in a run, kept to compare the next run against. */
+export interface RankedAccount {
+  readonly screenName: string;
+  readonly rank: number;
+}
+
+export interface LastRun {
+  /** The scheduled instant this run was for (or the moment of a manual run). */
+  readonly slot: Date;
+  readonly outcome: RunOutcome;
+  /** When the outcome was recorded. */
+  readonly at: Date;
+  readonly errorCode?: ErrorCode | 'unknown';
+  /** Slack timestamp of the posted message. */
+  readonly messageTs?: string;
+}
+
+export interface Digest {
+  /** Six Crockford base32 characters, typed by people in `/influencers digest pause <id>`. */
+  readonly id: string;
+  readonly teamId: string;
+  readonly channelId: string;
+  readonly creatorId: string;
+  /** Analytics `databases` items in the creator's order. */
+  readonly databases: readonly string[];
+  readonly schedule: DigestSchedule;
+  readonly window: DigestWindow;
+  /** How many influencers each run shows. */
+  readonly top: number;
+  readonly status: DigestStatus;
+  /** Why the digest was paused, in words for its creator; absent when active or paused by hand. */
+  readonly pausedReason?: string;
+  readonly consecutiveFailures: number;
+  /** The next scheduled slot still to be handled. */
+  readonly nextRunAt: Date;
+  readonly lastRun?: LastRun;
+  /** The ranking the previous posted run showed, for rank changes. */
+  readonly lastRanking?: readonly RankedAccount[];
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** What the command layer supplies to create a digest; the store assigns the id and bookkeeping. */
+export interface NewDigest {
+  readonly teamId: string;
+  readonly channelId: string;
+  readonly creatorId: string;
+  readonly databases: readonly string[];
+  readonly schedule: DigestSchedule;
+  readonly window: DigestWindow;
+  readonly top: number;
+  readonly nextRunAt: Date;
+}
+
+/** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
+const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const digestIdLength = 6;
+
+/** A fresh random id: 32^6, about a billion, so the store's retry on a collision is rare. */
+export function newDigestId(): string {
+  let id = '';
+  for (let i = 0; i < digestIdLength; i++) id += idAlphabet[randomInt(idAlphabet.length)];
+  return id;
+}
+
+/**
+ * Reads an id as a person typed it: case-insensitive, `O` for zero and `I`/`L` for one, as
+ * Crockford base32 allows. Returns undefined when it cannot be an id, so the caller can say so.
+ */
+export function normalizeDigestId(text: string): string | undefined {
+  const id = text.trim().toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (id.length !== digestIdLength) return undefined;
+  for (const char of id) if (!idAlphabet.includes(char)) return undefined;
+  return id;
+}

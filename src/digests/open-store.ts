@@ -1,0 +1,47 @@
+/**
+ * Picks the adapter: PostgreSQL when a database URL is given (Heroku sets DATABASE_URL), else the
+ * embedded SQLite file. Migrations run here, at start, so an instance never works on an old
+ * schema; running them again (the release phase, a second instance) is a no-op.
+ */
+import type { Logger } from '../logger.ts';
+import { openPostgresStore, type PostgresTls } from './postgres-store.ts';
+import { defaultSqlitePath, openSqliteStore } from './sqlite-store.ts';
+import type { DigestStore } from './store.ts';
+
+export interface OpenDigestStoreOptions {
+  /** PostgreSQL URL; when set, SQLite options are ignored. */
+  readonly databaseUrl?: string;
+  /** Default `./data/digests.sqlite`; `:memory:` for tests. */
+  readonly sqlitePath?: string;
+  readonly postgresTls?: PostgresTls;
+  readonly postgresSchema?: string;
+  readonly postgresMaxConnections?: number;
+  /** Default true. */
+  readonly migrate?: boolean;
+  readonly logger?: Logger;
+}
+
+export async function openDigestStore(options: OpenDigestStoreOptions = {}): Promise<DigestStore> {
+  const store = options.databaseUrl
+    ? openPostgresStore({
+        connectionString: options.databaseUrl,
+        ...(options.postgresTls ? { tls: options.postgresTls } : {}),
+        ...(options.postgresSchema ? { schema: options.postgresSchema } : {}),
+        ...(options.postgresMaxConnections
+          ? { maxConnections: options.postgresMaxConnections }
+          : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      })
+    : openSqliteStore({ path: options.sqlitePath ?? defaultSqlitePath });
+  if (options.migrate ?? true) {
+    try {
+      const applied = await store.migrate();
+      if (applied > 0)
+        options.logger?.info({ applied, dialect: store.dialect }, 'digest store migrated');
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+  }
+  return store;
+}

@@ -1,0 +1,554 @@
+/**
+ * Posts due digests. One tick (`runDue`) claims due digests, works out which slot each one owes,
+ * asks each distinct analytics question once, and posts with per-channel pacing. Safe to run in
+ * several instances and beside `digests run-due` at once: the store's lease keeps two runners off
+ * the same digest and the (digest, slot) delivery record keeps a slot from being posted twice.
+ *
+ * Posting is at most once per slot. The record goes to `posting` just before chat.postMessage and
+ * to `posted` right after. If a runner crashes after claiming but before `posting`, the lease
+ * expires and another runner posts the slot. If it crashes between `posting` and `posted` (the
+ * message may or may not have reached Slack, and Slack offers no idempotency key), the next runner
+ * sees `posting`, does not post, and records the slot as `unconfirmed`; should the first runner
+ * merely have been slow, its later completion turns that into `posted`.
+ *
+ * Missed slots (process down, dyno asleep) are never burst: the latest slot still inside the grace
+ * window is posted once, every older one is recorded as skipped.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import type { Logger } from '../logger.ts';
+import { silentLogger } from '../logger.ts';
+import type { SlackMessage } from '../render/types.ts';
+import { defaultRenderDigest, defaultRenderPauseNotice } from './default-render.ts';
+import { classifyFailure, describeFailure, type Failure } from './failures.ts';
+import type { Digest, RankedAccount } from './model.ts';
+import { type RankChanges, rankChanges } from './rank-changes.ts';
+import {
+  countRunsBetween,
+  latestRunAtOrBefore,
+  manualRunWindow,
+  nextRunAfter,
+  runWindow,
+} from './schedule.ts';
+import type { Claim, DigestStore } from './store.ts';
+
+/** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
+export interface DigestPoster {
+  post(channelId: string, message: SlackMessage): Promise<{ ts: string }>;
+  /** A direct message to the digest's creator (pause notices). */
+  notifyCreator(userId: string, message: SlackMessage): Promise<void>;
+}
+
+/** The runner's only source of time, so tests can drive ticks, backoff and pacing. */
+export interface Clock {
+  now(): Date;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export type RenderDigest = (
+  digest: Digest,
+  query: InfluencersQuery,
+  result: InfluencersResult,
+  changes: RankChanges,
+) => SlackMessage;
+
+export type RenderPauseNotice = (digest: Digest, reason: string) => SlackMessage;
+
+export interface DigestRunnerOptions {
+  /** How long a claim holds. Default 5 minutes. */
+  readonly leaseMs?: number;
+  /** A missed slot older than this is skipped, not posted. Default 1 hour. */
+  readonly graceMs?: number;
+  /** Failed slots in a row before the digest pauses. Default 3. */
+  readonly maxConsecutiveFailures?: number;
+  /** Analytics calls in flight at once. Default 8. */
+  readonly concurrency?: number;
+  /** Channels posted to at once. Default 4. */
+  readonly postConcurrency?: number;
+  /** Between ticks of `start()`. Default 30 s. */
+  readonly tickMs?: number;
+  /** Minimum gap between two posts to one channel (Slack: about 1 per second). Default 1100 ms. */
+  readonly channelIntervalMs?: number;
+  /** Attempts per analytics question and per post for transient failures. Default 3. */
+  readonly attempts?: number;
+  /** First backoff delay, doubled on each retry. Default 1 s. */
+  readonly backoffMs?: number;
+  /** Digests claimed per store call. Default 200. */
+  readonly claimBatchSize?: number;
+  /** Upper bound of digests one tick takes on. Default 10,000. */
+  readonly maxPerTick?: number;
+  /** Identifies this runner's leases; default a random id. */
+  readonly owner?: string;
+}
+
+export interface DigestRunnerDeps {
+  readonly store: DigestStore;
+  readonly analytics: AnalyticsApi;
+  readonly poster: DigestPoster;
+  readonly renderDigest?: RenderDigest;
+  readonly renderPauseNotice?: RenderPauseNotice;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly options?: DigestRunnerOptions;
+}
+
+/** What one tick did, for logs, the CLI's output and tests. */
+export interface TickReport {
+  claimed: number;
+  posted: number;
+  failed: number;
+  /** Digests whose owed slots were all outside the grace window. */
+  skipped: number;
+  /** Slots another runner had started posting (see the module comment). */
+  unconfirmed: number;
+  paused: number;
+  analyticsCalls: number;
+}
+
+export type RunNowResult =
+  | { readonly outcome: 'posted'; readonly ts: string }
+  | { readonly outcome: 'failed'; readonly failure: Failure; readonly reason: string }
+  | { readonly outcome: 'already' };
+
+function newReport(): TickReport {
+  return {
+    claimed: 0,
+    posted: 0,
+    failed: 0,
+    skipped: 0,
+    unconfirmed: 0,
+    paused: 0,
+    analyticsCalls: 0,
+  };
+}
+
+/** Runs at most `limit` of the given jobs at once. */
+function limiter(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await job();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+class RunFailure extends Error {
+  readonly failure: Failure;
+
+  constructor(failure: Failure, cause: unknown) {
+    super(`digest run failed: ${failure.code}`, { cause });
+    this.failure = failure;
+  }
+}
+
+/** The part of a question that decides its answer: digests asking the same one share a call. */
+function questionKey(query: InfluencersQuery): string {
+  return JSON.stringify([query.databases, query.start, query.end, query.timezone, query.limit]);
+}
+
+export class DigestRunner {
+  readonly owner: string;
+  readonly #store: DigestStore;
+  readonly #analytics: AnalyticsApi;
+  readonly #poster: DigestPoster;
+  readonly #renderDigest: RenderDigest;
+  readonly #renderPauseNotice: RenderPauseNotice;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #leaseMs: number;
+  readonly #graceMs: number;
+  readonly #maxFailures: number;
+  readonly #tickMs: number;
+  readonly #channelIntervalMs: number;
+  readonly #attempts: number;
+  readonly #backoffMs: number;
+  readonly #claimBatchSize: number;
+  readonly #maxPerTick: number;
+  readonly #analyticsSlot: <T>(job: () => Promise<T>) => Promise<T>;
+  readonly #postSlot: <T>(job: () => Promise<T>) => Promise<T>;
+  /** Per channel: the tail of its post queue and when it was last posted to (clock ms). */
+  readonly #channelTails = new Map<string, Promise<unknown>>();
+  readonly #lastPostAt = new Map<string, number>();
+  /** Per workspace: Slack said 429, wait until then (clock ms). */
+  readonly #blockedUntil = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<unknown> | undefined;
+  #stopped = true;
+
+  constructor(deps: DigestRunnerDeps) {
+    const options = deps.options ?? {};
+    this.#store = deps.store;
+    this.#analytics = deps.analytics;
+    this.#poster = deps.poster;
+    this.#renderDigest = deps.renderDigest ?? defaultRenderDigest;
+    this.#renderPauseNotice = deps.renderPauseNotice ?? defaultRenderPauseNotice;
+    this.#clock = deps.clock ?? systemClock;
+    this.#logger = deps.logger ?? silentLogger;
+    this.owner = options.owner ?? `runner-${randomUUID()}`;
+    this.#leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.#graceMs = options.graceMs ?? 60 * 60_000;
+    this.#maxFailures = options.maxConsecutiveFailures ?? 3;
+    this.#tickMs = options.tickMs ?? 30_000;
+    this.#channelIntervalMs = options.channelIntervalMs ?? 1100;
+    this.#attempts = Math.max(1, options.attempts ?? 3);
+    this.#backoffMs = options.backoffMs ?? 1000;
+    this.#claimBatchSize = options.claimBatchSize ?? 200;
+    this.#maxPerTick = options.maxPerTick ?? 10_000;
+    this.#analyticsSlot = limiter(Math.max(1, options.concurrency ?? 8));
+    this.#postSlot = limiter(Math.max(1, options.postConcurrency ?? 4));
+  }
+
+  /** One tick: handle every digest due at `now`. Resolves when all of them are finished. */
+  async runDue(now: Date = this.#clock.now()): Promise<TickReport> {
+    const report = newReport();
+    const answers = new Map<string, Promise<InfluencersResult>>();
+    const work: Promise<void>[] = [];
+    while (report.claimed < this.#maxPerTick) {
+      const claims = await this.#store.claimDue(now, {
+        limit: Math.min(this.#claimBatchSize, this.#maxPerTick - report.claimed),
+        leaseMs: this.#leaseMs,
+        owner: this.owner,
+      });
+      report.claimed += claims.length;
+      for (const claim of claims) work.push(this.#handleClaim(claim, now, answers, report));
+      if (claims.length < this.#claimBatchSize) break;
+    }
+    await Promise.all(work);
+    if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');
+    return report;
+  }
+
+  /**
+   * Posts a digest now, outside its schedule ("Run now"), covering the window that ends now. It
+   * neither moves the schedule nor counts toward pausing.
+   */
+  async runNow(digest: Digest): Promise<RunNowResult> {
+    const now = this.#clock.now();
+    const slot = new Date(Math.floor(now.getTime() / 1000) * 1000);
+    const report = newReport();
+    try {
+      const query = this.#queryFor(digest, slot, true);
+      const result = await this.#ask(query, new Map(), report);
+      const { ranking, message } = this.#compose(digest, query, result);
+      const begun = await this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now());
+      if (begun.kind === 'already') return { outcome: 'already' };
+      const { ts } = await this.#post(digest, message);
+      await this.#store.complete(digest.id, slot, {
+        owner: this.owner,
+        outcome: 'posted',
+        at: this.#clock.now(),
+        messageTs: ts,
+        ranking,
+      });
+      return { outcome: 'posted', ts };
+    } catch (error) {
+      const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
+      this.#logger.warn(
+        {
+          err: error instanceof RunFailure ? error.cause : error,
+          digestId: digest.id,
+          code: failure.code,
+        },
+        'manual digest run failed',
+      );
+      await this.#store.complete(digest.id, slot, {
+        owner: this.owner,
+        outcome: 'failed',
+        at: this.#clock.now(),
+        errorCode: failure.code,
+      });
+      return { outcome: 'failed', failure, reason: describeFailure(failure) };
+    }
+  }
+
+  /** Runs ticks every `tickMs` until `stop()`; the timer does not keep the process alive. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    const tick = () => {
+      this.#timer = undefined;
+      this.#inFlight = this.runDue()
+        .catch((error: unknown) => this.#logger.error({ err: error }, 'digest tick failed'))
+        .finally(() => {
+          this.#inFlight = undefined;
+          if (!this.#stopped) {
+            this.#timer = setTimeout(tick, this.#tickMs);
+            this.#timer.unref();
+          }
+        });
+    };
+    this.#timer = setTimeout(tick, 0);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and waits for the tick in flight, so its claims finish or expire cleanly. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#inFlight;
+  }
+
+  async #handleClaim(
+    claim: Claim,
+    now: Date,
+    answers: Map<string, Promise<InfluencersResult>>,
+    report: TickReport,
+  ): Promise<void> {
+    const { digest } = claim;
+    try {
+      const latest = latestRunAtOrBefore(digest.schedule, now);
+      const slot = latest && latest.getTime() > claim.slot.getTime() ? latest : claim.slot;
+      if (now.getTime() - slot.getTime() > this.#graceMs) {
+        await this.#skip(digest, claim.slot, new Date(now.getTime() + 1));
+        report.skipped++;
+        return;
+      }
+      if (slot.getTime() > claim.slot.getTime()) await this.#skipOlder(digest, claim.slot, slot);
+      await this.#deliver(digest, slot, answers, report);
+    } catch (error) {
+      this.#logger.error({ err: error, digestId: digest.id }, 'digest run could not be recorded');
+      await this.#store.releaseLease(digest.id, this.owner).catch(() => undefined);
+    }
+  }
+
+  /** Records `from` .. before `until` as skipped and moves the digest to its first slot after. */
+  async #skip(digest: Digest, from: Date, until: Date): Promise<void> {
+    const count = countRunsBetween(digest.schedule, from, until);
+    const next = nextRunAfter(digest.schedule, new Date(until.getTime() - 1));
+    await this.#store.recordSkipped(digest.id, from, {
+      owner: this.owner,
+      at: this.#clock.now(),
+      count,
+      nextRunAt: next ?? new Date(8.64e15),
+    });
+    await this.#store.releaseLease(digest.id, this.owner);
+    this.#logger.warn(
+      { digestId: digest.id, firstMissed: from.toISOString(), missed: count },
+      'digest slots missed beyond the grace window were skipped',
+    );
+  }
+
+  /** Older missed slots when a newer one is still inside grace: recorded, the lease kept. */
+  async #skipOlder(digest: Digest, from: Date, latest: Date): Promise<void> {
+    const count = countRunsBetween(digest.schedule, from, latest);
+    await this.#store.recordSkipped(digest.id, from, {
+      owner: this.owner,
+      at: this.#clock.now(),
+      count,
+      nextRunAt: latest,
+    });
+    this.#logger.warn(
+      { digestId: digest.id, firstMissed: from.toISOString(), missed: count },
+      'older missed digest slots were skipped; posting the latest',
+    );
+  }
+
+  async #deliver(
+    digest: Digest,
+    slot: Date,
+    answers: Map<string, Promise<InfluencersResult>>,
+    report: TickReport,
+  ): Promise<void> {
+    const next = nextRunAfter(digest.schedule, slot) ?? new Date(8.64e15);
+    // No pre-check of the delivery record: the analytics question is usually shared anyway, and
+    // beginDelivery below is the atomic check that matters.
+    try {
+      const query = this.#queryFor(digest, slot);
+      const result = await this.#ask(query, answers, report);
+      const { ranking, message } = this.#compose(digest, query, result);
+      const begun = await this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now());
+      if (begun.kind === 'already') {
+        const { status, messageTs } = begun.delivery;
+        await this.#settleAlreadyHandled(digest, slot, status, messageTs, next, report);
+        return;
+      }
+      const { ts } = await this.#post(digest, message);
+      await this.#store.complete(digest.id, slot, {
+        owner: this.owner,
+        outcome: 'posted',
+        at: this.#clock.now(),
+        messageTs: ts,
+        ranking,
+        nextRunAt: next,
+        consecutiveFailures: 0,
+      });
+      report.posted++;
+    } catch (error) {
+      await this.#fail(digest, slot, next, error, report);
+    }
+  }
+
+  async #settleAlreadyHandled(
+    digest: Digest,
+    slot: Date,
+    status: string,
+    messageTs: string | undefined,
+    next: Date,
+    report: TickReport,
+  ): Promise<void> {
+    if (status === 'posting') {
+      report.unconfirmed++;
+      this.#logger.warn(
+        { digestId: digest.id, slot: slot.toISOString() },
+        'another runner started posting this slot and never confirmed; not posting it again',
+      );
+    }
+    await this.#store.complete(digest.id, slot, {
+      owner: this.owner,
+      outcome: status === 'posting' ? 'unconfirmed' : 'posted',
+      at: this.#clock.now(),
+      ...(messageTs ? { messageTs } : {}),
+      nextRunAt: next,
+    });
+  }
+
+  async #fail(digest: Digest, slot: Date, next: Date, error: unknown, report: TickReport) {
+    const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
+    const failures = digest.consecutiveFailures + 1;
+    const pause = failures >= this.#maxFailures;
+    const reason = `${describeFailure(failure)} (${failures} failed runs in a row)`;
+    this.#logger.warn(
+      {
+        err: error instanceof RunFailure ? error.cause : error,
+        digestId: digest.id,
+        code: failure.code,
+        failures,
+      },
+      'digest run failed',
+    );
+    await this.#store.complete(digest.id, slot, {
+      owner: this.owner,
+      outcome: 'failed',
+      at: this.#clock.now(),
+      errorCode: failure.code,
+      nextRunAt: next,
+      consecutiveFailures: failures,
+      ...(pause ? { pauseReason: reason } : {}),
+    });
+    report.failed++;
+    if (!pause) return;
+    report.paused++;
+    try {
+      await this.#poster.notifyCreator(digest.creatorId, this.#renderPauseNotice(digest, reason));
+    } catch (notifyError) {
+      this.#logger.warn(
+        { err: notifyError, digestId: digest.id },
+        'could not tell the creator about the pause',
+      );
+    }
+  }
+
+  #queryFor(digest: Digest, slot: Date, manual = false): InfluencersQuery {
+    const window = manual ? manualRunWindow(digest, slot) : runWindow(digest, slot);
+    return {
+      databases: digest.databases,
+      start: window.start,
+      end: window.end,
+      timezone: window.timezone,
+      limit: digest.top,
+    };
+  }
+
+  #compose(
+    digest: Digest,
+    query: InfluencersQuery,
+    result: InfluencersResult,
+  ): { ranking: RankedAccount[]; message: SlackMessage } {
+    const ranking = result.influencers
+      .slice(0, digest.top)
+      .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
+    const changes = rankChanges(digest.lastRanking, ranking);
+    return { ranking, message: this.#renderDigest(digest, query, result, changes) };
+  }
+
+  /** One analytics call per distinct question per tick, at most `concurrency` at once. */
+  #ask(
+    query: InfluencersQuery,
+    answers: Map<string, Promise<InfluencersResult>>,
+    report: TickReport,
+  ): Promise<InfluencersResult> {
+    const key = questionKey(query);
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = this.#analyticsSlot(() =>
+        this.#retrying(() => {
+          report.analyticsCalls++;
+          return this.#analytics.getInfluencers(query);
+        }),
+      );
+      answers.set(key, answer);
+      // Every digest awaiting it handles a failure; this only keeps an unawaited rejection quiet.
+      answer.catch(() => undefined);
+    }
+    return answer;
+  }
+
+  async #retrying<T>(attempt: () => Promise<T>, onRateLimit?: (ms: number) => void): Promise<T> {
+    for (let tried = 1; ; tried++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const failure = classifyFailure(error);
+        if (failure.kind === 'permanent' || tried >= this.#attempts)
+          throw new RunFailure(failure, error);
+        const backoff = this.#backoffMs * 2 ** (tried - 1);
+        if (failure.retryAfterMs !== undefined) {
+          onRateLimit?.(failure.retryAfterMs);
+          await this.#clock.sleep(onRateLimit ? 0 : Math.max(failure.retryAfterMs, backoff));
+        } else {
+          await this.#clock.sleep(backoff);
+        }
+      }
+    }
+  }
+
+  /** chat.postMessage through the channel's queue: about one post per second per channel. */
+  #post(digest: Digest, message: SlackMessage): Promise<{ ts: string }> {
+    return this.#retrying(
+      () => this.#paced(digest, () => this.#poster.post(digest.channelId, message)),
+      (retryAfterMs) => {
+        const until = this.#clock.now().getTime() + retryAfterMs;
+        this.#blockedUntil.set(
+          digest.teamId,
+          Math.max(until, this.#blockedUntil.get(digest.teamId) ?? 0),
+        );
+      },
+    );
+  }
+
+  #paced<T>(digest: Digest, send: () => Promise<T>): Promise<T> {
+    const { channelId, teamId } = digest;
+    const previous = this.#channelTails.get(channelId) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const readyAt = Math.max(
+        (this.#lastPostAt.get(channelId) ?? Number.NEGATIVE_INFINITY) + this.#channelIntervalMs,
+        this.#blockedUntil.get(teamId) ?? Number.NEGATIVE_INFINITY,
+      );
+      const wait = readyAt - this.#clock.now().getTime();
+      if (wait > 0) await this.#clock.sleep(wait);
+      try {
+        return await this.#postSlot(send);
+      } finally {
+        this.#lastPostAt.set(channelId, this.#clock.now().getTime());
+      }
+    });
+    const tail = run.catch(() => undefined);
+    this.#channelTails.set(channelId, tail);
+    void tail.then(() => {
+      if (this.#channelTails.get(channelId) === tail) this.#channelTails.delete(channelId);
+    });
+    return run;
+  }
+}

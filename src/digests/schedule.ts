@@ -1,0 +1,335 @@
+/**
+ * Schedule math for digests, pure: every function takes the instant it reasons from and reads the
+ * zone from the schedule; none reads the clock.
+ *
+ * Cron expressions have five fields and are evaluated by croner in the schedule's IANA zone, with
+ * the classic Vixie semantics:
+ * - A restricted day-of-month AND a restricted day-of-week match either one (OR): `0 9 1 * 1`
+ *   runs on the 1st and on every Monday. Prefix the weekday with `+` (`0 9 1 * +1`) for AND.
+ * - Fixed-time schedules (no `*` or step in the minute and hour fields, e.g. `30 2 * * *` or
+ *   `0 9,17 * * *`): a local time skipped by spring-forward (02:30 on that day) runs once, at the
+ *   first valid time after the gap (03:00 local, same day); a local time repeated by fall-back runs
+ *   once, at its first occurrence. A 09:00 digest is never near a transition and stays at 09:00
+ *   local on both sides of it.
+ * - Interval schedules (`0 *\/6 * * *`): times in a gap are skipped and a repeated hour runs on
+ *   both occurrences, because each is a real, distinct instant an hour apart.
+ * - Day 29, 30 or 31 (`0 10 31 * *`) runs only in months that have that day: months without it
+ *   are skipped, never moved. `L` (`0 10 L * *`) means the last day of every month.
+ */
+import { Cron } from 'croner';
+import { DateTime, IANAZone } from 'luxon';
+import { ParseError } from '../errors.ts';
+import type { Cadence, CronSchedule, DigestWindow } from './model.ts';
+
+/** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
+export const minScheduleIntervalMs = 60 * 60 * 1000;
+
+const cronCacheLimit = 2000;
+const cronCache = new Map<string, Cron>();
+
+function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
+  const key = `${schedule.expression}\u0000${schedule.zone}`;
+  let cron = cronCache.get(key);
+  if (!cron) {
+    cron = new Cron(schedule.expression, {
+      timezone: schedule.zone,
+      paused: true,
+      mode: '5-part',
+      domAndDow: false,
+      fixedTimeRule: 'no-wildcard',
+    });
+    if (cronCache.size >= cronCacheLimit) cronCache.clear();
+    cronCache.set(key, cron);
+  }
+  return cron;
+}
+
+/** True for an IANA zone name luxon and the platform's Intl know, and for `UTC`. */
+export function isValidZone(zone: string): boolean {
+  return zone === 'UTC' || IANAZone.isValidZone(zone);
+}
+
+/**
+ * Checks a schedule before it is stored, so a bad one fails at creation and not at 9:00 on Monday.
+ * Throws a ParseError whose message is written for the person who typed it.
+ */
+export function validateSchedule(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  now: Date,
+  options: { readonly minIntervalMs?: number } = {},
+): void {
+  if (!isValidZone(schedule.zone)) {
+    throw new ParseError(
+      'unknown_zone',
+      `Unknown time zone "${schedule.zone}". Use an IANA name such as Europe/London or America/New_York.`,
+      schedule.zone,
+    );
+  }
+  let cron: Cron;
+  try {
+    cron = cronFor(schedule);
+  } catch {
+    throw new ParseError(
+      'bad_schedule',
+      `Cannot read the cron expression "${schedule.expression}": it needs five fields (minute hour day-of-month month day-of-week), for example cron "0 9 * * 1" for Mondays at 09:00.`,
+      schedule.expression,
+    );
+  }
+  const runs = cron.nextRuns(12, now);
+  if (runs.length === 0) {
+    throw new ParseError(
+      'bad_schedule',
+      `The schedule "${schedule.expression}" never runs.`,
+      schedule.expression,
+    );
+  }
+  const minIntervalMs = options.minIntervalMs ?? minScheduleIntervalMs;
+  for (let i = 1; i < runs.length; i++) {
+    const gap = (runs[i]?.getTime() ?? 0) - (runs[i - 1]?.getTime() ?? 0);
+    if (gap < minIntervalMs) {
+      throw new ParseError(
+        'bad_schedule',
+        `The schedule "${schedule.expression}" runs more often than once every ${Math.round(minIntervalMs / 60_000)} minutes; a digest can run at most that often.`,
+        schedule.expression,
+      );
+    }
+  }
+}
+
+/** The next `count` slots strictly after `after`, in time order. */
+export function nextRuns(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  after: Date,
+  count: number,
+): Date[] {
+  return cronFor(schedule).nextRuns(count, after);
+}
+
+/** The first slot strictly after `after`; undefined when the schedule never runs again. */
+export function nextRunAfter(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  after: Date,
+): Date | undefined {
+  return cronFor(schedule).nextRun(after) ?? undefined;
+}
+
+/** The last slot strictly before `before`; undefined when there is none. */
+export function previousRun(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  before: Date,
+): Date | undefined {
+  return cronFor(schedule).previousRuns(1, before)[0];
+}
+
+/** The latest slot at or before `now`: the one a recovering runner would still post. */
+export function latestRunAtOrBefore(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  now: Date,
+): Date | undefined {
+  return previousRun(schedule, new Date(now.getTime() + 1));
+}
+
+/**
+ * Counts the slots from `from` (inclusive) to `until` (exclusive), stopping at `limit` so a
+ * schedule left unattended for months costs nothing: the answer is only recorded, never replayed.
+ */
+export function countRunsBetween(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  from: Date,
+  until: Date,
+  limit = 1000,
+): number {
+  if (from.getTime() >= until.getTime()) return 0;
+  let count = 1;
+  let cursor: Date | undefined = from;
+  while (count < limit) {
+    cursor = nextRunAfter(schedule, cursor);
+    if (!cursor || cursor.getTime() >= until.getTime()) break;
+    count++;
+  }
+  return count;
+}
+
+/** A run's window as the analytics service takes it: ISO 8601 with the zone's offset, to the second. */
+export interface RunWindow {
+  readonly start: string;
+  readonly end: string;
+  readonly timezone: string;
+}
+
+function isoInZone(instant: DateTime): string {
+  return instant.set({ millisecond: 0 }).toISO({ suppressMilliseconds: true }) ?? '';
+}
+
+const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: number }> = {
+  daily: { days: 1 },
+  weekly: { weeks: 1 },
+  monthly: { months: 1 },
+  custom: { days: 1 },
+};
+
+/**
+ * The period the run for `slot` covers, ending at the slot.
+ * - `last N unit`: N units before the slot, counted on the zone's calendar (so `last 1 days` over
+ *   a DST change is 23 or 25 hours, midnight to midnight stays midnight to midnight).
+ * - `since-previous-run`, monthly cadence: the previous calendar month, midnight to midnight in the
+ *   zone (the run on 1 March covers all of February).
+ * - `since-previous-run`, otherwise: from the previous scheduled slot, so daily covers 24 hours,
+ *   weekly 7 days, and "weekdays at 8:30" on Monday covers the weekend too.
+ */
+export function runWindow(
+  digest: { readonly schedule: CronSchedule; readonly window: DigestWindow },
+  slot: Date,
+): RunWindow {
+  const { zone, cadence } = digest.schedule;
+  const end = DateTime.fromJSDate(slot, { zone });
+  let start: DateTime;
+  if (digest.window.kind === 'last') {
+    start = end.minus({ [digest.window.unit]: digest.window.amount });
+  } else if (cadence === 'monthly') {
+    const monthStart = end.startOf('month');
+    return {
+      start: isoInZone(monthStart.minus({ months: 1 })),
+      end: isoInZone(monthStart),
+      timezone: zone,
+    };
+  } else {
+    const previous = previousRun(digest.schedule, slot);
+    start = previous ? DateTime.fromJSDate(previous, { zone }) : end.minus(fallbackSpan[cadence]);
+  }
+  return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
+}
+
+/**
+ * The window of a manual run ("Run now") at `now`: as long as a scheduled run's, ending now. A
+ * `last N unit` window and the monthly calendar month are taken as they are; otherwise the span
+ * between the two latest slots (a weekly digest run now covers the past 7 days, not the minutes
+ * since this morning's slot).
+ */
+export function manualRunWindow(
+  digest: { readonly schedule: CronSchedule; readonly window: DigestWindow },
+  now: Date,
+): RunWindow {
+  if (digest.window.kind === 'last' || digest.schedule.cadence === 'monthly') {
+    return runWindow(digest, now);
+  }
+  const { zone, cadence } = digest.schedule;
+  const end = DateTime.fromJSDate(now, { zone });
+  const latest = latestRunAtOrBefore(digest.schedule, now);
+  const previous = latest ? previousRun(digest.schedule, latest) : undefined;
+  const start =
+    latest && previous
+      ? end.minus({ milliseconds: latest.getTime() - previous.getTime() })
+      : end.minus(fallbackSpan[cadence]);
+  return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
+}
+
+/** The window in words for confirmations: "the 7 days before each run". */
+export function describeWindow(window: DigestWindow, cadence: Cadence): string {
+  if (window.kind === 'last') {
+    const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
+    return window.amount === 1
+      ? `the ${unit} before each run`
+      : `the ${window.amount} ${unit} before each run`;
+  }
+  switch (cadence) {
+    case 'daily':
+      return 'the 24 hours before each run';
+    case 'weekly':
+      return 'the 7 days before each run';
+    case 'monthly':
+      return 'the previous calendar month';
+    case 'custom':
+      return 'the time since the previous scheduled run';
+  }
+}
+
+const dayNames = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+const dayWords = [
+  'Sundays',
+  'Mondays',
+  'Tuesdays',
+  'Wednesdays',
+  'Thursdays',
+  'Fridays',
+  'Saturdays',
+];
+
+/** Reads a day-of-week field made of single days (numbers or names); undefined for anything else. */
+function weekdays(field: string): number[] | undefined {
+  const days = new Set<number>();
+  for (const part of field.toUpperCase().split(',')) {
+    const range = part.split('-');
+    const ends = range.map((item) => {
+      const named = dayNames.indexOf(item as (typeof dayNames)[number]);
+      const value = named >= 0 ? named : /^\d$/.test(item) ? Number(item) : Number.NaN;
+      return value === 7 ? 0 : value;
+    });
+    const [first, last] = ends;
+    if (first === undefined || Number.isNaN(first) || first > 6 || ends.length > 2)
+      return undefined;
+    if (last === undefined) {
+      days.add(first);
+      continue;
+    }
+    if (Number.isNaN(last) || last > 6 || last < first) return undefined;
+    for (let day = first; day <= last; day++) days.add(day);
+  }
+  return [...days].sort((a, b) => a - b);
+}
+
+function listInWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+function ordinal(day: number): string {
+  const tens = day % 100;
+  if (tens >= 11 && tens <= 13) return `${day}th`;
+  return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
+}
+
+/**
+ * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London". Patterns beyond
+ * the common ones (steps, lists of hours, months) are shown as the cron expression itself.
+ */
+export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
+  const fields = schedule.expression.trim().split(/\s+/);
+  const [minute, hour, dom, month, dow] = fields;
+  const plain = `cron "${schedule.expression.trim()}" in ${schedule.zone}`;
+  if (fields.length !== 5 || minute === undefined || hour === undefined) return plain;
+  if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || month !== '*') return plain;
+  const time = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
+  const at = `at ${time} ${schedule.zone}`;
+  if (dom === '*' && dow === '*') return `Every day ${at}`;
+  if (dom === '*' && dow !== undefined) {
+    const days = weekdays(dow);
+    if (!days) return plain;
+    const key = days.join(',');
+    if (key === '1,2,3,4,5') return `Weekdays ${at}`;
+    if (key === '0,6') return `Weekends ${at}`;
+    if (days.length === 7) return `Every day ${at}`;
+    return `${listInWords(days.map((day) => dayWords[day] ?? ''))} ${at}`;
+  }
+  if (dow === '*' && dom === 'L') return `On the last day of every month ${at}`;
+  if (dow === '*' && dom !== undefined && /^\d{1,2}$/.test(dom)) {
+    const day = Number(dom);
+    const skipped = day > 28 ? ` (skipped in months without a ${ordinal(day)})` : '';
+    return `On the ${ordinal(day)} of every month ${at}${skipped}`;
+  }
+  return plain;
+}
+
+/**
+ * The cadence a cron expression implies, for digests created from a raw expression: it picks the
+ * default window (see `runWindow`).
+ */
+export function inferCadence(expression: string): Cadence {
+  const [minute, hour, dom, month, dow] = expression.trim().split(/\s+/);
+  const fixed = /^\d{1,2}$/.test(minute ?? '') && /^\d{1,2}$/.test(hour ?? '');
+  if (!fixed || month !== '*') return 'custom';
+  if (dom === '*' && dow === '*') return 'daily';
+  if (dom === '*' && dow !== undefined && weekdays(dow)?.length === 1) return 'weekly';
+  if (dow === '*' && (dom === 'L' || /^\d{1,2}$/.test(dom ?? ''))) return 'monthly';
+  return 'custom';
+}

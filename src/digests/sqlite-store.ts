@@ -1,0 +1,166 @@
+/**
+ * The embedded adapter: Node's built-in `node:sqlite`, one file (WAL mode, so readers never wait
+ * for the writer) shared safely by several processes on one machine, e.g. the app and a
+ * `digests run-due` from cron. Every write transaction is BEGIN IMMEDIATE, which takes the write
+ * lock up front, so two claimers serialise instead of both reading the same due rows; busy_timeout
+ * makes the second one wait rather than fail.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { migrations, schemaMigrationsTable } from './migrations.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql-store.ts';
+import { SqlDigestStore } from './sql-store.ts';
+import type { ClaimOptions } from './store.ts';
+
+export const defaultSqlitePath = './data/digests.sqlite';
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:` for tests. Missing parent folders are created. */
+  readonly path?: string;
+  /** How long a writer waits for another process's lock before failing. */
+  readonly busyTimeoutMs?: number;
+}
+
+function bind(value: SqlValue): SQLInputValue {
+  return value instanceof Date ? value.getTime() : value;
+}
+
+/** `$1` placeholders become SQLite's numbered `?1`, which may repeat like PostgreSQL's. */
+function toSqlite(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '?$1');
+}
+
+/**
+ * node:sqlite is synchronous: a connection waiting on busy_timeout blocks the whole thread, so a
+ * second connection in this process must never wait for a transaction that an await left open
+ * here. Connections to one file therefore share one queue per process; busy_timeout is left for
+ * other processes.
+ */
+const fileQueues = new Map<string, { tail: Promise<unknown> }>();
+
+class SqliteExecutor implements SqlExecutor {
+  readonly dialect = 'sqlite' as const;
+  readonly lockRow = '';
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+  /**
+   * One connection is shared by every caller in this process: operations are queued so that an
+   * await inside one transaction never lets another caller's statements run inside it.
+   */
+  readonly #queue: { tail: Promise<unknown> };
+
+  constructor(db: DatabaseSync, path: string) {
+    this.#db = db;
+    if (path === ':memory:') {
+      this.#queue = { tail: Promise.resolve() };
+    } else {
+      const key = resolve(path);
+      let queue = fileQueues.get(key);
+      if (!queue) {
+        queue = { tail: Promise.resolve() };
+        fileQueues.set(key, queue);
+      }
+      this.#queue = queue;
+    }
+  }
+
+  #run(sql: string, params: readonly SqlValue[] = []): SqlRow[] {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(toSqlite(sql));
+      this.#statements.set(sql, statement);
+    }
+    return statement.all(...params.map(bind)) as SqlRow[];
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.tail.then(work);
+    this.#queue.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]> {
+    return this.#exclusive(async () => this.#run(sql, params));
+  }
+
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work({ query: async (sql, params) => this.#run(sql, params) });
+        this.#db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  claimRows(now: Date, options: ClaimOptions): Promise<SqlRow[]> {
+    return this.transaction(async (tx) =>
+      tx.query(
+        `UPDATE digests SET lease_owner = $1, lease_until = $2
+         WHERE id IN (
+           SELECT id FROM digests
+           WHERE status = 'active' AND next_run_at <= $3
+             AND (lease_until IS NULL OR lease_until <= $3)
+           ORDER BY next_run_at, id
+           LIMIT $4)
+         RETURNING *`,
+        [options.owner, new Date(now.getTime() + options.leaseMs), now, options.limit],
+      ),
+    );
+  }
+
+  migrate(): Promise<number> {
+    return this.#exclusive(async () => {
+      this.#db.exec(schemaMigrationsTable.sqlite);
+      let applied = 0;
+      for (const migration of migrations) {
+        this.#db.exec('BEGIN IMMEDIATE');
+        try {
+          const done = this.#run('SELECT 1 FROM schema_migrations WHERE version = $1', [
+            migration.version,
+          ]);
+          if (done.length === 0) {
+            this.#db.exec(migration.sqlite);
+            this.#run(
+              `INSERT INTO schema_migrations (version, name, applied_at)
+               VALUES ($1, $2, CAST(unixepoch('subsec') * 1000 AS INTEGER))`,
+              [migration.version, migration.name],
+            );
+            applied++;
+          }
+          this.#db.exec('COMMIT');
+        } catch (error) {
+          if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+          throw error;
+        }
+      }
+      return applied;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#exclusive(async () => {
+      if (this.#db.isOpen) this.#db.close();
+    });
+  }
+}
+
+/** Opens (creating when needed) the SQLite file; call `migrate()` before first use. */
+export function openSqliteStore(options: SqliteStoreOptions = {}): SqlDigestStore {
+  const path = options.path ?? defaultSqlitePath;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+  if (path !== ':memory:') {
+    db.exec('PRAGMA journal_mode = WAL');
+    // With WAL, NORMAL still never corrupts the file; only the last commits may be lost on power loss.
+    db.exec('PRAGMA synchronous = NORMAL');
+  }
+  db.exec('PRAGMA foreign_keys = ON');
+  return new SqlDigestStore(new SqliteExecutor(db, path));
+}

@@ -1,0 +1,123 @@
+/**
+ * Where digests and their deliveries live. One interface, two adapters (SQLite embedded by
+ * default, PostgreSQL at scale), both held to the same contract suite.
+ *
+ * Exactly-once posting rests on two mechanisms:
+ * - a lease: `claimDue` hands a due digest to one runner for `leaseMs`; if that runner dies, the
+ *   digest is claimable again once the lease has expired;
+ * - a delivery record per (digest, slot) with a unique key: `beginDelivery` atomically marks the
+ *   slot `posting` before the message is sent and `complete` marks it `posted` after. A runner that
+ *   finds the slot `posting` or `posted` never sends it again, even when its own lease expired
+ *   while a slow post was still going.
+ */
+import type { ErrorCode } from '../errors.ts';
+import type { Digest, NewDigest, RankedAccount, RunOutcome } from './model.ts';
+
+export interface ClaimOptions {
+  /** At most this many digests per call. */
+  readonly limit: number;
+  /** How long the claim holds before another runner may take the digest. */
+  readonly leaseMs: number;
+  /** Who holds the lease: unique per runner instance. */
+  readonly owner: string;
+}
+
+/** A due digest handed to one runner: `slot` is its `nextRunAt` when it was claimed. */
+export interface Claim {
+  readonly digest: Digest;
+  readonly slot: Date;
+  readonly leaseUntil: Date;
+}
+
+export type DeliveryStatus = 'posting' | 'posted' | 'failed' | 'skipped';
+
+/** The idempotency record of one (digest, slot). */
+export interface Delivery {
+  readonly digestId: string;
+  readonly slot: Date;
+  readonly status: DeliveryStatus;
+  readonly owner: string;
+  readonly startedAt: Date;
+  readonly finishedAt?: Date;
+  readonly messageTs?: string;
+  readonly errorCode?: ErrorCode | 'unknown';
+  /** For a `skipped` record: how many consecutive missed slots it stands for, this one included. */
+  readonly skippedCount?: number;
+}
+
+/**
+ * `started`: this runner now owns the slot and may post. Otherwise the slot is already `posting`
+ * (someone is sending it, or crashed while sending) or done, and must not be posted again.
+ */
+export type BeginDeliveryResult =
+  | { readonly kind: 'started' }
+  | { readonly kind: 'already'; readonly delivery: Delivery };
+
+/** How a slot ended, written by `complete` in one transaction with the digest's bookkeeping. */
+export interface Completion {
+  readonly owner: string;
+  readonly outcome: Exclude<RunOutcome, 'skipped'>;
+  readonly at: Date;
+  readonly messageTs?: string;
+  readonly errorCode?: ErrorCode | 'unknown';
+  /** Replaces `lastRanking` (a posted run). */
+  readonly ranking?: readonly RankedAccount[];
+  /**
+   * The digest's next slot. Applied only while `nextRunAt` is still at or before this slot, so a
+   * late completion never moves a digest back. Absent for manual runs, which leave it alone.
+   */
+  readonly nextRunAt?: Date;
+  /** Consecutive failures: 0 after a post, the previous count plus one after a failure. */
+  readonly consecutiveFailures?: number;
+  /** Pause the digest with this reason (too many consecutive failures). */
+  readonly pauseReason?: string;
+}
+
+export interface SkipRecord {
+  readonly owner: string;
+  readonly at: Date;
+  /** How many slots were missed, `slot` being the first. */
+  readonly count: number;
+  /** The slot the runner moves on to (the latest in grace, or the next one in the future). */
+  readonly nextRunAt: Date;
+}
+
+export interface DigestStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
+  migrate(): Promise<number>;
+  /** Stores a new digest under a fresh id (retried on the rare collision). */
+  create(input: NewDigest, now: Date): Promise<Digest>;
+  get(id: string): Promise<Digest | undefined>;
+  listByChannel(teamId: string, channelId: string): Promise<Digest[]>;
+  listByCreator(teamId: string, creatorId: string): Promise<Digest[]>;
+  /** Throws DigestNotFoundError. `reason` is absent when a person paused it. */
+  pause(id: string, now: Date, reason?: string): Promise<Digest>;
+  /** Throws DigestNotFoundError. Clears the failure count and sets the next slot (after now). */
+  resume(id: string, now: Date, nextRunAt: Date): Promise<Digest>;
+  /** Returns false when there was no such digest. Its delivery records go with it. */
+  remove(id: string): Promise<boolean>;
+
+  /**
+   * Atomically leases up to `limit` active digests whose `nextRunAt <= now` and whose lease is
+   * absent or expired, oldest slot first. Concurrent callers never get the same digest.
+   */
+  claimDue(now: Date, options: ClaimOptions): Promise<Claim[]>;
+  /** Creates the (digest, slot) record as `posting`, or retakes a `failed` one; atomic. */
+  beginDelivery(
+    digestId: string,
+    slot: Date,
+    owner: string,
+    now: Date,
+  ): Promise<BeginDeliveryResult>;
+  /** Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released. */
+  complete(digestId: string, slot: Date, completion: Completion): Promise<void>;
+  /** Records missed slots as skipped and moves the digest on; the lease is released. */
+  recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void>;
+  getDelivery(digestId: string, slot: Date): Promise<Delivery | undefined>;
+  /** True once the slot is `posted`. */
+  hasDelivered(digestId: string, slot: Date): Promise<boolean>;
+  /** Gives a claim back without finishing it (shutdown); only the lease's owner can. */
+  releaseLease(digestId: string, owner: string): Promise<void>;
+  close(): Promise<void>;
+}

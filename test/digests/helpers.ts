@@ -1,0 +1,145 @@
+/** Fakes and builders shared by the digest tests. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type {
+  AnalyticsApi,
+  InfluencersQuery,
+  InfluencersResult,
+} from '../../src/analytics/types.ts';
+import type { NewDigest } from '../../src/digests/model.ts';
+import { openPostgresStore } from '../../src/digests/postgres-store.ts';
+import type { Clock, DigestPoster } from '../../src/digests/runner.ts';
+import type { DigestStore } from '../../src/digests/store.ts';
+import type { SlackMessage } from '../../src/render/types.ts';
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+/** Time moves only when told to, or by the amount a sleeper asked for. */
+export class FakeClock implements Clock {
+  #ms: number;
+  readonly sleeps: number[] = [];
+
+  constructor(start: string | Date) {
+    this.#ms = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.#ms);
+  }
+
+  set(instant: string | Date): void {
+    this.#ms = new Date(instant).getTime();
+  }
+
+  advance(ms: number): void {
+    this.#ms += ms;
+  }
+
+  async sleep(ms: number): Promise<void> {
+    this.sleeps.push(ms);
+    this.#ms += ms;
+  }
+}
+
+export function digestInput(overrides: Partial<NewDigest> = {}): NewDigest {
+  return {
+    teamId: 'T1',
+    channelId: 'C1',
+    creatorId: 'U1',
+    databases: ['#hcsm'],
+    schedule: { kind: 'cron', expression: '0 9 * * 1', zone: 'Europe/London', cadence: 'weekly' },
+    window: { kind: 'since-previous-run' },
+    top: 5,
+    nextRunAt: new Date('2026-06-08T08:00:00Z'),
+    ...overrides,
+  };
+}
+
+export function influencers(...names: string[]): InfluencersResult {
+  return {
+    influencers: names.map((screenName, index) => ({
+      rank: index + 1,
+      screenName,
+      stakeholderCategories: [],
+      metrics: {},
+    })),
+  };
+}
+
+/** Records every question; answers with `answer(query)` (default: three accounts). */
+export class FakeAnalytics implements AnalyticsApi {
+  readonly calls: InfluencersQuery[] = [];
+  answer: (query: InfluencersQuery) => Promise<InfluencersResult> = async () =>
+    influencers('alice', 'bob', 'carol');
+
+  getInfluencers(query: InfluencersQuery): Promise<InfluencersResult> {
+    this.calls.push(query);
+    return this.answer(query);
+  }
+}
+
+export interface Post {
+  readonly channelId: string;
+  readonly message: SlackMessage;
+  readonly at: number;
+  readonly ts: string;
+}
+
+/** Captures posts; `failWith(channelId)` decides an error to throw for a channel, if any. */
+export class FakePoster implements DigestPoster {
+  readonly posts: Post[] = [];
+  readonly attempts: { channelId: string; at: number }[] = [];
+  readonly notices: { userId: string; message: SlackMessage }[] = [];
+  failWith: (channelId: string, attempt: number) => unknown = () => undefined;
+  delayMs = 0;
+  readonly #clock: Clock | undefined;
+  #next = 1;
+
+  constructor(clock?: Clock) {
+    this.#clock = clock;
+  }
+
+  async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
+    const at = this.#clock?.now().getTime() ?? Date.now();
+    this.attempts.push({ channelId, at });
+    const attempt = this.attempts.filter((item) => item.channelId === channelId).length;
+    const error = this.failWith(channelId, attempt);
+    if (error) throw error;
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    const ts = `1700000000.${String(this.#next++).padStart(6, '0')}`;
+    this.posts.push({ channelId, message, at, ts });
+    return { ts };
+  }
+
+  async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
+    this.notices.push({ userId, message });
+  }
+}
+
+/** A PostgreSQL schema of its own per test file run, dropped at the end. */
+export class TestPostgres {
+  readonly schema = `digests_test_${randomBytes(6).toString('hex')}`;
+  readonly #stores: DigestStore[] = [];
+
+  open(): DigestStore {
+    if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+    const store = openPostgresStore({ connectionString: testDatabaseUrl, schema: this.schema });
+    this.#stores.push(store);
+    return store;
+  }
+
+  async drop(): Promise<void> {
+    await Promise.all(this.#stores.splice(0).map((store) => store.close().catch(() => undefined)));
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+export function announcePostgresSkip(): void {
+  if (!testDatabaseUrl) console.log('PostgreSQL tests skipped: TEST_DATABASE_URL is not set');
+}

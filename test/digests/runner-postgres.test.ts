@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DigestRunner } from '../../src/digests/runner.ts';
+import {
+  announcePostgresSkip,
+  digestInput,
+  FakeAnalytics,
+  FakeClock,
+  FakePoster,
+  influencers,
+  TestPostgres,
+  testDatabaseUrl,
+} from './helpers.ts';
+
+announcePostgresSkip();
+describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
+  let database: TestPostgres;
+
+  beforeEach(async () => {
+    database = new TestPostgres();
+    await database.open().migrate();
+  });
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it('posts 200 digests due in the same minute exactly once across three instances', async () => {
+    const clock = new FakeClock('2026-06-08T08:00:05Z');
+    const setup = database.open();
+    const ids = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const digest = await setup.create(
+        digestInput({
+          channelId: `C${i}`,
+          databases: [`#topic${i % 20}`],
+          nextRunAt: new Date('2026-06-08T08:00:00Z'),
+        }),
+        clock.now(),
+      );
+      ids.add(digest.id);
+    }
+    const poster = new FakePoster(clock);
+    const analytics = new FakeAnalytics();
+    analytics.answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return influencers('alice', 'bob');
+    };
+    const runners = ['a', 'b', 'c'].map(
+      (name) =>
+        new DigestRunner({
+          store: database.open(),
+          analytics,
+          poster,
+          clock,
+          renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
+          options: { owner: `runner-${name}`, claimBatchSize: 25, channelIntervalMs: 0 },
+        }),
+    );
+    const reports = await Promise.all(runners.map((runner) => runner.runDue(clock.now())));
+    const posted = poster.posts.map((post) => post.message.text);
+    expect(posted).toHaveLength(200);
+    expect(new Set(posted)).toEqual(ids);
+    expect(reports.reduce((sum, report) => sum + report.claimed, 0)).toBe(200);
+    expect(reports.every((report) => report.claimed > 0)).toBe(true);
+    expect(await Promise.all(runners.map((runner) => runner.runDue(clock.now())))).toEqual(
+      runners.map(() => expect.objectContaining({ claimed: 0 })),
+    );
+    for (const id of ids) {
+      expect(await setup.hasDelivered(id, new Date('2026-06-08T08:00:00Z'))).toBe(true);
+    }
+  });
+
+  it('lets another instance post once after one crashed between claim and post', async () => {
+    const clock = new FakeClock('2026-06-08T08:00:05Z');
+    const store = database.open();
+    const digest = await store.create(
+      digestInput({ nextRunAt: new Date('2026-06-08T08:00:00Z') }),
+      clock.now(),
+    );
+    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
+    const poster = new FakePoster(clock);
+    const runner = new DigestRunner({
+      store: database.open(),
+      analytics: new FakeAnalytics(),
+      poster,
+      clock,
+    });
+    expect(await runner.runDue(clock.now())).toMatchObject({ claimed: 0 });
+    clock.advance(5 * 60_000);
+    expect(await runner.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 1 });
+    expect(poster.posts).toHaveLength(1);
+    expect((await store.get(digest.id))?.lastRun?.outcome).toBe('posted');
+  });
+});

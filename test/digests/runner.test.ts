@@ -1,0 +1,308 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InfluencersQuery } from '../../src/analytics/types.ts';
+import type { Digest } from '../../src/digests/model.ts';
+import { openDigestStore } from '../../src/digests/open-store.ts';
+import type { RankChanges } from '../../src/digests/rank-changes.ts';
+import { DigestRunner, type DigestRunnerOptions } from '../../src/digests/runner.ts';
+import type { DigestStore } from '../../src/digests/store.ts';
+import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
+import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
+
+// Monday 8 June 2026, 09:00 in London is 08:00 UTC.
+const slot = new Date('2026-06-08T08:00:00Z');
+const nextWeek = new Date('2026-06-15T08:00:00Z');
+
+describe('DigestRunner', () => {
+  let store: DigestStore;
+  let clock: FakeClock;
+  let analytics: FakeAnalytics;
+  let poster: FakePoster;
+  let rendered: { digest: Digest; query: InfluencersQuery; changes: RankChanges }[];
+
+  function runner(options: DigestRunnerOptions = {}, owner = 'runner-a'): DigestRunner {
+    return new DigestRunner({
+      store,
+      analytics,
+      poster,
+      clock,
+      renderDigest: (digest, query, _result, changes) => {
+        rendered.push({ digest, query, changes });
+        return { text: `digest ${digest.id}`, blocks: [] };
+      },
+      options: { owner, ...options },
+    });
+  }
+
+  beforeEach(async () => {
+    store = await openDigestStore({ sqlitePath: ':memory:' });
+    clock = new FakeClock('2026-06-08T08:00:20Z');
+    analytics = new FakeAnalytics();
+    poster = new FakePoster(clock);
+    rendered = [];
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('posts a due digest once, records it and moves to the next slot', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const report = await runner().runDue(clock.now());
+    expect(report).toMatchObject({ claimed: 1, posted: 1, failed: 0, analyticsCalls: 1 });
+    expect(poster.posts.map((p) => [p.channelId, p.message.text])).toEqual([
+      ['C1', `digest ${digest.id}`],
+    ]);
+    expect(analytics.calls).toEqual([
+      {
+        databases: ['#hcsm'],
+        start: '2026-06-01T09:00:00+01:00',
+        end: '2026-06-08T09:00:00+01:00',
+        timezone: 'Europe/London',
+        limit: 5,
+      },
+    ]);
+    const after = await store.get(digest.id);
+    expect(after).toMatchObject({
+      nextRunAt: nextWeek,
+      consecutiveFailures: 0,
+      lastRun: { slot, outcome: 'posted', messageTs: poster.posts[0]?.ts },
+    });
+    expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0, posted: 0 });
+    expect(poster.posts).toHaveLength(1);
+  });
+
+  it('asks each distinct question once per tick however many digests share it', async () => {
+    for (const databases of [['#hcsm'], ['#hcsm'], ['#hcsm'], ['#bcsm'], ['#bcsm'], ['#hcsm']]) {
+      await store.create(
+        digestInput({ databases, nextRunAt: slot, channelId: `C-${Math.random()}` }),
+        clock.now(),
+      );
+    }
+    await store.create(digestInput({ top: 10, nextRunAt: slot }), clock.now());
+    const report = await runner().runDue(clock.now());
+    expect(report).toMatchObject({ claimed: 7, posted: 7, analyticsCalls: 3 });
+    expect(
+      analytics.calls.map((call) => `${call.databases.join()} top ${call.limit}`).sort(),
+    ).toEqual(['#bcsm top 5', '#hcsm top 10', '#hcsm top 5']);
+  });
+
+  it('posts a slot missed by less than the grace window once', async () => {
+    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    clock.set('2026-06-08T08:59:00Z');
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, skipped: 0 });
+    expect(poster.posts).toHaveLength(1);
+  });
+
+  it('skips and records slots older than the grace window without posting', async () => {
+    const digest = await store.create(
+      digestInput({ nextRunAt: new Date('2026-05-18T08:00:00Z') }),
+      clock.now(),
+    );
+    clock.set('2026-06-08T10:00:00Z'); // the 8 June slot is 2 hours old
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 1, posted: 0, skipped: 1 });
+    expect(poster.posts).toEqual([]);
+    expect(await store.getDelivery(digest.id, new Date('2026-05-18T08:00:00Z'))).toMatchObject({
+      status: 'skipped',
+      skippedCount: 4,
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      lastRun: { outcome: 'skipped' },
+    });
+  });
+
+  it('posts only the latest of several missed slots when it is inside the grace window', async () => {
+    const daily = {
+      kind: 'cron' as const,
+      expression: '0 9 * * *',
+      zone: 'Europe/London',
+      cadence: 'daily' as const,
+    };
+    const digest = await store.create(
+      digestInput({ schedule: daily, nextRunAt: new Date('2026-06-03T08:00:00Z') }),
+      clock.now(),
+    );
+    clock.set('2026-06-08T08:30:00Z');
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
+    expect(poster.posts).toHaveLength(1);
+    expect(analytics.calls[0]?.end).toBe('2026-06-08T09:00:00+01:00');
+    expect(await store.getDelivery(digest.id, new Date('2026-06-03T08:00:00Z'))).toMatchObject({
+      status: 'skipped',
+      skippedCount: 5,
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: new Date('2026-06-09T08:00:00Z'),
+      lastRun: { slot, outcome: 'posted' },
+    });
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
+  });
+
+  it('pauses after repeated failures and tells the creator why', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    poster.failWith = (channelId) => new ChannelUnreachableError(channelId, 'archived');
+    for (const week of ['2026-06-08T08:00:10Z', '2026-06-15T08:00:10Z']) {
+      clock.set(week);
+      expect(await runner().runDue(clock.now())).toMatchObject({ failed: 1, paused: 0 });
+    }
+    expect((await store.get(digest.id))?.consecutiveFailures).toBe(2);
+    clock.set('2026-06-22T08:00:10Z');
+    expect(await runner().runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
+    // Permanent: one attempt per slot, no retries.
+    expect(poster.attempts).toHaveLength(3);
+    const after = await store.get(digest.id);
+    expect(after).toMatchObject({
+      status: 'paused',
+      pausedReason: 'the channel was archived (3 failed runs in a row)',
+      lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
+    });
+    expect(poster.notices.map((n) => [n.userId, n.message.text])).toEqual([
+      [
+        'U1',
+        `Your digest ${digest.id} (Mondays at 09:00 Europe/London in <#C1>) was paused: the channel was archived (3 failed runs in a row). Fix the cause, then resume it with /influencers digest resume ${digest.id}`,
+      ],
+    ]);
+    clock.set('2026-06-29T08:00:10Z');
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
+  });
+
+  it('counts an analytics failure and resets the count after a success', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    analytics.answer = async () => {
+      throw new ServiceUnavailableError(503, 4);
+    };
+    expect(await runner({ attempts: 2 }).runDue(clock.now())).toMatchObject({
+      failed: 1,
+      analyticsCalls: 2,
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      consecutiveFailures: 1,
+      lastRun: { outcome: 'failed', errorCode: 'service_unavailable' },
+    });
+    analytics.answer = async () => influencers('alice');
+    clock.set('2026-06-15T08:00:10Z');
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
+    expect((await store.get(digest.id))?.consecutiveFailures).toBe(0);
+  });
+
+  it('retries a transient Slack failure with backoff inside the tick', async () => {
+    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    poster.failWith = (_channel, attempt) =>
+      attempt === 1
+        ? { code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }
+        : undefined;
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, failed: 0 });
+    expect(poster.attempts).toHaveLength(2);
+    expect(clock.sleeps).toContain(1000);
+  });
+
+  it('waits out a Slack 429 Retry-After before the next attempt', async () => {
+    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    poster.failWith = (_channel, attempt) =>
+      attempt === 1 ? { code: 'slack_webapi_rate_limited_error', retryAfter: 7 } : undefined;
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
+    const [first, second] = poster.attempts;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('keeps to about one post per second per channel', async () => {
+    for (const channelId of ['C1', 'C1', 'C1', 'C2']) {
+      await store.create(digestInput({ channelId, nextRunAt: slot }), clock.now());
+    }
+    const start = clock.now().getTime();
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 4 });
+    const inC1 = poster.posts.filter((p) => p.channelId === 'C1').map((p) => p.at - start);
+    expect(inC1).toHaveLength(3);
+    for (let i = 1; i < inC1.length; i++) {
+      expect((inC1[i] ?? 0) - (inC1[i - 1] ?? 0)).toBeGreaterThanOrEqual(1100);
+    }
+    // Only C1 waited: the fake clock is shared, so C2's post time says nothing, its waits do.
+    expect(clock.sleeps).toEqual([1100, 1100]);
+  });
+
+  it('posts once after a runner crashed between claim and post, when the lease expires', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
+    clock.advance(60_000);
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
+    clock.advance(4 * 60_000);
+    expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 1, posted: 1 });
+    expect(await runner({}, 'runner-b').runDue(clock.now())).toMatchObject({ claimed: 0 });
+    expect(poster.posts).toHaveLength(1);
+    expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+  });
+
+  it('does not post again a slot another runner started posting, and records it unconfirmed', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'slow' });
+    await store.beginDelivery(digest.id, slot, 'slow', clock.now());
+    clock.advance(5 * 60_000);
+    expect(await runner().runDue(clock.now())).toMatchObject({
+      claimed: 1,
+      posted: 0,
+      unconfirmed: 1,
+    });
+    expect(poster.posts).toEqual([]);
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      lastRun: { outcome: 'unconfirmed' },
+    });
+    // The slow runner finishes after all: its completion turns the slot into a post.
+    await store.complete(digest.id, slot, {
+      owner: 'slow',
+      outcome: 'posted',
+      at: clock.now(),
+      messageTs: '9.9',
+      nextRunAt: nextWeek,
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      lastRun: { outcome: 'posted', messageTs: '9.9' },
+    });
+  });
+
+  it('compares each run with the previous one', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    analytics.answer = async () => influencers('alice', 'bob', 'carol');
+    await runner().runDue(clock.now());
+    expect(rendered[0]?.changes.firstRun).toBe(true);
+    analytics.answer = async () => influencers('carol', 'alice', 'dave');
+    clock.set('2026-06-15T08:00:10Z');
+    await runner().runDue(clock.now());
+    expect(rendered[1]?.changes).toEqual({
+      firstRun: false,
+      newEntrants: [{ screenName: 'dave', rank: 3 }],
+      movedUp: [{ screenName: 'carol', rank: 1, previousRank: 3, delta: 2 }],
+      movedDown: [{ screenName: 'alice', rank: 2, previousRank: 1, delta: -1 }],
+      droppedOut: [{ screenName: 'bob', rank: 2 }],
+      unchanged: 0,
+    });
+    expect((await store.get(digest.id))?.lastRanking).toEqual([
+      { screenName: 'carol', rank: 1 },
+      { screenName: 'alice', rank: 2 },
+      { screenName: 'dave', rank: 3 },
+    ]);
+  });
+
+  it('runs a digest now without moving its schedule', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: nextWeek }), clock.now());
+    const result = await runner().runNow(digest);
+    expect(result).toEqual({ outcome: 'posted', ts: poster.posts[0]?.ts });
+    expect(analytics.calls[0]).toMatchObject({
+      start: '2026-06-01T09:00:20+01:00',
+      end: '2026-06-08T09:00:20+01:00',
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      lastRun: { outcome: 'posted' },
+    });
+  });
+
+  it('runs ticks on a timer and stops after the tick in flight', async () => {
+    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const timed = runner({ tickMs: 10 });
+    timed.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await timed.stop();
+    expect(poster.posts).toHaveLength(1);
+  });
+});

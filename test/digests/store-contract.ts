@@ -1,0 +1,295 @@
+/** The one DigestStore contract every adapter must pass; `store.test.ts` runs it per adapter. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DigestStore } from '../../src/digests/store.ts';
+import { DigestNotFoundError } from '../../src/errors.ts';
+import { digestInput } from './helpers.ts';
+
+export interface StoreFixture {
+  readonly store: DigestStore;
+  /** Another connection to the same database, when the adapter can have one (not `:memory:`). */
+  readonly openSibling?: () => Promise<DigestStore>;
+  cleanup(): Promise<void>;
+}
+
+const now = new Date('2026-06-08T08:00:30Z');
+const slot = new Date('2026-06-08T08:00:00Z');
+const lease = { limit: 50, leaseMs: 60_000, owner: 'runner-a' };
+
+export function storeContract(name: string, open: () => Promise<StoreFixture>): void {
+  describe(`DigestStore contract: ${name}`, () => {
+    let fixture: StoreFixture;
+    let store: DigestStore;
+
+    beforeEach(async () => {
+      fixture = await open();
+      store = fixture.store;
+    });
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+
+    it('applies migrations once and reports nothing left on a second run', async () => {
+      expect(await store.migrate()).toBe(0);
+    });
+
+    it('applies migrations once when two instances migrate at the same time', async () => {
+      if (!fixture.openSibling) return;
+      const others = await Promise.all([fixture.openSibling(), fixture.openSibling()]);
+      const applied = await Promise.all(others.map((other) => other.migrate()));
+      expect(applied).toEqual([0, 0]);
+    });
+
+    it('creates a digest with a six-character id and reads it back unchanged', async () => {
+      const created = await store.create(
+        digestInput({
+          databases: ['#hcsm', 'group:Oncology'],
+          window: { kind: 'last', amount: 24, unit: 'hours' },
+        }),
+        now,
+      );
+      expect(created.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}$/);
+      expect(created).toMatchObject({
+        teamId: 'T1',
+        channelId: 'C1',
+        creatorId: 'U1',
+        databases: ['#hcsm', 'group:Oncology'],
+        schedule: {
+          kind: 'cron',
+          expression: '0 9 * * 1',
+          zone: 'Europe/London',
+          cadence: 'weekly',
+        },
+        window: { kind: 'last', amount: 24, unit: 'hours' },
+        top: 5,
+        status: 'active',
+        consecutiveFailures: 0,
+        nextRunAt: slot,
+        createdAt: now,
+        updatedAt: now,
+      });
+      expect(created.lastRun).toBeUndefined();
+      expect(await store.get(created.id)).toEqual(created);
+      expect(await store.get('ZZZZZZ')).toBeUndefined();
+    });
+
+    it('lists by channel and by creator within a team, oldest first', async () => {
+      const a = await store.create(digestInput({ channelId: 'C1', creatorId: 'U1' }), now);
+      const b = await store.create(
+        digestInput({ channelId: 'C1', creatorId: 'U2' }),
+        new Date(now.getTime() + 1000),
+      );
+      await store.create(digestInput({ channelId: 'C2', creatorId: 'U1', teamId: 'T2' }), now);
+      expect((await store.listByChannel('T1', 'C1')).map((d) => d.id)).toEqual([a.id, b.id]);
+      expect((await store.listByCreator('T1', 'U1')).map((d) => d.id)).toEqual([a.id]);
+      expect(await store.listByChannel('T1', 'C9')).toEqual([]);
+    });
+
+    it('pauses with a reason, resumes with a new next run, and removes', async () => {
+      const digest = await store.create(digestInput(), now);
+      const paused = await store.pause(digest.id, now, 'the channel was archived');
+      expect(paused).toMatchObject({ status: 'paused', pausedReason: 'the channel was archived' });
+      const next = new Date('2026-06-15T08:00:00Z');
+      const resumed = await store.resume(digest.id, now, next);
+      expect(resumed.status).toBe('active');
+      expect(resumed.pausedReason).toBeUndefined();
+      expect(resumed.nextRunAt).toEqual(next);
+      expect(await store.remove(digest.id)).toBe(true);
+      expect(await store.remove(digest.id)).toBe(false);
+      await expect(store.pause(digest.id, now)).rejects.toBeInstanceOf(DigestNotFoundError);
+      await expect(store.resume(digest.id, now, next)).rejects.toBeInstanceOf(DigestNotFoundError);
+    });
+
+    it('claims active due digests oldest first, leases them, and honours the limit', async () => {
+      const late = await store.create(digestInput({ nextRunAt: slot }), now);
+      const early = await store.create(
+        digestInput({ nextRunAt: new Date(slot.getTime() - 60_000) }),
+        now,
+      );
+      await store.create(digestInput({ nextRunAt: new Date(now.getTime() + 60_000) }), now);
+      const paused = await store.create(digestInput({ nextRunAt: slot }), now);
+      await store.pause(paused.id, now);
+
+      const first = await store.claimDue(now, { ...lease, limit: 1 });
+      expect(first.map((c) => c.digest.id)).toEqual([early.id]);
+      expect(first[0]?.slot).toEqual(early.nextRunAt);
+      expect(first[0]?.leaseUntil).toEqual(new Date(now.getTime() + 60_000));
+      const rest = await store.claimDue(now, lease);
+      expect(rest.map((c) => c.digest.id)).toEqual([late.id]);
+      expect(await store.claimDue(now, { ...lease, owner: 'runner-b' })).toEqual([]);
+    });
+
+    it('lets another runner claim once the lease has expired, and not before', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.claimDue(now, lease);
+      const beforeExpiry = new Date(now.getTime() + 59_999);
+      expect(await store.claimDue(beforeExpiry, { ...lease, owner: 'runner-b' })).toEqual([]);
+      const afterExpiry = new Date(now.getTime() + 60_000);
+      const again = await store.claimDue(afterExpiry, { ...lease, owner: 'runner-b' });
+      expect(again.map((c) => c.digest.id)).toEqual([digest.id]);
+    });
+
+    it('never hands one digest to two concurrent claimers', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 40; i++) ids.add((await store.create(digestInput(), now)).id);
+      const claimers = [
+        store,
+        ...(fixture.openSibling
+          ? [await fixture.openSibling(), await fixture.openSibling()]
+          : [store, store]),
+      ];
+      const results = await Promise.all(
+        claimers.flatMap((claimer, index) =>
+          [0, 1, 2].map((round) =>
+            claimer.claimDue(now, { limit: 7, leaseMs: 60_000, owner: `runner-${index}-${round}` }),
+          ),
+        ),
+      );
+      const claimed = results.flat().map((c) => c.digest.id);
+      expect(claimed.length).toBe(new Set(claimed).size);
+      expect(new Set(claimed)).toEqual(ids);
+    });
+
+    it('releases a lease only for its owner', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.claimDue(now, lease);
+      await store.releaseLease(digest.id, 'someone-else');
+      expect(await store.claimDue(now, { ...lease, owner: 'runner-b' })).toEqual([]);
+      await store.releaseLease(digest.id, 'runner-a');
+      expect((await store.claimDue(now, { ...lease, owner: 'runner-b' })).length).toBe(1);
+    });
+
+    it('starts a delivery once: a second begin sees it posting', async () => {
+      const digest = await store.create(digestInput(), now);
+      expect(await store.beginDelivery(digest.id, slot, 'runner-a', now)).toEqual({
+        kind: 'started',
+      });
+      const second = await store.beginDelivery(digest.id, slot, 'runner-b', now);
+      expect(second).toMatchObject({
+        kind: 'already',
+        delivery: { status: 'posting', owner: 'runner-a' },
+      });
+      expect(await store.hasDelivered(digest.id, slot)).toBe(false);
+    });
+
+    it('completes a posted slot: record, last run, ranking, next run, lease released', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.claimDue(now, lease);
+      await store.beginDelivery(digest.id, slot, 'runner-a', now);
+      const next = new Date('2026-06-15T08:00:00Z');
+      const at = new Date(now.getTime() + 2000);
+      await store.complete(digest.id, slot, {
+        owner: 'runner-a',
+        outcome: 'posted',
+        at,
+        messageTs: '1700000000.000100',
+        ranking: [{ screenName: 'alice', rank: 1 }],
+        nextRunAt: next,
+        consecutiveFailures: 0,
+      });
+      expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'posted',
+        messageTs: '1700000000.000100',
+        finishedAt: at,
+      });
+      const after = await store.get(digest.id);
+      expect(after).toMatchObject({
+        nextRunAt: next,
+        lastRun: { slot, outcome: 'posted', at, messageTs: '1700000000.000100' },
+        lastRanking: [{ screenName: 'alice', rank: 1 }],
+      });
+      expect(await store.beginDelivery(digest.id, slot, 'runner-b', now)).toMatchObject({
+        kind: 'already',
+        delivery: { status: 'posted' },
+      });
+      // The lease went with the completion: the digest is claimable as soon as it is due again.
+      expect((await store.claimDue(next, { ...lease, owner: 'runner-b' })).length).toBe(1);
+    });
+
+    it('never moves a digest back nor downgrades a posted slot on a late completion', async () => {
+      const digest = await store.create(digestInput(), now);
+      const next = new Date('2026-06-15T08:00:00Z');
+      await store.complete(digest.id, slot, {
+        owner: 'runner-b',
+        outcome: 'unconfirmed',
+        at: now,
+        nextRunAt: next,
+      });
+      expect((await store.get(digest.id))?.lastRun?.outcome).toBe('unconfirmed');
+      await store.complete(digest.id, slot, {
+        owner: 'runner-a',
+        outcome: 'posted',
+        at: now,
+        messageTs: '1.2',
+        nextRunAt: next,
+      });
+      await store.complete(digest.id, slot, {
+        owner: 'runner-c',
+        outcome: 'failed',
+        at: now,
+        errorCode: 'network',
+        nextRunAt: next,
+      });
+      const after = await store.get(digest.id);
+      expect(after?.nextRunAt).toEqual(next);
+      expect(after?.lastRun).toMatchObject({ outcome: 'posted', messageTs: '1.2' });
+      expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+    });
+
+    it('records a failure, counts it, and pauses with the reason when asked', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.complete(digest.id, slot, {
+        owner: 'runner-a',
+        outcome: 'failed',
+        at: now,
+        errorCode: 'channel_unreachable',
+        consecutiveFailures: 3,
+        pauseReason: 'the channel was archived (3 failed runs in a row)',
+        nextRunAt: new Date('2026-06-15T08:00:00Z'),
+      });
+      const after = await store.get(digest.id);
+      expect(after).toMatchObject({
+        status: 'paused',
+        pausedReason: 'the channel was archived (3 failed runs in a row)',
+        consecutiveFailures: 3,
+        lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
+      });
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'failed',
+        errorCode: 'channel_unreachable',
+      });
+      expect(await store.beginDelivery(digest.id, slot, 'runner-b', now)).toEqual({
+        kind: 'started',
+      });
+    });
+
+    it('records skipped slots with their count and moves the digest on', async () => {
+      const digest = await store.create(
+        digestInput({ nextRunAt: new Date('2026-05-18T08:00:00Z') }),
+        now,
+      );
+      const next = new Date('2026-06-15T08:00:00Z');
+      await store.recordSkipped(digest.id, new Date('2026-05-18T08:00:00Z'), {
+        owner: 'runner-a',
+        at: now,
+        count: 4,
+        nextRunAt: next,
+      });
+      expect(await store.getDelivery(digest.id, new Date('2026-05-18T08:00:00Z'))).toMatchObject({
+        status: 'skipped',
+        skippedCount: 4,
+      });
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: next,
+        lastRun: { slot: new Date('2026-05-18T08:00:00Z'), outcome: 'skipped', at: now },
+      });
+    });
+
+    it('removes a digest together with its delivery records', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.beginDelivery(digest.id, slot, 'runner-a', now);
+      await store.remove(digest.id);
+      expect(await store.getDelivery(digest.id, slot)).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDigestStore } from '../../src/digests/open-store.ts';
+import { postgresConnectionConfig } from '../../src/digests/postgres-store.ts';
+import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
+import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from './helpers.ts';
+import { storeContract } from './store-contract.ts';
+
+storeContract('SQLite :memory:', async () => {
+  const store = await openDigestStore({ sqlitePath: ':memory:' });
+  return { store, cleanup: () => store.close() };
+});
+
+storeContract('SQLite file', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'digests-'));
+  const path = join(folder, 'nested', 'digests.sqlite');
+  const opened = [await openDigestStore({ sqlitePath: path })];
+  return {
+    store: opened[0] as NonNullable<(typeof opened)[0]>,
+    openSibling: async () => {
+      const sibling = openSqliteStore({ path });
+      opened.push(sibling);
+      return sibling;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+});
+
+announcePostgresSkip();
+describe.skipIf(!testDatabaseUrl)('PostgreSQL adapter', () => {
+  storeContract('PostgreSQL', async () => {
+    const database = new TestPostgres();
+    const store = database.open();
+    await store.migrate();
+    return {
+      store,
+      openSibling: async () => database.open(),
+      cleanup: () => database.drop(),
+    };
+  });
+});
+
+describe('postgresConnectionConfig', () => {
+  it.each([
+    ['postgres://u:p@ec2-1-2-3-4.compute-1.amazonaws.com:5432/db', { rejectUnauthorized: false }],
+    ['postgres://u:p@db.example.com/db?sslmode=require', { rejectUnauthorized: false }],
+    ['postgres://u:p@db.example.com/db?sslmode=verify-full', { rejectUnauthorized: true }],
+    ['postgres://u:p@db.example.com/db?sslmode=disable', false],
+    ['postgres://postgres@127.0.0.1:5432/test', false],
+    ['postgres://postgres@localhost/test?ssl=true', { rejectUnauthorized: false }],
+  ])('reads the TLS mode of %s', (url, ssl) => {
+    const config = postgresConnectionConfig(url);
+    expect(config.ssl).toEqual(ssl);
+    expect(config.connectionString).not.toMatch(/sslmode|ssl=/);
+  });
+
+  it('lets an explicit setting win over the URL', () => {
+    expect(postgresConnectionConfig('postgres://h/db?sslmode=disable', 'verify').ssl).toEqual({
+      rejectUnauthorized: true,
+    });
+  });
+});
