@@ -1,0 +1,252 @@
+/**
+ * Composition root: config -> logger -> analytics client -> Bolt app (HTTP or Socket Mode) or the
+ * local console -> register -> start. `npm start` runs this file; tests and benchmarks import
+ * `createApp` and start it on port 0 with an injected `fetch`.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App } from '@slack/bolt';
+import { AnalyticsClient } from './analytics/client.ts';
+import type { AnalyticsApi } from './analytics/types.ts';
+import {
+  type Config,
+  type ConsoleConfig,
+  type HttpConfig,
+  loadConfig,
+  type SocketConfig,
+} from './config.ts';
+import { runConsole } from './console/console.ts';
+import { ConfigError } from './errors.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { boltLogger } from './slack/bolt-logger.ts';
+import { createExtensions, SeenEvents, type SlackDeps } from './slack/deps.ts';
+import { InFlight } from './slack/in-flight.ts';
+import { lookupModules, register, type SlackModule } from './slack/index.ts';
+import { LookupFlow } from './slack/lookup-flow.ts';
+import { UserZones } from './slack/user-zone.ts';
+import { webClientOptions } from './slack/web-client.ts';
+
+/** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
+export const shutdownBudgetMs = 25_000;
+/** Of that budget: how long in-flight lookups may run on, then how long their final posts get. */
+const drainGraceMs = 19_000;
+const abortGraceMs = 3_000;
+/** An HTTP connection still open this long after stop() is cut. */
+const connectionCloseGraceMs = 2_000;
+
+export interface AppOverrides {
+  /** Every Slack request (Web API and response_url) goes through it. */
+  readonly fetch?: typeof fetch;
+  readonly logger?: Logger;
+  /** Replaces the analytics client built from the config. */
+  readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
+  /** Clock for parsing relative dates. */
+  readonly now?: () => Date;
+  /** Modules registered after the lookup surface (later features). */
+  readonly modules?: readonly SlackModule[];
+  /** Port to bind instead of the configured one (0 in tests). */
+  readonly port?: number;
+}
+
+export interface RunningApp {
+  readonly app: App;
+  readonly deps: SlackDeps;
+  /** Initialises (auth.test) and starts listening; HTTP mode resolves with the bound port. */
+  start(): Promise<{ port: number | undefined }>;
+  /** Stops accepting requests, lets in-flight lookups finish (bounded), then releases everything. */
+  stop(): Promise<void>;
+}
+
+/** Builds the Slack app for HTTP or Socket Mode; nothing listens until `start()`. */
+export function createApp(
+  config: HttpConfig | SocketConfig,
+  overrides: AppOverrides = {},
+): RunningApp {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const fetchFn = overrides.fetch ?? globalThis.fetch;
+  const analytics =
+    overrides.analytics ??
+    new AnalyticsClient({
+      baseUrl: config.analytics.baseUrl,
+      clientId: config.analytics.clientId,
+      clientSecret: config.analytics.clientSecret.reveal(),
+      deadlineMs: config.lookup.timeoutMs,
+      responseCacheTtlMs: config.lookup.responseCacheTtlMs,
+      logger: logger.child({ component: 'analytics' }),
+    });
+  const inFlight = new InFlight();
+  const deps: SlackDeps = {
+    flow: new LookupFlow({
+      analytics,
+      logger: logger.child({ component: 'lookup' }),
+      policy: config.lookup,
+      ...(overrides.now === undefined ? {} : { now: overrides.now }),
+    }),
+    logger,
+    zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs }),
+    inFlight,
+    seenEvents: new SeenEvents(),
+    fetch: fetchFn,
+    extensions: createExtensions(),
+  };
+
+  let stopping = false;
+  const clientOptions = webClientOptions({
+    fetch: fetchFn,
+    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+  });
+  const common = {
+    token: config.slack.botToken.reveal(),
+    logger: boltLogger(logger),
+    clientOptions,
+    // auth.test runs in start(), where a bad token is an awaited error rather than a crash.
+    deferInitialization: true,
+  };
+  const app =
+    config.mode === 'http'
+      ? new App({
+          ...common,
+          signingSecret: config.slack.signingSecret.reveal(),
+          customRoutes: [
+            {
+              path: '/healthz',
+              method: ['GET'],
+              handler: (_req, res) => {
+                res.writeHead(stopping ? 503 : 200, { 'content-type': 'application/json' });
+                res.end(
+                  JSON.stringify({
+                    status: stopping ? 'stopping' : 'ok',
+                    version: config.version,
+                    mode: config.mode,
+                  }),
+                );
+              },
+            },
+          ],
+        })
+      : new App({ ...common, appToken: config.slack.appToken.reveal(), socketMode: true });
+
+  app.error(async (error) => {
+    logger.error(
+      { err: error.original ?? error, code: error.code },
+      'unhandled error in a Slack listener',
+    );
+  });
+  register(app, deps, config.allowedTeamIds, [...lookupModules, ...(overrides.modules ?? [])]);
+
+  let server: Server | undefined;
+  return {
+    app,
+    deps,
+    async start() {
+      await app.init();
+      if (config.mode === 'socket') {
+        await app.start();
+        return { port: undefined };
+      }
+      server = (await app.start(overrides.port ?? config.port)) as Server;
+      return { port: (server.address() as AddressInfo).port };
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const closing = app.stop().catch((error: unknown) => {
+        logger.warn({ err: error }, 'stopping the Slack receiver failed');
+      });
+      server?.closeIdleConnections();
+      const cut = setTimeout(() => server?.closeAllConnections(), connectionCloseGraceMs);
+      await closing;
+      clearTimeout(cut);
+      if (inFlight.size > 0)
+        logger.info({ inFlight: inFlight.size }, 'waiting for lookups in flight');
+      const finished = await inFlight.drain(drainGraceMs, abortGraceMs);
+      if (!finished) logger.warn('some lookups were still running at shutdown and were stopped');
+      await analytics.close?.();
+    },
+  };
+}
+
+/** One line that says how the app runs; never a secret. */
+export function startupSummary(config: Config, port: number | undefined): Record<string, unknown> {
+  return {
+    mode: config.mode,
+    version: config.version,
+    ...(port === undefined ? {} : { port }),
+    analytics: config.analytics?.baseUrl ?? 'built-in sandbox',
+    allowedTeams: config.allowedTeamIds.length === 0 ? 'all' : config.allowedTeamIds.join(','),
+  };
+}
+
+/** `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only). */
+export function zoneArgument(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--tz') return argv[index + 1];
+    if (arg.startsWith('--tz=')) return arg.slice('--tz='.length);
+  }
+  return undefined;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(
+        `Cannot start: ${error.problems.length} configuration problem(s).\n  - ${error.problems.join('\n  - ')}\nSee .env.example for every variable.\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  if (config.mode === 'console') {
+    await runConsoleMode(config);
+    return;
+  }
+
+  const logger = createLogger({ level: config.logLevel });
+  const running = createApp(config, { logger });
+  const { port } = await running.start();
+  logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
+
+  let exiting = false;
+  const shutdown = (signal: string) => {
+    if (exiting) return;
+    exiting = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, shutdownBudgetMs);
+    deadline.unref();
+    running.stop().then(
+      () => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function runConsoleMode(config: ConsoleConfig): Promise<void> {
+  const logger = createLogger({ level: config.logLevel, pretty: true });
+  const zone = zoneArgument(process.argv.slice(2));
+  const code = await runConsole(config, {
+    input: process.stdin,
+    output: process.stdout,
+    logger,
+    ...(zone === undefined ? {} : { zone }),
+  });
+  process.exit(code);
+}
+
+if (import.meta.main) await main();

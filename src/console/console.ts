@@ -1,0 +1,178 @@
+/**
+ * The zero-config local console: what `npm start` runs without Slack credentials. A person types
+ * what they would type in Slack and reads the answer as text, produced by the same lookup flow and
+ * renderer the Slack handlers use, against the sandbox analytics service started in-process.
+ */
+import { createInterface } from 'node:readline';
+import { AnalyticsClient } from '../analytics/client.ts';
+import type { AnalyticsApi } from '../analytics/types.ts';
+import type { ConsoleConfig } from '../config.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import { renderHelp } from '../render/help.ts';
+import { toPlainText } from '../render/text.ts';
+import type { SlackMessage } from '../render/types.ts';
+import { demoClient, startSandbox } from '../sandbox/server.ts';
+import { LookupFlow } from '../slack/lookup-flow.ts';
+
+export interface ConsoleOptions {
+  readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly output: NodeJS.WritableStream;
+  readonly logger?: Logger;
+  /** The zone relative dates are read in: `--tz`, else the machine's zone. */
+  readonly zone?: string;
+  /** Replaces the analytics service (tests); otherwise the config's, else the sandbox. */
+  readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
+  readonly now?: () => Date;
+}
+
+const slashCommand = '/influencers';
+
+export const consoleCommands = [
+  `${slashCommand} <lookup>   what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
+  "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
+  'help                     how to write a lookup',
+  '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
+  'exit                     leave (or end the input)',
+];
+
+export const connectInstructions = [
+  'To connect a real workspace:',
+  '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml.',
+  '  2. Install it to the workspace; copy the Bot User OAuth Token (xoxb-) to SLACK_BOT_TOKEN.',
+  '  3. Socket Mode (no public URL): create an App-Level Token with connections:write, set',
+  '     SLACK_APP_TOKEN (xapp-) and socket_mode_enabled: true in the manifest.',
+  '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
+  '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
+];
+
+/** The machine's zone unless one was asked for; UTC when the machine names none. */
+export function consoleZone(requested: string | undefined): string {
+  return requested ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+}
+
+function isValidZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads lines until `exit` or the end of the input (terminal or pipe), answering each in order;
+ * resolves with the process exit code once every answer has been printed.
+ */
+export async function runConsole(config: ConsoleConfig, options: ConsoleOptions): Promise<number> {
+  const logger = options.logger ?? silentLogger;
+  const print = (text: string) => options.output.write(`${text}\n`);
+  const zone = consoleZone(options.zone);
+  if (!isValidZone(zone)) {
+    print(`Unknown time zone "${zone}" for --tz: use an IANA name such as Europe/Paris or UTC.`);
+    return 2;
+  }
+
+  const sandbox =
+    options.analytics || config.analytics
+      ? undefined
+      : await startSandbox({ port: 0, host: '127.0.0.1' });
+  const analyticsSettings = config.analytics
+    ? {
+        baseUrl: config.analytics.baseUrl,
+        clientId: config.analytics.clientId,
+        clientSecret: config.analytics.clientSecret.reveal(),
+      }
+    : { baseUrl: sandbox?.url ?? '', clientId: demoClient.id, clientSecret: demoClient.secret };
+  const analytics =
+    options.analytics ??
+    new AnalyticsClient({
+      ...analyticsSettings,
+      deadlineMs: config.lookup.timeoutMs,
+      responseCacheTtlMs: config.lookup.responseCacheTtlMs,
+      logger: logger.child({ component: 'analytics' }),
+    });
+  const flow = new LookupFlow({
+    analytics,
+    logger: logger.child({ component: 'lookup' }),
+    policy: config.lookup,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+
+  print(`Influencers console (v${config.version}): the Slack bot without Slack.`);
+  print(
+    `Analytics: ${config.analytics ? config.analytics.baseUrl : `built-in sandbox at ${sandbox?.url} (try #hcsm, #bcsm, "breast cancer", group:Oncology)`}. Time zone: ${zone}${options.zone ? '' : " (this machine's; change it with --tz <zone>)"}.`,
+  );
+  print('');
+  print(connectInstructions.join('\n'));
+  print('');
+  print(`Commands:\n  ${consoleCommands.join('\n  ')}`);
+  print('');
+
+  let last: SlackMessage | undefined;
+  let showJson = false;
+  const show = (message: SlackMessage) => {
+    last = message;
+    print(toPlainText(message));
+    if (showJson) print(JSON.stringify(message, null, 2));
+    print('');
+  };
+
+  const lookup = async (text: string, command: string | undefined) => {
+    const plan = flow.plan(text, { zone, ...(command === undefined ? {} : { command }) });
+    if (plan.kind !== 'lookup') {
+      show(plan.message);
+      return;
+    }
+    show(plan.pending);
+    // A slash-command answer is ephemeral in Slack, so it carries the Share button; a DM's does not.
+    await flow.run(
+      plan.request,
+      { progress: async (message) => show(message), finish: async (message) => show(message) },
+      { note: plan.note, shareable: command !== undefined },
+    );
+  };
+
+  const interactive = options.input.isTTY === true;
+  const lines = createInterface({
+    input: options.input,
+    ...(interactive ? { output: options.output, terminal: true } : { terminal: false }),
+  });
+  const prompt = () => {
+    if (interactive) options.output.write('> ');
+  };
+  prompt();
+  try {
+    for await (const raw of lines) {
+      const line = raw.trim();
+      if (line === 'exit' || line === 'quit' || line === '/exit') break;
+      if (line === '') {
+        prompt();
+        continue;
+      }
+      if (line === 'help' || line === '/help') {
+        show(renderHelp({}));
+        print(`Console commands:\n  ${consoleCommands.join('\n  ')}\n`);
+      } else if (line === '/json' || line === '/json on' || line === '/json off') {
+        if (line === '/json on') showJson = true;
+        if (line === '/json off') showJson = false;
+        if (line === '/json') print(last ? JSON.stringify(last, null, 2) : 'No message yet.');
+        else print(`Block Kit JSON after every message: ${showJson ? 'on' : 'off'}.`);
+        print('');
+      } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
+        await lookup(line.slice(slashCommand.length), slashCommand);
+      } else if (line.startsWith('/')) {
+        print(
+          `Unknown command ${line.split(/\s/)[0]}: type help for what this console understands.\n`,
+        );
+      } else {
+        await lookup(line, undefined);
+      }
+      prompt();
+    }
+  } finally {
+    lines.close();
+    await analytics.close?.();
+    await sandbox?.close();
+  }
+  return 0;
+}

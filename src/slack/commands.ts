@@ -1,0 +1,58 @@
+import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { SlackMessage } from '../render/types.ts';
+import type { SlackDeps } from './deps.ts';
+import { ResponseUrl } from './response-url.ts';
+import { firstWord, typedText } from './text.ts';
+
+/** The one slash command; manifest.yml declares it with the same name. */
+export const influencersCommandName = '/influencers';
+
+const helpWords = new Set(['', 'help', '?', '-h', '--help']);
+
+/**
+ * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
+ * parse error, ephemerally), then replaces that message through response_url with the answer.
+ * Verbs registered by other modules (`digest`, `digests`) are routed to them first.
+ */
+export function influencersCommand(deps: SlackDeps) {
+  return async (args: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    const { command, ack, client } = args;
+    const text = typedText(command.text);
+    const { word, rest } = firstWord(text);
+    const subcommand = deps.extensions.subcommands.get(word.toLowerCase());
+    if (subcommand !== undefined) {
+      await subcommand(args, rest);
+      return;
+    }
+
+    const userZone = helpWords.has(text.toLowerCase())
+      ? { zone: 'UTC', fallback: false }
+      : await deps.zones.zoneOf(client, command.user_id);
+    const plan = deps.flow.plan(text, {
+      zone: userZone.zone,
+      zoneFallback: userZone.fallback,
+      command: command.command,
+    });
+    if (plan.kind !== 'lookup') {
+      await ack({ response_type: 'ephemeral', ...plan.message });
+      return;
+    }
+    await ack({ response_type: 'ephemeral', ...plan.pending });
+
+    const channel = new ResponseUrl(command.response_url, deps.fetch, deps.logger);
+    const replace = async (message: SlackMessage) => {
+      await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
+    };
+    await deps.inFlight.track(
+      deps.flow.run(
+        plan.request,
+        { progress: replace, finish: replace },
+        { shareable: true, note: plan.note, signal: deps.inFlight.signal },
+      ),
+    );
+  };
+}
+
+export function register(app: App, deps: SlackDeps): void {
+  app.command(influencersCommandName, influencersCommand(deps));
+}

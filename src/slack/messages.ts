@@ -1,0 +1,128 @@
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { LookupRequest } from '../parsing/types.ts';
+import type { SlackMessage } from '../render/types.ts';
+import type { SlackDeps } from './deps.ts';
+import { typedText } from './text.ts';
+
+export interface Conversation {
+  readonly channel: string;
+  /** Set for mentions: every message of the answer goes into the mention's thread. */
+  readonly threadTs?: string;
+}
+
+/**
+ * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
+ * replaces that post with the answer (chat.update), so the person sees one message evolve.
+ */
+async function answerInConversation(
+  deps: SlackDeps,
+  client: WebClient,
+  where: Conversation,
+  userId: string,
+  text: string,
+): Promise<void> {
+  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
+  const post = (message: SlackMessage) =>
+    client.chat.postMessage({ channel: where.channel, ...thread, ...message });
+
+  const zone = await deps.zones.zoneOf(client, userId);
+  const plan = deps.flow.plan(text, { zone: zone.zone, zoneFallback: zone.fallback });
+  if (plan.kind !== 'lookup') {
+    await post(plan.message);
+    return;
+  }
+  await deliverLookup(deps, client, where, plan.request, plan.pending, plan.note);
+}
+
+/**
+ * Posts `pending` where the person will read the answer, then replaces it with the answer. Used by
+ * DMs, mentions and the Home tab's modal (whose answer arrives as a DM).
+ */
+export async function deliverLookup(
+  deps: SlackDeps,
+  client: WebClient,
+  where: Conversation,
+  request: LookupRequest,
+  pendingMessage: SlackMessage,
+  note: string | undefined,
+): Promise<void> {
+  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
+  const post = (message: SlackMessage) =>
+    client.chat.postMessage({ channel: where.channel, ...thread, ...message });
+  const pending = await post(pendingMessage);
+  const ts = pending.ts;
+  const update = async (message: SlackMessage) => {
+    if (ts === undefined) await post(message);
+    else await client.chat.update({ channel: where.channel, ts, ...message });
+  };
+  await deps.inFlight.track(
+    deps.flow.run(
+      request,
+      { progress: update, finish: update },
+      { note, signal: deps.inFlight.signal },
+    ),
+  );
+}
+
+/**
+ * A message in the bot's DM: the same text as after `/influencers`. Only plain messages a person
+ * typed are answered: edits, deletions, bot posts and other subtypes are ignored, and Slack's
+ * redeliveries of one event are answered once.
+ */
+export function directMessage(deps: SlackDeps) {
+  return async ({
+    event,
+    body,
+    client,
+  }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs): Promise<void> => {
+    if (event.channel_type !== 'im' || event.subtype !== undefined) return;
+    if (event.bot_id !== undefined || event.user === undefined) return;
+    if (!deps.seenEvents.firstTime(body.event_id)) return;
+    try {
+      await answerInConversation(
+        deps,
+        client,
+        { channel: event.channel },
+        event.user,
+        typedText(event.text),
+      );
+    } catch (error) {
+      deps.logger.error(
+        { err: error, channel: event.channel },
+        'could not answer a direct message',
+      );
+    }
+  };
+}
+
+/** `@bot #hcsm yesterday` in a channel: answered in a thread under the mention, visible to all. */
+export function appMention(deps: SlackDeps) {
+  return async ({
+    event,
+    body,
+    client,
+    context,
+  }: SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs): Promise<void> => {
+    if (event.subtype !== undefined || event.bot_id !== undefined || event.user === undefined)
+      return;
+    if (!deps.seenEvents.firstTime(body.event_id)) return;
+    const text = typedText(event.text, context.botUserId);
+    try {
+      await answerInConversation(
+        deps,
+        client,
+        { channel: event.channel, threadTs: event.thread_ts ?? event.ts },
+        event.user,
+        text,
+      );
+    } catch (error) {
+      deps.logger.error({ err: error, channel: event.channel }, 'could not answer a mention');
+    }
+  };
+}
+
+export function register(app: App, deps: SlackDeps): void {
+  app.event('message', directMessage(deps));
+  app.event('app_mention', appMention(deps));
+}

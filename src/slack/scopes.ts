@@ -1,0 +1,28 @@
+/**
+ * The bot scopes each Web API method this app calls needs. The manifest test reads this table and
+ * scans src/slack for calls, so a new call without its scope in manifest.yml fails CI instead of
+ * failing with `missing_scope` in a workspace.
+ */
+export const webApiScopes = {
+  'auth.test': [],
+  'chat.postMessage': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'users.info': ['users:read'],
+  'views.open': [],
+  'views.publish': [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type WebApiMethod = keyof typeof webApiScopes;
+
+/** Scopes the Events API requires before it delivers each subscribed event. */
+export const eventScopes = {
+  app_home_opened: [],
+  app_mention: ['app_mentions:read'],
+  'message.im': ['im:history'],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * Scopes for features rather than methods: slash commands, and posting thread replies in public
+ * channels the bot was mentioned in without having been invited.
+ */
+export const featureScopes = ['commands', 'chat:write.public'] as const;

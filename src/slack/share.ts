@@ -1,0 +1,84 @@
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockButtonAction,
+  SlackActionMiddlewareArgs,
+} from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import { decodeShareValue, renderAnswer } from '../render/answer.ts';
+import { renderError } from '../render/errors.ts';
+import { actionIds } from '../render/ids.ts';
+import { blockKitLimits } from '../render/limits.ts';
+import type { SlackMessage } from '../render/types.ts';
+import type { SlackDeps } from './deps.ts';
+import { ResponseUrl } from './response-url.ts';
+
+/**
+ * "Share in channel" under an ephemeral answer: posts the same answer in the channel through the
+ * action's response_url (which works where the bot is not a member, unlike chat.postMessage),
+ * then removes the ephemeral copy. The answer comes from the analytics client's response cache,
+ * so sharing right after asking costs no second call.
+ */
+export function shareAnswer(deps: SlackDeps) {
+  return async ({
+    ack,
+    action,
+    body,
+  }: SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs): Promise<void> => {
+    await ack();
+    if (body.response_url === undefined) return;
+    const channel = new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+    const request = decodeShareValue(action.value ?? '');
+    if (request === undefined) {
+      deps.logger.warn(
+        { value: action.value?.slice(0, 200) },
+        'share button carried an unreadable value',
+      );
+      await channel.send({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...renderError(undefined),
+      });
+      return;
+    }
+    const work = (async () => {
+      try {
+        const result = await deps.flow.result(request, deps.inFlight.signal);
+        const message = withSharer(
+          renderAnswer(request, result, { audience: 'channel' }),
+          body.user.id,
+        );
+        const posted = await channel.send({
+          response_type: 'in_channel',
+          replace_original: false,
+          ...message,
+        });
+        if (posted) await channel.send({ delete_original: true });
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'could not share an answer');
+        await channel.send({
+          response_type: 'ephemeral',
+          replace_original: false,
+          ...renderError(error),
+        });
+      }
+    })();
+    await deps.inFlight.track(work);
+  };
+}
+
+/** Says who shared: the post comes from the app, on that person's behalf. */
+function withSharer(message: SlackMessage, userId: string): SlackMessage {
+  if (!/^[UW][A-Z0-9]+$/.test(userId)) return message;
+  const by: KnownBlock = {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `Shared by <@${userId}>` }],
+  };
+  const blocks =
+    message.blocks.length < blockKitLimits.messageBlocks ? [...message.blocks, by] : message.blocks;
+  return { text: `<@${userId}> shared: ${message.text}`, blocks };
+}
+
+export function register(app: App, deps: SlackDeps): void {
+  app.action<BlockButtonAction>(actionIds.shareAnswer, shareAnswer(deps));
+}

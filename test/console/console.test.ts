@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../src/errors.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import { errorText } from '../../src/render/errors.ts';
+import { renderHelp } from '../../src/render/help.ts';
+import { toPlainText } from '../../src/render/text.ts';
+import { spawnApp } from '../helpers/spawn-app.ts';
+
+async function runConsole(input: string, args: string[] = [], env: Record<string, string> = {}) {
+  const app = spawnApp({ TZ: 'Europe/Paris', ...env }, args);
+  app.child.stdin.end(input);
+  const { code } = await app.exited;
+  return { code, stdout: app.stdout(), stderr: app.stderr() };
+}
+
+describe('npm start without Slack credentials (the console)', () => {
+  it('answers a piped slash command with the sandbox and exits 0 at the end of input', async () => {
+    const { code, stdout } = await runConsole('/influencers #hcsm last week\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain('built-in sandbox at http://127.0.0.1:');
+    expect(stdout).toContain('To connect a real workspace:');
+    expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ GMT\+1…/);
+    expect(stdout).toContain('Top influencers for #hcsm');
+    expect(stdout).toMatch(/\n1\. .+@\w+/);
+  });
+
+  it('answers DM-style text, help and a parse error, in order', async () => {
+    const { code, stdout } = await runConsole(
+      '#bcsm yesterday\nhelp\n/influencers last week\nexit\n#hcsm yesterday\n',
+    );
+    expect(code).toBe(0);
+    const bcsm = stdout.indexOf('Top influencers for #bcsm');
+    const help = stdout.indexOf(toPlainText(renderHelp({})));
+    const parseError = parseLookup('last week', { now: new Date(), zone: 'Europe/Paris' });
+    expect(parseError).toBeInstanceOf(ParseError);
+    const error = stdout.indexOf(
+      toPlainText({
+        text: '',
+        blocks: [
+          { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${errorText(parseError)}` } },
+        ],
+      }),
+    );
+    expect(bcsm).toBeGreaterThan(0);
+    expect(help).toBeGreaterThan(bcsm);
+    expect(error).toBeGreaterThan(help);
+    expect(stdout).not.toContain('Top influencers for #hcsm');
+  });
+
+  it('prints the Block Kit JSON of the last answer on /json', async () => {
+    const { stdout } = await runConsole('#hcsm yesterday\n/json\n');
+    const json = stdout.slice(stdout.lastIndexOf('\n{\n'));
+    const message = JSON.parse(json.slice(0, json.lastIndexOf('}') + 1)) as {
+      text: string;
+      blocks: { type: string }[];
+    };
+    expect(message.text).toMatch(/^Top 10 influencers for #hcsm/);
+    expect(message.blocks[0]?.type).toBe('header');
+  });
+
+  it('reads dates in the zone given with --tz', async () => {
+    const { stdout } = await runConsole('#hcsm yesterday\n', ['--tz', 'Asia/Tokyo']);
+    expect(stdout).toContain('Time zone: Asia/Tokyo.');
+    expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ GMT\+9…/);
+  });
+
+  it('keeps logs off stdout and quiet', async () => {
+    const { stdout, stderr } = await runConsole('#hcsm yesterday\n');
+    expect(stdout).not.toMatch(/"level":/);
+    expect(stderr).toBe('');
+  });
+
+  it('refuses partial Slack configuration with what is missing', async () => {
+    const { code, stdout, stderr } = await runConsole('', [], { SLACK_BOT_TOKEN: 'xoxb-1' });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('Cannot start: 4 configuration problem(s).');
+    expect(stderr).toContain(
+      '  - SLACK_SIGNING_SECRET is missing: HTTP mode needs SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN',
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { slashCommand } from '../helpers/payloads.ts';
+import { signSlackRequest } from '../helpers/signing.ts';
+import { type SlackServer, startSlackServer } from '../helpers/slack-server.ts';
+import { spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
+
+const signingSecret = 'shutdown-signing-secret';
+const botToken = 'xoxb-shutdown-bot-token';
+
+let sandbox: Sandbox;
+let slack: SlackServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', latencyMs: 3_000 });
+  slack = await startSlackServer();
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await slack?.close();
+});
+
+describe('SIGTERM in HTTP mode', () => {
+  it('stops accepting, finishes the lookup in flight, and exits 0 within 25 s', async () => {
+    const app = spawnApp({
+      TZ: 'Europe/Paris',
+      PORT: '0',
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_API_URL: `${slack.url}/api/`,
+      ANALYTICS_BASE_URL: sandbox.url,
+      ANALYTICS_CLIENT_ID: demoClient.id,
+      ANALYTICS_CLIENT_SECRET: demoClient.secret,
+    });
+    try {
+      const started = await waitForOutput(app.stdout, /"port":(\d+).*"msg":"started in http mode"/);
+      expect(app.stdout()).toContain(`"analytics":"${sandbox.url}"`);
+      const url = `http://127.0.0.1:${started[1]}`;
+
+      const command = slashCommand({
+        text: '#hcsm last week',
+        responseUrl: `${slack.url}/respond/1`,
+      });
+      const ack = await fetch(`${url}/slack/events`, {
+        method: 'POST',
+        headers: {
+          'content-type': command.contentType,
+          ...signSlackRequest(signingSecret, command.body),
+        },
+        body: command.body,
+      });
+      expect(ack.status).toBe(200);
+
+      const signalledAt = performance.now();
+      app.child.kill('SIGTERM');
+      await waitForOutput(app.stdout, /"msg":"shutting down"/);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+
+      const exit = await app.exited;
+      expect(exit.code).toBe(0);
+      expect(exit.at - signalledAt).toBeLessThan(25_000);
+      const answers = slack.slack.responses(command.responseUrl);
+      expect(answers).toHaveLength(1);
+      expect(JSON.stringify(answers[0]?.args.blocks)).toContain('Top influencers for #hcsm');
+      expect(app.stdout()).toContain('"msg":"stopped"');
+    } finally {
+      app.child.kill('SIGKILL');
+    }
+  }, 40_000);
+});

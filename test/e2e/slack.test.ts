@@ -1,0 +1,475 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AccessDeniedError,
+  CredentialsRejectedError,
+  InvalidResponseError,
+  type ParseError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  TeamNotAllowedError,
+  UnknownDatabaseError,
+} from '../../src/errors.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import type { LookupRequest } from '../../src/parsing/types.ts';
+import { encodeShareValue } from '../../src/render/answer.ts';
+import { errorText } from '../../src/render/errors.ts';
+import { renderHelp } from '../../src/render/help.ts';
+import { modalErrors } from '../../src/render/home.ts';
+import { actionIds, callbackIds, lookupModalInputs } from '../../src/render/ids.ts';
+import { renderPending, renderTimedOut } from '../../src/render/status.ts';
+import { demoClient } from '../../src/sandbox/server.ts';
+import type { SlackCall } from '../helpers/fake-slack.ts';
+import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
+import {
+  blockAction,
+  directMessageEvent,
+  eventCallback,
+  homeOpenedEvent,
+  mentionEvent,
+  otherTeamId,
+  slashCommand,
+  teamId,
+  userId,
+  viewSubmission,
+} from '../helpers/payloads.ts';
+
+const fixedNow = new Date('2026-11-21T15:00:00Z');
+const now = () => fixedNow;
+const userZone = 'America/New_York';
+
+function request(text: string, zone = userZone): LookupRequest {
+  const parsed = parseLookup(text, { now: fixedNow, zone });
+  if (parsed instanceof Error) throw parsed;
+  return parsed;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function headerOf(call: SlackCall): string | undefined {
+  const blocks = call.args.blocks as { type: string; text?: { text: string } }[] | undefined;
+  return blocks?.find((block) => block.type === 'header')?.text?.text;
+}
+
+function actionIdsOf(call: SlackCall): string[] {
+  const blocks = (call.args.blocks ?? []) as {
+    type: string;
+    elements?: { action_id?: string }[];
+  }[];
+  return blocks.flatMap((block) =>
+    block.type === 'actions' ? (block.elements ?? []).map((e) => e.action_id ?? '') : [],
+  );
+}
+
+/** The message that ends a lookup: the first post that is not the still-running update. */
+async function finalResponse(h: Harness, url: string): Promise<SlackCall> {
+  return h.slack.waitFor(
+    (call) =>
+      call.kind === 'response_url' &&
+      call.url === url &&
+      !/^Still looking up/.test(String(call.args.text)),
+    15_000,
+  );
+}
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    env: { RESPONSE_CACHE_TTL_MS: '0', LOOKUP_TIMEOUT_MS: '10000' },
+    sandbox: { now, clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }] },
+    overrides: { now },
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('/influencers over HTTP', () => {
+  it('acks with what is looked up, then replaces it with the answer through response_url', async () => {
+    const command = slashCommand({ text: '#hcsm last week' });
+    const ack = await harness.send(command);
+    expect(ack.status).toBe(200);
+    expect(ack.json).toEqual({
+      response_type: 'ephemeral',
+      ...renderPending(request('#hcsm last week')),
+    });
+
+    const answer = await finalResponse(harness, command.responseUrl);
+    expect(answer.args.replace_original).toBe(true);
+    expect(answer.args.response_type).toBe('ephemeral');
+    expect(headerOf(answer)).toBe('Top influencers for #hcsm');
+    expect(actionIdsOf(answer)).toEqual([actionIds.shareAnswer]);
+    await sleep(100);
+    expect(harness.slack.responses(command.responseUrl).length).toBeLessThanOrEqual(2);
+    expect(harness.slack.api('users.info')[0]?.args.user).toBe(userId);
+  });
+
+  it.each([
+    ['help', 'help'],
+    ['empty text', ''],
+    ['an unknown verb', 'settings'],
+  ])('answers %s with the usage in the ack', async (_name, text) => {
+    const command = slashCommand({ text });
+    const ack = await harness.send(command);
+    expect(ack.json).toEqual({
+      response_type: 'ephemeral',
+      ...renderHelp({ command: '/influencers' }),
+    });
+  });
+
+  it('answers a parse error in the ack itself', async () => {
+    const parsed = parseLookup('last week', { now: fixedNow, zone: userZone }) as ParseError;
+    expect(parsed).toBeInstanceOf(Error);
+    const command = slashCommand({ text: 'last week' });
+    const ack = await harness.send(command);
+    expect(ack.json?.response_type).toBe('ephemeral');
+    expect(ack.json?.text).toBe(errorText(parsed));
+    await sleep(100);
+    expect(harness.slack.responses(command.responseUrl)).toHaveLength(0);
+  });
+
+  const failures: [string, string, () => void, string][] = [
+    [
+      'an unknown database',
+      '#nosuchdb last week',
+      () => {},
+      errorText(new UnknownDatabaseError('#nosuchdb')),
+    ],
+    [
+      'a database the account may not read',
+      '"breast cancer" last week',
+      () => {},
+      errorText(new AccessDeniedError('breast cancer')),
+    ],
+    [
+      'rejected credentials',
+      '#hcsm yesterday',
+      () => {
+        harness.sandbox.revokeAllTokens();
+        harness.sandbox.script(
+          { kind: 'revoked-token' },
+          { kind: 'status', status: 401, endpoint: 'token' },
+        );
+      },
+      errorText(new CredentialsRejectedError(401)),
+    ],
+    [
+      'rate limiting',
+      '#hcsm past 48 hours',
+      () => harness.sandbox.script({ kind: 'status', status: 429, retryAfter: '3600' }),
+      errorText(new RateLimitedError(3_600_000)),
+    ],
+    [
+      'a service that stays unavailable',
+      '#bcsm last week',
+      () =>
+        harness.sandbox.script(
+          ...Array.from({ length: 4 }, () => ({ kind: 'status' as const, status: 503 })),
+        ),
+      errorText(new ServiceUnavailableError(503, 4)),
+    ],
+    [
+      'an invalid response',
+      '#bcsm yesterday',
+      () => harness.sandbox.script({ kind: 'malformed-json' }),
+      errorText(new InvalidResponseError(200, 'not JSON')),
+    ],
+  ];
+
+  it.each(failures)('explains %s in the replaced message', async (_name, text, setup, expected) => {
+    setup();
+    const command = slashCommand({ text });
+    const ack = await harness.send(command);
+    expect(ack.status).toBe(200);
+    const answer = await finalResponse(harness, command.responseUrl);
+    expect(answer.args.text).toBe(expected);
+    expect(answer.args.replace_original).toBe(true);
+  });
+
+  it('posts a shared answer in the channel and removes the ephemeral copy', async () => {
+    const action = blockAction({
+      actionId: actionIds.shareAnswer,
+      value: encodeShareValue(request('#hcsm last week')),
+    });
+    const ack = await harness.send(action);
+    expect(ack.status).toBe(200);
+    const shared = await harness.slack.waitForResponse(action.responseUrl, 1);
+    expect(shared.args.response_type).toBe('in_channel');
+    expect(shared.args.replace_original).toBe(false);
+    expect(headerOf(shared)).toBe('Top influencers for #hcsm');
+    expect(actionIdsOf(shared)).toEqual([]);
+    expect(String(shared.args.text)).toMatch(new RegExp(`^<@${userId}> shared: `));
+    const removed = await harness.slack.waitForResponse(action.responseUrl, 2);
+    expect(removed.args).toEqual({ delete_original: true });
+  });
+
+  it('says once that a slow lookup is still running, then answers', async () => {
+    harness.sandbox.setLatency(1_200);
+    try {
+      const command = slashCommand({ text: '#quiet last week' });
+      await harness.send(command);
+      const progress = await harness.slack.waitForResponse(command.responseUrl, 1);
+      expect(String(progress.args.text)).toMatch(/^Still looking up top influencers for #quiet/);
+      const answer = await harness.slack.waitForResponse(command.responseUrl, 2);
+      expect(headerOf(answer)).toBe('Top influencers for #quiet');
+      await sleep(200);
+      expect(harness.slack.responses(command.responseUrl)).toHaveLength(2);
+    } finally {
+      harness.sandbox.setLatency(0);
+    }
+  });
+});
+
+describe('direct messages and mentions', () => {
+  it('answers a DM by posting what is looked up and updating it with the answer', async () => {
+    const event = directMessageEvent('#hcsm last week');
+    const before = harness.slack.calls.length;
+    expect((await harness.send(eventCallback({ event }))).status).toBe(200);
+    const update = await harness.slack.waitFor(
+      (call) =>
+        call.method === 'chat.update' &&
+        call.args.channel === 'D0DIRECT01' &&
+        headerOf(call) !== undefined &&
+        harness.slack.calls.indexOf(call) >= before,
+    );
+    const post = harness.slack.calls
+      .slice(before)
+      .find((call) => call.method === 'chat.postMessage');
+    expect(post?.args.channel).toBe('D0DIRECT01');
+    expect(post?.args.text).toBe(renderPending(request('#hcsm last week')).text);
+    expect(update.args.channel).toBe('D0DIRECT01');
+    expect(headerOf(update)).toBe('Top influencers for #hcsm');
+    expect(actionIdsOf(update)).toEqual([]);
+  });
+
+  it('answers help in a DM', async () => {
+    const event = directMessageEvent('help');
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.text === renderHelp({}).text,
+    );
+    expect(post.args.channel).toBe('D0DIRECT01');
+  });
+
+  it('answers a mention in a thread under it', async () => {
+    const event = mentionEvent('#bcsm yesterday');
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
+    );
+    expect(post.args.channel).toBe('C0CHANNEL1');
+    expect(post.args.text).toBe(renderPending(request('#bcsm yesterday')).text);
+    const update = await harness.slack.waitFor(
+      (call) => call.method === 'chat.update' && headerOf(call) === 'Top influencers for #bcsm',
+    );
+    expect(update.args.channel).toBe('C0CHANNEL1');
+  });
+
+  it.each([
+    ['an edit', { subtype: 'message_changed', message: { text: '#hcsm last week' } }],
+    ['a bot message', { bot_id: 'B0OTHER01', subtype: 'bot_message' }],
+    ['a bot message without subtype', { bot_id: 'B0OTHER01' }],
+    ['a join notice', { subtype: 'channel_join' }],
+  ])('ignores %s', async (_name, extra) => {
+    const before = harness.slack.calls.length;
+    await harness.send(eventCallback({ event: directMessageEvent('#hcsm last week', extra) }));
+    await sleep(300);
+    expect(harness.slack.calls.slice(before)).toEqual([]);
+  });
+
+  it('answers a retried delivery of the same event once', async () => {
+    const before = harness.slack.calls.length;
+    const delivery = eventCallback({ event: directMessageEvent('help') });
+    await harness.send(delivery);
+    await harness.send(delivery, {
+      headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    });
+    await sleep(300);
+    expect(
+      harness.slack.calls.slice(before).filter((call) => call.method === 'chat.postMessage'),
+    ).toHaveLength(1);
+  });
+});
+
+describe('App Home and the lookup modal', () => {
+  it('publishes the Home tab when it is opened', async () => {
+    await harness.send(eventCallback({ event: homeOpenedEvent() }));
+    const publish = await harness.slack.waitFor((call) => call.method === 'views.publish');
+    expect(publish.args.user_id).toBe(userId);
+    expect((publish.args.view as { callback_id: string }).callback_id).toBe(callbackIds.home);
+  });
+
+  it('opens the modal from the Look up button', async () => {
+    const action = blockAction({
+      actionId: actionIds.openLookup,
+      view: { id: 'V0HOME', type: 'home' },
+      container: { type: 'view', view_id: 'V0HOME' },
+    });
+    expect((await harness.send(action)).status).toBe(200);
+    const open = await harness.slack.waitFor((call) => call.method === 'views.open');
+    expect((open.args.view as { callback_id: string }).callback_id).toBe(callbackIds.lookupModal);
+    expect(open.args.trigger_id).toMatch(/\.trigger$/);
+  });
+
+  const values = (databases: string, window: string) => {
+    const input = lookupModalInputs;
+    return {
+      [input.databases.blockId]: {
+        [input.databases.actionId]: { type: 'plain_text_input', value: databases },
+      },
+      [input.window.blockId]: {
+        [input.window.actionId]: { type: 'plain_text_input', value: window },
+      },
+      [input.zone.blockId]: {
+        [input.zone.actionId]: { type: 'plain_text_input', value: userZone },
+      },
+      [input.top.blockId]: { [input.top.actionId]: { type: 'plain_text_input', value: '5' } },
+    };
+  };
+
+  it('keeps a parse error in the modal under its input', async () => {
+    const submit = viewSubmission({
+      callbackId: callbackIds.lookupModal,
+      values: values('#hcsm', 'since next year'),
+    });
+    const ack = await harness.send(submit);
+    const parsed = parseLookup(`#hcsm since next year in ${userZone} top 5`, {
+      now: fixedNow,
+      zone: userZone,
+    });
+    expect(parsed).toBeInstanceOf(Error);
+    expect(ack.json).toEqual({
+      response_action: 'errors',
+      errors: modalErrors(parsed as ParseError),
+    });
+  });
+
+  it('closes the modal on a valid lookup and sends the answer as a DM', async () => {
+    const before = harness.slack.calls.length;
+    const ack = await harness.send(
+      viewSubmission({ callbackId: callbackIds.lookupModal, values: values('#hcsm', 'last week') }),
+    );
+    expect(ack.status).toBe(200);
+    expect(ack.json).toBeUndefined();
+    const update = await harness.slack.waitFor(
+      (call) =>
+        call.method === 'chat.update' &&
+        call.args.channel === userId &&
+        headerOf(call) !== undefined &&
+        harness.slack.calls.indexOf(call) >= before,
+    );
+    const post = harness.slack.calls
+      .slice(before)
+      .find((call) => call.method === 'chat.postMessage');
+    expect(post?.args.channel).toBe(userId);
+    expect(headerOf(update)).toBe('Top influencers for #hcsm');
+  });
+});
+
+describe('request authenticity and access', () => {
+  it.each([
+    ['a forged signature', { secret: 'not-the-signing-secret' }],
+    ['a stale timestamp', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+  ])('answers 401 to %s and runs no handler', async (_name, options) => {
+    const stranger = 'U0STRANGER';
+    const command = slashCommand({ text: '#quiet past 3 hours', userId: stranger });
+    const response = await harness.send(command, options);
+    expect(response.status).toBe(401);
+    expect(response.text).toBe('');
+    await sleep(300);
+    expect(
+      harness.slack.calls.filter(
+        (call) => call.args.user === stranger || call.url === command.responseUrl,
+      ),
+    ).toEqual([]);
+    const start = request('#quiet past 3 hours').start;
+    expect(
+      harness.sandbox.log.filter((entry) => Object.values(entry.query).includes(start)),
+    ).toEqual([]);
+  });
+
+  it('answers /healthz with status, version and mode', async () => {
+    const response = await fetch(`${harness.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      version: harness.config.version,
+      mode: 'http',
+    });
+  });
+
+  it('never writes a secret to the logs', () => {
+    expect(harness.logs.length).toBeGreaterThan(0);
+    const all = harness.logs.join('\n');
+    for (const secret of [signingSecret, botToken, demoClient.secret])
+      expect(all).not.toContain(secret);
+    expect(all).not.toMatch(/Bearer\s+(?!\[redacted\])[A-Za-z0-9._~+/-]{8,}/);
+    expect(all).not.toMatch(/xox[a-z]-[A-Za-z0-9]/);
+  });
+});
+
+describe('a workspace outside the allow-list', () => {
+  it('is refused with no data', async () => {
+    const guarded = await startHarness({
+      env: { SLACK_ALLOWED_TEAM_IDS: teamId },
+      sandbox: { now },
+      overrides: { now },
+    });
+    try {
+      const command = slashCommand({ text: '#hcsm last week', teamId: otherTeamId });
+      const ack = await guarded.send(command);
+      expect(ack.json?.text).toBe(errorText(new TeamNotAllowedError(otherTeamId)));
+      await sleep(200);
+      expect(guarded.sandbox.log.filter((entry) => entry.endpoint === 'data')).toEqual([]);
+      expect(guarded.slack.calls.filter((call) => call.method !== 'auth.test')).toEqual([]);
+
+      const allowed = await guarded.send(slashCommand({ text: '#hcsm last week' }));
+      expect(allowed.json?.text).toBe(renderPending(request('#hcsm last week')).text);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('a service slower than every limit', () => {
+  it('acks well within 3 s while the sandbox takes 10 s, then reports the timeout', async () => {
+    const slow = await startHarness({
+      env: { LOOKUP_TIMEOUT_MS: '1500' },
+      sandbox: { now, latencyMs: 10_000 },
+      overrides: { now },
+    });
+    try {
+      const command = slashCommand({ text: '#hcsm last week' });
+      const ack = await slow.send(command);
+      expect(ack.ms).toBeLessThan(1_000);
+      expect(ack.json?.text).toBe(renderPending(request('#hcsm last week')).text);
+      const progress = await slow.slack.waitForResponse(command.responseUrl, 1);
+      expect(String(progress.args.text)).toMatch(/^Still looking up/);
+      const final = await slow.slack.waitForResponse(command.responseUrl, 2);
+      expect(final.args.text).toBe(renderTimedOut(request('#hcsm last week')).text);
+      expect(final.args.replace_original).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('acks with UTC and says so when users.info is slower than the bounded wait', async () => {
+    const slowZone = await startHarness({
+      env: { USER_ZONE_WAIT_MS: '100' },
+      sandbox: { now },
+      overrides: { now },
+    });
+    slowZone.slack.usersInfoDelayMs = 1_000;
+    try {
+      const ack = await slowZone.send(slashCommand({ text: '#hcsm yesterday' }));
+      expect(ack.ms).toBeLessThan(1_000);
+      const expected = renderPending(request('#hcsm yesterday', 'UTC'), {
+        note: 'Your Slack time zone could not be read in time, so dates are in UTC. Add "in <zone>" (e.g. in America/New_York) to choose one.',
+      });
+      expect(ack.json).toEqual({ response_type: 'ephemeral', ...expected });
+    } finally {
+      await slowZone.close();
+    }
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * Request bodies as Slack sends them to the app's one endpoint: slash commands and interactivity
+ * as form bodies (interactivity wraps JSON in `payload=`), events as JSON envelopes.
+ */
+
+export const teamId = 'T0TEAM001';
+export const otherTeamId = 'T0OTHER99';
+export const userId = 'U0PERSON1';
+export const botUserId = 'U0BOT0001';
+export const botId = 'B0BOT0001';
+export const apiAppId = 'A0APP0001';
+
+export interface EncodedBody {
+  readonly body: string;
+  readonly contentType: string;
+}
+
+let sequence = 1_000;
+const next = () => {
+  sequence += 1;
+  return sequence;
+};
+
+export function responseUrlFor(name: string): string {
+  return `https://hooks.slack.test/commands/${teamId}/${name}/${next()}`;
+}
+
+export interface CommandOptions {
+  readonly text: string;
+  readonly command?: string;
+  readonly teamId?: string;
+  readonly userId?: string;
+  readonly channelId?: string;
+  readonly responseUrl?: string;
+}
+
+export function slashCommand(options: CommandOptions): EncodedBody & { responseUrl: string } {
+  const responseUrl = options.responseUrl ?? responseUrlFor('cmd');
+  const form = new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: options.teamId ?? teamId,
+    team_domain: 'example',
+    channel_id: options.channelId ?? 'C0CHANNEL1',
+    channel_name: 'general',
+    user_id: options.userId ?? userId,
+    user_name: 'person',
+    command: options.command ?? '/influencers',
+    text: options.text,
+    api_app_id: apiAppId,
+    is_enterprise_install: 'false',
+    response_url: responseUrl,
+    trigger_id: `${next()}.trigger`,
+  });
+  return {
+    body: form.toString(),
+    contentType: 'application/x-www-form-urlencoded',
+    responseUrl,
+  };
+}
+
+function interactive(payload: Record<string, unknown>): EncodedBody {
+  return {
+    body: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    contentType: 'application/x-www-form-urlencoded',
+  };
+}
+
+export interface ButtonOptions {
+  readonly actionId: string;
+  readonly value?: string;
+  readonly blockId?: string;
+  readonly responseUrl?: string;
+  readonly teamId?: string;
+  readonly container?: Record<string, unknown>;
+  readonly view?: Record<string, unknown>;
+}
+
+export function blockAction(options: ButtonOptions): EncodedBody & { responseUrl: string } {
+  const responseUrl = options.responseUrl ?? responseUrlFor('action');
+  const team = options.teamId ?? teamId;
+  const payload: Record<string, unknown> = {
+    type: 'block_actions',
+    team: { id: team, domain: 'example' },
+    user: { id: userId, username: 'person', team_id: team },
+    api_app_id: apiAppId,
+    token: 'legacy-verification-token',
+    container: options.container ?? {
+      type: 'message',
+      message_ts: '1700000000.000100',
+      channel_id: 'C0CHANNEL1',
+      is_ephemeral: true,
+    },
+    trigger_id: `${next()}.trigger`,
+    channel: { id: 'C0CHANNEL1', name: 'general' },
+    response_url: responseUrl,
+    actions: [
+      {
+        type: 'button',
+        action_id: options.actionId,
+        block_id: options.blockId ?? 'block',
+        text: { type: 'plain_text', text: 'button' },
+        ...(options.value === undefined ? {} : { value: options.value }),
+        action_ts: '1700000001.000200',
+      },
+    ],
+  };
+  if (options.view) {
+    payload.view = options.view;
+    delete payload.channel;
+    delete payload.response_url;
+  }
+  return { ...interactive(payload), responseUrl };
+}
+
+export interface ViewSubmissionOptions {
+  readonly callbackId: string;
+  /** `state.values`: block id -> action id -> element state. */
+  readonly values: Record<string, Record<string, Record<string, unknown>>>;
+  readonly privateMetadata?: string;
+  readonly teamId?: string;
+}
+
+export function viewSubmission(options: ViewSubmissionOptions): EncodedBody {
+  const team = options.teamId ?? teamId;
+  return interactive({
+    type: 'view_submission',
+    team: { id: team, domain: 'example' },
+    user: { id: userId, username: 'person', team_id: team },
+    api_app_id: apiAppId,
+    token: 'legacy-verification-token',
+    trigger_id: `${next()}.trigger`,
+    view: {
+      id: 'V0VIEW0001',
+      team_id: team,
+      type: 'modal',
+      callback_id: options.callbackId,
+      private_metadata: options.privateMetadata ?? '',
+      blocks: [],
+      state: { values: options.values },
+      hash: '1700000000.abc',
+      title: { type: 'plain_text', text: 'Look up' },
+      app_id: apiAppId,
+      bot_id: botId,
+    },
+    response_urls: [],
+  });
+}
+
+export interface EventOptions {
+  readonly event: Record<string, unknown>;
+  readonly eventId?: string;
+  readonly teamId?: string;
+}
+
+export function eventCallback(options: EventOptions): EncodedBody & { eventId: string } {
+  const eventId = options.eventId ?? `Ev${next()}`;
+  const team = options.teamId ?? teamId;
+  const envelope = {
+    token: 'legacy-verification-token',
+    team_id: team,
+    api_app_id: apiAppId,
+    event: options.event,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: 1_700_000_000,
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: team,
+        user_id: botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+  };
+  return { body: JSON.stringify(envelope), contentType: 'application/json', eventId };
+}
+
+export function directMessageEvent(text: string, extra: Record<string, unknown> = {}) {
+  const ts = `${1_700_000_000 + next()}.000100`;
+  return {
+    type: 'message',
+    channel: 'D0DIRECT01',
+    channel_type: 'im',
+    user: userId,
+    text,
+    ts,
+    event_ts: ts,
+    team: teamId,
+    ...extra,
+  };
+}
+
+export function mentionEvent(text: string, extra: Record<string, unknown> = {}) {
+  const ts = `${1_700_000_000 + next()}.000200`;
+  return {
+    type: 'app_mention',
+    channel: 'C0CHANNEL1',
+    user: userId,
+    text: `<@${botUserId}> ${text}`,
+    ts,
+    event_ts: ts,
+    team: teamId,
+    ...extra,
+  };
+}
+
+export function homeOpenedEvent() {
+  return {
+    type: 'app_home_opened',
+    user: userId,
+    channel: 'D0DIRECT01',
+    tab: 'home',
+    event_ts: '1700000000.000300',
+  };
+}

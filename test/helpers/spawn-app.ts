@@ -1,0 +1,48 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+
+export const appEntry = new URL('../../src/app.ts', import.meta.url).pathname;
+
+export interface Spawned {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) and how long after `since` it came. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** `node src/app.ts` with exactly `env` (plus PATH) as its environment. */
+export function spawnApp(env: Record<string, string>, args: string[] = []): Spawned {
+  const child = spawn(process.execPath, [appEntry, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>(
+    (resolve) => {
+      child.on('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
+    },
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Resolves once `read()` matches `pattern`, polling; rejects after `timeoutMs`. */
+export async function waitForOutput(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = read().match(pattern);
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

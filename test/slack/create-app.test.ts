@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createApp, startupSummary, zoneArgument } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { FakeSlack } from '../helpers/fake-slack.ts';
+
+const analytics = {
+  ANALYTICS_BASE_URL: 'https://api.example.com',
+  ANALYTICS_CLIENT_ID: 'id',
+  ANALYTICS_CLIENT_SECRET: 'analytics-secret',
+};
+
+describe('createApp', () => {
+  it('builds a Socket Mode app without connecting until start', () => {
+    const config = loadConfig({
+      SLACK_APP_TOKEN: 'xapp-1-x',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      ...analytics,
+    });
+    if (config.mode === 'console') throw new Error('expected Socket Mode');
+    const slack = new FakeSlack();
+    const running = createApp(config, { fetch: slack.fetch, logger: silentLogger });
+    expect(running.app).toBeDefined();
+    expect(slack.calls).toEqual([]);
+  });
+});
+
+describe('startupSummary', () => {
+  it('names the mode, port and analytics service and no secret', () => {
+    const config = loadConfig({
+      SLACK_SIGNING_SECRET: 'signing',
+      SLACK_BOT_TOKEN: 'xoxb-bot',
+      ...analytics,
+    });
+    const summary = startupSummary(config, 3000);
+    expect(summary).toEqual({
+      mode: 'http',
+      version: config.version,
+      port: 3000,
+      analytics: 'https://api.example.com',
+      allowedTeams: 'all',
+    });
+    expect(JSON.stringify(summary)).not.toMatch(/signing|xoxb|analytics-secret/);
+  });
+});
+
+describe('zoneArgument', () => {
+  it.each([
+    [['--tz', 'Asia/Tokyo'], 'Asia/Tokyo'],
+    [['--tz=UTC'], 'UTC'],
+    [[], undefined],
+  ])('reads %j', (argv, expected) => {
+    expect(zoneArgument(argv)).toBe(expected);
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
+import { ServiceUnavailableError, TimeoutError } from '../../src/errors.ts';
+import { createLogger } from '../../src/logger.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import type { LookupRequest } from '../../src/parsing/types.ts';
+import { renderAnswer } from '../../src/render/answer.ts';
+import { genericErrorText, renderError } from '../../src/render/errors.ts';
+import { renderHelp } from '../../src/render/help.ts';
+import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';
+import type { SlackMessage } from '../../src/render/types.ts';
+import { LookupFlow, toQuery, utcFallbackNote } from '../../src/slack/lookup-flow.ts';
+
+const now = new Date('2026-11-21T15:00:00Z');
+const result: InfluencersResult = {
+  influencers: [
+    {
+      rank: 1,
+      screenName: 'DrJane',
+      displayName: 'Dr Jane',
+      stakeholderCategories: [],
+      metrics: { mentions: 42 },
+    },
+  ],
+};
+const request = parseLookup('#hcsm last week', { now, zone: 'Europe/Paris' }) as LookupRequest;
+
+function flowWith(
+  getInfluencers: AnalyticsApi['getInfluencers'],
+  policy = { progressUpdateMs: 1_000, timeoutMs: 5_000 },
+) {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => lines.push(line) },
+  });
+  return {
+    flow: new LookupFlow({ analytics: { getInfluencers }, logger, policy, now: () => now }),
+    lines,
+  };
+}
+
+function recordingSink() {
+  const seen: { kind: 'progress' | 'finish'; message: SlackMessage }[] = [];
+  return {
+    seen,
+    sink: {
+      progress: async (message: SlackMessage) => void seen.push({ kind: 'progress', message }),
+      finish: async (message: SlackMessage) => void seen.push({ kind: 'finish', message }),
+    },
+  };
+}
+
+describe('LookupFlow.plan', () => {
+  const { flow } = flowWith(async () => result);
+
+  it.each(['', '  ', 'help', 'HELP', '?', 'settings', 'digests'])(
+    'gives the usage for %j',
+    (text) => {
+      expect(flow.plan(text, { zone: 'UTC', command: '/influencers' })).toEqual({
+        kind: 'help',
+        message: renderHelp({ command: '/influencers' }),
+      });
+    },
+  );
+
+  it('gives the parser error, rendered, for text it cannot read', () => {
+    const plan = flow.plan('#hcsm top 500', { zone: 'UTC' });
+    expect(plan.kind).toBe('invalid');
+    if (plan.kind === 'invalid') expect(plan.message).toEqual(renderError(plan.error));
+  });
+
+  it("plans a lookup in the person's zone with the pending message", () => {
+    expect(flow.plan('#hcsm last week', { zone: 'Europe/Paris' })).toEqual({
+      kind: 'lookup',
+      request,
+      note: undefined,
+      pending: renderPending(request),
+    });
+  });
+
+  it('says so when the zone is the UTC fallback', () => {
+    const plan = flow.plan('#hcsm last week', { zone: 'UTC', zoneFallback: true });
+    expect(plan.kind === 'lookup' && plan.note).toBe(utcFallbackNote);
+    if (plan.kind === 'lookup')
+      expect(plan.pending).toEqual(renderPending(plan.request, { note: utcFallbackNote }));
+  });
+});
+
+describe('LookupFlow.run', () => {
+  it('asks the service for the parsed request and finishes with the answer', async () => {
+    const getInfluencers = vi.fn(async () => result);
+    const { flow } = flowWith(getInfluencers);
+    const { sink, seen } = recordingSink();
+    expect(await flow.run(request, sink, { shareable: true })).toBe('answered');
+    expect(getInfluencers).toHaveBeenCalledWith(
+      toQuery(request),
+      expect.objectContaining({ deadlineMs: 5_000 }),
+    );
+    expect(toQuery(request)).toEqual({
+      databases: ['#hcsm'],
+      start: request.start,
+      end: request.end,
+      timezone: 'Europe/Paris',
+      limit: 10,
+    });
+    expect(seen).toEqual([
+      { kind: 'finish', message: renderAnswer(request, result, { shareable: true }) },
+    ]);
+  });
+
+  it('sends one still-running update before a slow answer', async () => {
+    vi.useFakeTimers({ now: now.getTime() });
+    try {
+      const { flow } = flowWith(
+        () => new Promise((resolve) => setTimeout(() => resolve(result), 2_500)),
+      );
+      const { sink, seen } = recordingSink();
+      const done = flow.run(request, sink);
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(await done).toBe('answered');
+      expect(seen.map((entry) => entry.kind)).toEqual(['progress', 'finish']);
+      expect(seen[0]?.message).toEqual(renderStillRunning(request, 1_000));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops at the final timeout with the timed-out message', async () => {
+    vi.useFakeTimers({ now: now.getTime() });
+    try {
+      const { flow } = flowWith(() => new Promise(() => {}));
+      const { sink, seen } = recordingSink();
+      const done = flow.run(request, sink);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await done).toBe('timed_out');
+      expect(seen.at(-1)).toEqual({ kind: 'finish', message: renderTimedOut(request) });
+      expect(seen).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("treats the client's own deadline as the final timeout", async () => {
+    const { flow } = flowWith(async () => {
+      throw new TimeoutError('deadline', 5_000);
+    });
+    const { sink, seen } = recordingSink();
+    expect(await flow.run(request, sink)).toBe('timed_out');
+    expect(seen[0]?.message).toEqual(renderTimedOut(request));
+  });
+
+  it('ends early with the timed-out message when its signal aborts (shutdown)', async () => {
+    const controller = new AbortController();
+    const { flow } = flowWith(() => new Promise(() => {}));
+    const { sink, seen } = recordingSink();
+    const done = flow.run(request, sink, { signal: controller.signal });
+    controller.abort();
+    expect(await done).toBe('timed_out');
+    expect(seen[0]?.message).toEqual(renderTimedOut(request));
+  });
+
+  it("renders an app error with the renderer's words", async () => {
+    const error = new ServiceUnavailableError(503, 4);
+    const { flow, lines } = flowWith(async () => {
+      throw error;
+    });
+    const { sink, seen } = recordingSink();
+    expect(await flow.run(request, sink)).toBe('failed');
+    expect(seen[0]?.message).toEqual(renderError(error));
+    expect(lines.join('')).toContain('"code":"service_unavailable"');
+  });
+
+  it('gives one generic message for an unexpected error and logs its cause', async () => {
+    const { flow, lines } = flowWith(async () => {
+      throw new TypeError('boom in a dependency');
+    });
+    const { sink, seen } = recordingSink();
+    expect(await flow.run(request, sink)).toBe('failed');
+    expect(seen[0]?.message.text).toBe(genericErrorText);
+    const logged = lines.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } },
+    );
+    expect(logged.find((line) => line.msg === 'lookup failed unexpectedly')?.err?.message).toBe(
+      'boom in a dependency',
+    );
+  });
+});

@@ -1,0 +1,168 @@
+import type { WebClient } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { createLogger, silentLogger } from '../../src/logger.ts';
+import { boltLogger } from '../../src/slack/bolt-logger.ts';
+import { SeenEvents } from '../../src/slack/deps.ts';
+import { InFlight } from '../../src/slack/in-flight.ts';
+import { ResponseUrl, responseUrlMaxUses } from '../../src/slack/response-url.ts';
+import { requestTeamId } from '../../src/slack/team-guard.ts';
+import { firstWord, typedText } from '../../src/slack/text.ts';
+import { UserZones } from '../../src/slack/user-zone.ts';
+import { FakeSlack } from '../helpers/fake-slack.ts';
+
+describe('ResponseUrl', () => {
+  it('posts at most five times and drops the sixth', async () => {
+    const slack = new FakeSlack();
+    const url = 'https://hooks.slack.test/commands/T1/1/abc';
+    const channel = new ResponseUrl(url, slack.fetch, silentLogger);
+    const sent = [];
+    for (let i = 0; i < responseUrlMaxUses + 1; i += 1)
+      sent.push(await channel.send({ text: `post ${i}`, replace_original: true }));
+    expect(sent).toEqual([true, true, true, true, true, false]);
+    expect(slack.responses(url)).toHaveLength(5);
+    expect(channel.uses).toBe(5);
+  });
+
+  it('reports a refused post as not sent', async () => {
+    const channel = new ResponseUrl(
+      'https://x.test/r',
+      async () => new Response('expired_url', { status: 404 }),
+      silentLogger,
+    );
+    expect(await channel.send({ text: 'late' })).toBe(false);
+  });
+});
+
+describe('UserZones', () => {
+  const client = (slack: FakeSlack) =>
+    ({
+      users: {
+        info: async (args: { user: string }) => {
+          const response = await slack.fetch(`${slack.apiUrl}users.info`, {
+            method: 'POST',
+            body: `user=${args.user}`,
+          });
+          return (await response.json()) as { user?: { tz?: string } };
+        },
+      },
+    }) as unknown as WebClient;
+
+  it('reads the profile zone once and caches it', async () => {
+    const slack = new FakeSlack({ zones: { U1: 'Asia/Tokyo' } });
+    const zones = new UserZones({ logger: silentLogger, waitMs: 500 });
+    expect(await zones.zoneOf(client(slack), 'U1')).toEqual({
+      zone: 'Asia/Tokyo',
+      fallback: false,
+    });
+    expect(await zones.zoneOf(client(slack), 'U1')).toEqual({
+      zone: 'Asia/Tokyo',
+      fallback: false,
+    });
+    expect(slack.api('users.info')).toHaveLength(1);
+  });
+
+  it('falls back to UTC past the bounded wait and caches the late answer', async () => {
+    const slack = new FakeSlack({ zones: { U2: 'Europe/Berlin' } });
+    slack.usersInfoDelayMs = 200;
+    const zones = new UserZones({ logger: silentLogger, waitMs: 20 });
+    expect(await zones.zoneOf(client(slack), 'U2')).toEqual({ zone: 'UTC', fallback: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await zones.zoneOf(client(slack), 'U2')).toEqual({
+      zone: 'Europe/Berlin',
+      fallback: false,
+    });
+  });
+
+  it('falls back to UTC when users.info fails or gives no zone', async () => {
+    const slack = new FakeSlack();
+    slack.override('users.info', () => ({ ok: false, error: 'user_not_found' }));
+    const zones = new UserZones({ logger: silentLogger, waitMs: 500 });
+    const failing = {
+      users: {
+        info: async () => {
+          throw new Error('user_not_found');
+        },
+      },
+    } as unknown as WebClient;
+    expect(await zones.zoneOf(failing, 'U3')).toEqual({ zone: 'UTC', fallback: true });
+    const noZone = {
+      users: { info: async () => ({ ok: true, user: {} }) },
+    } as unknown as WebClient;
+    expect(await zones.zoneOf(noZone, 'U4')).toEqual({ zone: 'UTC', fallback: true });
+  });
+});
+
+describe('typedText', () => {
+  it.each([
+    ['<@U0BOT0001> #hcsm yesterday', 'U0BOT0001', '#hcsm yesterday'],
+    ['<@U0OTHER> #hcsm yesterday', undefined, '#hcsm yesterday'],
+    ['  #hcsm &amp; more  ', undefined, '#hcsm &amp; more'],
+    [undefined, undefined, ''],
+  ])('reads %j', (text, bot, expected) => {
+    expect(typedText(text, bot)).toBe(expected);
+  });
+
+  it('splits the first word', () => {
+    expect(firstWord(' digest  #hcsm every monday ')).toEqual({
+      word: 'digest',
+      rest: '#hcsm every monday',
+    });
+    expect(firstWord('')).toEqual({ word: '', rest: '' });
+  });
+});
+
+describe('requestTeamId', () => {
+  it.each([
+    [{ team_id: 'T1' }, 'T1'],
+    [{ team: { id: 'T2' } }, 'T2'],
+    [{ team: null, user: { team_id: 'T3' } }, 'T3'],
+    [{}, undefined],
+  ])('finds the workspace in %j', (body, expected) => {
+    expect(requestTeamId(body)).toBe(expected);
+  });
+});
+
+describe('SeenEvents', () => {
+  it('answers true only the first time an event id is seen', () => {
+    const seen = new SeenEvents();
+    expect([
+      seen.firstTime('Ev1'),
+      seen.firstTime('Ev1'),
+      seen.firstTime('Ev2'),
+      seen.firstTime(undefined),
+    ]).toEqual([true, false, true, true]);
+  });
+});
+
+describe('InFlight', () => {
+  it('waits for work, then aborts what outlives the grace period', async () => {
+    const inFlight = new InFlight();
+    void inFlight.track(new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(await inFlight.drain(1_000, 100)).toBe(true);
+    const stuck = inFlight.track(
+      new Promise<void>((resolve) => inFlight.signal.addEventListener('abort', () => resolve())),
+    );
+    expect(await inFlight.drain(20, 1_000)).toBe(false);
+    await stuck;
+    expect(inFlight.size).toBe(0);
+  });
+});
+
+describe('boltLogger', () => {
+  it('writes Bolt records through pino with Slack tokens scrubbed from message strings', () => {
+    const lines: string[] = [];
+    const logger = boltLogger(
+      createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } }),
+    );
+    logger.info('http request url: x', { token: 'xoxb-123-abc' }, 'xapp-1-A-2');
+    logger.error(new Error('failed'), 'while posting');
+    const records = lines.map(
+      (line) => JSON.parse(line) as { msg: string; component: string; err?: { message: string } },
+    );
+    expect(records[0]).toMatchObject({
+      msg: 'http request url: x {"token":"[redacted]"} [redacted]',
+      component: 'bolt',
+    });
+    expect(records[1]).toMatchObject({ msg: 'while posting', err: { message: 'failed' } });
+  });
+});
