@@ -74,6 +74,11 @@ export function readDatabaseToken(token: Token): DatabaseToken {
   return { kind: 'word' };
 }
 
+/** An unquoted run of digits: a numeric ID on its own, a word inside a phrase. */
+export function isBareNumber(token: Token): boolean {
+  return token.kind === 'word' && numericId.test(token.text);
+}
+
 /**
  * The items in order with exact duplicates dropped.
  * @throws ParseError `too_many_databases` beyond `max`, naming the first item over the limit.

@@ -3,7 +3,7 @@
  * window, zone, top, and for digests a schedule); everything between clauses is database items.
  * Anything that is neither is reported, never dropped.
  */
-import { type DatabaseItem, readDatabaseToken } from './databases.ts';
+import { type DatabaseItem, isBareNumber, readDatabaseToken } from './databases.ts';
 import { parseErrors } from './messages.ts';
 import { fragmentOf, type Token } from './tokens.ts';
 
@@ -41,8 +41,11 @@ export interface CommandScan<M> {
 
 /**
  * Reads a whole command: clauses where a matcher recognises one, database items elsewhere.
- * Consecutive plain words that no matcher claims form one phrase item. Throws the first
- * ParseError met, including `unrecognised` for a token that is neither.
+ * Consecutive plain words that no matcher claims form one phrase item. A bare number between two
+ * words of a phrase belongs to it (`type 2 diabetes`, `covid 19 vaccine`); one at either edge of
+ * a phrase (`cancer 4711`, `4711 cancer`, `type 2 last week`) stays a numeric ID, as does one
+ * standing alone; quotes (`"type 2"`) keep it in the phrase. Throws the first ParseError met,
+ * including `unrecognised` for a token that is neither.
  */
 export function scanCommand<M>(
   text: string,
@@ -53,11 +56,24 @@ export function scanCommand<M>(
   const hits: ClauseHit<M>[] = [];
   const databases: DatabaseItem[] = [];
   let phraseStart = -1;
+  // The first of the numbers that follow the phrase's last word: they join it only if a word does.
+  let numbersFrom = -1;
   const endPhrase = (end: number): void => {
     if (phraseStart === -1) return;
-    const words = tokens.slice(phraseStart, end).map((t) => t.text);
-    databases.push({ name: words.join(' '), fragment: fragmentOf(text, tokens, phraseStart, end) });
+    const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
+    const words = tokens.slice(phraseStart, wordsEnd).map((t) => t.text);
+    databases.push({
+      name: words.join(' '),
+      fragment: fragmentOf(text, tokens, phraseStart, wordsEnd),
+    });
+    for (let i = wordsEnd; i < end; i++) {
+      databases.push({
+        name: (tokens[i] as Token).text,
+        fragment: fragmentOf(text, tokens, i, i + 1),
+      });
+    }
     phraseStart = -1;
+    numbersFrom = -1;
   };
 
   let at = 0;
@@ -77,11 +93,16 @@ export function scanCommand<M>(
     switch (read.kind) {
       case 'word':
         if (phraseStart === -1) phraseStart = at;
+        numbersFrom = -1;
         break;
       case 'separator':
         endPhrase(at);
         break;
       case 'item':
+        if (phraseStart !== -1 && isBareNumber(token)) {
+          if (numbersFrom === -1) numbersFrom = at;
+          break;
+        }
         endPhrase(at);
         databases.push({ name: read.name, fragment: fragmentOf(text, tokens, at, at + 1) });
         break;

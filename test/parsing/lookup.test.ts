@@ -259,6 +259,163 @@ describe('parseLookup', () => {
     });
   });
 
+  describe('rule 5 at the end of a range: read forward from the start', () => {
+    it.each([
+      [
+        'Nov 15 to Dec 5',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-11-15T00:00:00+00:00',
+        '2026-11-21T15:30:00+00:00',
+      ],
+      [
+        'Nov 15 to Dec 5',
+        'Asia/Kolkata',
+        '2026-12-10T06:30:00Z',
+        '2026-11-15T00:00:00+05:30',
+        '2026-12-05T00:00:00+05:30',
+      ],
+      [
+        'Dec 20 to Jan 5',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2025-12-20T00:00:00+00:00',
+        '2026-01-05T00:00:00+00:00',
+      ],
+      [
+        'Dec 20 to Jan 5',
+        'Europe/London',
+        '2026-01-02T12:00:00Z',
+        '2025-12-20T00:00:00+00:00',
+        '2026-01-02T12:00:00+00:00',
+      ],
+      [
+        'between Dec 20 and Jan 5',
+        'Asia/Kolkata',
+        '2026-01-02T12:00:00Z',
+        '2025-12-20T00:00:00+05:30',
+        '2026-01-02T17:30:00+05:30',
+      ],
+      [
+        'Dec 20 10am - Jan 5 2pm',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2025-12-20T10:00:00+00:00',
+        '2026-01-05T14:00:00+00:00',
+      ],
+      [
+        'Oct 20 to Nov 5 (across the US fall-back)',
+        'America/New_York',
+        '2026-11-02T15:00:00Z',
+        '2026-10-20T00:00:00-04:00',
+        '2026-11-02T10:00:00-05:00',
+      ],
+      [
+        'Mar 30 through Apr 9 (across the end of Sydney DST)',
+        'Australia/Sydney',
+        '2026-04-06T02:00:00Z',
+        '2026-03-30T00:00:00+11:00',
+        '2026-04-06T12:00:00+10:00',
+      ],
+      [
+        'friday to monday',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-11-20T00:00:00+00:00',
+        '2026-11-21T15:30:00+00:00',
+      ],
+      [
+        'friday to monday',
+        'America/New_York',
+        '2026-11-24T15:00:00Z',
+        '2026-11-20T00:00:00-05:00',
+        '2026-11-23T00:00:00-05:00',
+      ],
+      [
+        'friday to monday (across the end of Sydney DST)',
+        'Australia/Sydney',
+        '2026-04-06T02:00:00Z',
+        '2026-04-03T00:00:00+11:00',
+        '2026-04-06T00:00:00+10:00',
+      ],
+      [
+        'friday through friday',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-11-20T00:00:00+00:00',
+        '2026-11-21T00:00:00+00:00',
+      ],
+      [
+        'December through February',
+        'Europe/London',
+        '2026-11-21T15:30:00Z',
+        '2025-12-01T00:00:00+00:00',
+        '2026-03-01T00:00:00+00:00',
+      ],
+      [
+        'Nov 15 through November',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-11-15T00:00:00+00:00',
+        '2026-11-21T15:30:00+00:00',
+      ],
+      [
+        'Q4 2024 through Q1',
+        'Europe/London',
+        '2026-11-21T15:30:00Z',
+        '2024-10-01T00:00:00+01:00',
+        '2025-04-01T00:00:00+01:00',
+      ],
+      [
+        'Sep 8 2024 to Sep 1',
+        'Asia/Kolkata',
+        '2026-11-21T15:30:00Z',
+        '2024-09-08T00:00:00+05:30',
+        '2025-09-01T00:00:00+05:30',
+      ],
+      [
+        '2 weeks ago to Dec 5',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-11-07T15:30:00+00:00',
+        '2026-11-21T15:30:00+00:00',
+      ],
+      [
+        'from Sep 8 to Sep 1',
+        'UTC',
+        '2026-11-21T15:30:00Z',
+        '2026-09-08T00:00:00+00:00',
+        '2026-11-21T15:30:00+00:00',
+      ],
+    ])('reads "%s" in %s at %s as %s to %s', (phrase, zone, now, start, end) => {
+      const text = `#x ${phrase.split(' (')[0] as string}`;
+      expect(window(text, zone, new Date(now))).toEqual([start, end]);
+    });
+
+    it('keeps the past bias of the start', () => {
+      expect(window('#x Dec 5 to Dec 20')).toEqual([
+        '2025-12-05T00:00:00+00:00',
+        '2025-12-20T00:00:00+00:00',
+      ]);
+    });
+
+    it('leaves explicit years and words tied to today where they are', () => {
+      expect(failure('#x Sep 8 to Sep 1 2026').reason).toBe('inverted_window');
+      expect(window('#x Sep 8 2025 to Sep 1 2026')).toEqual([
+        '2025-09-08T00:00:00+00:00',
+        '2026-09-01T00:00:00+00:00',
+      ]);
+      expect(failure('#x saturday to last monday').reason).toBe('inverted_window');
+      expect(failure('#x today to yesterday').reason).toBe('inverted_window');
+    });
+
+    it('refuses an end on the same day, month or quarter as the start as empty', () => {
+      expect(failure('#x Nov 15 to Nov 15').reason).toBe('empty_window');
+      expect(failure('#x friday to friday').reason).toBe('empty_window');
+      expect(failure('#x Q3 to Q3').reason).toBe('empty_window');
+    });
+  });
+
   describe('rule 6: clamping and impossible windows', () => {
     it('clamps an end after now to now', () => {
       expect(window('#x from Nov 1 to Dec 31 2026')).toEqual([
@@ -272,7 +429,9 @@ describe('parseLookup', () => {
       ['#x tomorrow', 'future_start'],
       ['#x since 2027-01-01', 'future_start'],
       ['#x next week', 'future_start'],
-      ['#x from Sep 8 to Sep 1', 'inverted_window'],
+      ['#x from Sep 8 2026 to Sep 1 2026', 'inverted_window'],
+      ['#x 2026-09-08 to 2026-09-01', 'inverted_window'],
+      ['#x 9/8/2026 through 9/1/2026', 'inverted_window'],
       ['#x from 2026-09-08 to 2026-09-08', 'empty_window'],
       ['#x now', 'empty_window'],
       ['#x since now', 'empty_window'],
@@ -425,6 +584,46 @@ describe('parseLookup', () => {
         '2026-11-15T00:00:00+00:00',
         '2026-11-16T00:00:00+00:00',
       ]);
+    });
+
+    it.each([
+      ['type 2 diabetes last week', ['type 2 diabetes']],
+      ['covid 19 vaccine', ['covid 19 vaccine']],
+      ['stage 4 breast cancer, #bcsm', ['stage 4 breast cancer', '#bcsm']],
+      ['covid 19 2024 booster', ['covid 19 2024 booster']],
+      ['vaccine 1763000000 trial', ['vaccine 1763000000 trial']],
+      ['tweets from 2 doctors', ['tweets from 2 doctors']],
+      ['type 2 diabetes 2 weeks ago', ['type 2 diabetes']],
+    ])('joins a number between two words of a phrase into it: %s', (text, databases) => {
+      expect(lookup(text).databases).toEqual(databases);
+    });
+
+    it.each([
+      ['4711', ['4711']],
+      ['#hcsm 4711', ['#hcsm', '4711']],
+      ['4711, #hcsm', ['4711', '#hcsm']],
+      ['breast cancer, 4711', ['breast cancer', '4711']],
+      ['cancer 4711', ['cancer', '4711']],
+      ['4711 cancer', ['4711', 'cancer']],
+      ['type 2 last week', ['type', '2']],
+      ['covid 19 in Europe/Paris', ['covid', '19']],
+      ['type 2, diabetes', ['type', '2', 'diabetes']],
+      ['type 2 "diabetes"', ['type', '2', 'diabetes']],
+      ['#hcsm 2 diabetes', ['#hcsm', '2', 'diabetes']],
+      ['type 2 diabetes 4711 #x', ['type 2 diabetes', '4711', '#x']],
+      ['"type 2" last week', ['type 2']],
+    ])('keeps a number at the edge of a phrase or alone as an ID: %s', (text, databases) => {
+      expect(lookup(text).databases).toEqual(databases);
+    });
+
+    it('counts the numbers split off a phrase towards the maximum, naming the one over it', () => {
+      expect(
+        parseLookup('#a #b breast cancer 4711', {
+          now: saturday,
+          zone: 'UTC',
+          defaults: { maxDatabases: 3 },
+        }),
+      ).toMatchObject({ reason: 'too_many_databases', fragment: '4711' });
     });
 
     it('takes "to" and "from" into a phrase when no time follows them', () => {
@@ -657,10 +856,16 @@ describe('parseLookup', () => {
         'The window “now” is empty: it starts and ends at 2026-11-21T15:30:00+00:00. Try: /influencers #hcsm last week',
       ],
       [
-        '#x from Sep 8 to Sep 1',
+        '#x from Sep 8 2026 to Sep 1 2026',
         'inverted_window',
-        'from Sep 8 to Sep 1',
-        'The window “from Sep 8 to Sep 1” ends before it starts (2026-09-08T00:00:00+00:00 to 2026-09-01T00:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
+        'from Sep 8 2026 to Sep 1 2026',
+        'The window “from Sep 8 2026 to Sep 1 2026” ends before it starts (2026-09-08T00:00:00+00:00 to 2026-09-01T00:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
+      ],
+      [
+        '#x friday 3pm to friday',
+        'inverted_window',
+        'friday 3pm to friday',
+        'The window “friday 3pm to friday” ends before it starts (2026-11-20T15:00:00+00:00 to 2026-11-20T00:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
       ],
       [
         '#x tomorrow',

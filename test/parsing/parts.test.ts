@@ -112,6 +112,19 @@ describe('scanCommand', () => {
   });
 });
 
+describe('scanCommand', () => {
+  it('quotes a phrase and the numbers split off its edge as typed', () => {
+    const text = 'Type 2  Diabetes   4711 , covid 19';
+    const scan = scanCommand(text, tokenize(text), { window: matchTimeExpression });
+    expect(scan.databases).toEqual([
+      { name: 'Type 2 Diabetes', fragment: 'Type 2  Diabetes' },
+      { name: '4711', fragment: '4711' },
+      { name: 'covid', fragment: 'covid' },
+      { name: '19', fragment: '19' },
+    ]);
+  });
+});
+
 describe('readDatabaseToken', () => {
   it.each([
     ['#hcsm', { kind: 'item', name: '#hcsm' }],

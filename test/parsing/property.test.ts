@@ -187,6 +187,78 @@ describe('parseLookup (properties)', () => {
     );
   });
 
+  it('never reads a range whose end has no year as inverted: the end is found after the start', () => {
+    const monthNames = [
+      'Jan',
+      'February',
+      'mar',
+      'Apr',
+      'May',
+      'June',
+      'Jul',
+      'Aug',
+      'Sep',
+      'October',
+      'nov',
+      'Dec',
+    ];
+    const day = fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...monthNames), fc.integer({ min: 1, max: 28 }))
+        .map(([month, date]) => `${month} ${date}`),
+      fc.constantFrom('monday', 'wednesday', 'friday', 'sunday'),
+    );
+    // Days go with days; a month or quarter only with its own kind, since `May to Q2` is
+    // rightly inverted (Q2 holds May and starts before it).
+    const month = fc.constantFrom('January', 'March', 'June', 'September', 'December');
+    const quarter = fc.constantFrom('Q1', 'Q2', 'Q3', 'Q4');
+    const ends = fc.oneof(fc.tuple(day, day), fc.tuple(month, month), fc.tuple(quarter, quarter));
+    const range = fc
+      .tuple(
+        ends,
+        fc.constantFrom('A to B', 'from A to B', 'A - B', 'A through B', 'between A and B'),
+      )
+      .map(([[a, b], shape]) => shape.replace('A', a).replace('B', b));
+    fc.assert(
+      fc.property(range, context, (phrase, { now, zone }) => {
+        const result = parseLookup(`#hcsm ${phrase}`, { now, zone });
+        checkInvariants(result, now);
+        if (result instanceof ParseError)
+          expect([phrase, result.reason]).toEqual([phrase, 'empty_window']);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('joins a number standing between two words of a phrase, and keeps one at its edge an ID', () => {
+    const word = fc.constantFrom(
+      'breast',
+      'cancer',
+      'type',
+      'diabetes',
+      'covid',
+      'vaccine',
+      'stage',
+      'trial',
+    );
+    const number = fc.nat({ max: 99_999_999_999 }).map(String);
+    fc.assert(
+      fc.property(word, number, word, (before, n, after) => {
+        const read = (text: string): unknown =>
+          (
+            parseLookup(text, {
+              now: new Date('2026-11-21T15:30:00Z'),
+              zone: 'UTC',
+            }) as LookupRequest
+          ).databases;
+        expect(read(`${before} ${n} ${after}`)).toEqual([`${before} ${n} ${after}`]);
+        expect(read(`${before} ${n}`)).toEqual([before, n]);
+        expect(read(`${n} ${after}`)).toEqual([n, after]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('reads a well-formed command the same whatever the case of its keywords', () => {
     const phrases = [
       'last week',

@@ -40,8 +40,9 @@ export function zonedNow(context: TimeContext): DateTime {
 }
 
 /**
- * The window an expression denotes. Past bias fills in missing years and weeks; the end of a range
- * is clamped to now.
+ * The window an expression denotes. Past bias fills in missing years and weeks, except at the end
+ * of a range, which is read forward from its start (`Dec 20 to Jan 5` crosses New Year); the end
+ * is then clamped to now.
  * @param fragment the expression as typed, quoted by errors.
  * @throws ParseError `bad_time` (a lone instant, or beyond the years 1-9999), `future_start`,
  *   `empty_window`, `inverted_window`.
@@ -126,8 +127,10 @@ const durationKey = {
 const point = (instant: DateTime): Span => ({ start: instant, end: instant, point: true });
 
 /**
- * `anchor`: the start, when this is the end of a range; a bare time of day (`from 9am to 5pm`) is
- * then the first such time after it rather than the most recent one.
+ * `anchor`: the start, when this is the end of a range. What the person left open is then read
+ * forward from it rather than back from now: a bare time of day (`from 10pm to 2am`) is the first
+ * such time at or after it, and a date, weekday, month or quarter without a year is the first one
+ * that has not ended by it (`Nov 15 to Dec 5`, `friday to monday`, `Nov 15 through November`).
  */
 function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span {
   switch (moment.kind) {
@@ -146,13 +149,13 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     case 'local':
       return point(localInstant(moment.date, moment.time, now, anchor));
     case 'day': {
-      const day = resolveDate(moment.date, now);
+      const day = resolveDate(moment.date, now, anchor);
       return { start: day, end: startOfDay(day.plus({ days: 1 })), point: false };
     }
     case 'month':
-      return monthSpan(moment.year, moment.month, 1, now);
+      return monthSpan(moment.year, moment.month, 1, now, anchor);
     case 'quarter':
-      return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now);
+      return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now, anchor);
     case 'calendar': {
       const start = now.startOf(moment.unit).plus({ [durationKey[moment.unit]]: moment.offset });
       return { start, end: start.plus({ [durationKey[moment.unit]]: 1 }), point: false };
@@ -191,7 +194,7 @@ function localInstant(
   anchor: DateTime | undefined,
 ): DateTime {
   if (date !== undefined) {
-    const day = resolveDate(date, now);
+    const day = resolveDate(date, now, anchor);
     return wallClock(now, day.year, day.month, day.day, time);
   }
   const base = anchor ?? now;
@@ -205,10 +208,13 @@ function localInstant(
 const ymd = (d: DateTime): [number, number, number] => [d.year, d.month, d.day];
 
 /**
- * The start (00:00 in the zone) of the day a reference names. Past bias applies everywhere, range
- * ends included: `from Sep 8 to Sep 1` is an inverted window, not a year-long one.
+ * The start (00:00 in the zone) of the day a reference names. A bare weekday or a date without a
+ * year is the most recent one that has started (past bias), or with `after` (the start of a range
+ * this ends) the first one on or after that day. Words tied to today (`yesterday`, `last
+ * friday`) and explicit years mean the same day wherever they stand, so `Sep 8 2026 to Sep 1
+ * 2026` stays an inverted window.
  */
-function resolveDate(date: DateRef, now: DateTime): DateTime {
+function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
   const today = startOfDay(now);
   switch (date.kind) {
     case 'relative-day':
@@ -217,6 +223,10 @@ function resolveDate(date: DateRef, now: DateTime): DateTime {
       const w = date.weekday;
       switch (date.which) {
         case 'recent':
+          if (after !== undefined) {
+            const first = startOfDay(after);
+            return startOfDay(first.plus({ days: (w - first.weekday + 7) % 7 }));
+          }
           return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 }));
         case 'last':
           return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 || 7 }));
@@ -229,6 +239,14 @@ function resolveDate(date: DateRef, now: DateTime): DateTime {
     }
     case 'ymd': {
       if (date.year !== undefined) return wallClock(now, date.year, date.month, date.day);
+      if (after !== undefined) {
+        const first = startOfDay(after);
+        for (let year = first.year; year <= first.year + yearSearch; year++) {
+          const day = wallClock(now, year, date.month, date.day);
+          if (day.isValid && day.month === date.month && day >= first) return day;
+        }
+        break;
+      }
       for (let year = now.year; year >= now.year - yearSearch; year--) {
         const day = wallClock(now, year, date.month, date.day);
         if (day.isValid && day.month === date.month && day <= now) return day;
@@ -240,9 +258,25 @@ function resolveDate(date: DateRef, now: DateTime): DateTime {
   return DateTime.invalid('no such date');
 }
 
-function monthSpan(year: number | undefined, month: number, length: number, now: DateTime): Span {
-  let y = year ?? now.year;
-  if (year === undefined && wallClock(now, y, month, 1) > now) y--;
+/**
+ * `length` months from `month`. Without a year: the most recent such span that has started, or
+ * with `after` the first that has not ended by then (it holds `after` or follows it).
+ */
+function monthSpan(
+  year: number | undefined,
+  month: number,
+  length: number,
+  now: DateTime,
+  after?: DateTime,
+): Span {
+  let y = year ?? (after ?? now).year;
+  if (year === undefined) {
+    if (after === undefined) {
+      if (wallClock(now, y, month, 1) > now) y--;
+    } else if (wallClock(now, y, month, 1).plus({ months: length }) <= after) {
+      y++;
+    }
+  }
   const start = wallClock(now, y, month, 1);
   return { start, end: start.plus({ months: length }), point: false };
 }

@@ -19,7 +19,10 @@ import {
   weekdays,
 } from './vocabulary.ts';
 
-/** A calendar day. A missing year means the most recent one that has started (past bias). */
+/**
+ * A calendar day. A missing year means the most recent one that has started (past bias), or at
+ * the end of a range the first one on or after the range's start.
+ */
 export type DateRef =
   | {
       readonly kind: 'ymd';
@@ -30,8 +33,8 @@ export type DateRef =
   /** yesterday -1, today 0, tomorrow 1. */
   | { readonly kind: 'relative-day'; readonly days: number }
   /**
-   * `recent`: the most recent one that has started, today included; `last`: the one before
-   * today; `this`: in the current ISO week; `next`: the first after today.
+   * `recent`: a bare weekday, read like a date without a year; `last`: the one before today;
+   * `this`: in the current ISO week; `next`: the first after today.
    */
   | {
       readonly kind: 'weekday';
