@@ -1,0 +1,457 @@
+/**
+ * The digest commands: what follows `/influencers` when it starts with `digest` or `digests`.
+ *
+ * - `digests` (or `digest list`): this channel's digests.
+ * - `digest` alone, `digest help`: how to create one.
+ * - `digest pause|resume|remove|delete|run <id>`: act on one digest by its id.
+ * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one. The schedule is in
+ *   words (see `schedule-phrases.ts`) or `cron "<five fields>"`; the window counts back from each
+ *   run (`last 24 hours`, `past 7 days`, `last 2 weeks`) and defaults to the time since the
+ *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
+ *   engine's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
+ */
+import type { CronSchedule, DigestWindow, WindowUnit } from '../digests/model.ts';
+import { normalizeDigestId } from '../digests/model.ts';
+import { inferCadence, validateSchedule } from '../digests/schedule.ts';
+import { ParseError } from '../errors.ts';
+import { uniqueDatabases } from './databases.ts';
+import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
+import { lookupDefaults } from './lookup.ts';
+import { exampleCommand, parseErrors, quote } from './messages.ts';
+import { matchTopOption, matchZoneOption } from './options.ts';
+import {
+  cronExpression,
+  defaultDigestTime,
+  digestErrors,
+  matchAtTime,
+  matchSchedule,
+  type ScheduleClause,
+  tryDigest,
+} from './schedule-phrases.ts';
+import { normaliseSlackText } from './slack-text.ts';
+import type { TimeExpression, TimeOfDay } from './time/expression.ts';
+import { matchTimeExpression } from './time/expression.ts';
+import { rejectMisspeltTime } from './time/misspelt.ts';
+import { type Token, tokenize } from './tokens.ts';
+import { resolveZone } from './zone.ts';
+
+/** A digest to create, as the command describes it; the store adds ids and bookkeeping. */
+export interface DigestSpec {
+  /** Analytics `databases` items in the creator's order, duplicates dropped. */
+  readonly databases: readonly string[];
+  readonly schedule: CronSchedule;
+  readonly window: DigestWindow;
+  readonly top: number;
+  /** The schedule's zone, repeated for callers that do not look inside the schedule. */
+  readonly zone: string;
+}
+
+export type DigestAction = 'pause' | 'resume' | 'remove' | 'run';
+
+export type DigestCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'list' }
+  | { readonly kind: DigestAction; readonly id: string }
+  | {
+      readonly kind: 'create';
+      readonly spec: DigestSpec;
+      /**
+       * What the grammar decided for the creator (no time given: 09:00; a 31st skipped in short
+       * months), for the confirmation to say.
+       */
+      readonly notes: readonly string[];
+    };
+
+export interface DigestParseContext {
+  /** The reference instant, for validating the schedule; parsing never reads the clock. */
+  readonly now: Date;
+  /** The creator's Slack zone, used unless the text names one. IANA name or UTC. */
+  readonly zone: string;
+  /** Default 10, as for lookups. */
+  readonly maxDatabases?: number;
+  /** Default 10, as for lookups. */
+  readonly defaultTop?: number;
+}
+
+/** An id in examples: Crockford base32, as the store makes them. */
+export const exampleDigestId = '7K3M9Q';
+
+const actionVerbs: ReadonlyMap<string, DigestAction> = new Map([
+  ['pause', 'pause'],
+  ['resume', 'resume'],
+  ['unpause', 'resume'],
+  ['remove', 'remove'],
+  ['delete', 'remove'],
+  ['run', 'run'],
+]);
+
+/**
+ * Reads a digest command (the slash command's raw `text`, starting with `digest` or `digests`).
+ * Returns the ParseError rather than throwing it, so callers cannot forget the case; the schedule
+ * is already validated by the engine at `context.now`, so a bad one fails now, not at 9:00 on
+ * Monday.
+ */
+export function parseDigestCommand(
+  text: string,
+  context: DigestParseContext,
+): DigestCommand | ParseError {
+  try {
+    return readDigestCommand(text, context);
+  } catch (error) {
+    if (error instanceof ParseError) return forDigest(error);
+    throw error;
+  }
+}
+
+function readDigestCommand(raw: string, context: DigestParseContext): DigestCommand {
+  if (Number.isNaN(context.now.getTime())) {
+    throw new RangeError('parseDigestCommand needs a valid `now`');
+  }
+  const text = normaliseSlackText(raw).trim();
+  const tokens = tokenize(text);
+  const verb = tokens[0]?.kind === 'word' ? tokens[0].lower : undefined;
+  if (verb !== 'digest' && verb !== 'digests') {
+    throw new ParseError(
+      'bad_command',
+      `Digest commands start with digest or digests, not ${quote(tokens[0]?.text ?? text)}. ${tryDigest}`,
+      tokens[0]?.text ?? text,
+    );
+  }
+  const rest = tokens.slice(1);
+  const first = rest[0]?.kind === 'word' ? rest[0].lower : undefined;
+  if (rest.length === 0) return verb === 'digests' ? { kind: 'list' } : { kind: 'help' };
+  if (rest.length === 1 && (first === 'help' || first === '?')) return { kind: 'help' };
+  if (rest.length === 1 && first === 'list') return { kind: 'list' };
+  const action = first === undefined ? undefined : actionVerbs.get(first);
+  if (action !== undefined) return readAction(text, tokens, action);
+  const body = first === 'create' ? rest.slice(1) : rest;
+  const start = body[0]?.from ?? text.length;
+  // Offsets stay those of the whole text, so fragments quote exactly what was typed.
+  return readCreate(text, body, start, context);
+}
+
+function readAction(text: string, tokens: readonly Token[], action: DigestAction): DigestCommand {
+  const command = text.slice(0, tokens[1]?.to ?? text.length);
+  const example = `Try: ${exampleCommand(`digest ${tokens[1]?.lower ?? action} ${exampleDigestId}`)}`;
+  const idToken = tokens[2];
+  if (idToken === undefined) {
+    throw new ParseError(
+      'bad_command',
+      `${quote(command)} needs the id of a digest; /influencers digests lists this channel's digests with their ids. ${example}`,
+      command,
+    );
+  }
+  if (tokens.length > 3) {
+    const extra = text.slice(idToken.from);
+    throw new ParseError(
+      'bad_command',
+      `${quote(command)} takes one digest id, not ${quote(extra)}. ${example}`,
+      extra,
+    );
+  }
+  const id = normalizeDigestId(idToken.text.replace(/[`'*]/g, ''));
+  if (id === undefined) {
+    throw new ParseError(
+      'bad_command',
+      `${quote(idToken.text)} is not a digest id: ids are 6 letters and digits, as /influencers digests shows them. ${example}`,
+      idToken.text,
+    );
+  }
+  return { kind: action, id };
+}
+
+type WindowClause =
+  | { readonly kind: 'since-previous-run' }
+  | { readonly kind: 'expression'; readonly value: TimeExpression };
+
+interface DigestClauses {
+  schedule: ScheduleClause;
+  zone: string;
+  top: number;
+  at: TimeOfDay;
+  window: WindowClause;
+  misspeltTime: never;
+}
+
+const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
+  const token = tokens[i];
+  return token?.kind === 'word' ? token.lower : undefined;
+};
+
+/** `since the previous run`, `since last run`, then any time expression (judged later). */
+const matchDigestWindow: Matcher<WindowClause> = (tokens, at) => {
+  if (lowerAt(tokens, at) === 'since') {
+    let i = at + 1;
+    if (lowerAt(tokens, i) === 'the') i++;
+    const which = lowerAt(tokens, i);
+    const what = lowerAt(tokens, i + 1);
+    if (
+      (which === 'previous' || which === 'last') &&
+      (what === 'run' || what === 'digest' || what === 'one')
+    ) {
+      return { value: { kind: 'since-previous-run' }, next: i + 2 };
+    }
+  }
+  const match = matchTimeExpression(tokens, at);
+  if (match === undefined) return undefined;
+  return { value: { kind: 'expression', value: match.value }, next: match.next };
+};
+
+/** Order matters: a schedule's `at 9am` before a lone time; zones before `in`-times. */
+const digestClauses: Clauses<DigestClauses> = {
+  schedule: matchSchedule,
+  zone: matchZoneOption,
+  top: matchTopOption,
+  at: matchAtTime,
+  window: matchDigestWindow,
+  misspeltTime: rejectMisspeltTime,
+};
+
+function readCreate(
+  text: string,
+  body: readonly Token[],
+  start: number,
+  context: DigestParseContext,
+): DigestCommand {
+  const scan = scanCommand(text, body, digestClauses);
+  let schedule: { value: ScheduleClause; fragment: string } | undefined;
+  let time: { value: TimeOfDay; fragment: string } | undefined;
+  let window: { value: WindowClause; fragment: string } | undefined;
+  let zone: string | undefined;
+  let top: number | undefined;
+  const setTime = (value: TimeOfDay, fragment: string): void => {
+    if (time !== undefined) throw digestErrors.twoTimes(time.fragment, fragment);
+    time = { value, fragment };
+  };
+  for (const clause of scan.clauses) {
+    switch (clause.kind) {
+      case 'schedule':
+        if (schedule !== undefined) {
+          throw digestErrors.twoSchedules(schedule.fragment, clause.fragment);
+        }
+        schedule = clause;
+        if (clause.value.time !== undefined) {
+          setTime(clause.value.time, clause.value.timeFragment ?? clause.fragment);
+        }
+        break;
+      case 'zone':
+        if (zone !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'time zone');
+        zone = clause.value;
+        break;
+      case 'top':
+        if (top !== undefined) {
+          throw parseErrors.repeatedOption(clause.fragment, 'number of results');
+        }
+        top = clause.value;
+        break;
+      case 'at':
+        setTime(clause.value, clause.fragment);
+        break;
+      case 'window': {
+        const timeOfDay = asTimeOfDay(clause.value);
+        if (timeOfDay !== undefined) {
+          setTime(timeOfDay, clause.fragment);
+          break;
+        }
+        if (window !== undefined) throw parseErrors.twoWindows(window.fragment, clause.fragment);
+        window = clause;
+        break;
+      }
+      case 'misspeltTime':
+        break;
+    }
+  }
+
+  const databases = uniqueDatabases(
+    scan.databases,
+    context.maxDatabases ?? lookupDefaults.maxDatabases,
+  );
+  if (databases.length === 0) throw noDatabase(text.slice(start));
+  if (schedule === undefined) {
+    throw noSchedule(scan.databases.map((item) => item.fragment).join(', '));
+  }
+
+  const scheduleZone = zone ?? resolveZone(context.zone) ?? 'UTC';
+  const built = buildSchedule(schedule, time, scheduleZone, context.now);
+  return {
+    kind: 'create',
+    spec: {
+      databases,
+      schedule: built.schedule,
+      window:
+        window === undefined
+          ? { kind: 'since-previous-run' }
+          : digestWindow(window.value, window.fragment, built.schedule),
+      top: top ?? context.defaultTop ?? lookupDefaults.top,
+      zone: scheduleZone,
+    },
+    notes: built.notes,
+  };
+}
+
+/** A lone `9am` or `17:30` the time grammar read as "today at that time": the digest's time. */
+function asTimeOfDay(clause: WindowClause): TimeOfDay | undefined {
+  if (clause.kind !== 'expression' || clause.value.kind !== 'period') return undefined;
+  const moment = clause.value.moment;
+  return moment.kind === 'local' && moment.date === undefined ? moment.time : undefined;
+}
+
+function buildSchedule(
+  clause: { value: ScheduleClause; fragment: string },
+  time: { value: TimeOfDay; fragment: string } | undefined,
+  zone: string,
+  now: Date,
+): { schedule: CronSchedule; notes: string[] } {
+  const { days, morning } = clause.value;
+  const notes: string[] = [];
+  let expression: string;
+  let description: string | undefined;
+  if (days.kind === 'cron' || days.kind === 'hourly') {
+    if (time !== undefined) throw digestErrors.timeWithoutDays(time.fragment, clause.fragment);
+    expression = days.kind === 'cron' ? days.expression : cronExpression(days, defaultDigestTime);
+    if (days.kind === 'hourly') {
+      description = `${days.every === 1 ? 'Every hour' : `Every ${days.every} hours`} at :00 ${zone}`;
+    }
+  } else {
+    if (morning && time !== undefined && time.value.hour >= 12) {
+      throw digestErrors.notMorning(time.fragment);
+    }
+    if (time === undefined)
+      notes.push(`No time was given, so it runs at ${clock(defaultDigestTime)}.`);
+    if (days.kind === 'weekly' && days.days === undefined) {
+      notes.push('No day was given, so it runs on Mondays.');
+    }
+    if (days.kind === 'monthly' && days.day === undefined) {
+      notes.push('No day was given, so it runs on the 1st of every month.');
+    }
+    expression = cronExpression(days, time?.value ?? defaultDigestTime);
+  }
+
+  const schedule: CronSchedule = {
+    kind: 'cron',
+    expression,
+    zone,
+    cadence: inferCadence(expression),
+    ...(description === undefined ? {} : { description }),
+  };
+  try {
+    validateSchedule(schedule, now);
+  } catch (error) {
+    if (error instanceof ParseError) throw digestErrors.engine(error);
+    throw error;
+  }
+  return { schedule, notes };
+}
+
+const windowUnits: Readonly<Record<string, { unit: WindowUnit; factor: number }>> = {
+  hour: { unit: 'hours', factor: 1 },
+  day: { unit: 'days', factor: 1 },
+  week: { unit: 'weeks', factor: 1 },
+  month: { unit: 'months', factor: 1 },
+  quarter: { unit: 'months', factor: 3 },
+  year: { unit: 'months', factor: 12 },
+};
+
+/** How far back a window may reach, per unit: a year. */
+const maxWindow: Readonly<Record<WindowUnit, number>> = {
+  hours: 366 * 24,
+  days: 366,
+  weeks: 53,
+  months: 12,
+};
+
+/**
+ * The window each run covers. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`) count back
+ * from the run. Calendar phrases (`last week`, `last month`) mean the same span counted back from
+ * the run, except when they name the schedule's own period (`last month` on a monthly digest,
+ * `last week` on a weekly one): that is the time since the previous run, which for a monthly digest
+ * is the previous calendar month. Anything fixed in time (`since Sep 1`, `yesterday`) cannot
+ * repeat and is refused.
+ */
+function digestWindow(
+  clause: WindowClause,
+  fragment: string,
+  schedule: CronSchedule,
+): DigestWindow {
+  if (clause.kind === 'since-previous-run') return clause;
+  const expression = clause.value;
+  if (expression.kind === 'period') {
+    const moment = expression.moment;
+    if (moment.kind === 'rolling') return lastWindow(moment.amount, moment.unit, fragment);
+    if (moment.kind === 'calendar' && moment.offset === -1) {
+      const own =
+        (moment.unit === 'month' && schedule.cadence === 'monthly') ||
+        (moment.unit === 'week' && schedule.cadence === 'weekly');
+      return own ? { kind: 'since-previous-run' } : lastWindow(1, moment.unit, fragment);
+    }
+  }
+  throw new ParseError(
+    'bad_time',
+    `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm weekdays at 8:30 last 24 hours')}`,
+    fragment,
+  );
+}
+
+function lastWindow(amount: number, unit: string, fragment: string): DigestWindow {
+  const mapped = windowUnits[unit];
+  if (mapped === undefined) {
+    throw new ParseError(
+      'bad_time',
+      `${quote(fragment)} is too short for a digest's window: count it in hours, days, weeks or months. Try: ${exampleCommand('digest #hcsm every day at 9am last 24 hours')}`,
+      fragment,
+    );
+  }
+  const total = amount * mapped.factor;
+  if (total < 1 || total > maxWindow[mapped.unit]) {
+    throw new ParseError(
+      'bad_time',
+      `${quote(fragment)} is not a window a digest can cover: from 1 hour to 1 year. Try: ${exampleCommand('digest #hcsm every monday at 9am last 2 weeks')}`,
+      fragment,
+    );
+  }
+  return { kind: 'last', amount: total, unit: mapped.unit };
+}
+
+function noDatabase(fragment: string): ParseError {
+  return new ParseError(
+    'no_database',
+    `No database in ${quote(fragment)}: name at least one #hashtag, "quoted phrase", ID or group:<name> before the schedule. ${tryDigest}`,
+    fragment,
+  );
+}
+
+function noSchedule(databases: string): ParseError {
+  return new ParseError(
+    'bad_schedule',
+    `${quote(databases)} needs a schedule, such as every monday at 9am, weekdays at 8:30 or every month on the 1st at 10:00. Try: ${exampleCommand(`digest ${databases} every monday at 9am`)}`,
+    databases,
+  );
+}
+
+/**
+ * Errors the shared lookup matchers raise end with a lookup command; for a digest the example
+ * should be a digest command someone can copy.
+ */
+function forDigest(error: ParseError): ParseError {
+  const tail = /Try: \/influencers (?!digest)[^\n]*$/;
+  if (!tail.test(error.message)) return error;
+  const example =
+    error.reason === 'unknown_zone'
+      ? 'digest #hcsm every monday at 9am in Europe/London'
+      : error.reason === 'bad_top'
+        ? 'digest #hcsm every monday at 9am top 20'
+        : error.reason === 'too_many_databases'
+          ? 'digest #hcsm, #bcsm every monday at 9am'
+          : error.reason === 'bad_time'
+            ? 'digest #hcsm every monday at 9am last 7 days'
+            : 'digest #hcsm every monday at 9am';
+  return new ParseError(
+    error.reason,
+    error.message.replace(tail, `Try: ${exampleCommand(example)}`),
+    error.fragment,
+  );
+}
+
+function clock(time: TimeOfDay): string {
+  return `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
+}

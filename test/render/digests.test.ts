@@ -1,0 +1,577 @@
+import type { KnownBlock } from '@slack/types';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { InfluencersQuery, InfluencersResult } from '../../src/analytics/types.ts';
+import type { Digest } from '../../src/digests/model.ts';
+import { rankChanges } from '../../src/digests/rank-changes.ts';
+import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
+import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
+import {
+  renderDigestActionResult,
+  renderDigestCreated,
+  renderDigestHelp,
+  renderDigestHomeSection,
+  renderDigestList,
+  renderDigestMessage,
+  renderDigestPaused,
+} from '../../src/render/digests.ts';
+import { renderHome } from '../../src/render/home.ts';
+import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import type { SlackMessage } from '../../src/render/types.ts';
+
+const now = new Date('2026-11-21T15:30:00Z');
+
+function digest(overrides: Partial<Digest> = {}): Digest {
+  return {
+    id: '7K3M9Q',
+    teamId: 'T1',
+    channelId: 'C0123',
+    creatorId: 'U42',
+    databases: ['#hcsm', 'patient safety'],
+    schedule: { kind: 'cron', expression: '0 9 * * 1', zone: 'Europe/London', cadence: 'weekly' },
+    window: { kind: 'since-previous-run' },
+    top: 10,
+    status: 'active',
+    consecutiveFailures: 0,
+    nextRunAt: new Date('2026-11-23T09:00:00Z'),
+    createdAt: new Date('2026-11-20T10:00:00Z'),
+    updatedAt: new Date('2026-11-20T10:00:00Z'),
+    ...overrides,
+  };
+}
+
+function texts(blocks: readonly KnownBlock[]): string[] {
+  return blocks.flatMap((block) => {
+    if (block.type === 'section' && block.text) return [block.text.text];
+    if (block.type === 'context') {
+      return block.elements.flatMap((element) => ('text' in element ? [element.text] : []));
+    }
+    if (block.type === 'header') return [block.text.text];
+    return [];
+  });
+}
+
+const mondayDate = (seconds: number, fallback: string): string =>
+  `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+
+describe('renderDigestCreated', () => {
+  it('states what, where, the schedule, the next three runs with their windows, and how to stop it', () => {
+    const created = digest();
+    const runs = nextRuns(created.schedule, now, 3);
+    const message = renderDigestCreated(created, {
+      now,
+      nextRuns: runs,
+      windows: runs.map((run) => runWindow(created, run)),
+      botUserId: 'UBOT',
+      notes: ['No time was given, so it runs at 09:00.'],
+    });
+    expect(texts(message.blocks)).toEqual([
+      ':white_check_mark: *Digest 7K3M9Q created.* <@UBOT> will post the top 10 of #hcsm, "patient safety" in <#C0123>.',
+      '*Schedule*: Mondays at 09:00 Europe/London\n*Each run covers*: the 7 days before each run',
+      '*Next runs*\n' +
+        `• Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')})\n` +
+        '    covering Nov 16 09:00 to Nov 23 09:00 GMT\n' +
+        `• Mon Nov 30, 09:00 GMT (your time: ${mondayDate(1796029200, 'Nov 30, 2026 09:00 GMT')})\n` +
+        '    covering Nov 23 09:00 to Nov 30 09:00 GMT\n' +
+        `• Mon Dec 7, 09:00 GMT (your time: ${mondayDate(1796634000, 'Dec 7, 2026 09:00 GMT')})\n` +
+        '    covering Nov 30 09:00 to Dec 7 09:00 GMT',
+      'No time was given, so it runs at 09:00.',
+      "Pause it with `/influencers digest pause 7K3M9Q`, remove it with `/influencers digest remove 7K3M9Q`, see this channel's digests with `/influencers digests`.",
+    ]);
+    expect(message.text).toBe(
+      'Digest 7K3M9Q created: top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London. Next run Mon Nov 23, 09:00 GMT.',
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it('shows New York runs at 09:00 local on both sides of the DST change, and the 31st caveat', () => {
+    const created = digest({
+      schedule: {
+        kind: 'cron',
+        expression: '0 9 31 * *',
+        zone: 'America/New_York',
+        cadence: 'monthly',
+      },
+    });
+    const from = new Date('2027-02-01T00:00:00Z');
+    const runs = nextRuns(created.schedule, from, 3);
+    const message = renderDigestCreated(created, {
+      now: from,
+      nextRuns: runs,
+      windows: runs.map((run) => runWindow(created, run)),
+    });
+    const [, schedule, next, note] = texts(message.blocks);
+    expect(schedule).toBe(
+      '*Schedule*: On the 31st of every month at 09:00 America/New_York (skipped in months without a 31st)\n*Each run covers*: the previous calendar month',
+    );
+    expect(next).toContain('• Wed Mar 31, 09:00 EDT');
+    expect(next).toContain('    covering Feb 1 00:00 to Mar 1 00:00 EST');
+    expect(next).toContain('• Mon May 31, 09:00 EDT');
+    expect(next).toContain('• Sat Jul 31, 09:00 EDT');
+    expect(note).toBe(
+      'Months without a 31st are skipped. To run at the end of every month, create it with “on the last day of every month” instead.',
+    );
+    expect(texts(message.blocks)[0]).toContain('I will post the top 10');
+  });
+});
+
+describe('renderDigestList', () => {
+  const failed = digest({
+    id: 'ABCDEF',
+    creatorId: 'U7',
+    status: 'paused',
+    pausedReason: 'the channel was archived (3 failed runs in a row)',
+    lastRun: {
+      slot: new Date('2026-11-16T09:00:00Z'),
+      outcome: 'failed',
+      at: new Date('2026-11-16T09:00:05Z'),
+      errorCode: 'access_denied',
+    },
+  });
+
+  it('lists each digest with its schedule, runs, status and buttons', () => {
+    const message = renderDigestList(
+      [digest(), failed, digest({ id: 'ZZZZZZ', channelId: 'C9' })],
+      {
+        now,
+        channelId: 'C0123',
+        viewerId: 'U42',
+      },
+    );
+    expect(message.text).toBe('2 digests in this channel: 7K3M9Q, ABCDEF');
+    expect(texts(message.blocks)).toEqual([
+      '*Digests in <#C0123>* (2)',
+      '*7K3M9Q* · top 10 of #hcsm, "patient safety"\n' +
+        'Mondays at 09:00 Europe/London · covers the 7 days before each run\n' +
+        `Next run: Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')})\n` +
+        'Last run: none yet\n' +
+        'Created by you',
+      '*ABCDEF* · top 10 of #hcsm, "patient safety" · :double_vertical_bar: *Paused*: the channel was archived (3 failed runs in a row)\n' +
+        'Mondays at 09:00 Europe/London · covers the 7 days before each run\n' +
+        'Next run: none while paused; Resume schedules the next one.\n' +
+        "Last run: Mon Nov 16, 09:00 GMT, failed: a database in it is not accessible to this app's analytics account\n" +
+        'Created by <@U7>',
+    ]);
+    const actions = message.blocks.filter((block) => block.type === 'actions');
+    expect(actions.map((block) => block.block_id)).toEqual([
+      digestActionsBlockId('7K3M9Q'),
+      digestActionsBlockId('ABCDEF'),
+    ]);
+    expect(
+      actions.map((block) =>
+        block.type === 'actions'
+          ? block.elements.map((e) => (e.type === 'button' ? [e.action_id, e.value] : []))
+          : [],
+      ),
+    ).toEqual([
+      [
+        [digestActionIds.runNow, '7K3M9Q'],
+        [digestActionIds.pause, '7K3M9Q'],
+        [digestActionIds.remove, '7K3M9Q'],
+      ],
+      [
+        [digestActionIds.runNow, 'ABCDEF'],
+        [digestActionIds.resume, 'ABCDEF'],
+        [digestActionIds.remove, 'ABCDEF'],
+      ],
+    ]);
+    const remove = actions[0]?.type === 'actions' ? actions[0].elements[2] : undefined;
+    expect(remove).toMatchObject({
+      style: 'danger',
+      confirm: {
+        title: { type: 'plain_text', text: 'Remove this digest?' },
+        text: {
+          type: 'mrkdwn',
+          text: 'Digest 7K3M9Q (top 10 of #hcsm, "patient safety") stops and is deleted. This cannot be undone.',
+        },
+        confirm: { type: 'plain_text', text: 'Remove' },
+        deny: { type: 'plain_text', text: 'Keep it' },
+      },
+    });
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it.each([
+    ['posted', undefined, 'Mon Nov 16, 09:00 GMT, posted'],
+    [
+      'skipped',
+      undefined,
+      'Mon Nov 16, 09:00 GMT, skipped: the app was not running at the time and the slot was too old to post late',
+    ],
+    [
+      'unconfirmed',
+      undefined,
+      'Mon Nov 16, 09:00 GMT, unconfirmed: posting started but was never confirmed, so it may be missing from the channel',
+    ],
+    [
+      'failed',
+      'channel_unreachable',
+      'Mon Nov 16, 09:00 GMT, failed: I could not post in the channel',
+    ],
+    [
+      'failed',
+      'unknown',
+      'Mon Nov 16, 09:00 GMT, failed: an unexpected error (the details are in the app logs)',
+    ],
+  ] as const)('words a last run that %s (%s)', (outcome, errorCode, words) => {
+    const listed = digest({
+      lastRun: {
+        slot: new Date('2026-11-16T09:00:00Z'),
+        outcome,
+        at: now,
+        ...(errorCode === undefined ? {} : { errorCode }),
+      },
+    });
+    const message = renderDigestList([listed], { now, channelId: 'C0123', viewerId: 'U1' });
+    expect(texts(message.blocks)[1]).toContain(`\nLast run: ${words}\n`);
+  });
+
+  it('says how to create one when the channel has none', () => {
+    const message = renderDigestList([], { now, channelId: 'C0123', viewerId: 'U42' });
+    expect(texts(message.blocks)).toEqual([
+      'No digests in <#C0123> yet. Create one by naming the databases and a schedule:\n' +
+        '• `/influencers digest #hcsm every monday at 9am`\n' +
+        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours`\n' +
+        'Type `/influencers digest help` for every option.',
+    ]);
+  });
+
+  it('lists 24 digests and names the rest by id within 50 blocks', () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      digest({ id: `A${String(i).padStart(5, '0')}` }),
+    );
+    const message = renderDigestList(many, { now, channelId: 'C0123', viewerId: 'U42' });
+    expect(message.blocks).toHaveLength(50);
+    expect(message.blocks.filter((block) => block.type === 'actions')).toHaveLength(24);
+    expect(texts(message.blocks).at(-1)).toBe(
+      '…and 6 more not shown here: A00024, A00025, A00026, A00027, A00028, A00029. Manage them with `digest pause|resume|remove|run <id>`.',
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it('uses the next run the caller computes', () => {
+    const message = renderDigestList([digest()], {
+      now,
+      channelId: 'C0123',
+      viewerId: 'U42',
+      nextRunsOf: () => [new Date('2026-11-30T09:00:00Z')],
+    });
+    expect(texts(message.blocks)[1]).toContain('Next run: Mon Nov 30, 09:00 GMT');
+  });
+});
+
+const query: InfluencersQuery = {
+  databases: ['#hcsm'],
+  start: '2026-11-16T09:00:00+00:00',
+  end: '2026-11-23T09:00:00+00:00',
+  timezone: 'Europe/London',
+  limit: 10,
+};
+
+const result: InfluencersResult = {
+  influencers: [
+    { rank: 1, screenName: 'alice', stakeholderCategories: [], metrics: { mentions: 10 } },
+    { rank: 2, screenName: 'bob', stakeholderCategories: [], metrics: {} },
+  ],
+};
+
+describe('renderDigestMessage', () => {
+  it('is the lookup answer with a context line, and rank changes from the second run on', () => {
+    const changes = rankChanges(
+      [
+        { screenName: 'bob', rank: 1 },
+        { screenName: 'carol', rank: 2 },
+      ],
+      [
+        { screenName: 'alice', rank: 1 },
+        { screenName: 'bob', rank: 2 },
+      ],
+    );
+    const message = renderDigestMessage(digest(), query, result, changes, {
+      createdByName: 'Jane *Doe*',
+    });
+    expect(message.text).toBe(
+      'Weekly digest: Top 2 influencers for #hcsm, Nov 16–Nov 23: @alice, @bob',
+    );
+    expect(texts(message.blocks)).toEqual([
+      'Top influencers for #hcsm',
+      `Window: ${mondayDate(1794819600, 'Nov 16, 2026 09:00 GMT')} → ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')} · queried in Europe/London`,
+      'Weekly digest · Mondays at 09:00 Europe/London · created by Jane ∗Doe∗ · id 7K3M9Q',
+      '*1.* <https://x.com/alice|@alice>\n10 mentions',
+      '*2.* <https://x.com/bob|@bob>',
+      '*Since the previous run*\n*New*: @alice at #1\n*Down*: @bob −1 to #2\n*Dropped out*: @carol (was #2)',
+    ]);
+  });
+
+  it('shows no rank changes on the first run and mentions the creator without a name', () => {
+    const message = renderDigestMessage(
+      digest({
+        schedule: { kind: 'cron', expression: '30 8 * * 1-5', zone: 'UTC', cadence: 'custom' },
+      }),
+      query,
+      result,
+      rankChanges(undefined, []),
+    );
+    const lines = texts(message.blocks);
+    expect(lines[2]).toBe('Digest · Weekdays at 08:30 UTC · created by <@U42> · id 7K3M9Q');
+    expect(lines.at(-1)).toBe('*2.* <https://x.com/bob|@bob>');
+  });
+
+  it('says so when nothing moved, and counts moves beyond ten', () => {
+    const same = rankChanges(
+      [{ screenName: 'alice', rank: 1 }],
+      [{ screenName: 'ALICE', rank: 1 }],
+    );
+    expect(texts(renderDigestMessage(digest(), query, result, same).blocks).at(-1)).toBe(
+      '*Since the previous run*\nNo change in the ranking since the previous run.',
+    );
+    const previous = Array.from({ length: 12 }, (_, i) => ({ screenName: `p${i}`, rank: i + 1 }));
+    const current = Array.from({ length: 12 }, (_, i) => ({ screenName: `c${i}`, rank: i + 1 }));
+    const moved = texts(
+      renderDigestMessage(digest(), query, result, rankChanges(previous, current)).blocks,
+    ).at(-1);
+    expect(moved).toContain('@c9 at #10 and 2 more\n');
+    expect(moved).toMatch(/@p9 \(was #10\) and 2 more$/);
+  });
+
+  it('fits the Block Kit limits with 50 long entries and many moves, folding entries', () => {
+    const long = 'W'.repeat(200);
+    const full: InfluencersResult = {
+      influencers: Array.from({ length: 50 }, (_, i) => ({
+        rank: i + 1,
+        screenName: `${long}${i}`,
+        displayName: `${long} ${i}`,
+        profileImageUrl: `https://example.com/${i}.png`,
+        hsgScore: 10,
+        stakeholderCategories: Array.from({ length: 6 }, (_, c) => ({ name: `${long}${c}` })),
+        metrics: { mentions: 1, retweets: 2, tweets: 3, impressions: 4, replies: 5 },
+      })),
+    };
+    const previous = Array.from({ length: 50 }, (_, i) => ({
+      screenName: `${long}x${i}`,
+      rank: i + 1,
+    }));
+    const changes = rankChanges(
+      previous,
+      full.influencers.map((influencer) => ({
+        screenName: influencer.screenName,
+        rank: influencer.rank,
+      })),
+    );
+    const message = renderDigestMessage(
+      digest({ top: 50 }),
+      { ...query, limit: 50 },
+      full,
+      changes,
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
+    const lines = texts(message.blocks);
+    expect(lines[2]).toContain('Weekly digest · ');
+    expect(lines.at(-1)).toMatch(/^\*Since the previous run\*\n\*New\*: /);
+    expect(lines.at(-2)).toMatch(/^…and \d+ more not shown here$/);
+  });
+
+  it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {
+    const render: RenderDigest = renderDigestMessage;
+    const notice: RenderPauseNotice = renderDigestPaused;
+    expect(render(digest(), query, result, rankChanges(undefined, [])).blocks.length).toBe(5);
+    expect(notice(digest(), 'the channel was archived').text).toBe(
+      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
+    );
+  });
+});
+
+describe('renderDigestPaused', () => {
+  it.each([
+    [
+      { code: 'channel_unreachable', channelProblem: 'archived' },
+      'the channel was archived.\nUnarchive the channel (or remove this digest and create it in another channel), then resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      { code: 'channel_unreachable', channelProblem: 'not_in_channel' },
+      'I am no longer a member of the channel.\nInvite <@UBOT> back to the channel with `/invite`, then resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      { code: 'access_denied' },
+      "a database in it is not accessible to this app's analytics account.\nCheck its databases (remove this digest and create it again without the one that is gone), then resume it with `/influencers digest resume 7K3M9Q`.",
+    ],
+    [
+      { code: 'credentials_rejected' },
+      "the analytics service rejected this app's credentials; an admin must check them.\nAsk an admin to check this app's analytics credentials, then resume it with `/influencers digest resume 7K3M9Q`.",
+    ],
+    [
+      { code: 'service_unavailable' },
+      'the analytics service was unavailable.\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      'the bot is not a member of the channel <b> (3 failed runs in a row)',
+      'the bot is not a member of the channel &lt;b&gt; (3 failed runs in a row).\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+  ] as const)('tells the creator why (%j) and how to resume', (cause, why) => {
+    const message = renderDigestPaused(digest(), cause, { botUserId: 'UBOT' });
+    expect(texts(message.blocks)).toEqual([
+      `:double_vertical_bar: Your digest *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London) was paused: ${why}`,
+      'Or remove it with `/influencers digest remove 7K3M9Q`.',
+    ]);
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it('falls back to the stored reason', () => {
+    const message = renderDigestPaused(digest({ pausedReason: 'the channel was archived' }));
+    expect(message.text).toBe(
+      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
+    );
+  });
+});
+
+describe('renderDigestHomeSection', () => {
+  it('lists the person’s digests in every channel with the same buttons', () => {
+    const blocks = renderDigestHomeSection([digest(), digest({ id: 'B00000', channelId: 'C9' })], {
+      now,
+      viewerId: 'U42',
+    });
+    expect(texts(blocks)[0]).toBe('*Your digests* (2)');
+    expect(texts(blocks)[2]).toMatch(/^\*B00000\* · top 10 of #hcsm, "patient safety" in <#C9>\n/);
+    expect(blocks.filter((block) => block.type === 'actions')).toHaveLength(2);
+    const view = renderHome({ sections: blocks });
+    expect(checkBlockKitLimits(view, 'view')).toEqual([]);
+  });
+
+  it('says how to create one when there are none', () => {
+    expect(texts(renderDigestHomeSection([], { now }))).toEqual([
+      '*Your digests*\nYou have no digests yet. Create one in any channel, for example `/influencers digest #hcsm every monday at 9am`, and it posts there on its schedule.',
+    ]);
+  });
+});
+
+describe('renderDigestHelp', () => {
+  it('gives the examples, the schedule forms and the management commands', () => {
+    const message = renderDigestHelp();
+    const lines = texts(message.blocks);
+    expect(lines[2]).toBe(
+      '*Create one*\n' +
+        '• `/influencers digest #hcsm every monday at 9am`\n' +
+        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours`\n' +
+        '• `/influencers digest "patient safety" every month on the 1st at 10:00 in Europe/London`\n' +
+        '• `/influencers digest #hcsm cron "0 9 * * 1"`',
+    );
+    expect(lines[3]).toContain('use `on the last day of every month` for month ends');
+    expect(lines[3]).toContain('Without a time it runs at 09:00');
+    expect(lines[4]).toContain('`/influencers digest pause <id>`');
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+});
+
+describe('renderDigestActionResult', () => {
+  const what = 'Digest *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>)';
+  it.each([
+    [
+      'pause',
+      { action: 'pause', digest: digest() },
+      `:double_vertical_bar: ${what} is paused. Resume it with \`/influencers digest resume 7K3M9Q\`.`,
+    ],
+    [
+      'resume',
+      { action: 'resume', digest: digest() },
+      `:arrow_forward: ${what} is running again. Next run: Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')}).`,
+    ],
+    [
+      'remove',
+      { action: 'remove', digest: digest() },
+      `:wastebasket: ${what} was removed. It will not post again.`,
+    ],
+    [
+      'run that started',
+      { action: 'run', digest: digest(), outcome: 'started' },
+      `:hourglass_flowing_sand: Running ${what} now: it will appear in <#C0123> shortly.`,
+    ],
+    [
+      'run that posted',
+      { action: 'run', digest: digest(), outcome: 'posted' },
+      `:white_check_mark: ${what} was posted in <#C0123>.`,
+    ],
+    [
+      'run the schedule is already posting',
+      { action: 'run', digest: digest(), outcome: 'already' },
+      `${what} is being posted right now by its scheduled run, so it was not posted twice.`,
+    ],
+    [
+      'run that failed',
+      {
+        action: 'run',
+        digest: digest(),
+        outcome: 'failed',
+        failure: { code: 'channel_unreachable', channelProblem: 'not_found' },
+      },
+      `:warning: ${what} could not be posted: the channel no longer exists, or I can no longer see it.`,
+    ],
+  ] as const)('answers a %s', (_label, action, text) => {
+    const message = renderDigestActionResult(action, { now });
+    expect(message).toEqual({
+      text,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+    });
+  });
+});
+
+describe('digest rendering limits', () => {
+  const hostile = fc.string({ maxLength: 400 });
+  const arbitraryDigest = fc
+    .record({
+      id: fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{6}$/),
+      databases: fc.array(hostile, { minLength: 1, maxLength: 10 }),
+      top: fc.integer({ min: 1, max: 50 }),
+      paused: fc.boolean(),
+      reason: fc.option(hostile, { nil: undefined }),
+      description: fc.option(hostile, { nil: undefined }),
+    })
+    .map(({ id, databases, top, paused, reason, description }) =>
+      digest({
+        id,
+        databases,
+        top,
+        status: paused ? 'paused' : 'active',
+        ...(reason === undefined ? {} : { pausedReason: reason }),
+        schedule: {
+          kind: 'cron',
+          expression: '0 9 * * 1',
+          zone: 'Europe/London',
+          cadence: 'weekly',
+          ...(description === undefined ? {} : { description }),
+        },
+        lastRun: { slot: now, outcome: 'failed', at: now, errorCode: 'timeout' },
+      }),
+    );
+
+  it('keeps every list, Home section, confirmation and notice within the limits', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryDigest, { maxLength: 60 }), hostile, (digests, name) => {
+        const list: SlackMessage = renderDigestList(digests, {
+          now,
+          channelId: 'C0123',
+          viewerId: 'U42',
+        });
+        expect(checkBlockKitLimits(list)).toEqual([]);
+        const home = renderHome({ sections: renderDigestHomeSection(digests, { now }) });
+        expect(checkBlockKitLimits(home, 'view')).toEqual([]);
+        for (const one of digests.slice(0, 3)) {
+          const runs = nextRuns(one.schedule, now, 3);
+          const created = renderDigestCreated(one, {
+            now,
+            nextRuns: runs,
+            windows: runs.map((run) => runWindow(one, run)),
+            notes: [name],
+          });
+          expect(checkBlockKitLimits(created)).toEqual([]);
+          expect(checkBlockKitLimits(renderDigestPaused(one, name))).toEqual([]);
+          const posted = renderDigestMessage(one, query, result, rankChanges([], []), {
+            createdByName: name,
+          });
+          expect(checkBlockKitLimits(posted)).toEqual([]);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
