@@ -7,8 +7,14 @@ import pg from 'pg';
 import { type Logger, silentLogger } from '../logger.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql-store.ts';
-import { SqlDigestStore } from './sql-store.ts';
-import type { ClaimOptions } from './store.ts';
+import {
+  type CompletionField,
+  completionAssignments,
+  completionFields,
+  completionValues,
+  SqlDigestStore,
+} from './sql-store.ts';
+import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
 
 /**
  * `off`: plain TCP. `no-verify`: TLS without checking the certificate chain, what Heroku Postgres
@@ -61,9 +67,76 @@ export function postgresConnectionConfig(
 
 const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * Many `beginDelivery` in one statement. The INSERT locks in key order so that two runners' batches
+ * never wait on each other in a cycle. A record that existed before the statement is reported as
+ * the statement's snapshot saw it; one another transaction created meanwhile comes back without
+ * columns and the store reads it afterwards.
+ */
+const beginDeliveriesSql = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::timestamptz[])
+      WITH ORDINALITY AS i (digest_id, slot, owner, started_at, ord)),
+  taken AS (
+    INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at)
+    SELECT digest_id, slot, 'posting', owner, started_at FROM input ORDER BY digest_id, slot
+    ON CONFLICT (digest_id, slot) DO UPDATE
+      SET status = 'posting', owner = excluded.owner, started_at = excluded.started_at,
+          finished_at = NULL, error_code = NULL
+      WHERE digest_deliveries.status = 'failed'
+    RETURNING digest_id, slot)
+  SELECT i.ord, t.digest_id IS NOT NULL AS started, d.*
+  FROM input i
+  LEFT JOIN taken t ON t.digest_id = i.digest_id AND t.slot = i.slot
+  LEFT JOIN digest_deliveries d
+    ON t.digest_id IS NULL AND d.digest_id = i.digest_id AND d.slot = i.slot
+  ORDER BY i.ord`;
+
+const completionTypes: Record<CompletionField, string> = {
+  slot: 'timestamptz',
+  owner: 'text',
+  outcome: 'text',
+  at: 'timestamptz',
+  message_ts: 'text',
+  error_code: 'text',
+  ranking: 'text',
+  next_run_at: 'timestamptz',
+  failures: 'integer',
+  pause_reason: 'text',
+};
+
+/**
+ * Many `complete` (distinct digests) in one statement: the delivery records in a data-modifying
+ * CTE, then the bookkeeping UPDATE, which PostgreSQL re-evaluates on the latest version of a row
+ * another transaction changed meanwhile, as the single-row SELECT ... FOR UPDATE did.
+ */
+const completeManySql = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], ${completionFields
+      .map((field, i) => `$${i + 2}::${completionTypes[field]}[]`)
+      .join(', ')})
+      AS i (digest_id, ${completionFields.join(', ')})),
+  recorded AS (
+    INSERT INTO digest_deliveries
+      (digest_id, slot, status, owner, started_at, finished_at, message_ts, error_code)
+    SELECT digest_id, slot, outcome, owner, at, at,
+      CASE WHEN outcome = 'posted' THEN message_ts END,
+      CASE WHEN outcome = 'failed' THEN COALESCE(error_code, 'unknown') END
+    FROM input WHERE outcome IN ('posted', 'failed')
+    ORDER BY digest_id, slot
+    ON CONFLICT (digest_id, slot) DO UPDATE
+      SET status = excluded.status, finished_at = excluded.finished_at,
+          message_ts = CASE WHEN excluded.status = 'posted' THEN excluded.message_ts
+                            ELSE digest_deliveries.message_ts END,
+          error_code = excluded.error_code
+      WHERE excluded.status = 'posted' OR digest_deliveries.status <> 'posted')
+  UPDATE digests AS d SET
+    ${completionAssignments('d.', (field) => (field === 'ranking' ? 'i.ranking::jsonb' : `i.${field}`))}
+  FROM input i
+  WHERE d.id = i.digest_id`;
+
 class PostgresExecutor implements SqlExecutor {
   readonly dialect = 'postgres' as const;
-  readonly lockRow = ' FOR UPDATE';
   readonly #pool: pg.Pool;
   readonly #schema: string | undefined;
 
@@ -109,6 +182,23 @@ class PostgresExecutor implements SqlExecutor {
        RETURNING d.*`,
       [options.owner, new Date(now.getTime() + options.leaseMs), now, options.limit],
     );
+  }
+
+  beginDeliveryRows(db: SqlRunner, starts: readonly DeliveryStart[]): Promise<SqlRow[]> {
+    return db.query(beginDeliveriesSql, [
+      starts.map((start) => start.digestId),
+      starts.map((start) => start.slot),
+      starts.map((start) => start.owner),
+      starts.map((start) => start.now),
+    ]);
+  }
+
+  async completeRows(db: SqlRunner, completions: readonly SlotCompletion[]): Promise<void> {
+    const values = completions.map(completionValues);
+    await db.query(completeManySql, [
+      completions.map((item) => item.digestId),
+      ...completionFields.map((field) => values.map((value) => value[field])),
+    ]);
   }
 
   async migrate(): Promise<number> {

@@ -13,24 +13,39 @@
  *
  * Missed slots (process down, dyno asleep) are never burst: the latest slot still inside the grace
  * window is posted once, every older one is recorded as skipped.
+ *
+ * A tick's cost is the analytics fan-out plus the store writes. Each digest goes on as soon as its
+ * own question is answered (not after every question of the tick), and its `posting` and `posted`
+ * records are written in batches shared with the digests that finish at the same moment (see
+ * Coalescer): the `posting` record still commits before that digest's message is sent, and
+ * `posted` is written only after Slack confirmed it.
  */
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
 import type { SlackMessage } from '../render/types.ts';
+import { Coalescer } from './batcher.ts';
 import { defaultRenderDigest, defaultRenderPauseNotice } from './default-render.ts';
 import { classifyFailure, describeFailure, type Failure } from './failures.ts';
-import type { Digest, RankedAccount } from './model.ts';
+import type { Digest, DigestWindow, RankedAccount } from './model.ts';
 import { type RankChanges, rankChanges } from './rank-changes.ts';
 import {
   countRunsBetween,
   latestRunAtOrBefore,
   manualRunWindow,
   nextRunAfter,
+  type RunWindow,
   runWindow,
 } from './schedule.ts';
-import type { Claim, DigestStore } from './store.ts';
+import type {
+  BeginDeliveryResult,
+  Claim,
+  Completion,
+  DeliveryStart,
+  DigestStore,
+  SlotCompletion,
+} from './store.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {
@@ -59,6 +74,9 @@ export type RenderDigest = (
 
 export type RenderPauseNotice = (digest: Digest, reason: string) => SlackMessage;
 
+/** Analytics calls in flight at once unless `concurrency` says otherwise (see there why). */
+export const defaultAnalyticsConcurrency = 16;
+
 export interface DigestRunnerOptions {
   /** How long a claim holds. Default 5 minutes. */
   readonly leaseMs?: number;
@@ -66,7 +84,13 @@ export interface DigestRunnerOptions {
   readonly graceMs?: number;
   /** Failed slots in a row before the digest pauses. Default 3. */
   readonly maxConsecutiveFailures?: number;
-  /** Analytics calls in flight at once. Default 8. */
+  /**
+   * Analytics calls in flight at once. Default 16: the service is slow per request (hundreds of
+   * milliseconds), not per concurrent request, so a tick of 500 distinct questions takes
+   * 500 x latency / concurrency; 16 keeps that under 10 s at 200 ms while leaving half of the
+   * analytics client's 32 sockets to interactive lookups. Identical questions never count twice:
+   * the runner asks each once per tick and the client shares identical calls in flight.
+   */
   readonly concurrency?: number;
   /** Channels posted to at once. Default 4. */
   readonly postConcurrency?: number;
@@ -80,6 +104,11 @@ export interface DigestRunnerOptions {
   readonly backoffMs?: number;
   /** Digests claimed per store call. Default 200. */
   readonly claimBatchSize?: number;
+  /**
+   * Most delivery records written per store call (`beginDeliveries`, `completeMany`). Default 500.
+   * Batches form only from digests ready at the same moment, so a quiet tick writes one at a time.
+   */
+  readonly storeBatchSize?: number;
   /** Upper bound of digests one tick takes on. Default 10,000. */
   readonly maxPerTick?: number;
   /** Identifies this runner's leases; default a random id. */
@@ -143,6 +172,46 @@ function limiter(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
   };
 }
 
+/**
+ * The schedule math of one tick, computed once per distinct (schedule, window, instant): digests
+ * due together mostly share a handful of schedules ("Mondays at 09:00 Europe/London"), and the
+ * cron and calendar work would otherwise run for each of thousands of digests.
+ */
+class TickMemo {
+  readonly #values = new Map<string, unknown>();
+
+  #get<T>(key: string, compute: () => T): T {
+    if (this.#values.has(key)) return this.#values.get(key) as T;
+    const value = compute();
+    this.#values.set(key, value);
+    return value;
+  }
+
+  latestRunAtOrBefore(digest: Digest, now: Date): Date | undefined {
+    const { expression, zone } = digest.schedule;
+    return this.#get(`latest\u0000${expression}\u0000${zone}\u0000${now.getTime()}`, () =>
+      latestRunAtOrBefore(digest.schedule, now),
+    );
+  }
+
+  nextRunAfter(digest: Digest, slot: Date): Date | undefined {
+    const { expression, zone } = digest.schedule;
+    return this.#get(`next\u0000${expression}\u0000${zone}\u0000${slot.getTime()}`, () =>
+      nextRunAfter(digest.schedule, slot),
+    );
+  }
+
+  runWindow(digest: Digest, slot: Date): RunWindow {
+    const { expression, zone, cadence } = digest.schedule;
+    const key = `window\u0000${expression}\u0000${zone}\u0000${cadence}\u0000${windowKey(digest.window)}\u0000${slot.getTime()}`;
+    return this.#get(key, () => runWindow(digest, slot));
+  }
+}
+
+function windowKey(window: DigestWindow): string {
+  return window.kind === 'last' ? `last ${window.amount} ${window.unit}` : window.kind;
+}
+
 class RunFailure extends Error {
   readonly failure: Failure;
 
@@ -176,6 +245,8 @@ export class DigestRunner {
   readonly #claimBatchSize: number;
   readonly #maxPerTick: number;
   readonly #analyticsSlot: <T>(job: () => Promise<T>) => Promise<T>;
+  readonly #begins: Coalescer<DeliveryStart, BeginDeliveryResult> | undefined;
+  readonly #completions: Coalescer<SlotCompletion, void> | undefined;
   readonly #postSlot: <T>(job: () => Promise<T>) => Promise<T>;
   /** Per channel: the tail of its post queue and when it was last posted to (clock ms). */
   readonly #channelTails = new Map<string, Promise<unknown>>();
@@ -205,14 +276,43 @@ export class DigestRunner {
     this.#backoffMs = options.backoffMs ?? 1000;
     this.#claimBatchSize = options.claimBatchSize ?? 200;
     this.#maxPerTick = options.maxPerTick ?? 10_000;
-    this.#analyticsSlot = limiter(Math.max(1, options.concurrency ?? 8));
+    this.#analyticsSlot = limiter(Math.max(1, options.concurrency ?? defaultAnalyticsConcurrency));
     this.#postSlot = limiter(Math.max(1, options.postConcurrency ?? 4));
+    const store = this.#store;
+    const maxBatch = options.storeBatchSize ?? 500;
+    // Two batches in flight: one being written while the next fills, and PostgreSQL's pool can
+    // run both on separate connections.
+    const maxInFlight = 2;
+    const beginMany = store.beginDeliveries?.bind(store);
+    const completeMany = store.completeMany?.bind(store);
+    this.#begins = beginMany
+      ? new Coalescer({
+          run: beginMany,
+          single: (start) =>
+            store.beginDelivery(start.digestId, start.slot, start.owner, start.now),
+          maxBatch,
+          maxInFlight,
+        })
+      : undefined;
+    this.#completions = completeMany
+      ? new Coalescer({
+          run: async (items) => {
+            await completeMany(items);
+            return items.map(() => undefined);
+          },
+          single: (item) => store.complete(item.digestId, item.slot, item.completion),
+          maxBatch,
+          maxInFlight,
+        })
+      : undefined;
   }
 
   /** One tick: handle every digest due at `now`. Resolves when all of them are finished. */
   async runDue(now: Date = this.#clock.now()): Promise<TickReport> {
+    this.#forgetPastPacing();
     const report = newReport();
     const answers = new Map<string, Promise<InfluencersResult>>();
+    const memo = new TickMemo();
     const work: Promise<void>[] = [];
     while (report.claimed < this.#maxPerTick) {
       const claims = await this.#store.claimDue(now, {
@@ -221,7 +321,7 @@ export class DigestRunner {
         owner: this.owner,
       });
       report.claimed += claims.length;
-      for (const claim of claims) work.push(this.#handleClaim(claim, now, answers, report));
+      for (const claim of claims) work.push(this.#handleClaim(claim, now, answers, report, memo));
       if (claims.length < this.#claimBatchSize) break;
     }
     await Promise.all(work);
@@ -305,10 +405,11 @@ export class DigestRunner {
     now: Date,
     answers: Map<string, Promise<InfluencersResult>>,
     report: TickReport,
+    memo: TickMemo,
   ): Promise<void> {
     const { digest } = claim;
     try {
-      const latest = latestRunAtOrBefore(digest.schedule, now);
+      const latest = memo.latestRunAtOrBefore(digest, now);
       const slot = latest && latest.getTime() > claim.slot.getTime() ? latest : claim.slot;
       if (now.getTime() - slot.getTime() > this.#graceMs) {
         await this.#skip(digest, claim.slot, new Date(now.getTime() + 1));
@@ -316,7 +417,7 @@ export class DigestRunner {
         return;
       }
       if (slot.getTime() > claim.slot.getTime()) await this.#skipOlder(digest, claim.slot, slot);
-      await this.#deliver(digest, slot, answers, report);
+      await this.#deliver(digest, slot, answers, report, memo);
     } catch (error) {
       this.#logger.error({ err: error, digestId: digest.id }, 'digest run could not be recorded');
       await this.#store.releaseLease(digest.id, this.owner).catch(() => undefined);
@@ -333,7 +434,6 @@ export class DigestRunner {
       count,
       nextRunAt: next ?? new Date(8.64e15),
     });
-    await this.#store.releaseLease(digest.id, this.owner);
     this.#logger.warn(
       { digestId: digest.id, firstMissed: from.toISOString(), missed: count },
       'digest slots missed beyond the grace window were skipped',
@@ -360,34 +460,45 @@ export class DigestRunner {
     slot: Date,
     answers: Map<string, Promise<InfluencersResult>>,
     report: TickReport,
+    memo: TickMemo,
   ): Promise<void> {
-    const next = nextRunAfter(digest.schedule, slot) ?? new Date(8.64e15);
+    const next = memo.nextRunAfter(digest, slot) ?? new Date(8.64e15);
     // No pre-check of the delivery record: the analytics question is usually shared anyway, and
     // beginDelivery below is the atomic check that matters.
+    let sent: { ts: string; ranking: RankedAccount[] };
     try {
-      const query = this.#queryFor(digest, slot);
+      const query = this.#queryFor(digest, slot, false, memo);
       const result = await this.#ask(query, answers, report);
       const { ranking, message } = this.#compose(digest, query, result);
-      const begun = await this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now());
+      const begun = await this.#beginDelivery({
+        digestId: digest.id,
+        slot,
+        owner: this.owner,
+        now: this.#clock.now(),
+      });
       if (begun.kind === 'already') {
         const { status, messageTs } = begun.delivery;
         await this.#settleAlreadyHandled(digest, slot, status, messageTs, next, report);
         return;
       }
-      const { ts } = await this.#post(digest, message);
-      await this.#store.complete(digest.id, slot, {
-        owner: this.owner,
-        outcome: 'posted',
-        at: this.#clock.now(),
-        messageTs: ts,
-        ranking,
-        nextRunAt: next,
-        consecutiveFailures: 0,
-      });
-      report.posted++;
+      sent = { ts: (await this.#post(digest, message)).ts, ranking };
     } catch (error) {
       await this.#fail(digest, slot, next, error, report);
+      return;
     }
+    // Posted: a failure to record it is not a failed run. It reaches #handleClaim, which gives
+    // the lease back; the slot stays `posting`, so the next runner records it unconfirmed rather
+    // than posting it again.
+    await this.#complete(digest.id, slot, {
+      owner: this.owner,
+      outcome: 'posted',
+      at: this.#clock.now(),
+      messageTs: sent.ts,
+      ranking: sent.ranking,
+      nextRunAt: next,
+      consecutiveFailures: 0,
+    });
+    report.posted++;
   }
 
   async #settleAlreadyHandled(
@@ -405,7 +516,7 @@ export class DigestRunner {
         'another runner started posting this slot and never confirmed; not posting it again',
       );
     }
-    await this.#store.complete(digest.id, slot, {
+    await this.#complete(digest.id, slot, {
       owner: this.owner,
       outcome: status === 'posting' ? 'unconfirmed' : 'posted',
       at: this.#clock.now(),
@@ -428,7 +539,7 @@ export class DigestRunner {
       },
       'digest run failed',
     );
-    await this.#store.complete(digest.id, slot, {
+    await this.#complete(digest.id, slot, {
       owner: this.owner,
       outcome: 'failed',
       at: this.#clock.now(),
@@ -450,8 +561,23 @@ export class DigestRunner {
     }
   }
 
-  #queryFor(digest: Digest, slot: Date, manual = false): InfluencersQuery {
-    const window = manual ? manualRunWindow(digest, slot) : runWindow(digest, slot);
+  /** Through the batch writer when the store has one; the record commits before this resolves. */
+  #beginDelivery(start: DeliveryStart): Promise<BeginDeliveryResult> {
+    return this.#begins
+      ? this.#begins.submit(start)
+      : this.#store.beginDelivery(start.digestId, start.slot, start.owner, start.now);
+  }
+
+  #complete(digestId: string, slot: Date, completion: Completion): Promise<void> {
+    return this.#completions
+      ? this.#completions.submit({ digestId, slot, completion })
+      : this.#store.complete(digestId, slot, completion);
+  }
+
+  #queryFor(digest: Digest, slot: Date, manual = false, memo?: TickMemo): InfluencersQuery {
+    const window = manual
+      ? manualRunWindow(digest, slot)
+      : (memo?.runWindow(digest, slot) ?? runWindow(digest, slot));
     return {
       databases: digest.databases,
       start: window.start,
@@ -526,6 +652,17 @@ export class DigestRunner {
         );
       },
     );
+  }
+
+  /** Pacing entries that can no longer delay anything, so a long-lived runner stays small. */
+  #forgetPastPacing(): void {
+    const now = this.#clock.now().getTime();
+    for (const [channelId, at] of this.#lastPostAt) {
+      if (at + this.#channelIntervalMs <= now) this.#lastPostAt.delete(channelId);
+    }
+    for (const [teamId, until] of this.#blockedUntil) {
+      if (until <= now) this.#blockedUntil.delete(teamId);
+    }
   }
 
   #paced<T>(digest: Digest, send: () => Promise<T>): Promise<T> {

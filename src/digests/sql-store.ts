@@ -12,11 +12,15 @@ import type {
   ClaimOptions,
   Completion,
   Delivery,
+  DeliveryStart,
   DigestStore,
   SkipRecord,
+  SlotCompletion,
 } from './store.ts';
 
-export type SqlValue = string | number | Date | null;
+export type SqlScalar = string | number | Date | null;
+/** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */
+export type SqlValue = SqlScalar | readonly SqlScalar[];
 export type SqlRow = Record<string, unknown>;
 
 export interface SqlRunner {
@@ -29,8 +33,15 @@ export interface SqlExecutor extends SqlRunner {
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** Leases due digests atomically and returns their rows (with `next_run_at` as the slot). */
   claimRows(now: Date, options: ClaimOptions): Promise<SqlRow[]>;
-  /** Appended to a SELECT inside a transaction to lock the row (PostgreSQL only). */
-  readonly lockRow: string;
+  /**
+   * Set-based `beginDeliveries` for items with distinct (digest, slot) keys, one statement: a row
+   * per item in input order with `started` and, when not started, the record's columns as the
+   * statement saw them (absent when another transaction created it meanwhile). Dialects without
+   * it run the single-item statements for every item inside one transaction instead.
+   */
+  beginDeliveryRows?(db: SqlRunner, starts: readonly DeliveryStart[]): Promise<SqlRow[]>;
+  /** Set-based `completeMany` for items with distinct digests, one statement. */
+  completeRows?(db: SqlRunner, completions: readonly SlotCompletion[]): Promise<void>;
   migrate(): Promise<number>;
   close(): Promise<void>;
 }
@@ -110,6 +121,110 @@ function rowToDelivery(row: SqlRow): Delivery {
 }
 
 const maxIdAttempts = 8;
+
+/**
+ * Splits a batch into rounds in which no key repeats, each key's occurrences in their order, so a
+ * set-based statement (which may touch a row only once) over each round, run one round after the
+ * other, does what the single calls in sequence would.
+ */
+function rounds<T>(items: readonly T[], key: (item: T) => string): { item: T; index: number }[][] {
+  const seen = new Map<string, number>();
+  const result: { item: T; index: number }[][] = [];
+  items.forEach((item, index) => {
+    const k = key(item);
+    const round = seen.get(k) ?? 0;
+    seen.set(k, round + 1);
+    let group = result[round];
+    if (!group) {
+      group = [];
+      result[round] = group;
+    }
+    group.push({ item, index });
+  });
+  return result;
+}
+
+/** What a completion writes, by the names the bookkeeping UPDATE reads them by. */
+export const completionFields = [
+  'slot',
+  'owner',
+  'outcome',
+  'at',
+  'message_ts',
+  'error_code',
+  'ranking',
+  'next_run_at',
+  'failures',
+  'pause_reason',
+] as const;
+export type CompletionField = (typeof completionFields)[number];
+
+export function completionValues(item: SlotCompletion): Record<CompletionField, SqlScalar> {
+  const { slot, completion } = item;
+  return {
+    slot,
+    owner: completion.owner,
+    outcome: completion.outcome,
+    at: completion.at,
+    message_ts: completion.messageTs ?? null,
+    error_code: completion.errorCode ?? null,
+    ranking: completion.ranking ? JSON.stringify(completion.ranking) : null,
+    next_run_at: completion.nextRunAt ?? null,
+    failures: completion.consecutiveFailures ?? null,
+    pause_reason: completion.pauseReason ?? null,
+  };
+}
+
+/**
+ * A completion's digest bookkeeping as the SET list of one UPDATE, decided on the row being
+ * updated (so no read-then-write, and PostgreSQL re-evaluates it on the latest row version):
+ * - the last run, failure count, ranking and pause change only for the newest slot (a later slot
+ *   than the recorded one, or the same slot not yet `posted`), so a late completion never
+ *   downgrades a posted slot;
+ * - `next_run_at` moves only while it is still at or before the slot, so never back;
+ * - the lease is released when the completion's owner holds it.
+ * `d` prefixes the digest's columns (`d.` in an UPDATE ... FROM); `v` names each input value.
+ */
+export function completionAssignments(d: string, v: (field: CompletionField) => string): string {
+  const newest = `(${d}last_run_slot IS NULL OR ${d}last_run_slot < ${v('slot')} OR (${d}last_run_slot = ${v('slot')} AND ${d}last_run_outcome <> 'posted'))`;
+  const ifNewest = (column: string, value: string) =>
+    `${column} = CASE WHEN ${newest} THEN ${value} ELSE ${d}${column} END`;
+  const pause = `${v('pause_reason')} IS NOT NULL AND ${newest}`;
+  const released = `${d}lease_owner = ${v('owner')}`;
+  return [
+    ifNewest('last_run_slot', v('slot')),
+    ifNewest('last_run_outcome', v('outcome')),
+    ifNewest('last_run_at', v('at')),
+    ifNewest('last_run_error', v('error_code')),
+    ifNewest('last_run_ts', v('message_ts')),
+    ifNewest('consecutive_failures', `COALESCE(${v('failures')}, ${d}consecutive_failures)`),
+    `last_ranking = CASE WHEN ${v('ranking')} IS NOT NULL AND ${newest} THEN ${v('ranking')} ELSE ${d}last_ranking END`,
+    `next_run_at = CASE WHEN ${v('next_run_at')} IS NOT NULL AND ${d}next_run_at <= ${v('slot')} THEN ${v('next_run_at')} ELSE ${d}next_run_at END`,
+    `status = CASE WHEN ${pause} THEN 'paused' ELSE ${d}status END`,
+    `paused_reason = CASE WHEN ${pause} THEN ${v('pause_reason')} ELSE ${d}paused_reason END`,
+    `updated_at = ${v('at')}`,
+    `lease_owner = CASE WHEN ${released} THEN NULL ELSE ${d}lease_owner END`,
+    `lease_until = CASE WHEN ${released} THEN NULL ELSE ${d}lease_until END`,
+  ].join(',\n           ');
+}
+
+/** One completion's bookkeeping: `$1` the digest, then the completion's fields in order. */
+const completeOneSql = `UPDATE digests SET
+           ${completionAssignments('', (field) => `$${completionFields.indexOf(field) + 2}`)}
+         WHERE id = $1`;
+
+/** Runs `work` on each item, one after the other (inside one transaction). */
+async function sequentially<T, R>(
+  items: readonly T[],
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await work(item));
+  return results;
+}
+
+const slotKey = (item: { digestId: string; slot: Date }) =>
+  `${item.digestId}\u0000${item.slot.getTime()}`;
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown; errcode?: unknown }).code;
@@ -229,91 +344,130 @@ export class SqlDigestStore implements DigestStore {
     owner: string,
     now: Date,
   ): Promise<BeginDeliveryResult> {
-    return this.#sql.transaction(async (tx) => {
-      const taken = await tx.query(
-        `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at)
-         VALUES ($1, $2, 'posting', $3, $4)
-         ON CONFLICT (digest_id, slot) DO UPDATE
-           SET status = 'posting', owner = excluded.owner, started_at = excluded.started_at,
-               finished_at = NULL, error_code = NULL
-           WHERE digest_deliveries.status = 'failed'
-         RETURNING digest_id`,
-        [digestId, slot, owner, now],
-      );
-      if (taken.length > 0) return { kind: 'started' } as const;
-      const existing = await tx.query(
-        'SELECT * FROM digest_deliveries WHERE digest_id = $1 AND slot = $2',
-        [digestId, slot],
-      );
-      if (!existing[0]) throw new Error('delivery record vanished inside its transaction');
-      return { kind: 'already', delivery: rowToDelivery(existing[0]) } as const;
-    });
+    const start = { digestId, slot, owner, now };
+    if (this.#sql.beginDeliveryRows) {
+      const [result] = await this.beginDeliveries([start]);
+      if (!result) throw new Error('beginDeliveries returned no result');
+      return result;
+    }
+    return this.#sql.transaction((tx) => this.#beginOne(tx, start));
+  }
+
+  async beginDeliveries(starts: readonly DeliveryStart[]): Promise<BeginDeliveryResult[]> {
+    const results: BeginDeliveryResult[] = new Array(starts.length);
+    const groups = rounds(starts, slotKey);
+    const setBased = this.#sql.beginDeliveryRows !== undefined;
+    const work = async (db: SqlRunner) => {
+      for (const group of groups) {
+        const items = group.map(({ item }) => item);
+        const outcomes = setBased
+          ? await this.#beginSetBased(db, items)
+          : await sequentially(items, (item) => this.#beginOne(db, item));
+        group.forEach(({ index }, i) => {
+          const outcome = outcomes[i];
+          if (outcome) results[index] = outcome;
+        });
+      }
+    };
+    if (groups.length === 0) return [];
+    // One set-based statement is atomic by itself: no transaction, one round trip.
+    if (setBased && groups.length === 1) await work(this.#sql);
+    else await this.#sql.transaction(work);
+    return results;
+  }
+
+  async #beginOne(db: SqlRunner, start: DeliveryStart): Promise<BeginDeliveryResult> {
+    const { digestId, slot, owner, now } = start;
+    const taken = await db.query(
+      `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at)
+       VALUES ($1, $2, 'posting', $3, $4)
+       ON CONFLICT (digest_id, slot) DO UPDATE
+         SET status = 'posting', owner = excluded.owner, started_at = excluded.started_at,
+             finished_at = NULL, error_code = NULL
+         WHERE digest_deliveries.status = 'failed'
+       RETURNING digest_id`,
+      [digestId, slot, owner, now],
+    );
+    if (taken.length > 0) return { kind: 'started' } as const;
+    return { kind: 'already', delivery: await this.#existingDelivery(db, digestId, slot) } as const;
+  }
+
+  async #beginSetBased(
+    db: SqlRunner,
+    starts: readonly DeliveryStart[],
+  ): Promise<BeginDeliveryResult[]> {
+    const rows = await this.#sql.beginDeliveryRows?.(db, starts);
+    if (!rows || rows.length !== starts.length) {
+      throw new Error('set-based beginDeliveries returned a row count unlike its input');
+    }
+    return Promise.all(
+      starts.map(async (start, i): Promise<BeginDeliveryResult> => {
+        const row = rows[i] as SqlRow;
+        if (row.started === true) return { kind: 'started' };
+        // Created by another transaction after this statement's snapshot: read it now.
+        if (row.status === null || row.status === undefined) {
+          return {
+            kind: 'already',
+            delivery: await this.#existingDelivery(db, start.digestId, start.slot),
+          };
+        }
+        return { kind: 'already', delivery: rowToDelivery(row) };
+      }),
+    );
+  }
+
+  async #existingDelivery(db: SqlRunner, digestId: string, slot: Date): Promise<Delivery> {
+    const existing = await db.query(
+      'SELECT * FROM digest_deliveries WHERE digest_id = $1 AND slot = $2',
+      [digestId, slot],
+    );
+    if (!existing[0]) throw new Error('delivery record vanished inside its transaction');
+    return rowToDelivery(existing[0]);
   }
 
   async complete(digestId: string, slot: Date, completion: Completion): Promise<void> {
-    await this.#sql.transaction(async (tx) => {
-      if (completion.outcome === 'posted') {
-        await tx.query(
-          `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, message_ts)
-           VALUES ($1, $2, 'posted', $3, $4, $4, $5)
-           ON CONFLICT (digest_id, slot) DO UPDATE
-             SET status = 'posted', finished_at = excluded.finished_at,
-                 message_ts = excluded.message_ts, error_code = NULL`,
-          [digestId, slot, completion.owner, completion.at, completion.messageTs ?? null],
-        );
-      } else if (completion.outcome === 'failed') {
-        await tx.query(
-          `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, error_code)
-           VALUES ($1, $2, 'failed', $3, $4, $4, $5)
-           ON CONFLICT (digest_id, slot) DO UPDATE
-             SET status = 'failed', finished_at = excluded.finished_at, error_code = excluded.error_code
-             WHERE digest_deliveries.status <> 'posted'`,
-          [digestId, slot, completion.owner, completion.at, completion.errorCode ?? 'unknown'],
-        );
+    if (this.#sql.completeRows) return this.completeMany([{ digestId, slot, completion }]);
+    await this.#sql.transaction((tx) => this.#completeOne(tx, { digestId, slot, completion }));
+  }
+
+  async completeMany(completions: readonly SlotCompletion[]): Promise<void> {
+    const groups = rounds(completions, (item) => item.digestId);
+    const completeRows = this.#sql.completeRows?.bind(this.#sql);
+    const work = async (db: SqlRunner) => {
+      for (const group of groups) {
+        const items = group.map(({ item }) => item);
+        if (completeRows) await completeRows(db, items);
+        else await sequentially(items, (item) => this.#completeOne(db, item));
       }
-      const rows = await tx.query(`SELECT * FROM digests WHERE id = $1${this.#sql.lockRow}`, [
-        digestId,
-      ]);
-      if (!rows[0]) return;
-      const digest = rowToDigest(rows[0]);
-      const last = digest.lastRun;
-      const isNewest =
-        !last ||
-        last.slot.getTime() < slot.getTime() ||
-        (last.slot.getTime() === slot.getTime() && last.outcome !== 'posted');
-      const advance =
-        completion.nextRunAt !== undefined && digest.nextRunAt.getTime() <= slot.getTime();
-      const pause = completion.pauseReason !== undefined && isNewest;
-      await tx.query(
-        `UPDATE digests SET
-           last_run_slot = $2, last_run_outcome = $3, last_run_at = $4, last_run_error = $5,
-           last_run_ts = $6, consecutive_failures = $7, last_ranking = $8, next_run_at = $9,
-           status = $10, paused_reason = $11, updated_at = $4,
-           lease_owner = CASE WHEN lease_owner = $12 THEN NULL ELSE lease_owner END,
-           lease_until = CASE WHEN lease_owner = $12 THEN NULL ELSE lease_until END
-         WHERE id = $1`,
-        [
-          digestId,
-          isNewest ? slot : (last?.slot ?? null),
-          isNewest ? completion.outcome : (last?.outcome ?? null),
-          isNewest ? completion.at : (last?.at ?? completion.at),
-          isNewest ? (completion.errorCode ?? null) : (last?.errorCode ?? null),
-          isNewest ? (completion.messageTs ?? null) : (last?.messageTs ?? null),
-          isNewest
-            ? (completion.consecutiveFailures ?? digest.consecutiveFailures)
-            : digest.consecutiveFailures,
-          completion.ranking && isNewest
-            ? JSON.stringify(completion.ranking)
-            : digest.lastRanking
-              ? JSON.stringify(digest.lastRanking)
-              : null,
-          advance && completion.nextRunAt ? completion.nextRunAt : digest.nextRunAt,
-          pause ? 'paused' : digest.status,
-          pause ? (completion.pauseReason ?? null) : (digest.pausedReason ?? null),
-          completion.owner,
-        ],
+    };
+    if (groups.length === 0) return;
+    if (completeRows && groups.length === 1) await work(this.#sql);
+    else await this.#sql.transaction(work);
+  }
+
+  async #completeOne(db: SqlRunner, item: SlotCompletion): Promise<void> {
+    const { digestId, slot, completion } = item;
+    if (completion.outcome === 'posted') {
+      await db.query(
+        `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, message_ts)
+         VALUES ($1, $2, 'posted', $3, $4, $4, $5)
+         ON CONFLICT (digest_id, slot) DO UPDATE
+           SET status = 'posted', finished_at = excluded.finished_at,
+               message_ts = excluded.message_ts, error_code = NULL`,
+        [digestId, slot, completion.owner, completion.at, completion.messageTs ?? null],
       );
-    });
+    } else if (completion.outcome === 'failed') {
+      await db.query(
+        `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, error_code)
+         VALUES ($1, $2, 'failed', $3, $4, $4, $5)
+         ON CONFLICT (digest_id, slot) DO UPDATE
+           SET status = 'failed', finished_at = excluded.finished_at, error_code = excluded.error_code
+           WHERE digest_deliveries.status <> 'posted'`,
+        [digestId, slot, completion.owner, completion.at, completion.errorCode ?? 'unknown'],
+      );
+    }
+    const values = completionValues(item);
+    await db.query(completeOneSql, [digestId, ...completionFields.map((field) => values[field])]);
   }
 
   async recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void> {

@@ -23,7 +23,9 @@ export interface SqliteStoreOptions {
 }
 
 function bind(value: SqlValue): SQLInputValue {
-  return value instanceof Date ? value.getTime() : value;
+  if (value instanceof Date) return value.getTime();
+  if (value === null || typeof value !== 'object') return value;
+  throw new TypeError('SQLite statements take no array parameters');
 }
 
 /** `$1` placeholders become SQLite's numbered `?1`, which may repeat like PostgreSQL's. */
@@ -41,7 +43,6 @@ const fileQueues = new Map<string, { tail: Promise<unknown> }>();
 
 class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
-  readonly lockRow = '';
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
   /**

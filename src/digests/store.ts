@@ -9,6 +9,10 @@
  *   slot `posting` before the message is sent and `complete` marks it `posted` after. A runner that
  *   finds the slot `posting` or `posted` never sends it again, even when its own lease expired
  *   while a slow post was still going.
+ *
+ * The batch forms (`beginDeliveries`, `completeMany`) give each item exactly what the single call
+ * would, in one transaction (SQLite) or one set-based statement (PostgreSQL), so a tick of
+ * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
 import type { ErrorCode } from '../errors.ts';
 import type { Digest, NewDigest, RankedAccount, RunOutcome } from './model.ts';
@@ -73,6 +77,21 @@ export interface Completion {
   readonly pauseReason?: string;
 }
 
+/** One item of `beginDeliveries`: the arguments of `beginDelivery`. */
+export interface DeliveryStart {
+  readonly digestId: string;
+  readonly slot: Date;
+  readonly owner: string;
+  readonly now: Date;
+}
+
+/** One item of `completeMany`: the arguments of `complete`. */
+export interface SlotCompletion {
+  readonly digestId: string;
+  readonly slot: Date;
+  readonly completion: Completion;
+}
+
 export interface SkipRecord {
   readonly owner: string;
   readonly at: Date;
@@ -110,8 +129,19 @@ export interface DigestStore {
     owner: string,
     now: Date,
   ): Promise<BeginDeliveryResult>;
+  /**
+   * `beginDelivery` for many slots at once, all or nothing; results are in the order of `starts`.
+   * An item repeated in one call behaves as if the calls were made one after the other. Optional
+   * so that a store written for tests may leave it out: the runner then calls `beginDelivery`.
+   */
+  beginDeliveries?(starts: readonly DeliveryStart[]): Promise<BeginDeliveryResult[]>;
   /** Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released. */
   complete(digestId: string, slot: Date, completion: Completion): Promise<void>;
+  /**
+   * `complete` for many slots at once, all or nothing, applied in order (a digest listed twice
+   * gets both completions, the later one last). Optional like `beginDeliveries`.
+   */
+  completeMany?(completions: readonly SlotCompletion[]): Promise<void>;
   /** Records missed slots as skipped and moves the digest on; the lease is released. */
   recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void>;
   getDelivery(digestId: string, slot: Date): Promise<Delivery | undefined>;

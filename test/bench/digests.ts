@@ -2,7 +2,8 @@
  * Digests benchmark: 10,000 digests due in one tick over 500 distinct questions, the sandbox
  * answering each after 200 ms. Prints the analytics calls made against the naive one call per
  * digest, the time to claim and compute everything excluding Slack pacing (posts are captured by
- * a fake poster, pacing off), and claims per second on SQLite and PostgreSQL.
+ * an instant fake poster and every digest has its own channel, so pacing never waits) with the
+ * runner's default settings, claims per second on SQLite and PostgreSQL, and the peak RSS.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -14,14 +15,18 @@ import pg from 'pg';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { NewDigest } from '../../src/digests/model.ts';
 import { openPostgresStore } from '../../src/digests/postgres-store.ts';
-import { type DigestPoster, DigestRunner } from '../../src/digests/runner.ts';
+import {
+  type DigestPoster,
+  DigestRunner,
+  defaultAnalyticsConcurrency,
+} from '../../src/digests/runner.ts';
 import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 
 const digestCount = 10_000;
 const latencyMs = 200;
-const concurrency = 16;
+const concurrency = defaultAnalyticsConcurrency;
 const predicates = [
   '#hcsm',
   '#bcsm',
@@ -74,6 +79,11 @@ const capturingPoster = (): DigestPoster & { posts: number } => {
   return poster;
 };
 
+/** The process's peak resident set size: the whole run, fills and sandbox included. */
+function peakRssMb(): string {
+  return (process.resourceUsage().maxRSS / 1024).toFixed(0);
+}
+
 async function claimsPerSecond(store: DigestStore): Promise<number> {
   await fill(store, digestCount);
   const started = performance.now();
@@ -97,17 +107,13 @@ async function tick(store: DigestStore, label: string): Promise<void> {
   try {
     await fill(store, digestCount);
     const poster = capturingPoster();
-    const runner = new DigestRunner({
-      store,
-      analytics: client,
-      poster,
-      options: { concurrency, channelIntervalMs: 0, postConcurrency: 64 },
-    });
+    const runner = new DigestRunner({ store, analytics: client, poster });
     const started = performance.now();
     const report = await runner.runDue(now);
     const seconds = (performance.now() - started) / 1000;
     const dataRequests = sandbox.log.filter((record) => record.endpoint === 'data').length;
     const naiveSeconds = (digestCount * latencyMs) / concurrency / 1000;
+    const floorSeconds = (Math.ceil(report.analyticsCalls / concurrency) * latencyMs) / 1000;
     console.log(
       `${label}: ${report.claimed} claimed, ${poster.posts} posted, ${report.failed} failed`,
     );
@@ -115,8 +121,9 @@ async function tick(store: DigestStore, label: string): Promise<void> {
       `${label}: analytics calls ${report.analyticsCalls} (sandbox saw ${dataRequests}; target 500) | naive one call per digest: ${digestCount}`,
     );
     console.log(
-      `${label}: time to claim and compute everything excluding Slack pacing ${seconds.toFixed(2)} s (target < 10 s, concurrency ${concurrency}) | naive at the same concurrency: about ${naiveSeconds.toFixed(0)} s`,
+      `${label}: time to claim and compute everything excluding Slack pacing ${seconds.toFixed(2)} s (target < 10 s, default settings: analytics concurrency ${concurrency}) | analytics alone at least ${floorSeconds.toFixed(2)} s | naive at the same concurrency: about ${naiveSeconds.toFixed(0)} s`,
     );
+    console.log(`${label}: peak RSS so far ${peakRssMb()} MB`);
   } finally {
     await client.close();
     await sandbox.close();
@@ -144,6 +151,7 @@ export async function run(): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     console.log('PostgreSQL skipped: TEST_DATABASE_URL is not set');
+    console.log(`Peak RSS ${peakRssMb()} MB`);
     return;
   }
   const [tickSchema, claimSchema] = [
@@ -152,11 +160,7 @@ export async function run(): Promise<void> {
   ];
   const schemas = [tickSchema, claimSchema];
   try {
-    const tickStore = openPostgresStore({
-      connectionString: url,
-      schema: tickSchema,
-      maxConnections: 10,
-    });
+    const tickStore = openPostgresStore({ connectionString: url, schema: tickSchema });
     await tickStore.migrate();
     await tick(tickStore, 'PostgreSQL tick');
     await tickStore.close();
@@ -172,4 +176,5 @@ export async function run(): Promise<void> {
     for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
   }
+  console.log(`Peak RSS ${peakRssMb()} MB`);
 }

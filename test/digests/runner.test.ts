@@ -3,10 +3,55 @@ import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import type { Digest } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import type { RankChanges } from '../../src/digests/rank-changes.ts';
-import { DigestRunner, type DigestRunnerOptions } from '../../src/digests/runner.ts';
+import {
+  type DigestPoster,
+  DigestRunner,
+  type DigestRunnerOptions,
+} from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
+
+type StoreCall = 'beginDelivery' | 'beginDeliveries' | 'complete' | 'completeMany';
+
+/**
+ * The store with its delivery writes counted (batch calls record their size), the batch forms
+ * left out or failing on request.
+ */
+function instrumented(
+  store: DigestStore,
+  batches: 'present' | 'absent' | 'failing',
+): { store: DigestStore; calls: Record<StoreCall, number[]> } {
+  const calls: Record<StoreCall, number[]> = {
+    beginDelivery: [],
+    beginDeliveries: [],
+    complete: [],
+    completeMany: [],
+  };
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const name = String(property);
+      if (name === 'beginDeliveries' || name === 'completeMany') {
+        if (batches === 'absent') return undefined;
+        return (items: unknown[]) => {
+          calls[name].push(items.length);
+          if (batches === 'failing') return Promise.reject(new Error('batch refused'));
+          return value.call(target, items);
+        };
+      }
+      if (name === 'beginDelivery' || name === 'complete') {
+        return (...args: unknown[]) => {
+          calls[name].push(1);
+          return value.apply(target, args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { store: proxy, calls };
+}
 
 // Monday 8 June 2026, 09:00 in London is 08:00 UTC.
 const slot = new Date('2026-06-08T08:00:00Z');
@@ -294,6 +339,136 @@ describe('DigestRunner', () => {
     expect(await store.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'posted' },
+    });
+  });
+
+  it('writes the delivery records of digests answered together in one batch each way', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      ids.push(
+        (await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now())).id,
+      );
+    }
+    const counted = instrumented(store, 'present');
+    const statusAtPost: (string | undefined)[] = [];
+    const checking: DigestPoster = {
+      post: async (channelId, message) => {
+        const id = message.text.replace('digest ', '');
+        statusAtPost.push((await store.getDelivery(id, slot))?.status);
+        return poster.post(channelId, message);
+      },
+      notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+    };
+    const batched = new DigestRunner({
+      store: counted.store,
+      analytics,
+      poster: checking,
+      clock,
+      renderDigest: (digest) => ({ text: `digest ${digest.id}`, blocks: [] }),
+    });
+    expect(await batched.runDue(clock.now())).toMatchObject({ claimed: 30, posted: 30 });
+    // The posting record of every digest had committed before its message went out.
+    expect(statusAtPost).toEqual(ids.map(() => 'posting'));
+    expect(counted.calls).toMatchObject({ beginDelivery: [], beginDeliveries: [30], complete: [] });
+    // Posts finish a few at a time (four at once by default), their completions with them.
+    const completed = counted.calls.completeMany;
+    expect(completed.reduce((sum, size) => sum + size, 0)).toBe(30);
+    expect(completed.length).toBeLessThan(30);
+    for (const id of ids) {
+      expect(await store.getDelivery(id, slot)).toMatchObject({ status: 'posted' });
+      expect(await store.get(id)).toMatchObject({ nextRunAt: nextWeek });
+    }
+  });
+
+  it.each([
+    ['has no batch methods', 'absent', { beginDelivery: [1, 1, 1], beginDeliveries: [] }],
+    ['refuses a batch', 'failing', { beginDelivery: [1, 1, 1], beginDeliveries: [3] }],
+  ] as const)('posts each digest once when the store %s', async (_case, batches, begins) => {
+    const ids: string[] = [];
+    for (const channelId of ['C1', 'C2', 'C3']) {
+      ids.push((await store.create(digestInput({ channelId, nextRunAt: slot }), clock.now())).id);
+    }
+    const counted = instrumented(store, batches);
+    const fallback = new DigestRunner({ store: counted.store, analytics, poster, clock });
+    expect(await fallback.runDue(clock.now())).toMatchObject({ claimed: 3, posted: 3, failed: 0 });
+    expect(poster.posts.map((post) => post.channelId).sort()).toEqual(['C1', 'C2', 'C3']);
+    expect(counted.calls).toMatchObject(begins);
+    expect(counted.calls.complete).toEqual([1, 1, 1]);
+    for (const id of ids) expect(await store.hasDelivered(id, slot)).toBe(true);
+  });
+
+  it('keeps 16 analytics calls in flight by default', async () => {
+    for (let top = 1; top <= 40; top++) {
+      await store.create(digestInput({ top, channelId: `C${top}`, nextRunAt: slot }), clock.now());
+    }
+    let inFlight = 0;
+    let most = 0;
+    analytics.answer = async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      inFlight--;
+      return influencers('alice');
+    };
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 40, analyticsCalls: 40 });
+    expect(most).toBe(16);
+  });
+
+  it('posts the digests of an answered question while another is still unanswered', async () => {
+    for (const [i, databases] of [['#hcsm'], ['#bcsm'], ['#hcsm'], ['#hcsm']].entries()) {
+      await store.create(
+        digestInput({ databases, channelId: `C${i}`, nextRunAt: slot }),
+        clock.now(),
+      );
+    }
+    let release: () => void = () => undefined;
+    const slowAnswer = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    analytics.answer = async (query) => {
+      if (query.databases[0] === '#bcsm') await slowAnswer;
+      return influencers('alice');
+    };
+    const tick = runner().runDue(clock.now());
+    for (let turn = 0; turn < 100 && poster.posts.length < 3; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(poster.posts.map((post) => post.channelId).sort()).toEqual(['C0', 'C2', 'C3']);
+    release();
+    expect(await tick).toMatchObject({ posted: 4 });
+    expect(poster.posts.at(-1)?.channelId).toBe('C1');
+  });
+
+  it('never posts a slot again when recording its post failed', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    let refuse = true;
+    const refusing = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (property === 'complete' || property === 'completeMany') {
+          return (...args: unknown[]) =>
+            refuse ? Promise.reject(new Error('connection lost')) : value.apply(target, args);
+        }
+        return value.bind(target);
+      },
+    });
+    const first = new DigestRunner({ store: refusing, analytics, poster, clock });
+    expect(await first.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 0, failed: 0 });
+    expect(poster.posts).toHaveLength(1);
+    expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
+    refuse = false;
+    // The lease was given back: the next tick takes the digest at once and does not post again.
+    expect(await runner({}, 'runner-b').runDue(clock.now())).toMatchObject({
+      claimed: 1,
+      posted: 0,
+      unconfirmed: 1,
+    });
+    expect(poster.posts).toHaveLength(1);
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      consecutiveFailures: 0,
+      lastRun: { outcome: 'unconfirmed' },
     });
   });
 

@@ -1,6 +1,6 @@
 /** The one DigestStore contract every adapter must pass; `store.test.ts` runs it per adapter. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store.ts';
+import type { Completion, DigestStore } from '../../src/digests/store.ts';
 import { DigestNotFoundError } from '../../src/errors.ts';
 import { digestInput } from './helpers.ts';
 
@@ -14,6 +14,26 @@ export interface StoreFixture {
 const now = new Date('2026-06-08T08:00:30Z');
 const slot = new Date('2026-06-08T08:00:00Z');
 const lease = { limit: 50, leaseMs: 60_000, owner: 'runner-a' };
+const nextWeek = new Date('2026-06-15T08:00:00Z');
+
+/** Both adapters must have the batch forms; the interface leaves them optional for fakes. */
+function batchOf(store: DigestStore) {
+  const { beginDeliveries, completeMany } = store;
+  if (!beginDeliveries || !completeMany) throw new Error(`${store.dialect} store lacks batches`);
+  return { beginDeliveries: beginDeliveries.bind(store), completeMany: completeMany.bind(store) };
+}
+
+function posted(ts: string, extra: Partial<Completion> = {}): Completion {
+  return {
+    owner: 'runner-a',
+    outcome: 'posted',
+    at: now,
+    messageTs: ts,
+    nextRunAt: nextWeek,
+    consecutiveFailures: 0,
+    ...extra,
+  };
+}
 
 export function storeContract(name: string, open: () => Promise<StoreFixture>): void {
   describe(`DigestStore contract: ${name}`, () => {
@@ -283,6 +303,237 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         nextRunAt: next,
         lastRun: { slot: new Date('2026-05-18T08:00:00Z'), outcome: 'skipped', at: now },
       });
+    });
+
+    it('begins many deliveries at once with each result in input order', async () => {
+      const { beginDeliveries } = batchOf(store);
+      const [fresh, posting, failed, done] = await Promise.all(
+        [1, 2, 3, 4].map((i) => store.create(digestInput({ channelId: `C${i}` }), now)),
+      );
+      if (!fresh || !posting || !failed || !done) throw new Error('setup failed');
+      await store.beginDelivery(posting.id, slot, 'runner-b', now);
+      await store.complete(failed.id, slot, {
+        owner: 'runner-b',
+        outcome: 'failed',
+        at: now,
+        errorCode: 'network',
+      });
+      await store.complete(done.id, slot, posted('1.5', { owner: 'runner-b' }));
+      const later = new Date(now.getTime() + 5000);
+      const results = await beginDeliveries(
+        [fresh, posting, failed, done].map((digest) => ({
+          digestId: digest.id,
+          slot,
+          owner: 'runner-a',
+          now: later,
+        })),
+      );
+      expect(results).toEqual([
+        { kind: 'started' },
+        {
+          kind: 'already',
+          delivery: expect.objectContaining({ status: 'posting', owner: 'runner-b' }),
+        },
+        { kind: 'started' },
+        {
+          kind: 'already',
+          delivery: expect.objectContaining({ status: 'posted', messageTs: '1.5' }),
+        },
+      ]);
+      for (const digest of [fresh, failed]) {
+        expect(await store.getDelivery(digest.id, slot)).toEqual({
+          digestId: digest.id,
+          slot,
+          status: 'posting',
+          owner: 'runner-a',
+          startedAt: later,
+        });
+      }
+      expect(await beginDeliveries([])).toEqual([]);
+    });
+
+    it('treats a slot repeated in one batch like two calls in a row', async () => {
+      const { beginDeliveries } = batchOf(store);
+      const digest = await store.create(digestInput(), now);
+      const start = { digestId: digest.id, slot, owner: 'runner-a', now };
+      expect(await beginDeliveries([start, start])).toEqual([
+        { kind: 'started' },
+        { kind: 'already', delivery: expect.objectContaining({ status: 'posting' }) },
+      ]);
+    });
+
+    it('writes nothing of a batch of begins when one item fails', async () => {
+      const { beginDeliveries } = batchOf(store);
+      const digest = await store.create(digestInput(), now);
+      await expect(
+        beginDeliveries([
+          { digestId: digest.id, slot, owner: 'runner-a', now },
+          { digestId: 'ZZZZZZ', slot, owner: 'runner-a', now },
+        ]),
+      ).rejects.toThrow();
+      expect(await store.getDelivery(digest.id, slot)).toBeUndefined();
+    });
+
+    it('starts each slot once when batches overlap across connections', async () => {
+      if (!fixture.openSibling) return;
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push((await store.create(digestInput(), now)).id);
+      const others = [await fixture.openSibling(), await fixture.openSibling()];
+      const results = await Promise.all(
+        [store, ...others].map((each, index) =>
+          batchOf(each).beginDeliveries(
+            // Overlapping, in a different order per caller.
+            (index === 1 ? [...ids].reverse() : ids).map((digestId) => ({
+              digestId,
+              slot,
+              owner: `runner-${index}`,
+              now,
+            })),
+          ),
+        ),
+      );
+      const started = results.flat().filter((result) => result.kind === 'started');
+      expect(started).toHaveLength(ids.length);
+      for (const id of ids) {
+        const record = await store.getDelivery(id, slot);
+        const owner = record?.owner ?? '';
+        const index = Number(owner.slice('runner-'.length));
+        const position = index === 1 ? ids.length - 1 - ids.indexOf(id) : ids.indexOf(id);
+        expect(results[index]?.[position]).toEqual({ kind: 'started' });
+        for (const [other, list] of results.entries()) {
+          if (other === index) continue;
+          const at = other === 1 ? ids.length - 1 - ids.indexOf(id) : ids.indexOf(id);
+          expect(list[at]).toMatchObject({ kind: 'already', delivery: { owner } });
+        }
+      }
+    });
+
+    it('completes many slots at once like the single calls would', async () => {
+      const { completeMany } = batchOf(store);
+      const [a, b, c] = await Promise.all(
+        [1, 2, 3].map((i) => store.create(digestInput({ channelId: `C${i}` }), now)),
+      );
+      if (!a || !b || !c) throw new Error('setup failed');
+      await store.claimDue(now, lease);
+      for (const digest of [a, b]) await store.beginDelivery(digest.id, slot, 'runner-a', now);
+      const at = new Date(now.getTime() + 2000);
+      await completeMany([
+        {
+          digestId: a.id,
+          slot,
+          completion: posted('1.1', { at, ranking: [{ screenName: 'alice', rank: 1 }] }),
+        },
+        {
+          digestId: b.id,
+          slot,
+          completion: {
+            owner: 'runner-a',
+            outcome: 'failed',
+            at,
+            errorCode: 'channel_unreachable',
+            nextRunAt: nextWeek,
+            consecutiveFailures: 3,
+            pauseReason: 'the channel was archived (3 failed runs in a row)',
+          },
+        },
+        {
+          digestId: c.id,
+          slot,
+          completion: { owner: 'runner-a', outcome: 'unconfirmed', at, nextRunAt: nextWeek },
+        },
+      ]);
+      expect(await store.get(a.id)).toMatchObject({
+        status: 'active',
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+        lastRun: { slot, outcome: 'posted', at, messageTs: '1.1' },
+        lastRanking: [{ screenName: 'alice', rank: 1 }],
+        updatedAt: at,
+      });
+      expect(await store.getDelivery(a.id, slot)).toMatchObject({
+        status: 'posted',
+        messageTs: '1.1',
+        finishedAt: at,
+      });
+      expect(await store.get(b.id)).toMatchObject({
+        status: 'paused',
+        pausedReason: 'the channel was archived (3 failed runs in a row)',
+        consecutiveFailures: 3,
+        nextRunAt: nextWeek,
+        lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
+      });
+      expect(await store.getDelivery(b.id, slot)).toMatchObject({
+        status: 'failed',
+        errorCode: 'channel_unreachable',
+      });
+      expect(await store.get(c.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        lastRun: { outcome: 'unconfirmed' },
+      });
+      expect(await store.getDelivery(c.id, slot)).toBeUndefined();
+      // Every lease went with its completion.
+      const again = await store.claimDue(nextWeek, { ...lease, owner: 'runner-b' });
+      expect(again.map((claim) => claim.digest.id).sort()).toEqual([a.id, c.id].sort());
+      await completeMany([]);
+    });
+
+    it('applies a digest listed twice in one batch in order, never downgrading a post', async () => {
+      const { completeMany } = batchOf(store);
+      const digest = await store.create(digestInput(), now);
+      await completeMany([
+        {
+          digestId: digest.id,
+          slot,
+          completion: { owner: 'runner-b', outcome: 'unconfirmed', at: now, nextRunAt: nextWeek },
+        },
+        { digestId: digest.id, slot, completion: posted('1.2') },
+        {
+          digestId: digest.id,
+          slot,
+          completion: { owner: 'runner-c', outcome: 'failed', at: now, errorCode: 'network' },
+        },
+      ]);
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        lastRun: { outcome: 'posted', messageTs: '1.2' },
+      });
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'posted',
+        messageTs: '1.2',
+      });
+    });
+
+    it('keeps a late batch from moving a digest back or keeping a lease it does not hold', async () => {
+      const { completeMany } = batchOf(store);
+      const digest = await store.create(digestInput(), now);
+      await store.complete(digest.id, slot, posted('1.3'));
+      await store.claimDue(nextWeek, { ...lease, owner: 'runner-b' });
+      await completeMany([
+        {
+          digestId: digest.id,
+          slot: new Date(slot.getTime() - 7 * 86_400_000),
+          completion: posted('0.9'),
+        },
+      ]);
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        lastRun: { slot, outcome: 'posted', messageTs: '1.3' },
+      });
+      // runner-b's lease survived runner-a's completion.
+      expect(await store.claimDue(nextWeek, { ...lease, owner: 'runner-c' })).toEqual([]);
+    });
+
+    it('writes nothing of a batch of completions when one item fails', async () => {
+      const { completeMany } = batchOf(store);
+      const digest = await store.create(digestInput(), now);
+      await expect(
+        completeMany([
+          { digestId: digest.id, slot, completion: posted('1.4') },
+          { digestId: 'ZZZZZZ', slot, completion: posted('1.5') },
+        ]),
+      ).rejects.toThrow();
+      expect(await store.getDelivery(digest.id, slot)).toBeUndefined();
+      expect((await store.get(digest.id))?.lastRun).toBeUndefined();
     });
 
     it('removes a digest together with its delivery records', async () => {
