@@ -16,10 +16,15 @@ import {
   type SocketConfig,
 } from './config.ts';
 import { runConsole } from './console/console.ts';
+import { openDigestStore } from './digests/open-store.ts';
+import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
+import type { DigestStore } from './digests/store.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { boltLogger } from './slack/bolt-logger.ts';
 import { createExtensions, SeenEvents, type SlackDeps } from './slack/deps.ts';
+import { backgroundWebClient, SlackDigestPoster } from './slack/digest-poster.ts';
+import { DigestFeature } from './slack/digests.ts';
 import { InFlight } from './slack/in-flight.ts';
 import { lookupModules, register, type SlackModule } from './slack/index.ts';
 import { LookupFlow } from './slack/lookup-flow.ts';
@@ -33,6 +38,8 @@ const drainGraceMs = 19_000;
 const abortGraceMs = 3_000;
 /** An HTTP connection still open this long after stop() is cut. */
 const connectionCloseGraceMs = 2_000;
+/** Kept back from the budget for closing the digest store and the analytics client. */
+const closeReserveMs = 2_000;
 
 export interface AppOverrides {
   /** Every Slack request (Web API and response_url) goes through it. */
@@ -46,11 +53,19 @@ export interface AppOverrides {
   readonly modules?: readonly SlackModule[];
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
+  /** Digest wiring for tests: a store already open, the runner's clock and finer settings. */
+  readonly digests?: {
+    readonly store?: DigestStore;
+    readonly clock?: Clock;
+    readonly runnerOptions?: DigestRunnerOptions;
+  };
 }
 
 export interface RunningApp {
   readonly app: App;
   readonly deps: SlackDeps;
+  /** Store, runner and rules of scheduled digests; the store opens in `start()`. */
+  readonly digests: DigestFeature;
   /** Initialises (auth.test) and starts listening; HTTP mode resolves with the bound port. */
   start(): Promise<{ port: number | undefined }>;
   /** Stops accepting requests, lets in-flight lookups finish (bounded), then releases everything. */
@@ -89,6 +104,39 @@ export function createApp(
     fetch: fetchFn,
     extensions: createExtensions(),
   };
+
+  const digests = new DigestFeature({
+    openStore: async () =>
+      overrides.digests?.store ??
+      openDigestStore({
+        ...(config.storage.databaseUrl === undefined
+          ? {}
+          : { databaseUrl: config.storage.databaseUrl.reveal() }),
+        ...(config.storage.sqlitePath === undefined
+          ? {}
+          : { sqlitePath: config.storage.sqlitePath }),
+        ...(config.storage.databaseTls === undefined
+          ? {}
+          : { postgresTls: config.storage.databaseTls }),
+        logger: logger.child({ component: 'digest-store' }),
+      }),
+    analytics,
+    poster: new SlackDigestPoster({
+      client: backgroundWebClient({
+        token: config.slack.botToken.reveal(),
+        fetch: fetchFn,
+        ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+      }),
+      logger: logger.child({ component: 'digest-poster' }),
+    }),
+    policy: config.digests,
+    logger: logger.child({ component: 'digests' }),
+    ...(overrides.now === undefined ? {} : { now: overrides.now }),
+    ...(overrides.digests?.clock === undefined ? {} : { clock: overrides.digests.clock }),
+    ...(overrides.digests?.runnerOptions === undefined
+      ? {}
+      : { runnerOptions: overrides.digests.runnerOptions }),
+  });
 
   let stopping = false;
   const clientOptions = webClientOptions({
@@ -132,24 +180,35 @@ export function createApp(
       'unhandled error in a Slack listener',
     );
   });
-  register(app, deps, config.allowedTeamIds, [...lookupModules, ...(overrides.modules ?? [])]);
+  register(app, deps, config.allowedTeamIds, [
+    ...lookupModules,
+    digests.register,
+    ...(overrides.modules ?? []),
+  ]);
 
   let server: Server | undefined;
   return {
     app,
     deps,
+    digests,
     async start() {
       await app.init();
+      // Before listening: a digest command must find the store open.
+      await digests.open();
       if (config.mode === 'socket') {
         await app.start();
-        return { port: undefined };
+      } else {
+        server = (await app.start(overrides.port ?? config.port)) as Server;
       }
-      server = (await app.start(overrides.port ?? config.port)) as Server;
-      return { port: (server.address() as AddressInfo).port };
+      digests.startTimer();
+      return { port: server === undefined ? undefined : (server.address() as AddressInfo).port };
     },
     async stop() {
       if (stopping) return;
       stopping = true;
+      const stoppedAt = Date.now();
+      // The timer stops beside everything else: a tick in flight finishes while lookups drain.
+      void digests.stopTimer();
       const closing = app.stop().catch((error: unknown) => {
         logger.warn({ err: error }, 'stopping the Slack receiver failed');
       });
@@ -161,6 +220,7 @@ export function createApp(
         logger.info({ inFlight: inFlight.size }, 'waiting for lookups in flight');
       const finished = await inFlight.drain(drainGraceMs, abortGraceMs);
       if (!finished) logger.warn('some lookups were still running at shutdown and were stopped');
+      await digests.close(shutdownBudgetMs - closeReserveMs - (Date.now() - stoppedAt));
       await analytics.close?.();
     },
   };
@@ -208,7 +268,15 @@ async function main(): Promise<void> {
 
   const logger = createLogger({ level: config.logLevel });
   const running = createApp(config, { logger });
-  const { port } = await running.start();
+  let port: number | undefined;
+  try {
+    ({ port } = await running.start());
+  } catch (error) {
+    // A bad token, a port in use, a database that cannot be reached or migrated.
+    logger.fatal({ err: error }, 'could not start');
+    logger.flush();
+    process.exit(1);
+  }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
 
   let exiting = false;

@@ -7,6 +7,8 @@ import type { CliCommand } from './cli/command.ts';
 /** Command words -> module exporting `command`. Adding a command is one line here. */
 const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
   parse: () => import('./cli/parse-command.ts'),
+  migrate: () => import('./cli/migrate-command.ts'),
+  digests: () => import('./cli/digests-command.ts'),
 };
 
 /** Finds the longest command whose words start `argv` (`digests run-due` before `digests`). */

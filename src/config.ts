@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
 import pkg from '../package.json' with { type: 'json' };
+import type { PostgresTls } from './digests/postgres-store.ts';
 import { ConfigError } from './errors.ts';
 
 /**
@@ -52,6 +53,27 @@ export interface LookupPolicy {
   readonly responseCacheTtlMs: number;
 }
 
+/** Where digests are stored: PostgreSQL when a URL is set, else the SQLite file. */
+export interface StorageConfig {
+  readonly databaseUrl?: Secret;
+  /** Overrides what DATABASE_URL implies about TLS; see `postgresConnectionConfig`. */
+  readonly databaseTls?: PostgresTls;
+  /** Default `./data/digests.sqlite`. */
+  readonly sqlitePath?: string;
+}
+
+/** How this instance runs scheduled digests. */
+export interface DigestPolicy {
+  /** False when a platform scheduler runs `digests run-due` instead of the in-app timer. */
+  readonly timerEnabled: boolean;
+  /** Between two ticks of the in-app timer. */
+  readonly tickMs: number;
+  /** A missed slot younger than this is still posted once; older ones are skipped. */
+  readonly graceMs: number;
+  /** Failed runs in a row before a digest is paused and its creator told. */
+  readonly maxConsecutiveFailures: number;
+}
+
 interface BaseConfig {
   readonly version: string;
   readonly port: number;
@@ -59,8 +81,8 @@ interface BaseConfig {
   /** Empty: every workspace is served. */
   readonly allowedTeamIds: readonly string[];
   readonly lookup: LookupPolicy;
-  /** Read now so later features can rely on them; nothing requires them yet. */
-  readonly storage: { readonly databaseUrl?: Secret; readonly sqlitePath?: string };
+  readonly storage: StorageConfig;
+  readonly digests: DigestPolicy;
 }
 
 export interface HttpConfig extends BaseConfig {
@@ -101,6 +123,9 @@ export const configDefaults = {
   lookupTimeoutMs: 120_000,
   userZoneWaitMs: 1_000,
   responseCacheTtlMs: 60_000,
+  digestTickMs: 30_000,
+  digestGraceMs: 3_600_000,
+  digestMaxFailures: 3,
 } as const;
 
 /** response_url stays usable for 30 minutes; the final answer must arrive well before that. */
@@ -293,8 +318,8 @@ export function loadConfig(env: Env = process.env): Config {
     24 * 3_600_000,
   );
 
-  const databaseUrl = present(env, 'DATABASE_URL');
-  const sqlitePath = present(env, 'DIGESTS_SQLITE_PATH');
+  const storage = readStorage(env, problems);
+  const digests = readDigestPolicy(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -304,10 +329,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     allowedTeamIds,
     lookup: { progressUpdateMs, timeoutMs, userZoneWaitMs, responseCacheTtlMs },
-    storage: {
-      ...(databaseUrl === undefined ? {} : { databaseUrl: new Secret(databaseUrl) }),
-      ...(sqlitePath === undefined ? {} : { sqlitePath }),
-    },
+    storage,
+    digests,
   };
   const slackApi = apiUrl === undefined ? {} : { apiUrl };
 
@@ -328,6 +351,169 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(['Slack configuration is incomplete.']);
   }
   return deepFreeze(config);
+}
+
+const postgresTlsModes = ['off', 'no-verify', 'verify'] as const satisfies readonly PostgresTls[];
+const booleanWords: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+};
+
+function readStorage(env: Env, problems: string[]): StorageConfig {
+  const databaseUrl = present(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined) {
+    // The URL carries a password: problems name its scheme at most, never the value.
+    const parsed = z.url({ protocol: /^postgres(ql)?$/ }).safeParse(databaseUrl);
+    if (!parsed.success) {
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1];
+      problems.push(
+        `DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/db${scheme ? ` (got a ${scheme}: URL)` : ''}; unset it to store digests in SQLite.`,
+      );
+    }
+  }
+  const tlsRaw = present(env, 'DATABASE_TLS')?.toLowerCase();
+  let databaseTls: PostgresTls | undefined;
+  if (tlsRaw !== undefined) {
+    const parsed = z.enum(postgresTlsModes).safeParse(tlsRaw);
+    if (parsed.success) databaseTls = parsed.data;
+    else
+      problems.push(
+        `DATABASE_TLS must be one of ${postgresTlsModes.join(', ')} (got "${tlsRaw}"); unset it to decide from DATABASE_URL (Heroku Postgres needs no-verify, the default for remote hosts).`,
+      );
+  }
+  const sqlitePath = present(env, 'DIGESTS_SQLITE_PATH');
+  return {
+    ...(databaseUrl === undefined ? {} : { databaseUrl: new Secret(databaseUrl) }),
+    ...(databaseTls === undefined ? {} : { databaseTls }),
+    ...(sqlitePath === undefined ? {} : { sqlitePath }),
+  };
+}
+
+/** `forJob`: one tick of `digests run-due`, which no timer setting constrains. */
+function readDigestPolicy(env: Env, problems: string[], forJob = false): DigestPolicy {
+  const enabledRaw = present(env, 'DIGESTS_ENABLED')?.toLowerCase();
+  let timerEnabled = true;
+  if (enabledRaw !== undefined) {
+    const value = booleanWords[enabledRaw];
+    if (value === undefined) {
+      problems.push(
+        `DIGESTS_ENABLED must be true or false (got "${enabledRaw}"); set it to false when a platform scheduler runs \`npm run digests:run-due\` instead of the in-app timer.`,
+      );
+    } else {
+      timerEnabled = value;
+    }
+  }
+  const tickMs = integerVar(
+    env,
+    problems,
+    'DIGEST_TICK_MS',
+    configDefaults.digestTickMs,
+    1_000,
+    3_600_000,
+  );
+  const graceMs = integerVar(
+    env,
+    problems,
+    'DIGEST_GRACE_MS',
+    configDefaults.digestGraceMs,
+    60_000,
+    7 * 24 * 3_600_000,
+  );
+  const maxConsecutiveFailures = integerVar(
+    env,
+    problems,
+    'DIGEST_MAX_FAILURES',
+    configDefaults.digestMaxFailures,
+    1,
+    100,
+  );
+  if (!forJob && timerEnabled && tickMs >= graceMs) {
+    problems.push(
+      `DIGEST_TICK_MS (${tickMs}) must be shorter than DIGEST_GRACE_MS (${graceMs}): a slot falling between two ticks would be older than the grace window and skipped.`,
+    );
+  }
+  return { timerEnabled, tickMs, graceMs, maxConsecutiveFailures };
+}
+
+/** What `digests run-due` needs: no signing secret or app token, since it never receives requests. */
+export interface DigestJobConfig {
+  readonly version: string;
+  readonly logLevel: LogLevel;
+  readonly slack: { readonly botToken: Secret; readonly apiUrl?: string };
+  readonly analytics: AnalyticsConfig;
+  /** Deadline of one analytics call, retries included (LOOKUP_TIMEOUT_MS). */
+  readonly analyticsTimeoutMs: number;
+  readonly storage: StorageConfig;
+  readonly digests: Pick<DigestPolicy, 'graceMs' | 'maxConsecutiveFailures'>;
+}
+
+/**
+ * Reads the settings of a scheduler job (`npm run digests:run-due`): the bot token to post with,
+ * the analytics service, storage and the digest policy. Unlike {@link loadConfig} it chooses no
+ * mode, so a cron job needs neither the signing secret nor an app token.
+ *
+ * @throws ConfigError listing every problem found, each missing variable by name.
+ */
+export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
+  const problems: string[] = [];
+  const botToken = tokenVar(
+    env,
+    problems,
+    'SLACK_BOT_TOKEN',
+    'xoxb-',
+    howToFindSlack.SLACK_BOT_TOKEN,
+  );
+  if (botToken === undefined) {
+    problems.push(
+      `SLACK_BOT_TOKEN is missing: digests are posted with the bot token (${howToFindSlack.SLACK_BOT_TOKEN}).`,
+    );
+  }
+  const apiUrlRaw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
+  const apiUrl =
+    apiUrlRaw === undefined ? undefined : apiUrlRaw.endsWith('/') ? apiUrlRaw : `${apiUrlRaw}/`;
+  const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
+  const clientId = present(env, 'ANALYTICS_CLIENT_ID');
+  const clientSecret = present(env, 'ANALYTICS_CLIENT_SECRET');
+  for (const name of analyticsVars.filter((n) => present(env, n) === undefined)) {
+    problems.push(
+      `${name} is missing: digests ask the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).`,
+    );
+  }
+  const logLevelRaw = present(env, 'LOG_LEVEL')?.toLowerCase();
+  let logLevel: LogLevel = 'info';
+  if (logLevelRaw !== undefined) {
+    const parsed = z.enum(logLevels).safeParse(logLevelRaw);
+    if (parsed.success) logLevel = parsed.data;
+    else problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevelRaw}").`);
+  }
+  const analyticsTimeoutMs = integerVar(
+    env,
+    problems,
+    'LOOKUP_TIMEOUT_MS',
+    configDefaults.lookupTimeoutMs,
+    1_000,
+    maxLookupTimeoutMs,
+  );
+  const storage = readStorage(env, problems);
+  const { graceMs, maxConsecutiveFailures } = readDigestPolicy(env, problems, true);
+  if (problems.length > 0 || !botToken || !baseUrl || !clientId || !clientSecret) {
+    throw new ConfigError(problems);
+  }
+  return deepFreeze({
+    version: pkg.version,
+    logLevel,
+    slack: { botToken, ...(apiUrl === undefined ? {} : { apiUrl }) },
+    analytics: { baseUrl, clientId, clientSecret: new Secret(clientSecret) },
+    analyticsTimeoutMs,
+    storage,
+    digests: { graceMs, maxConsecutiveFailures },
+  });
 }
 
 function deepFreeze<T>(value: T): T {

@@ -4,38 +4,42 @@
  * at the same time as running instances: claims, leases and per-slot records keep every slot to
  * one post.
  */
+import { AnalyticsClient } from '../analytics/client.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
+import { type DigestJobConfig, loadDigestJobConfig } from '../config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
-import {
-  type DigestPoster,
-  DigestRunner,
-  type RenderDigest,
-  type TickReport,
-} from '../digests/runner.ts';
+import type { Clock, DigestPoster, DigestRunnerOptions, TickReport } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store.ts';
-import type { Logger } from '../logger.ts';
-import { silentLogger } from '../logger.ts';
+import { ConfigError } from '../errors.ts';
+import { createLogger, type Logger, silentLogger } from '../logger.ts';
+import { backgroundWebClient, SlackDigestPoster } from '../slack/digest-poster.ts';
+import { createDigestRunner } from '../slack/digest-runtime.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
-import { describeLocation, parseStoreLocation, type StoreLocation } from './migrate-command.ts';
+import { describeLocation, parseStoreLocation } from './migrate-command.ts';
 
 export interface RunDueDeps {
   readonly store: DigestStore;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
-  readonly renderDigest?: RenderDigest;
   readonly logger?: Logger;
+  /** Default: the engine's (1 hour of grace, pause after 3 failures in a row). */
+  readonly policy?: { readonly graceMs: number; readonly maxConsecutiveFailures: number };
   readonly now?: () => Date;
+  readonly clock?: Clock;
+  readonly runnerOptions?: DigestRunnerOptions;
 }
 
-/** One tick with the given dependencies; the caller owns and closes them. */
+/** One tick with the given dependencies, rendered as the app renders; the caller closes them. */
 export async function runDueOnce(deps: RunDueDeps): Promise<TickReport> {
-  const runner = new DigestRunner({
+  const runner = createDigestRunner({
     store: deps.store,
     analytics: deps.analytics,
     poster: deps.poster,
-    ...(deps.renderDigest ? { renderDigest: deps.renderDigest } : {}),
     logger: deps.logger ?? silentLogger,
+    policy: deps.policy ?? { graceMs: 60 * 60_000, maxConsecutiveFailures: 3 },
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+    ...(deps.runnerOptions === undefined ? {} : { runnerOptions: deps.runnerOptions }),
   });
   return runner.runDue(deps.now?.() ?? new Date());
 }
@@ -45,17 +49,28 @@ export function formatReport(report: TickReport): string {
 }
 
 /**
- * The analytics client and Slack poster of the app's composition root, for a CLI tick. TO WIRE:
- * the app's composition (config -> AnalyticsClient, Slack Web API poster, Block Kit renderer)
- * must supply these; until then the command explains itself and exits 1.
+ * The analytics client and Slack poster a scheduler tick needs, built from the job's config as
+ * the app builds its own: the same client settings, the background Web API client.
  */
-export async function createDigestDeps(
-  _location: StoreLocation,
-  _store: DigestStore,
-): Promise<Omit<RunDueDeps, 'store'> & { close(): Promise<void> }> {
-  throw new Error(
-    'digests run-due needs the analytics client and Slack poster of the app composition, which is not wired yet',
-  );
+export function createDigestDeps(
+  config: DigestJobConfig,
+  logger: Logger,
+): Pick<RunDueDeps, 'analytics' | 'poster' | 'policy'> & { close(): Promise<void> } {
+  const analytics = new AnalyticsClient({
+    baseUrl: config.analytics.baseUrl,
+    clientId: config.analytics.clientId,
+    clientSecret: config.analytics.clientSecret.reveal(),
+    deadlineMs: config.analyticsTimeoutMs,
+    logger: logger.child({ component: 'analytics' }),
+  });
+  const poster = new SlackDigestPoster({
+    client: backgroundWebClient({
+      token: config.slack.botToken.reveal(),
+      ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+    }),
+    logger: logger.child({ component: 'digest-poster' }),
+  });
+  return { analytics, poster, policy: config.digests, close: () => analytics.close() };
 }
 
 export const usage =
@@ -76,16 +91,31 @@ export async function runDigests(
     await writeLine(io.stderr, `${location}\nUsage: node src/cli.ts ${usage}`);
     return 2;
   }
+  let config: DigestJobConfig;
+  try {
+    config = loadDigestJobConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    await writeLine(
+      io.stderr,
+      `digests run-due cannot start: ${error.problems.length} configuration problem(s).\n  - ${error.problems.join('\n  - ')}\nSee .env.example for every variable.`,
+    );
+    return 2;
+  }
+  // Logs go to stderr so stdout carries only the tick's report.
+  const logger = createLogger({ level: config.logLevel, destination: io.stderr });
+  const tls = location.tls ?? config.storage.databaseTls;
   let store: DigestStore | undefined;
   try {
     store = await openDigestStore({
       ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}),
       sqlitePath: location.sqlitePath,
-      ...(location.tls ? { postgresTls: location.tls } : {}),
+      ...(tls ? { postgresTls: tls } : {}),
+      logger: logger.child({ component: 'digest-store' }),
     });
-    const deps = await createDigestDeps(location, store);
+    const deps = createDigestDeps(config, logger);
     try {
-      const report = await runDueOnce({ ...deps, store, now: io.now });
+      const report = await runDueOnce({ ...deps, store, logger, now: io.now });
       await writeLine(io.stdout, `${describeLocation(location)}: ${formatReport(report)}`);
       return report.failed > 0 ? 1 : 0;
     } finally {

@@ -7,6 +7,10 @@ export const webApiScopes = {
   'auth.test': [],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
+  // Digest creation checks the channel: public and private channels, the app's DM, group DMs.
+  'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
+  // A digest due in a public channel the bot is not in: it joins, then posts.
+  'conversations.join': ['channels:join'],
   'users.info': ['users:read'],
   'views.open': [],
   'views.publish': [],
@@ -22,7 +26,7 @@ export const eventScopes = {
 } as const satisfies Record<string, readonly string[]>;
 
 /**
- * Scopes for features rather than methods: slash commands, and posting thread replies in public
- * channels the bot was mentioned in without having been invited.
+ * Scopes for features rather than methods: slash commands, and posting in public channels the bot
+ * was not invited to (thread replies to mentions, digests when joining is not possible).
  */
 export const featureScopes = ['commands', 'chat:write.public'] as const;

@@ -1,0 +1,143 @@
+/**
+ * The digest buttons (Run now, Pause, Resume, Remove) under the channel list and on the Home tab,
+ * and the Home tab's "Your digests" section. Each button's value is the digest id; the same rules
+ * apply as for the typed commands. After a change the surface it came from is refreshed: the list
+ * message is replaced through the action's response_url, the Home tab is published again.
+ */
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { normalizeDigestId } from '../digests/model.ts';
+import { DigestNotFoundError } from '../errors.ts';
+import type { DigestAction } from '../parsing/digest.ts';
+import {
+  type DigestActionResult,
+  renderDigestActionResult,
+  renderDigestHomeSection,
+  renderDigestList,
+} from '../render/digests.ts';
+import { renderError } from '../render/errors.ts';
+import { renderHome } from '../render/home.ts';
+import type { SlackMessage } from '../render/types.ts';
+import type { HomeSection, SlackDeps } from './deps.ts';
+import { slackDigestAccess } from './digest-access.ts';
+import { type DigestSurface, logDigestFailure, runActionResult } from './digest-commands.ts';
+import type { DigestActionOutcome } from './digest-manager.ts';
+import { ResponseUrl } from './response-url.ts';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/**
+ * Publishes the Home tab again with every registered section, as `app_home_opened` does, so a
+ * digest changed from Home shows its new state at once.
+ */
+export async function publishHome(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+): Promise<void> {
+  const sections: KnownBlock[] = [];
+  for (const section of deps.extensions.homeSections) {
+    try {
+      sections.push(...(await section(userId, client)));
+    } catch (error) {
+      deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
+    }
+  }
+  await client.views.publish({ user_id: userId, view: renderHome({ sections }) });
+}
+
+/** "Your digests" on the Home tab: the digests the viewer created in this workspace. */
+export function digestHomeSection(
+  surface: DigestSurface,
+  teamOf: () => string | undefined,
+): HomeSection {
+  return async (userId) => {
+    const teamId = teamOf();
+    if (teamId === undefined) {
+      surface.logger.warn({ userId }, 'no workspace known for this Home tab; digests left out');
+      return [];
+    }
+    const digests = await surface.manager.listForCreator(teamId, userId);
+    return renderDigestHomeSection(digests, { now: surface.now(), viewerId: userId });
+  };
+}
+
+function actionResult(outcome: DigestActionOutcome): DigestActionResult {
+  return outcome.action === 'run'
+    ? runActionResult(outcome.digest, outcome.result)
+    : { action: outcome.action, digest: outcome.digest };
+}
+
+/** One digest button: acks at once, acts, then refreshes where it was pressed. */
+export function digestButton(surface: DigestSurface, deps: SlackDeps, action: DigestAction) {
+  return async ({ ack, action: button, body, client, context }: ButtonArgs): Promise<void> => {
+    await ack();
+    const userId = body.user.id;
+    const teamId = body.team?.id ?? body.user.team_id ?? context.teamId ?? '';
+    const caller = { teamId, userId };
+    const fromHome = body.container?.type === 'view' || body.view?.type === 'home';
+    const channelId = body.channel?.id ?? (body.container?.channel_id as string | undefined);
+    const reply =
+      body.response_url === undefined
+        ? undefined
+        : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+    const errorOptions = context.botUserId === undefined ? {} : { botUserId: context.botUserId };
+    const now = surface.now;
+    const send = async (message: SlackMessage, replace: boolean) => {
+      await reply?.send({ response_type: 'ephemeral', replace_original: replace, ...message });
+    };
+
+    const work = async () => {
+      try {
+        const id = normalizeDigestId(button.value ?? '');
+        if (id === undefined) throw new DigestNotFoundError(button.value ?? '');
+        const access = slackDigestAccess(
+          client,
+          surface.admins,
+          channelId === undefined ? undefined : { id: channelId },
+          surface.logger,
+        );
+        const outcome = await surface.manager.act(caller, action, id, access, {
+          beforeRun: async (digest) => {
+            if (fromHome) return;
+            await send(
+              renderDigestActionResult(
+                { action: 'run', digest, outcome: 'started' },
+                { now: now() },
+              ),
+              false,
+            );
+          },
+        });
+        if (fromHome) {
+          await publishHome(deps, client, userId);
+          return;
+        }
+        if (channelId !== undefined) {
+          const digests = await surface.manager.listForChannel(teamId, channelId);
+          await send(renderDigestList(digests, { now: now(), channelId, viewerId: userId }), true);
+        }
+        await send(renderDigestActionResult(actionResult(outcome), { now: now() }), false);
+      } catch (error) {
+        logDigestFailure(surface.logger, error, `digest button ${action} failed`);
+        const message = renderError(error, errorOptions);
+        if (!fromHome) {
+          await send(message, false);
+          return;
+        }
+        // The Home tab has no response_url: say it in the app's DM, then show the current state.
+        await client.chat.postMessage({ channel: userId, ...message }).catch((dmError: unknown) => {
+          surface.logger.warn(
+            { err: dmError },
+            'could not tell a person why a digest action failed',
+          );
+        });
+        await publishHome(deps, client, userId).catch((homeError: unknown) => {
+          surface.logger.warn({ err: homeError }, 'could not refresh the Home tab');
+        });
+      }
+    };
+    await deps.inFlight.track(work());
+  };
+}

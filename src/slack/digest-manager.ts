@@ -1,0 +1,174 @@
+/**
+ * What people can do with digests, whatever surface they use (slash command, buttons, Home tab,
+ * local console): create, list, pause, resume, remove, run now. Bolt-free: the Slack facts it
+ * needs (can the bot post there, is this person an admin) come through `DigestAccess`, so the
+ * rules are the same everywhere and testable without Slack.
+ */
+import type { Digest } from '../digests/model.ts';
+import type { RunNowResult } from '../digests/runner.ts';
+import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
+import type { DigestStore } from '../digests/store.ts';
+import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import type { DigestAction, DigestSpec } from '../parsing/digest.ts';
+
+/** Who is asking, and from which workspace: a digest belongs to one workspace only. */
+export interface DigestCaller {
+  readonly teamId: string;
+  readonly userId: string;
+}
+
+/** Slack facts the rules depend on. */
+export interface DigestAccess {
+  /** Throws (ChannelUnreachableError, ParseError) when the bot could never post there. */
+  assertCanPost(channelId: string): Promise<void>;
+  /** Workspace admins and owners may change anyone's digest. */
+  isAdmin(caller: DigestCaller): Promise<boolean>;
+}
+
+/** How many upcoming runs a confirmation shows. */
+export const upcomingRunsShown = 3;
+
+export interface CreatedDigest {
+  readonly digest: Digest;
+  /** The next runs, the first being `digest.nextRunAt`. */
+  readonly nextRuns: readonly Date[];
+}
+
+export type DigestActionOutcome =
+  | { readonly action: 'pause' | 'resume'; readonly digest: Digest; readonly changed: boolean }
+  | { readonly action: 'remove'; readonly digest: Digest }
+  | { readonly action: 'run'; readonly digest: Digest; readonly result: RunNowResult };
+
+export interface ActHooks {
+  /** Called once the run is allowed and about to start, so the caller can say it started. */
+  readonly beforeRun?: (digest: Digest) => Promise<void>;
+}
+
+export interface DigestManagerOptions {
+  readonly store: DigestStore;
+  /** Posts a digest outside its schedule ("Run now"). */
+  readonly runNow: (digest: Digest) => Promise<RunNowResult>;
+  readonly now?: () => Date;
+  readonly logger?: Logger;
+}
+
+export class DigestManager {
+  readonly #store: DigestStore;
+  readonly #runNow: (digest: Digest) => Promise<RunNowResult>;
+  readonly #now: () => Date;
+  readonly #logger: Logger;
+
+  constructor(options: DigestManagerOptions) {
+    this.#store = options.store;
+    this.#runNow = options.runNow;
+    this.#now = options.now ?? (() => new Date());
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * Checks the channel before storing anything, so a digest the bot could never post fails now
+   * with words the creator can act on, not at its first run.
+   */
+  async create(
+    caller: DigestCaller,
+    channelId: string,
+    spec: DigestSpec,
+    access: DigestAccess,
+  ): Promise<CreatedDigest> {
+    await access.assertCanPost(channelId);
+    const now = this.#now();
+    const upcoming = nextRuns(spec.schedule, now, upcomingRunsShown);
+    const first = upcoming[0];
+    if (first === undefined) {
+      throw new ParseError(
+        'bad_schedule',
+        `The schedule "${spec.schedule.expression}" never runs again.`,
+        spec.schedule.expression,
+      );
+    }
+    const digest = await this.#store.create(
+      {
+        teamId: caller.teamId,
+        channelId,
+        creatorId: caller.userId,
+        databases: spec.databases,
+        schedule: spec.schedule,
+        window: spec.window,
+        top: spec.top,
+        nextRunAt: first,
+      },
+      now,
+    );
+    this.#logger.info(
+      { digestId: digest.id, channelId, creatorId: caller.userId, schedule: spec.schedule },
+      'digest created',
+    );
+    return { digest, nextRuns: upcoming };
+  }
+
+  listForChannel(teamId: string, channelId: string): Promise<Digest[]> {
+    return this.#store.listByChannel(teamId, channelId);
+  }
+
+  listForCreator(teamId: string, creatorId: string): Promise<Digest[]> {
+    return this.#store.listByCreator(teamId, creatorId);
+  }
+
+  /** A digest of the caller's workspace; another workspace's id is not found, as if absent. */
+  async find(teamId: string, id: string): Promise<Digest> {
+    const digest = await this.#store.get(id);
+    if (digest === undefined || digest.teamId !== teamId) throw new DigestNotFoundError(id);
+    return digest;
+  }
+
+  /**
+   * Pause, resume, remove or run one digest. Only its creator or a workspace admin/owner may;
+   * others get DigestPermissionError, and the admin check is only made for them.
+   */
+  async act(
+    caller: DigestCaller,
+    action: DigestAction,
+    id: string,
+    access: Pick<DigestAccess, 'isAdmin'>,
+    hooks: ActHooks = {},
+  ): Promise<DigestActionOutcome> {
+    const digest = await this.find(caller.teamId, id);
+    if (digest.creatorId !== caller.userId && !(await access.isAdmin(caller))) {
+      throw new DigestPermissionError(digest.id, digest.creatorId);
+    }
+    const now = this.#now();
+    switch (action) {
+      case 'pause': {
+        if (digest.status === 'paused') return { action, digest, changed: false };
+        const paused = await this.#store.pause(digest.id, now);
+        this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest paused');
+        return { action, digest: paused, changed: true };
+      }
+      case 'resume': {
+        if (digest.status === 'active') return { action, digest, changed: false };
+        const next = nextRunAfter(digest.schedule, now);
+        if (next === undefined) {
+          throw new ParseError(
+            'bad_schedule',
+            `The schedule "${digest.schedule.expression}" never runs again.`,
+            digest.schedule.expression,
+          );
+        }
+        const resumed = await this.#store.resume(digest.id, now, next);
+        this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest resumed');
+        return { action, digest: resumed, changed: true };
+      }
+      case 'remove': {
+        if (!(await this.#store.remove(digest.id))) throw new DigestNotFoundError(digest.id);
+        this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest removed');
+        return { action, digest };
+      }
+      case 'run': {
+        await hooks.beforeRun?.(digest);
+        const result = await this.#runNow(digest);
+        return { action, digest: (await this.#store.get(digest.id)) ?? digest, result };
+      }
+    }
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Where the digest runner's messages go in Slack: chat.postMessage in the digest's channel and in
+ * the creator's DM with the app. Runs in the background (timer, `digests run-due`), so its Web API
+ * client retries a few times over seconds, unlike the interactive one, and hands 429s back to the
+ * runner, which waits out Retry-After for the whole workspace and keeps its per-channel pacing.
+ */
+import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
+import type { DigestPoster } from '../digests/runner.ts';
+import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import type { SlackMessage } from '../render/types.ts';
+
+/** A few retries of 5xx and network failures, spread over about 15 s. */
+export const backgroundRetryConfig = {
+  retries: 3,
+  factor: 2,
+  minTimeout: 1_000,
+  maxTimeout: 8_000,
+  randomize: true,
+} as const;
+
+/** Per-request timeout of a background Web API call. */
+export const backgroundWebApiTimeoutMs = 15_000;
+
+/** A DM that Slack rate limits waits at most this long once before giving up. */
+const notifyRateLimitWaitMaxMs = 30_000;
+
+export interface BackgroundClientSettings {
+  readonly token: string;
+  readonly fetch?: typeof fetch;
+  /** Web API base URL (SLACK_API_URL). */
+  readonly apiUrl?: string;
+  readonly logger?: Logger;
+}
+
+/** The Web API client for work nobody is waiting on in Slack: digests, pause notices. */
+export function backgroundWebClient(settings: BackgroundClientSettings): WebClientType {
+  return new WebClient(settings.token, {
+    retryConfig: { ...backgroundRetryConfig },
+    timeout: backgroundWebApiTimeoutMs,
+    rejectRateLimitedCalls: true,
+    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+    ...(settings.apiUrl === undefined ? {} : { slackApiUrl: settings.apiUrl }),
+  });
+}
+
+interface SlackErrorShape {
+  readonly code?: unknown;
+  readonly retryAfter?: unknown;
+  readonly data?: { readonly error?: unknown };
+}
+
+/** Slack's error string for a platform error (`{ ok: false, error }`), else undefined. */
+export function slackErrorString(error: unknown): string | undefined {
+  const shape = (error ?? {}) as SlackErrorShape;
+  if (shape.code !== 'slack_webapi_platform_error') return undefined;
+  return typeof shape.data?.error === 'string' ? shape.data.error : undefined;
+}
+
+const channelProblems = {
+  not_in_channel: 'not_in_channel',
+  channel_not_found: 'not_found',
+  is_archived: 'archived',
+  channel_is_archived: 'archived',
+  restricted_action: 'restricted',
+  restricted_action_read_only_channel: 'restricted',
+  restricted_action_thread_only_channel: 'restricted',
+  restricted_action_non_threadable_channel: 'restricted',
+  cannot_join: 'restricted',
+  method_not_supported_for_channel_type: 'not_in_channel',
+} as const;
+
+/** The bot token itself is no good: no retry helps, an admin must reinstall or replace it. */
+const tokenProblems = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'missing_scope',
+  'not_allowed_token_type',
+]);
+
+/**
+ * Slack's errors as the runner's: ChannelUnreachableError with its problem, RateLimitedError with
+ * Retry-After, ConfigError when the token is rejected. Anything else is returned unchanged for
+ * the runner's own classification (5xx and network errors are transient there).
+ */
+export function toDigestError(channelId: string, error: unknown): unknown {
+  const shape = (error ?? {}) as SlackErrorShape;
+  if (shape.code === 'slack_webapi_rate_limited_error') {
+    const seconds = Number(shape.retryAfter);
+    return new RateLimitedError(Number.isFinite(seconds) ? seconds * 1000 : undefined);
+  }
+  const reason = slackErrorString(error);
+  if (reason === undefined) return error;
+  if (reason === 'ratelimited') return new RateLimitedError();
+  const problem = channelProblems[reason as keyof typeof channelProblems];
+  if (problem !== undefined)
+    return new ChannelUnreachableError(channelId, problem, { cause: error });
+  if (tokenProblems.has(reason)) {
+    return new ConfigError([
+      `Slack refused the bot token (${reason}): reinstall the app from manifest.yml or update SLACK_BOT_TOKEN.`,
+    ]);
+  }
+  return error;
+}
+
+export interface SlackDigestPosterOptions {
+  readonly client: WebClientType;
+  readonly logger?: Logger;
+  /** Waits out a rate-limited DM; tests pass a fake. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The runner's `DigestPoster` over the Web API. A public channel the bot has not joined is joined
+ * (conversations.join) and the post retried once; a private channel needs a person to `/invite`
+ * the bot, which the error says.
+ */
+export class SlackDigestPoster implements DigestPoster {
+  readonly #client: WebClientType;
+  readonly #logger: Logger;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: SlackDigestPosterOptions) {
+    this.#client = options.client;
+    this.#logger = options.logger ?? silentLogger;
+    this.#sleep =
+      options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
+    try {
+      return await this.#postMessage(channelId, message);
+    } catch (error) {
+      if (slackErrorString(error) !== 'not_in_channel') throw toDigestError(channelId, error);
+    }
+    await this.#join(channelId);
+    try {
+      return await this.#postMessage(channelId, message);
+    } catch (error) {
+      throw toDigestError(channelId, error);
+    }
+  }
+
+  async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
+    try {
+      await this.#postMessage(userId, message);
+    } catch (error) {
+      const mapped = toDigestError(userId, error);
+      const waitMs =
+        mapped instanceof RateLimitedError ? (mapped.retryAfterMs ?? 1_000) : undefined;
+      if (waitMs === undefined || waitMs > notifyRateLimitWaitMaxMs) throw mapped;
+      await this.#sleep(waitMs);
+      await this.#postMessage(userId, message);
+    }
+  }
+
+  async #postMessage(channel: string, message: SlackMessage): Promise<{ ts: string }> {
+    const result = await this.#client.chat.postMessage({
+      channel,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    if (typeof result.ts !== 'string') {
+      throw new Error('chat.postMessage answered ok without a message ts');
+    }
+    return { ts: result.ts };
+  }
+
+  async #join(channelId: string): Promise<void> {
+    try {
+      await this.#client.conversations.join({ channel: channelId });
+      this.#logger.info({ channelId }, 'joined a public channel to post a digest');
+    } catch (error) {
+      // A private channel (or a DM) cannot be joined: a person must invite the bot.
+      throw toDigestError(channelId, error);
+    }
+  }
+}

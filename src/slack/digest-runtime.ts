@@ -1,0 +1,49 @@
+/**
+ * The digest runner as the app and `digests run-due` both build it: the engine with the Block Kit
+ * digest message, the pause DM, and the configured policy. One place, so a digest posted by the
+ * in-app timer and one posted by a platform scheduler look and behave the same.
+ */
+import type { AnalyticsApi } from '../analytics/types.ts';
+import {
+  type Clock,
+  type DigestPoster,
+  DigestRunner,
+  type DigestRunnerOptions,
+} from '../digests/runner.ts';
+import type { DigestStore } from '../digests/store.ts';
+import type { Logger } from '../logger.ts';
+import { renderDigestMessage, renderDigestPaused } from '../render/digests.ts';
+
+export interface DigestRuntimeOptions {
+  readonly store: DigestStore;
+  readonly analytics: AnalyticsApi;
+  readonly poster: DigestPoster;
+  readonly logger: Logger;
+  readonly policy: {
+    readonly graceMs: number;
+    readonly maxConsecutiveFailures: number;
+    readonly tickMs?: number;
+  };
+  readonly clock?: Clock;
+  /** Finer settings (tests, benchmarks); the policy's values win over these. */
+  readonly runnerOptions?: DigestRunnerOptions;
+}
+
+export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner {
+  return new DigestRunner({
+    store: options.store,
+    analytics: options.analytics,
+    poster: options.poster,
+    renderDigest: (digest, query, result, changes) =>
+      renderDigestMessage(digest, query, result, changes),
+    renderPauseNotice: (digest, reason) => renderDigestPaused(digest, reason),
+    logger: options.logger,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    options: {
+      ...options.runnerOptions,
+      graceMs: options.policy.graceMs,
+      maxConsecutiveFailures: options.policy.maxConsecutiveFailures,
+      ...(options.policy.tickMs === undefined ? {} : { tickMs: options.policy.tickMs }),
+    },
+  });
+}

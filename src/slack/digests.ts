@@ -1,0 +1,175 @@
+/**
+ * Scheduled digests in the Slack app: the store, the runner and its in-app timer, the commands,
+ * the buttons and the Home tab section, composed once. `createApp` builds it, opens the store
+ * before it listens, starts the timer once it listens, and stops both on shutdown.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, BlockButtonAction } from '@slack/bolt';
+import type { AnalyticsApi } from '../analytics/types.ts';
+import type { DigestPolicy } from '../config.ts';
+import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
+import type { DigestStore } from '../digests/store.ts';
+import type { Logger } from '../logger.ts';
+import { digestActionIds } from '../render/digest-ids.ts';
+import type { SlackDeps } from './deps.ts';
+import { AdminDirectory } from './digest-access.ts';
+import { digestButton, digestHomeSection } from './digest-actions.ts';
+import { type DigestSurface, digestCommand } from './digest-commands.ts';
+import { DigestManager } from './digest-manager.ts';
+import { createDigestRunner } from './digest-runtime.ts';
+import type { SlackModule } from './index.ts';
+import { requestTeamId } from './team-guard.ts';
+
+export interface DigestFeatureOptions {
+  /** Opens (and migrates) the store; called once, by `open()`. */
+  readonly openStore: () => Promise<DigestStore>;
+  readonly analytics: AnalyticsApi;
+  readonly poster: DigestPoster;
+  readonly policy: DigestPolicy;
+  readonly logger: Logger;
+  /** The clock of commands (schedule validation, next runs); default the system clock. */
+  readonly now?: () => Date;
+  /** The runner's clock; default the system clock. */
+  readonly clock?: Clock;
+  readonly runnerOptions?: DigestRunnerOptions;
+}
+
+/** How long closing the store may take at least, even when the tick used up the budget. */
+const storeCloseGraceMs = 1_000;
+
+/** Resolves when `work` settles or after `ms`, whichever comes first; true when it settled. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  const settled = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  const done = await Promise.race([settled, expired]);
+  clearTimeout(timer);
+  return done;
+}
+
+export class DigestFeature implements DigestSurface {
+  readonly admins: AdminDirectory;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly #options: DigestFeatureOptions;
+  /** The workspace of the request being handled, for the Home section (which is given none). */
+  readonly #requestTeam = new AsyncLocalStorage<string>();
+  #store: DigestStore | undefined;
+  #runner: DigestRunner | undefined;
+  #manager: DigestManager | undefined;
+  #timerStopped: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: DigestFeatureOptions) {
+    this.#options = options;
+    this.logger = options.logger;
+    this.now = options.now ?? (() => new Date());
+    this.admins = new AdminDirectory({ logger: options.logger });
+  }
+
+  get manager(): DigestManager {
+    if (this.#manager === undefined) throw new Error('the digest store is not open yet');
+    return this.#manager;
+  }
+
+  get runner(): DigestRunner {
+    if (this.#runner === undefined) throw new Error('the digest store is not open yet');
+    return this.#runner;
+  }
+
+  get store(): DigestStore {
+    if (this.#store === undefined) throw new Error('the digest store is not open yet');
+    return this.#store;
+  }
+
+  /** Opens the store (migrations included) and builds the runner; before the app listens. */
+  async open(): Promise<void> {
+    if (this.#store !== undefined) return;
+    const store = await this.#options.openStore();
+    const runner = createDigestRunner({
+      store,
+      analytics: this.#options.analytics,
+      poster: this.#options.poster,
+      logger: this.logger,
+      policy: this.#options.policy,
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+      ...(this.#options.runnerOptions === undefined
+        ? {}
+        : { runnerOptions: this.#options.runnerOptions }),
+    });
+    this.#store = store;
+    this.#runner = runner;
+    this.#manager = new DigestManager({
+      store,
+      runNow: (digest) => runner.runNow(digest),
+      now: this.now,
+      logger: this.logger,
+    });
+  }
+
+  /** Starts the in-app timer unless the policy leaves scheduling to a platform scheduler. */
+  startTimer(): boolean {
+    if (!this.#options.policy.timerEnabled) {
+      this.logger.info(
+        'digest timer disabled (DIGESTS_ENABLED=false): run `npm run digests:run-due` on a schedule',
+      );
+      return false;
+    }
+    this.runner.start();
+    this.logger.info(
+      { tickMs: this.#options.policy.tickMs, dialect: this.store.dialect },
+      'digest timer started',
+    );
+    return true;
+  }
+
+  /**
+   * Stops the timer; resolves once the tick in flight (if any) has finished. A tick cut short by
+   * the shutdown deadline loses nothing: its claims expire and another instance or the next start
+   * takes them, and per-slot records keep anything already posted from being posted again.
+   */
+  stopTimer(): Promise<void> {
+    this.#timerStopped ??= this.#runner?.stop() ?? Promise.resolve();
+    return this.#timerStopped;
+  }
+
+  /**
+   * Stops the timer and closes the store, within `budgetMs`; after the lookups and button work in
+   * flight have drained, since they may still write to the store.
+   */
+  close(budgetMs: number): Promise<void> {
+    this.#closing ??= (async () => {
+      const started = Date.now();
+      if (!(await within(this.stopTimer(), budgetMs))) {
+        this.logger.warn('a digest tick was still running at shutdown; its claims will expire');
+      }
+      const left = Math.max(storeCloseGraceMs, budgetMs - (Date.now() - started));
+      if (this.#store !== undefined && !(await within(this.#store.close(), left))) {
+        this.logger.warn('the digest store did not close in time');
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** The Slack module: the `digest` and `digests` verbs, the buttons, the Home section. */
+  readonly register: SlackModule = (app: App, deps: SlackDeps) => {
+    app.use(async ({ body, context, next }: AnyMiddlewareArgs & AllMiddlewareArgs) => {
+      const teamId = requestTeamId(body) ?? context.teamId;
+      if (teamId === undefined) await next();
+      else await this.#requestTeam.run(teamId, next);
+    });
+    const command = digestCommand(this, deps);
+    deps.extensions.subcommands.set('digest', command);
+    deps.extensions.subcommands.set('digests', command);
+    app.action<BlockButtonAction>(digestActionIds.runNow, digestButton(this, deps, 'run'));
+    app.action<BlockButtonAction>(digestActionIds.pause, digestButton(this, deps, 'pause'));
+    app.action<BlockButtonAction>(digestActionIds.resume, digestButton(this, deps, 'resume'));
+    app.action<BlockButtonAction>(digestActionIds.remove, digestButton(this, deps, 'remove'));
+    deps.extensions.homeSections.push(digestHomeSection(this, () => this.#requestTeam.getStore()));
+  };
+}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CronSchedule } from '../../src/digests/model.ts';
+import { openDigestStore } from '../../src/digests/open-store.ts';
+import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
+import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { type SlackServer, startSlackServer } from '../helpers/slack-server.ts';
+
+const cliEntry = new URL('../../src/cli.ts', import.meta.url).pathname;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `node src/cli.ts ...args` with exactly `env` (plus PATH and TZ). */
+function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, [cliEntry, ...args], {
+    env: { PATH: process.env.PATH ?? '', TZ: 'Europe/Paris', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dir: string;
+let sandbox: Sandbox;
+let slack: SlackServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'digests-cli-'));
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  slack = await startSlackServer();
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await slack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('node src/cli.ts migrate', () => {
+  it('applies the migrations once, then finds the store up to date', async () => {
+    const path = join(dir, 'migrate.sqlite');
+    const first = await cli(['migrate', '--sqlite', path]);
+    expect(first).toMatchObject({ code: 0, stdout: `SQLite ${path}: applied 1 migration(s)\n` });
+    const again = await cli(['migrate', '--sqlite', path]);
+    expect(again).toMatchObject({ code: 0, stdout: `SQLite ${path}: already up to date\n` });
+  });
+});
+
+describe('node src/cli.ts digests run-due', () => {
+  it('lists every missing variable and exits 2 without touching the store', async () => {
+    const path = join(dir, 'unconfigured.sqlite');
+    const run = await cli(['digests', 'run-due', '--sqlite', path], {
+      ANALYTICS_CLIENT_ID: 'id',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('digests run-due cannot start: 3 configuration problem(s).');
+    for (const name of ['SLACK_BOT_TOKEN', 'ANALYTICS_BASE_URL', 'ANALYTICS_CLIENT_SECRET']) {
+      expect(run.stderr).toContain(`- ${name} is missing`);
+    }
+    expect(run.stderr).not.toContain('ANALYTICS_CLIENT_ID is missing');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('posts a due digest exactly once when two run at the same time', async () => {
+    const path = join(dir, 'due.sqlite');
+    expect((await cli(['migrate', '--sqlite', path])).code).toBe(0);
+    const schedule: CronSchedule = {
+      kind: 'cron',
+      expression: '0 * * * *',
+      zone: 'Europe/London',
+      cadence: 'custom',
+    };
+    const store = await openDigestStore({ sqlitePath: path });
+    const digest = await store.create(
+      {
+        teamId: 'T0TEAM001',
+        channelId: 'C0CRONJOB1',
+        creatorId: 'U0PERSON1',
+        databases: ['#hcsm'],
+        schedule,
+        window: { kind: 'since-previous-run' },
+        top: 5,
+        nextRunAt: latestRunAtOrBefore(schedule, new Date()) ?? new Date(),
+      },
+      new Date(),
+    );
+    await store.close();
+
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-cli-bot-token',
+      SLACK_API_URL: `${slack.url}/api/`,
+      ANALYTICS_BASE_URL: sandbox.url,
+      ANALYTICS_CLIENT_ID: demoClient.id,
+      ANALYTICS_CLIENT_SECRET: demoClient.secret,
+      LOG_LEVEL: 'warn',
+    };
+    const runs = await Promise.all([
+      cli(['digests', 'run-due', '--sqlite', path], env),
+      cli(['digests', 'run-due', '--sqlite', path], env),
+    ]);
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^SQLite .*: claimed [01], posted [01], failed 0, /);
+    }
+    const posted = runs.map((run) => Number(/posted (\d)/.exec(run.stdout)?.[1]));
+    expect(posted.sort()).toEqual([0, 1]);
+
+    const posts = slack.slack.api('chat.postMessage');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.args.channel).toBe('C0CRONJOB1');
+    expect(posts[0]?.authorization).toBe('Bearer xoxb-cli-bot-token');
+    expect(JSON.stringify(posts[0]?.args.blocks)).toContain('Top influencers for #hcsm');
+
+    const after = await openDigestStore({ sqlitePath: path });
+    try {
+      const stored = await after.get(digest.id);
+      expect(stored?.lastRun?.outcome).toBe('posted');
+      expect(stored?.nextRunAt.getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      await after.close();
+    }
+    expect((await cli(['digests', 'run-due', '--sqlite', path], env)).stdout).toContain(
+      'claimed 0, posted 0',
+    );
+    expect(slack.slack.api('chat.postMessage')).toHaveLength(1);
+  }, 30_000);
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFailure } from '../../src/digests/failures.ts';
+import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../src/errors.ts';
+import {
+  backgroundWebClient,
+  SlackDigestPoster,
+  toDigestError,
+} from '../../src/slack/digest-poster.ts';
+import { FakeSlack } from '../helpers/fake-slack.ts';
+
+const message = { text: 'Weekly digest', blocks: [] };
+
+function platformError(error: string) {
+  return { code: 'slack_webapi_platform_error', data: { ok: false, error } };
+}
+
+function poster(slack: FakeSlack, sleeps: number[] = []) {
+  return new SlackDigestPoster({
+    client: backgroundWebClient({ token: 'xoxb-poster', fetch: slack.fetch }),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+}
+
+describe('toDigestError', () => {
+  it.each([
+    ['not_in_channel', 'not_in_channel'],
+    ['channel_not_found', 'not_found'],
+    ['is_archived', 'archived'],
+    ['restricted_action', 'restricted'],
+    ['method_not_supported_for_channel_type', 'not_in_channel'],
+  ] as const)('reads %s as a channel the bot cannot post in (%s)', (error, problem) => {
+    const mapped = toDigestError('C1', platformError(error));
+    expect(mapped).toBeInstanceOf(ChannelUnreachableError);
+    expect(mapped).toMatchObject({ channelId: 'C1', problem });
+    expect(classifyFailure(mapped)).toEqual({
+      kind: 'permanent',
+      code: 'channel_unreachable',
+      channelProblem: problem,
+    });
+  });
+
+  it.each(['invalid_auth', 'account_inactive', 'token_revoked'])(
+    'reads %s as a configuration problem no retry fixes',
+    (error) => {
+      const mapped = toDigestError('C1', platformError(error));
+      expect(mapped).toBeInstanceOf(ConfigError);
+      expect((mapped as ConfigError).problems).toEqual([
+        `Slack refused the bot token (${error}): reinstall the app from manifest.yml or update SLACK_BOT_TOKEN.`,
+      ]);
+      expect(classifyFailure(mapped).kind).toBe('permanent');
+    },
+  );
+
+  it('keeps Retry-After of a 429 in milliseconds, as a transient failure', () => {
+    const mapped = toDigestError('C1', {
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: 7,
+    });
+    expect(mapped).toBeInstanceOf(RateLimitedError);
+    expect(classifyFailure(mapped)).toEqual({
+      kind: 'transient',
+      code: 'rate_limited',
+      retryAfterMs: 7_000,
+    });
+  });
+
+  it('hands anything else back unchanged for the runner to classify', () => {
+    const other = platformError('internal_error');
+    expect(toDigestError('C1', other)).toBe(other);
+    const network = new Error('socket hang up');
+    expect(toDigestError('C1', network)).toBe(network);
+  });
+});
+
+describe('SlackDigestPoster', () => {
+  it('posts with the message text, blocks and no unfurls, and returns the ts', async () => {
+    const slack = new FakeSlack();
+    const { ts } = await poster(slack).post('C0PUBLIC1', message);
+    const [call] = slack.api('chat.postMessage');
+    expect(call?.args).toMatchObject({
+      channel: 'C0PUBLIC1',
+      text: 'Weekly digest',
+      unfurl_links: 'false',
+      unfurl_media: 'false',
+    });
+    expect(ts).toMatch(/^\d+\.\d+$/);
+    expect(call?.authorization).toBe('Bearer xoxb-poster');
+  });
+
+  it('joins a public channel it is not in, then posts once more', async () => {
+    const slack = new FakeSlack();
+    let joined = false;
+    slack.override('conversations.join', () => {
+      joined = true;
+      return { ok: true };
+    });
+    slack.override('chat.postMessage', () =>
+      joined ? { ok: true, ts: '1800000000.000100' } : { ok: false, error: 'not_in_channel' },
+    );
+    expect(await poster(slack).post('C0PUBLIC1', message)).toEqual({ ts: '1800000000.000100' });
+    expect(slack.summary()).toBe('chat.postMessage, conversations.join, chat.postMessage');
+  });
+
+  it('says to invite it when the channel cannot be joined (a private channel)', async () => {
+    const slack = new FakeSlack();
+    slack.override('chat.postMessage', () => ({ ok: false, error: 'not_in_channel' }));
+    slack.override('conversations.join', () => ({
+      ok: false,
+      error: 'method_not_supported_for_channel_type',
+    }));
+    const failure = poster(slack).post('C0PRIVATE1', message);
+    await expect(failure).rejects.toBeInstanceOf(ChannelUnreachableError);
+    await expect(failure).rejects.toMatchObject({ problem: 'not_in_channel' });
+    expect(slack.api('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('does not join for an archived channel', async () => {
+    const slack = new FakeSlack();
+    slack.override('chat.postMessage', () => ({ ok: false, error: 'is_archived' }));
+    await expect(poster(slack).post('C0OLD0001', message)).rejects.toMatchObject({
+      problem: 'archived',
+    });
+    expect(slack.api('conversations.join')).toHaveLength(0);
+  });
+
+  it('sends the pause notice to the creator’s DM, waiting out one rate limit', async () => {
+    const slack = new FakeSlack();
+    let calls = 0;
+    const sleeps: number[] = [];
+    const rateLimitedFetch: typeof fetch = async (input, init) => {
+      calls += 1;
+      if (calls === 1) return new Response('', { status: 429, headers: { 'retry-after': '2' } });
+      return slack.fetch(input, init);
+    };
+    const dm = new SlackDigestPoster({
+      client: backgroundWebClient({ token: 'xoxb-poster', fetch: rateLimitedFetch }),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+    await dm.notifyCreator('U0CREATOR', message);
+    expect(sleeps).toEqual([2_000]);
+    expect(slack.api('chat.postMessage').map((call) => call.args.channel)).toEqual(['U0CREATOR']);
+  });
+});
