@@ -27,8 +27,11 @@ const permanentCodes = new Set<ErrorCode>([
   'digest_permission_denied',
 ]);
 
-/** Slack `chat.postMessage` error strings that no retry can fix. */
-const slackChannelProblems: Record<string, ChannelProblem> = {
+/**
+ * Slack error strings (chat.postMessage, conversations.join) that no retry can fix, and what they
+ * mean for the channel. The Slack poster translates with this same table.
+ */
+export const slackChannelProblems: Readonly<Record<string, ChannelProblem>> = {
   not_in_channel: 'not_in_channel',
   channel_not_found: 'not_found',
   is_archived: 'archived',
@@ -37,6 +40,8 @@ const slackChannelProblems: Record<string, ChannelProblem> = {
   restricted_action_read_only_channel: 'restricted',
   restricted_action_thread_only_channel: 'restricted',
   restricted_action_non_threadable_channel: 'restricted',
+  cannot_join: 'restricted',
+  method_not_supported_for_channel_type: 'not_in_channel',
 };
 const slackTransientErrors = new Set([
   'internal_error',
@@ -127,6 +132,7 @@ export function describeFailure(failure: Pick<Failure, 'code' | 'channelProblem'
     case 'team_not_allowed':
       return 'this workspace is no longer allowed to use the app';
     case 'config_invalid':
+      return 'Slack or the analytics service refused the app’s configuration (an admin must check its tokens)';
     case 'parse_error':
     case 'digest_not_found':
     case 'digest_permission_denied':

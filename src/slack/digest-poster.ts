@@ -5,6 +5,7 @@
  * runner, which waits out Retry-After for the whole workspace and keeps its per-channel pacing.
  */
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
+import { slackChannelProblems } from '../digests/failures.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
@@ -57,19 +58,6 @@ export function slackErrorString(error: unknown): string | undefined {
   return typeof shape.data?.error === 'string' ? shape.data.error : undefined;
 }
 
-const channelProblems = {
-  not_in_channel: 'not_in_channel',
-  channel_not_found: 'not_found',
-  is_archived: 'archived',
-  channel_is_archived: 'archived',
-  restricted_action: 'restricted',
-  restricted_action_read_only_channel: 'restricted',
-  restricted_action_thread_only_channel: 'restricted',
-  restricted_action_non_threadable_channel: 'restricted',
-  cannot_join: 'restricted',
-  method_not_supported_for_channel_type: 'not_in_channel',
-} as const;
-
 /** The bot token itself is no good: no retry helps, an admin must reinstall or replace it. */
 const tokenProblems = new Set([
   'invalid_auth',
@@ -95,7 +83,7 @@ export function toDigestError(channelId: string, error: unknown): unknown {
   const reason = slackErrorString(error);
   if (reason === undefined) return error;
   if (reason === 'ratelimited') return new RateLimitedError();
-  const problem = channelProblems[reason as keyof typeof channelProblems];
+  const problem = slackChannelProblems[reason];
   if (problem !== undefined)
     return new ChannelUnreachableError(channelId, problem, { cause: error });
   if (tokenProblems.has(reason)) {

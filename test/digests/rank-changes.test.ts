@@ -72,6 +72,10 @@ describe('classifyFailure', () => {
       { kind: 'transient', code: 'unknown' },
     ],
     [{ code: 'slack_webapi_request_error' }, { kind: 'transient', code: 'network' }],
+    [
+      { code: 'slack_webapi_platform_error', data: { error: 'cannot_join' } },
+      { kind: 'permanent', code: 'channel_unreachable', channelProblem: 'restricted' },
+    ],
     [new Error('boom'), { kind: 'transient', code: 'unknown' }],
   ])('classifies %o', (error, expected) => {
     expect(classifyFailure(error)).toEqual(expected);
@@ -84,6 +88,14 @@ describe('classifyFailure', () => {
     ],
     [{ code: 'access_denied' }, 'a database in the digest is no longer accessible'],
     [{ code: 'credentials_rejected' }, 'the analytics service rejected the bot’s credentials'],
+    [
+      { code: 'config_invalid' },
+      'Slack or the analytics service refused the app’s configuration (an admin must check its tokens)',
+    ],
+    [
+      { code: 'channel_unreachable', channelProblem: 'restricted' },
+      'the bot is not allowed to post in the channel',
+    ],
   ] as const)('words %o for the creator', (failure, words) => {
     expect(describeFailure(failure)).toBe(words);
   });

@@ -32,6 +32,8 @@ describe('SIGTERM in HTTP mode', () => {
       ANALYTICS_BASE_URL: sandbox.url,
       ANALYTICS_CLIENT_ID: demoClient.id,
       ANALYTICS_CLIENT_SECRET: demoClient.secret,
+      DIGESTS_SQLITE_PATH: ':memory:',
+      DIGESTS_ENABLED: 'false',
     });
     try {
       const started = await waitForOutput(app.stdout, /"port":(\d+).*"msg":"started in http mode"/);

@@ -64,6 +64,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     PROGRESS_UPDATE_MS: '400',
     LOOKUP_TIMEOUT_MS: '2500',
     USER_ZONE_WAIT_MS: '500',
+    // Never the developer's ./data store, and no background ticks unless a test asks for them.
+    DIGESTS_SQLITE_PATH: ':memory:',
+    DIGESTS_ENABLED: 'false',
     ...options.env,
   });
   if (config.mode !== 'http') throw new Error('the harness runs HTTP mode');
