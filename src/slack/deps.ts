@@ -13,8 +13,14 @@ export type Subcommand = (
   rest: string,
 ) => Promise<void>;
 
+/** Who is looking at the Home tab: sections show what belongs to this person in this workspace. */
+export interface HomeViewer {
+  readonly userId: string;
+  readonly teamId: string | undefined;
+}
+
 /** Blocks another module adds to a person's Home tab (after the lookup section). */
-export type HomeSection = (userId: string, client: WebClient) => Promise<KnownBlock[]>;
+export type HomeSection = (viewer: HomeViewer, client: WebClient) => Promise<KnownBlock[]>;
 
 /**
  * Seams for features built on top of lookups: a module registers its verbs and Home tab sections

@@ -5,8 +5,6 @@
  * message is replaced through the action's response_url, the Home tab is published again.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { normalizeDigestId } from '../digests/model.ts';
 import { DigestNotFoundError } from '../errors.ts';
 import type { DigestAction } from '../parsing/digest.ts';
@@ -17,43 +15,19 @@ import {
   renderDigestList,
 } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
-import { renderHome } from '../render/home.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { HomeSection, SlackDeps } from './deps.ts';
 import { slackDigestAccess } from './digest-access.ts';
 import { type DigestSurface, logDigestFailure, runActionResult } from './digest-commands.ts';
 import type { DigestActionOutcome } from './digest-manager.ts';
+import { publishHome } from './home.ts';
 import { ResponseUrl } from './response-url.ts';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-/**
- * Publishes the Home tab again with every registered section, as `app_home_opened` does, so a
- * digest changed from Home shows its new state at once.
- */
-export async function publishHome(
-  deps: SlackDeps,
-  client: WebClient,
-  userId: string,
-): Promise<void> {
-  const sections: KnownBlock[] = [];
-  for (const section of deps.extensions.homeSections) {
-    try {
-      sections.push(...(await section(userId, client)));
-    } catch (error) {
-      deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
-    }
-  }
-  await client.views.publish({ user_id: userId, view: renderHome({ sections }) });
-}
-
 /** "Your digests" on the Home tab: the digests the viewer created in this workspace. */
-export function digestHomeSection(
-  surface: DigestSurface,
-  teamOf: () => string | undefined,
-): HomeSection {
-  return async (userId) => {
-    const teamId = teamOf();
+export function digestHomeSection(surface: DigestSurface): HomeSection {
+  return async ({ userId, teamId }) => {
     if (teamId === undefined) {
       surface.logger.warn({ userId }, 'no workspace known for this Home tab; digests left out');
       return [];
@@ -111,7 +85,7 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
           },
         });
         if (fromHome) {
-          await publishHome(deps, client, userId);
+          await publishHome(deps, client, { userId, teamId });
           return;
         }
         if (channelId !== undefined) {
@@ -133,7 +107,7 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
             'could not tell a person why a digest action failed',
           );
         });
-        await publishHome(deps, client, userId).catch((homeError: unknown) => {
+        await publishHome(deps, client, { userId, teamId }).catch((homeError: unknown) => {
           surface.logger.warn({ err: homeError }, 'could not refresh the Home tab');
         });
       }

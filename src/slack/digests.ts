@@ -3,8 +3,7 @@
  * the buttons and the Home tab section, composed once. `createApp` builds it, opens the store
  * before it listens, starts the timer once it listens, and stops both on shutdown.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, BlockButtonAction } from '@slack/bolt';
+import type { App, BlockButtonAction } from '@slack/bolt';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
@@ -18,7 +17,6 @@ import { type DigestSurface, digestCommand } from './digest-commands.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
 import type { SlackModule } from './index.ts';
-import { requestTeamId } from './team-guard.ts';
 
 export interface DigestFeatureOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */
@@ -57,8 +55,6 @@ export class DigestFeature implements DigestSurface {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly #options: DigestFeatureOptions;
-  /** The workspace of the request being handled, for the Home section (which is given none). */
-  readonly #requestTeam = new AsyncLocalStorage<string>();
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
@@ -158,11 +154,6 @@ export class DigestFeature implements DigestSurface {
 
   /** The Slack module: the `digest` and `digests` verbs, the buttons, the Home section. */
   readonly register: SlackModule = (app: App, deps: SlackDeps) => {
-    app.use(async ({ body, context, next }: AnyMiddlewareArgs & AllMiddlewareArgs) => {
-      const teamId = requestTeamId(body) ?? context.teamId;
-      if (teamId === undefined) await next();
-      else await this.#requestTeam.run(teamId, next);
-    });
     const command = digestCommand(this, deps);
     deps.extensions.subcommands.set('digest', command);
     deps.extensions.subcommands.set('digests', command);
@@ -170,6 +161,6 @@ export class DigestFeature implements DigestSurface {
     app.action<BlockButtonAction>(digestActionIds.pause, digestButton(this, deps, 'pause'));
     app.action<BlockButtonAction>(digestActionIds.resume, digestButton(this, deps, 'resume'));
     app.action<BlockButtonAction>(digestActionIds.remove, digestButton(this, deps, 'remove'));
-    deps.extensions.homeSections.push(digestHomeSection(this, () => this.#requestTeam.getStore()));
+    deps.extensions.homeSections.push(digestHomeSection(this));
   };
 }

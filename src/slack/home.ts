@@ -8,32 +8,46 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import { lookupTextFromModal, modalErrors, renderHome, renderLookupModal } from '../render/home.ts';
 import { actionIds, callbackIds } from '../render/ids.ts';
-import type { SlackDeps } from './deps.ts';
+import type { HomeViewer, SlackDeps } from './deps.ts';
 import { isParseError, utcFallbackNote } from './lookup-flow.ts';
 import { deliverLookup } from './messages.ts';
+import { requestTeamId } from './team-guard.ts';
 
 /**
- * The Home tab, published each time someone opens it: what the bot does, examples, the Look up
- * button, then the sections other modules registered (each failing alone without hiding the rest).
+ * Publishes a person's Home tab: what the bot does, examples, the Look up button, then the sections
+ * other modules registered (each failing alone without hiding the rest). Called when the tab opens
+ * and again after anything on it changes.
  */
+export async function publishHome(
+  deps: SlackDeps,
+  client: WebClient,
+  viewer: HomeViewer,
+): Promise<void> {
+  const sections: KnownBlock[] = [];
+  for (const section of deps.extensions.homeSections) {
+    try {
+      sections.push(...(await section(viewer, client)));
+    } catch (error) {
+      deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
+    }
+  }
+  await client.views.publish({ user_id: viewer.userId, view: renderHome({ sections }) });
+}
+
 export function appHomeOpened(deps: SlackDeps) {
   return async ({
     event,
+    body,
+    context,
     client,
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs): Promise<void> => {
     if (event.tab !== 'home') return;
-    const sections: KnownBlock[] = [];
-    for (const section of deps.extensions.homeSections) {
-      try {
-        sections.push(...(await section(event.user, client)));
-      } catch (error) {
-        deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
-      }
-    }
+    const teamId = requestTeamId(body) ?? context.teamId;
     try {
-      await client.views.publish({ user_id: event.user, view: renderHome({ sections }) });
+      await publishHome(deps, client, { userId: event.user, teamId });
     } catch (error) {
       deps.logger.error({ err: error }, 'could not publish the Home tab');
     }
