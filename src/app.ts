@@ -28,6 +28,7 @@ import { DigestFeature } from './slack/digests.ts';
 import { InFlight } from './slack/in-flight.ts';
 import { lookupModules, register, type SlackModule } from './slack/index.ts';
 import { LookupFlow } from './slack/lookup-flow.ts';
+import { displayNames, UserDirectory } from './slack/user-directory.ts';
 import { UserZones } from './slack/user-zone.ts';
 import { webClientOptions } from './slack/web-client.ts';
 
@@ -90,6 +91,8 @@ export function createApp(
       logger: logger.child({ component: 'analytics' }),
     });
   const inFlight = new InFlight();
+  // One users.info cache for zones, admin rights and names.
+  const users = new UserDirectory();
   const deps: SlackDeps = {
     flow: new LookupFlow({
       analytics,
@@ -98,13 +101,18 @@ export function createApp(
       ...(overrides.now === undefined ? {} : { now: overrides.now }),
     }),
     logger,
-    zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs }),
+    zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs, directory: users }),
     inFlight,
     seenEvents: new SeenEvents(),
     fetch: fetchFn,
     extensions: createExtensions(),
   };
 
+  const backgroundClient = backgroundWebClient({
+    token: config.slack.botToken.reveal(),
+    fetch: fetchFn,
+    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+  });
   const digests = new DigestFeature({
     openStore: async () =>
       overrides.digests?.store ??
@@ -122,13 +130,11 @@ export function createApp(
       }),
     analytics,
     poster: new SlackDigestPoster({
-      client: backgroundWebClient({
-        token: config.slack.botToken.reveal(),
-        fetch: fetchFn,
-        ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
-      }),
+      client: backgroundClient,
       logger: logger.child({ component: 'digest-poster' }),
     }),
+    users,
+    displayName: displayNames(users, backgroundClient),
     policy: config.digests,
     logger: logger.child({ component: 'digests' }),
     ...(overrides.now === undefined ? {} : { now: overrides.now }),

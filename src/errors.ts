@@ -225,7 +225,13 @@ export class DigestPermissionError extends AppError {
   }
 }
 
-export type ChannelProblem = 'not_in_channel' | 'archived' | 'not_found' | 'restricted';
+/** `direct_message`: a DM between people, or a group DM the bot is not part of. */
+export type ChannelProblem =
+  | 'not_in_channel'
+  | 'archived'
+  | 'not_found'
+  | 'restricted'
+  | 'direct_message';
 
 /** The bot cannot post to a channel; `problem` says why so the user can fix it (e.g. /invite). */
 export class ChannelUnreachableError extends AppError {

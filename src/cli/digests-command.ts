@@ -14,6 +14,7 @@ import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger, silentLogger } from '../logger.ts';
 import { backgroundWebClient, SlackDigestPoster } from '../slack/digest-poster.ts';
 import { createDigestRunner } from '../slack/digest-runtime.ts';
+import { displayNames, UserDirectory } from '../slack/user-directory.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 import { describeLocation, parseStoreLocation } from './migrate-command.ts';
@@ -28,6 +29,7 @@ export interface RunDueDeps {
   readonly now?: () => Date;
   readonly clock?: Clock;
   readonly runnerOptions?: DigestRunnerOptions;
+  readonly displayName?: (userId: string) => Promise<string | undefined>;
 }
 
 /** One tick with the given dependencies, rendered as the app renders; the caller closes them. */
@@ -40,6 +42,7 @@ export async function runDueOnce(deps: RunDueDeps): Promise<TickReport> {
     policy: deps.policy ?? { graceMs: 60 * 60_000, maxConsecutiveFailures: 3 },
     ...(deps.clock === undefined ? {} : { clock: deps.clock }),
     ...(deps.runnerOptions === undefined ? {} : { runnerOptions: deps.runnerOptions }),
+    ...(deps.displayName === undefined ? {} : { displayName: deps.displayName }),
   });
   return runner.runDue(deps.now?.() ?? new Date());
 }
@@ -55,7 +58,9 @@ export function formatReport(report: TickReport): string {
 export function createDigestDeps(
   config: DigestJobConfig,
   logger: Logger,
-): Pick<RunDueDeps, 'analytics' | 'poster' | 'policy'> & { close(): Promise<void> } {
+): Pick<RunDueDeps, 'analytics' | 'poster' | 'policy' | 'displayName'> & {
+  close(): Promise<void>;
+} {
   const analytics = new AnalyticsClient({
     baseUrl: config.analytics.baseUrl,
     clientId: config.analytics.clientId,
@@ -63,14 +68,21 @@ export function createDigestDeps(
     deadlineMs: config.analyticsTimeoutMs,
     logger: logger.child({ component: 'analytics' }),
   });
+  const client = backgroundWebClient({
+    token: config.slack.botToken.reveal(),
+    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+  });
   const poster = new SlackDigestPoster({
-    client: backgroundWebClient({
-      token: config.slack.botToken.reveal(),
-      ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
-    }),
+    client,
     logger: logger.child({ component: 'digest-poster' }),
   });
-  return { analytics, poster, policy: config.digests, close: () => analytics.close() };
+  return {
+    analytics,
+    poster,
+    policy: config.digests,
+    displayName: displayNames(new UserDirectory(), client),
+    close: () => analytics.close(),
+  };
 }
 
 export const usage =

@@ -24,10 +24,10 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
+import { failureWords, renderDigestMessage, renderDigestPaused } from '../render/digests.ts';
 import type { SlackMessage } from '../render/types.ts';
 import { Coalescer } from './batcher.ts';
-import { defaultRenderDigest, defaultRenderPauseNotice } from './default-render.ts';
-import { classifyFailure, describeFailure, type Failure } from './failures.ts';
+import { classifyFailure, type Failure } from './failures.ts';
 import type { Digest, DigestWindow, RankedAccount } from './model.ts';
 import { type RankChanges, rankChanges } from './rank-changes.ts';
 import {
@@ -65,14 +65,19 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** May be async, so a renderer can look things up (the creator's display name) before it renders. */
 export type RenderDigest = (
   digest: Digest,
   query: InfluencersQuery,
   result: InfluencersResult,
   changes: RankChanges,
-) => SlackMessage;
+) => SlackMessage | Promise<SlackMessage>;
 
-export type RenderPauseNotice = (digest: Digest, reason: string) => SlackMessage;
+/** The DM to a digest's creator when repeated failures paused it; `failure` says what to fix. */
+export type RenderPauseNotice = (
+  digest: Digest,
+  failure: Pick<Failure, 'code' | 'channelProblem'>,
+) => SlackMessage;
 
 /** Analytics calls in flight at once unless `concurrency` says otherwise (see there why). */
 export const defaultAnalyticsConcurrency = 16;
@@ -262,8 +267,8 @@ export class DigestRunner {
     this.#store = deps.store;
     this.#analytics = deps.analytics;
     this.#poster = deps.poster;
-    this.#renderDigest = deps.renderDigest ?? defaultRenderDigest;
-    this.#renderPauseNotice = deps.renderPauseNotice ?? defaultRenderPauseNotice;
+    this.#renderDigest = deps.renderDigest ?? renderDigestMessage;
+    this.#renderPauseNotice = deps.renderPauseNotice ?? renderDigestPaused;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
     this.owner = options.owner ?? `runner-${randomUUID()}`;
@@ -340,7 +345,7 @@ export class DigestRunner {
     try {
       const query = this.#queryFor(digest, slot, true);
       const result = await this.#ask(query, new Map(), report);
-      const { ranking, message } = this.#compose(digest, query, result);
+      const { ranking, message } = await this.#compose(digest, query, result);
       const begun = await this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now());
       if (begun.kind === 'already') return { outcome: 'already' };
       const { ts } = await this.#post(digest, message);
@@ -368,7 +373,11 @@ export class DigestRunner {
         at: this.#clock.now(),
         errorCode: failure.code,
       });
-      return { outcome: 'failed', failure, reason: describeFailure(failure) };
+      return {
+        outcome: 'failed',
+        failure,
+        reason: failureWords(failure.code, failure.channelProblem),
+      };
     }
   }
 
@@ -469,7 +478,7 @@ export class DigestRunner {
     try {
       const query = this.#queryFor(digest, slot, false, memo);
       const result = await this.#ask(query, answers, report);
-      const { ranking, message } = this.#compose(digest, query, result);
+      const { ranking, message } = await this.#compose(digest, query, result);
       const begun = await this.#beginDelivery({
         digestId: digest.id,
         slot,
@@ -529,7 +538,7 @@ export class DigestRunner {
     const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
     const failures = digest.consecutiveFailures + 1;
     const pause = failures >= this.#maxFailures;
-    const reason = `${describeFailure(failure)} (${failures} failed runs in a row)`;
+    const reason = `${failureWords(failure.code, failure.channelProblem)} (${failures} failed runs in a row)`;
     this.#logger.warn(
       {
         err: error instanceof RunFailure ? error.cause : error,
@@ -552,7 +561,7 @@ export class DigestRunner {
     if (!pause) return;
     report.paused++;
     try {
-      await this.#poster.notifyCreator(digest.creatorId, this.#renderPauseNotice(digest, reason));
+      await this.#poster.notifyCreator(digest.creatorId, this.#renderPauseNotice(digest, failure));
     } catch (notifyError) {
       this.#logger.warn(
         { err: notifyError, digestId: digest.id },
@@ -587,16 +596,16 @@ export class DigestRunner {
     };
   }
 
-  #compose(
+  async #compose(
     digest: Digest,
     query: InfluencersQuery,
     result: InfluencersResult,
-  ): { ranking: RankedAccount[]; message: SlackMessage } {
+  ): Promise<{ ranking: RankedAccount[]; message: SlackMessage }> {
     const ranking = result.influencers
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
     const changes = rankChanges(digest.lastRanking, ranking);
-    return { ranking, message: this.#renderDigest(digest, query, result, changes) };
+    return { ranking, message: await this.#renderDigest(digest, query, result, changes) };
   }
 
   /** One analytics call per distinct question per tick, at most `concurrency` at once. */

@@ -376,6 +376,7 @@ export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProbl
     case 'team_not_allowed':
       return 'this workspace is no longer enabled for the app';
     case 'config_invalid':
+      return "Slack or the analytics service refused this app's configuration; an admin must check its tokens";
     case 'parse_error':
     case 'digest_not_found':
     case 'digest_permission_denied':
@@ -396,6 +397,8 @@ function channelProblemWords(problem: ChannelProblem | undefined): string {
       return 'the channel no longer exists, or I can no longer see it';
     case 'restricted':
       return 'posting in the channel is restricted';
+    case 'direct_message':
+      return 'I cannot post in that conversation';
     case undefined:
       return 'I could not post in the channel';
     default:

@@ -161,6 +161,8 @@ function channelText(
       return `I can't find ${channel}. It may have been deleted, or it is a private channel I'm not in: invite me there with ${invite}, then try again.`;
     case 'restricted':
       return `I'm not allowed to post in ${channel}: posting there is restricted. Ask a channel manager to allow it, or choose another channel.`;
+    case 'direct_message':
+      return "I can't post digests in a direct message between people, or in a group DM I'm not part of. Create the digest in a channel, or in my Messages tab to get it as a DM.";
     case undefined:
       return `I can't post in ${channel}. Check that the channel exists and that I'm a member of it (${invite}).`;
     default:

@@ -4,14 +4,13 @@
  * by a non-creator asks).
  */
 import type { WebClient } from '@slack/web-api';
-import { LRUCache } from 'lru-cache';
-import { ChannelUnreachableError, ParseError } from '../errors.ts';
+import { ChannelUnreachableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
 import { slackErrorString } from './digest-poster.ts';
+import { UserDirectory } from './user-directory.ts';
 
 /** Roles change rarely; ten minutes keeps users.info calls rare and a demotion effective soon. */
-const adminTtlMs = 10 * 60_000;
 
 /** What the command payload says about where it was typed (`channel_name`). */
 export interface ChannelHint {
@@ -21,12 +20,6 @@ export interface ChannelHint {
 }
 
 /** Digests are posted by the app: a DM between people is out of its reach, whatever the scopes. */
-export const directMessageRefusal =
-  'I can’t post digests in a direct message between people. Create the digest in a channel, or in my Messages tab to get it as a DM.';
-
-export const groupMessageRefusal =
-  'I’m not in this group DM, so I can’t post a digest here. Create the digest in a channel, or in my Messages tab to get it as a DM.';
-
 function isDirectMessage(channel: ChannelHint): boolean {
   return channel.id.startsWith('D') || channel.name === 'directmessage';
 }
@@ -61,8 +54,9 @@ export async function assertBotCanPost(
   } catch (error) {
     const reason = slackErrorString(error);
     if (reason === 'channel_not_found') {
-      if (isDirectMessage(channel)) throw new ParseError('bad_command', directMessageRefusal);
-      if (isGroupMessage(channel)) throw new ParseError('bad_command', groupMessageRefusal);
+      if (isDirectMessage(channel) || isGroupMessage(channel)) {
+        throw new ChannelUnreachableError(channel.id, 'direct_message', { cause: error });
+      }
       throw new ChannelUnreachableError(channel.id, 'not_in_channel', { cause: error });
     }
     if (reason === 'missing_scope') {
@@ -79,7 +73,7 @@ export async function assertBotCanPost(
   if (facts.is_archived === true) throw new ChannelUnreachableError(channel.id, 'archived');
   if (facts.is_im === true) return;
   if (facts.is_mpim === true) {
-    if (facts.is_member === false) throw new ParseError('bad_command', groupMessageRefusal);
+    if (facts.is_member === false) throw new ChannelUnreachableError(channel.id, 'direct_message');
     return;
   }
   const isPrivate = facts.is_private === true || facts.is_group === true;
@@ -90,32 +84,24 @@ export async function assertBotCanPost(
 
 export interface AdminDirectoryOptions {
   readonly logger: Logger;
-  readonly ttlMs?: number;
-  readonly max?: number;
+  /** The shared users.info cache; a private one when not given. */
+  readonly directory?: UserDirectory;
 }
 
-/** users.info `is_admin` / `is_owner`, cached per workspace and person. */
+/** users.info `is_admin` / `is_owner`, through the shared users.info cache. */
 export class AdminDirectory {
-  readonly #cache: LRUCache<string, boolean>;
+  readonly #directory: UserDirectory;
   readonly #logger: Logger;
 
   constructor(options: AdminDirectoryOptions) {
     this.#logger = options.logger;
-    this.#cache = new LRUCache({ max: options.max ?? 10_000, ttl: options.ttlMs ?? adminTtlMs });
+    this.#directory = options.directory ?? new UserDirectory();
   }
 
-  /** False when Slack cannot say (the refusal is safer than a wrong permission); not cached then. */
+  /** False when Slack cannot say: the refusal is safer than a wrong permission. */
   async isAdmin(client: WebClient, caller: DigestCaller): Promise<boolean> {
-    const key = `${caller.teamId}:${caller.userId}`;
-    const cached = this.#cache.get(key);
-    if (cached !== undefined) return cached;
     try {
-      const result = await client.users.info({ user: caller.userId });
-      const user = result.user;
-      const admin =
-        user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
-      this.#cache.set(key, admin);
-      return admin;
+      return (await this.#directory.get(client, caller.userId)).isAdmin;
     } catch (error) {
       this.#logger.warn({ err: error, userId: caller.userId }, 'users.info failed; not an admin');
       return false;

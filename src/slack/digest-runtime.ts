@@ -27,6 +27,8 @@ export interface DigestRuntimeOptions {
   readonly clock?: Clock;
   /** Finer settings (tests, benchmarks); the policy's values win over these. */
   readonly runnerOptions?: DigestRunnerOptions;
+  /** The creator's name for "created by …"; without it the line mentions them. */
+  readonly displayName?: (userId: string) => Promise<string | undefined>;
 }
 
 export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner {
@@ -34,9 +36,17 @@ export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner 
     store: options.store,
     analytics: options.analytics,
     poster: options.poster,
-    renderDigest: (digest, query, result, changes) =>
-      renderDigestMessage(digest, query, result, changes),
-    renderPauseNotice: (digest, reason) => renderDigestPaused(digest, reason),
+    renderDigest: async (digest, query, result, changes) => {
+      const createdByName = await options.displayName?.(digest.creatorId);
+      return renderDigestMessage(
+        digest,
+        query,
+        result,
+        changes,
+        createdByName === undefined ? {} : { createdByName },
+      );
+    },
+    renderPauseNotice: renderDigestPaused,
     logger: options.logger,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     options: {

@@ -17,6 +17,7 @@ import { type DigestSurface, digestCommand } from './digest-commands.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
 import type { SlackModule } from './index.ts';
+import type { UserDirectory } from './user-directory.ts';
 
 export interface DigestFeatureOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */
@@ -30,6 +31,10 @@ export interface DigestFeatureOptions {
   /** The runner's clock; default the system clock. */
   readonly clock?: Clock;
   readonly runnerOptions?: DigestRunnerOptions;
+  /** The shared users.info cache (admin rights). */
+  readonly users?: UserDirectory;
+  /** The creator's name for the "created by …" line of posted digests. */
+  readonly displayName?: (userId: string) => Promise<string | undefined>;
 }
 
 /** How long closing the store may take at least, even when the tick used up the budget. */
@@ -65,7 +70,10 @@ export class DigestFeature implements DigestSurface {
     this.#options = options;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
-    this.admins = new AdminDirectory({ logger: options.logger });
+    this.admins = new AdminDirectory({
+      logger: options.logger,
+      ...(options.users === undefined ? {} : { directory: options.users }),
+    });
   }
 
   get manager(): DigestManager {
@@ -93,6 +101,9 @@ export class DigestFeature implements DigestSurface {
       poster: this.#options.poster,
       logger: this.logger,
       policy: this.#options.policy,
+      ...(this.#options.displayName === undefined
+        ? {}
+        : { displayName: this.#options.displayName }),
       ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
       ...(this.#options.runnerOptions === undefined
         ? {}

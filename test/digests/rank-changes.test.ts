@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, describeFailure } from '../../src/digests/failures.ts';
+import { classifyFailure } from '../../src/digests/failures.ts';
 import { normalizeDigestId } from '../../src/digests/model.ts';
 import { rankChanges } from '../../src/digests/rank-changes.ts';
 import { ChannelUnreachableError, RateLimitedError, TimeoutError } from '../../src/errors.ts';
@@ -79,25 +79,6 @@ describe('classifyFailure', () => {
     [new Error('boom'), { kind: 'transient', code: 'unknown' }],
   ])('classifies %o', (error, expected) => {
     expect(classifyFailure(error)).toEqual(expected);
-  });
-
-  it.each([
-    [
-      { code: 'channel_unreachable', channelProblem: 'not_in_channel' },
-      'the bot is not a member of the channel (invite it with /invite)',
-    ],
-    [{ code: 'access_denied' }, 'a database in the digest is no longer accessible'],
-    [{ code: 'credentials_rejected' }, 'the analytics service rejected the bot’s credentials'],
-    [
-      { code: 'config_invalid' },
-      'Slack or the analytics service refused the app’s configuration (an admin must check its tokens)',
-    ],
-    [
-      { code: 'channel_unreachable', channelProblem: 'restricted' },
-      'the bot is not allowed to post in the channel',
-    ],
-  ] as const)('words %o for the creator', (failure, words) => {
-    expect(describeFailure(failure)).toBe(words);
   });
 });
 

@@ -203,7 +203,7 @@ describe('DigestRunner', () => {
     expect(poster.notices.map((n) => [n.userId, n.message.text])).toEqual([
       [
         'U1',
-        `Your digest ${digest.id} (Mondays at 09:00 Europe/London in <#C1>) was paused: the channel was archived (3 failed runs in a row). Fix the cause, then resume it with /influencers digest resume ${digest.id}`,
+        `Your digest ${digest.id} was paused: the channel was archived. Resume it with /influencers digest resume ${digest.id}`,
       ],
     ]);
     clock.set('2026-06-29T08:00:10Z');

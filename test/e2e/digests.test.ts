@@ -17,7 +17,6 @@ import {
   renderDigestPaused,
 } from '../../src/render/digests.ts';
 import { renderError } from '../../src/render/errors.ts';
-import { directMessageRefusal } from '../../src/slack/digest-access.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {
@@ -63,6 +62,7 @@ slack.override('users.info', (args) => ({
     tz: userZone,
     is_admin: args.user === adminId,
     is_owner: false,
+    profile: { display_name: args.user === userId ? 'Jane Doe' : '', real_name: 'Some One' },
   },
 }));
 slack.override('conversations.info', (args) => {
@@ -290,7 +290,7 @@ describe('/influencers digest: creation', () => {
     [
       'a direct message between people',
       'D0PEOPLE01',
-      renderError(new ParseError('bad_command', directMessageRefusal)),
+      renderError(new ChannelUnreachableError('D0PEOPLE01', 'direct_message'), { botUserId }),
       'direct message between people',
     ],
   ])('refuses %s at creation', async (_name, channelId, expected, words) => {
@@ -458,7 +458,7 @@ describe('Run now', () => {
     const [post] = posts(digest.channelId);
     expect(post?.args.text).toMatch(/^Daily digest: /);
     expect(textOf(post as SlackCall)).toContain('Top influencers for #hcsm');
-    expect(textOf(post as SlackCall)).toContain(`created by <@${userId}>`);
+    expect(textOf(post as SlackCall)).toContain('created by Jane Doe');
     expect((await store.get(digest.id))?.lastRun?.outcome).toBe('posted');
   });
 
@@ -525,7 +525,9 @@ describe('scheduled delivery through the Slack poster', () => {
     const joinedAt = slack.api('conversations.join').find((c) => c.args.channel === channelId)?.at;
     expect(joinedAt).toBeGreaterThanOrEqual(attempts[0]?.at ?? 0);
     expect(joinedAt).toBeLessThanOrEqual(attempts[1]?.at ?? 0);
-    expect(textOf(attempts[1] as SlackCall)).toContain(`created by <@${userId}>`);
+    // Named, not mentioned: a weekly post must not ping its creator every week.
+    expect(textOf(attempts[1] as SlackCall)).toContain('created by Jane Doe');
+    expect(textOf(attempts[1] as SlackCall)).not.toContain(`<@${userId}>`);
 
     const after = await store.get(digest.id);
     expect(after?.lastRun).toMatchObject({
@@ -576,10 +578,13 @@ describe('scheduled delivery through the Slack poster', () => {
     const paused = (await store.get(digest.id)) as Digest;
     expect(paused.status).toBe('paused');
     expect(paused.lastRun).toMatchObject({ outcome: 'failed', errorCode: 'channel_unreachable' });
-    const reason = 'the channel no longer exists or the bot cannot see it (2 failed runs in a row)';
-    expect(paused.pausedReason).toBe(reason);
+    expect(paused.pausedReason).toBe(
+      'the channel no longer exists, or I can no longer see it (2 failed runs in a row)',
+    );
     const [dm] = posts('U0CREATOR9');
-    expect(dm?.args.text).toBe(renderDigestPaused(paused, reason).text);
+    expect(dm?.args.text).toBe(
+      renderDigestPaused(paused, { code: 'channel_unreachable', channelProblem: 'not_found' }).text,
+    );
     expect(String(dm?.args.text)).toContain(`/influencers digest resume ${digest.id}`);
 
     const { url } = await command('digests', { channelId });

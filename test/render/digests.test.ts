@@ -8,6 +8,7 @@ import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.t
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
 import {
+  failureWords,
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestHelp,
@@ -375,10 +376,37 @@ describe('renderDigestMessage', () => {
   it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {
     const render: RenderDigest = renderDigestMessage;
     const notice: RenderPauseNotice = renderDigestPaused;
-    expect(render(digest(), query, result, rankChanges(undefined, [])).blocks.length).toBe(5);
-    expect(notice(digest(), 'the channel was archived').text).toBe(
+    const message = render(digest(), query, result, rankChanges(undefined, []));
+    expect('blocks' in message && message.blocks.length).toBe(5);
+    expect(notice(digest(), { code: 'channel_unreachable', channelProblem: 'archived' }).text).toBe(
       'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
     );
+  });
+});
+
+describe('failureWords', () => {
+  it.each([
+    ['channel_unreachable', 'not_in_channel', 'I am no longer a member of the channel'],
+    ['channel_unreachable', 'archived', 'the channel was archived'],
+    ['channel_unreachable', 'direct_message', 'I cannot post in that conversation'],
+    [
+      'access_denied',
+      undefined,
+      "a database in it is not accessible to this app's analytics account",
+    ],
+    [
+      'credentials_rejected',
+      undefined,
+      "the analytics service rejected this app's credentials; an admin must check them",
+    ],
+    [
+      'config_invalid',
+      undefined,
+      "Slack or the analytics service refused this app's configuration; an admin must check its tokens",
+    ],
+    ['unknown', undefined, 'an unexpected error (the details are in the app logs)'],
+  ] as const)('words %s (%s) for people', (code, problem, words) => {
+    expect(failureWords(code, problem)).toBe(words);
   });
 });
 

@@ -8,16 +8,10 @@ import {
   ChannelUnreachableError,
   DigestNotFoundError,
   DigestPermissionError,
-  ParseError,
 } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { DigestSpec } from '../../src/parsing/digest.ts';
-import {
-  AdminDirectory,
-  assertBotCanPost,
-  directMessageRefusal,
-  groupMessageRefusal,
-} from '../../src/slack/digest-access.ts';
+import { AdminDirectory, assertBotCanPost } from '../../src/slack/digest-access.ts';
 import { type DigestAccess, DigestManager } from '../../src/slack/digest-manager.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
@@ -185,13 +179,13 @@ describe('assertBotCanPost', () => {
       'a DM between people',
       'channel_not_found',
       { id: 'D2', name: 'directmessage' },
-      new ParseError('bad_command', directMessageRefusal),
+      new ChannelUnreachableError('D2', 'direct_message'),
     ],
     [
       'a group DM without the bot',
       'channel_not_found',
       { id: 'C3', name: 'mpdm-ann--bob-1' },
-      new ParseError('bad_command', groupMessageRefusal),
+      new ChannelUnreachableError('C3', 'direct_message'),
     ],
     [
       'an archived channel',
