@@ -7,11 +7,20 @@ import { createInterface } from 'node:readline';
 import { AnalyticsClient } from '../analytics/client.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config.ts';
+import { openDigestStore } from '../digests/open-store.ts';
+import type { DigestPoster } from '../digests/runner.ts';
+import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import { parseDigestCommand } from '../parsing/digest.ts';
+import { renderDigestHelp } from '../render/digests.ts';
+import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import type { SlackMessage } from '../render/types.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
+import { answerDigestCommand } from '../slack/digest-commands.ts';
+import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
+import { createDigestRunner } from '../slack/digest-runtime.ts';
 import { LookupFlow } from '../slack/lookup-flow.ts';
 
 export interface ConsoleOptions {
@@ -29,6 +38,7 @@ const slashCommand = '/influencers';
 
 export const consoleCommands = [
   `${slashCommand} <lookup>   what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
+  `${slashCommand} digest …   schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
   "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
   'help                     how to write a lookup',
   '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
@@ -44,6 +54,17 @@ export const connectInstructions = [
   '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
   '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
 ];
+
+/**
+ * The console is one person in one channel of one workspace. Its digests live in memory until the
+ * console exits, so they can never reach a real channel through a store the app shares.
+ */
+const consoleCaller = { teamId: 'T0CONSOLE', userId: 'U0CONSOLE' } as const;
+const consoleChannel = 'C0CONSOLE';
+const consoleAccess: DigestAccess = {
+  assertCanPost: async () => {},
+  isAdmin: async () => true,
+};
 
 /** The machine's zone unless one was asked for; UTC when the machine names none. */
 export function consoleZone(requested: string | undefined): string {
@@ -72,6 +93,15 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     return 2;
   }
 
+  let last: SlackMessage | undefined;
+  let showJson = false;
+  const show = (message: SlackMessage) => {
+    last = message;
+    print(toPlainText(message));
+    if (showJson) print(JSON.stringify(message, null, 2));
+    print('');
+  };
+
   const sandbox =
     options.analytics || config.analytics
       ? undefined
@@ -98,6 +128,36 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     ...(options.now === undefined ? {} : { now: options.now }),
   });
 
+  // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
+  const store = await openDigestStore({ sqlitePath: ':memory:' });
+  const poster: DigestPoster = {
+    post: async (_channelId, message) => {
+      print('[digest posted in this channel]');
+      show(message);
+      return { ts: `${Date.now() / 1000}` };
+    },
+    notifyCreator: async (_userId, message) => {
+      print('[direct message to you]');
+      show(message);
+    },
+  };
+  const runner = createDigestRunner({
+    store,
+    analytics,
+    poster,
+    logger: logger.child({ component: 'digests' }),
+    policy: config.digests,
+    displayName: async () => 'you',
+  });
+  const now = options.now ?? (() => new Date());
+  const digests = new DigestManager({
+    store,
+    runNow: (digest) => runner.runNow(digest),
+    now,
+    logger: logger.child({ component: 'digests' }),
+  });
+  runner.start();
+
   print(`Influencers console (v${config.version}): the Slack bot without Slack.`);
   print(
     `Analytics: ${config.analytics ? config.analytics.baseUrl : `built-in sandbox at ${sandbox?.url} (try #hcsm, #bcsm, "breast cancer", group:Oncology)`}. Time zone: ${zone}${options.zone ? '' : " (this machine's; change it with --tz <zone>)"}.`,
@@ -108,13 +168,26 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   print(`Commands:\n  ${consoleCommands.join('\n  ')}`);
   print('');
 
-  let last: SlackMessage | undefined;
-  let showJson = false;
-  const show = (message: SlackMessage) => {
-    last = message;
-    print(toPlainText(message));
-    if (showJson) print(JSON.stringify(message, null, 2));
-    print('');
+  const digest = async (text: string) => {
+    const parsed = parseDigestCommand(text, { now: now(), zone });
+    if (parsed instanceof ParseError) return show(renderError(parsed));
+    if (parsed.kind === 'help') return show(renderDigestHelp({ command: slashCommand }));
+    await answerDigestCommand(
+      {
+        manager: digests,
+        logger,
+        now,
+        caller: consoleCaller,
+        channelId: consoleChannel,
+        access: consoleAccess,
+        commandName: slashCommand,
+      },
+      parsed,
+      async (message) => {
+        show(message);
+        return true;
+      },
+    );
   };
 
   const lookup = async (text: string, command: string | undefined) => {
@@ -158,6 +231,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         if (line === '/json') print(last ? JSON.stringify(last, null, 2) : 'No message yet.');
         else print(`Block Kit JSON after every message: ${showJson ? 'on' : 'off'}.`);
         print('');
+      } else if (/^\/influencers\s+digests?(\s|$)/i.test(line)) {
+        await digest(line.slice(slashCommand.length).trim());
       } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
         await lookup(line.slice(slashCommand.length), slashCommand);
       } else if (line.startsWith('/')) {
@@ -171,6 +246,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     }
   } finally {
     lines.close();
+    await runner.stop();
+    await store.close();
     await analytics.close?.();
     await sandbox?.close();
   }

@@ -45,6 +45,14 @@ export function toPlainText(message: {
 
 /** One mrkdwn string as plain text (see {@link toPlainText}). */
 export function mrkdwnToPlain(mrkdwn: string): string {
+  // Slack applies no formatting inside `code`: convert only the text between code spans.
+  return mrkdwn
+    .split(/(`[^`\n]*`)/)
+    .map((part, index) => (index % 2 === 1 ? unescapeMrkdwn(part) : plainOutsideCode(part)))
+    .join('');
+}
+
+function plainOutsideCode(mrkdwn: string): string {
   const withoutTokens = mrkdwn.replace(/<([^<>]*)>/g, (_token, inner: string) => tokenText(inner));
   const withoutMarkers = withoutTokens
     .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?…])/gmu, '$1$2')

@@ -7,7 +7,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { Digest } from '../digests/model.ts';
 import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
-import { isAppError, ParseError } from '../errors.ts';
+import { type ErrorCode, isAppError, ParseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
 import {
@@ -22,7 +22,7 @@ import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps, Subcommand } from './deps.ts';
 import type { AdminDirectory } from './digest-access.ts';
 import { slackDigestAccess } from './digest-access.ts';
-import type { DigestCaller, DigestManager } from './digest-manager.ts';
+import type { DigestAccess, DigestCaller, DigestManager } from './digest-manager.ts';
 import { ResponseUrl } from './response-url.ts';
 import { typedText } from './text.ts';
 
@@ -61,9 +61,19 @@ export function runActionResult(digest: Digest, result: RunNowResult): DigestAct
   }
 }
 
-/** App errors are the person's to fix and logged as warnings; anything else is ours. */
+/** Mistakes a person can fix from Slack: worth a trace in the logs, not an alert. */
+const personalMistakes = new Set<ErrorCode>([
+  'parse_error',
+  'digest_not_found',
+  'digest_permission_denied',
+  'channel_unreachable',
+]);
+
+/** A person's mistake at info, other app errors as warnings; anything else is ours: an error. */
 export function logDigestFailure(logger: Logger, error: unknown, what: string): void {
-  if (isAppError(error)) logger.warn({ err: error, code: error.code }, what);
+  if (isAppError(error) && personalMistakes.has(error.code)) {
+    logger.info({ code: error.code, reason: error.message }, what);
+  } else if (isAppError(error)) logger.warn({ err: error, code: error.code }, what);
   else logger.error({ err: error }, what);
 }
 
@@ -114,47 +124,127 @@ interface CommandRequest {
   readonly botUserId?: string;
 }
 
-/** Does what the command asks and answers it; never throws. */
+/** Slack's side of a digest command: answers through response_url, ephemerally; never throws. */
 async function answer(
   request: CommandRequest,
   parsed: Exclude<DigestCommand, { kind: 'help' }>,
 ): Promise<void> {
   const { surface, reply, caller, args } = request;
-  const slashCommand = args.command.command;
-  const send = (message: SlackMessage, replace = false) =>
-    reply.send({
-      response_type: 'ephemeral',
-      ...(replace ? { replace_original: true } : {}),
-      ...message,
-    });
+  const { command, client } = args;
+  await answerDigestCommand(
+    {
+      manager: surface.manager,
+      logger: surface.logger,
+      now: surface.now,
+      caller,
+      channelId: command.channel_id,
+      access: slackDigestAccess(
+        client,
+        surface.admins,
+        { id: command.channel_id, name: command.channel_name },
+        surface.logger,
+      ),
+      commandName: command.command,
+      ...(request.botUserId === undefined ? {} : { botUserId: request.botUserId }),
+    },
+    parsed,
+    (message, replace = false) =>
+      reply.send({
+        response_type: 'ephemeral',
+        ...(replace ? { replace_original: true } : {}),
+        ...message,
+      }),
+    request.zoneFallback ? (created) => secondZoneChance(request, created) : undefined,
+  );
+}
+
+/** The ack could not wait longer for users.info; after it there is time for a second chance. */
+async function secondZoneChance(
+  request: CommandRequest,
+  parsed: Extract<DigestCommand, { kind: 'create' }>,
+): Promise<Pick<Extract<DigestCommand, { kind: 'create' }>, 'spec' | 'notes'>> {
+  const { surface, deps, args, caller } = request;
+  const zone = await deps.zones.zoneOf(args.client, caller.userId);
+  const again = zone.fallback
+    ? undefined
+    : parseDigestCommand(request.text, { now: surface.now(), zone: zone.zone });
+  if (again !== undefined && !(again instanceof ParseError) && again.kind === 'create') {
+    return { spec: again.spec, notes: again.notes };
+  }
+  if (parsed.spec.zone === 'UTC' && !/\bin\s+utc\b/i.test(request.text)) {
+    return { spec: parsed.spec, notes: [...parsed.notes, digestUtcFallbackNote] };
+  }
+  return parsed;
+}
+
+/** Everything a digest command needs from the surface it came from (Slack or the console). */
+export interface DigestCommandContext {
+  readonly manager: DigestManager;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly caller: DigestCaller;
+  /** The channel the command was typed in: where a created digest posts. */
+  readonly channelId: string;
+  readonly access: DigestAccess;
+  /** `/influencers`, as the person typed it, for the commands quoted back. */
+  readonly commandName: string;
+  readonly botUserId?: string;
+}
+
+/** Shows a message; `replace` replaces the previous one. True when it was shown. */
+export type DigestReply = (message: SlackMessage, replace?: boolean) => Promise<boolean>;
+
+/**
+ * Does what a digest command asks and answers through `send`; never throws (failures are
+ * answered in words). `refine` may adjust a new digest's spec before it is created.
+ */
+export async function answerDigestCommand(
+  context: DigestCommandContext,
+  parsed: Exclude<DigestCommand, { kind: 'help' }>,
+  send: DigestReply,
+  refine?: (
+    parsed: Extract<DigestCommand, { kind: 'create' }>,
+  ) => Promise<Pick<Extract<DigestCommand, { kind: 'create' }>, 'spec' | 'notes'>>,
+): Promise<void> {
+  const { manager, caller, access, commandName: command } = context;
+  const now = () => context.now();
   try {
     switch (parsed.kind) {
-      case 'create':
-        await send(await create(request, parsed));
-        return;
-      case 'list': {
-        const digests = await surface.manager.listForChannel(
-          caller.teamId,
-          args.command.channel_id,
+      case 'create': {
+        const { spec, notes } = refine ? await refine(parsed) : parsed;
+        const created = await manager.create(caller, context.channelId, spec, access);
+        await send(
+          renderDigestCreated(created.digest, {
+            now: now(),
+            nextRuns: created.nextRuns,
+            windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
+            notes,
+            command,
+            ...(context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+          }),
         );
+        return;
+      }
+      case 'list': {
+        const digests = await manager.listForChannel(caller.teamId, context.channelId);
         await send(
           renderDigestList(digests, {
-            now: surface.now(),
-            channelId: args.command.channel_id,
+            now: now(),
+            channelId: context.channelId,
             viewerId: caller.userId,
-            command: slashCommand,
+            command,
           }),
         );
         return;
       }
       case 'run': {
         let started = false;
-        const outcome = await surface.manager.act(caller, 'run', parsed.id, access(request), {
+        const outcome = await manager.act(caller, 'run', parsed.id, access, {
           beforeRun: async (digest) => {
             started = await send(
               renderDigestActionResult(
                 { action: 'run', digest, outcome: 'started' },
-                { now: surface.now(), command: slashCommand },
+                { now: now(), command },
               ),
             );
           },
@@ -162,8 +252,8 @@ async function answer(
         if (outcome.action !== 'run') return;
         await send(
           renderDigestActionResult(runActionResult(outcome.digest, outcome.result), {
-            now: surface.now(),
-            command: slashCommand,
+            now: now(),
+            command,
           }),
           started,
         );
@@ -172,65 +262,21 @@ async function answer(
       case 'pause':
       case 'resume':
       case 'remove': {
-        const outcome = await surface.manager.act(caller, parsed.kind, parsed.id, access(request));
+        const outcome = await manager.act(caller, parsed.kind, parsed.id, access);
         if (outcome.action === 'run') return;
         await send(
           renderDigestActionResult(
             { action: outcome.action, digest: outcome.digest },
-            { now: surface.now(), command: slashCommand },
+            { now: now(), command },
           ),
         );
         return;
       }
     }
   } catch (error) {
-    logDigestFailure(surface.logger, error, `digest ${parsed.kind} failed`);
+    logDigestFailure(context.logger, error, `digest ${parsed.kind} failed`);
     await send(
-      renderError(error, request.botUserId === undefined ? {} : { botUserId: request.botUserId }),
+      renderError(error, context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
     );
   }
-}
-
-function access(request: CommandRequest) {
-  const { command, client } = request.args;
-  return slackDigestAccess(
-    client,
-    request.surface.admins,
-    { id: command.channel_id, name: command.channel_name },
-    request.surface.logger,
-  );
-}
-
-async function create(
-  request: CommandRequest,
-  parsed: Extract<DigestCommand, { kind: 'create' }>,
-): Promise<SlackMessage> {
-  const { surface, deps, args, caller } = request;
-  let { spec, notes } = parsed;
-  if (request.zoneFallback) {
-    // The ack could not wait longer for users.info; now there is time for a second chance.
-    const zone = await deps.zones.zoneOf(args.client, caller.userId);
-    const again = zone.fallback
-      ? undefined
-      : parseDigestCommand(request.text, { now: surface.now(), zone: zone.zone });
-    if (again !== undefined && !(again instanceof ParseError) && again.kind === 'create') {
-      ({ spec, notes } = again);
-    } else if (spec.zone === 'UTC' && !/\bin\s+utc\b/i.test(request.text)) {
-      notes = [...notes, digestUtcFallbackNote];
-    }
-  }
-  const created = await surface.manager.create(
-    caller,
-    args.command.channel_id,
-    spec,
-    access(request),
-  );
-  return renderDigestCreated(created.digest, {
-    now: surface.now(),
-    nextRuns: created.nextRuns,
-    windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
-    notes,
-    command: args.command.command,
-    ...(request.botUserId === undefined ? {} : { botUserId: request.botUserId }),
-  });
 }

@@ -6,6 +6,16 @@ import { renderHelp } from '../../src/render/help.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import { spawnApp } from '../helpers/spawn-app.ts';
 
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the console');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 async function runConsole(input: string, args: string[] = [], env: Record<string, string> = {}) {
   const app = spawnApp({ TZ: 'Europe/Paris', ...env }, args);
   app.child.stdin.end(input);
@@ -45,6 +55,47 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(help).toBeGreaterThan(bcsm);
     expect(error).toBeGreaterThan(help);
     expect(stdout).not.toContain('Top influencers for #hcsm');
+  });
+
+  it('creates, lists, runs and removes a digest, "posting" it into the console', async () => {
+    const { code, stdout } = await runConsole(
+      [
+        '/influencers digest #hcsm every monday at 9am top 3 in America/New_York',
+        '/influencers digests',
+        '/influencers digest #hcsm',
+        '/influencers digest run ZZZZZZ',
+        '/influencers digest run',
+      ].join('\n'),
+    );
+    expect(code).toBe(0);
+    const id = /Digest ([0-9A-Z]{6}) created/.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(stdout).toContain('Schedule: Mondays at 09:00 America/New_York');
+    expect(stdout).toMatch(/Next runs\n• Mon [A-Z][a-z]{2} \d+, 09:00 E[SD]T/);
+    expect(stdout).toContain(`${id} · top 3 of #hcsm`);
+    expect(stdout).toContain('“#hcsm” needs a schedule');
+    expect(stdout).toContain('There is no digest with id “ZZZZZZ” here.');
+    expect(stdout).toContain('“digest run” needs the id of a digest');
+  });
+
+  it('posts a digest on "run" with the same Block Kit answer, then removes it', async () => {
+    const app = spawnApp({ TZ: 'Europe/Paris' });
+    app.child.stdin.write('/influencers digest #bcsm every day at 8am top 2\n');
+    const created = await waitFor(() => /Digest ([0-9A-Z]{6}) created/.exec(app.stdout())?.[1]);
+    app.child.stdin.end(
+      `/influencers digest run ${created}\n/influencers digest remove ${created}\n/influencers digests\n`,
+    );
+    const { code } = await app.exited;
+    const stdout = app.stdout();
+    expect(code).toBe(0);
+    const posted = stdout.indexOf('[digest posted in this channel]');
+    expect(posted).toBeGreaterThan(0);
+    expect(stdout.slice(posted)).toContain('Top influencers for #bcsm');
+    expect(stdout.slice(posted)).toContain(
+      `Daily digest · Every day at 08:00 Europe/Paris · created by you · id ${created}`,
+    );
+    expect(stdout).toContain(`Digest ${created} (top 2 of #bcsm in #C0CONSOLE) was removed.`);
+    expect(stdout).toContain('No digests in #C0CONSOLE yet.');
   });
 
   it('prints the Block Kit JSON of the last answer on /json', async () => {

@@ -31,6 +31,8 @@ describe('mrkdwnToPlain', () => {
     ['jane_doe_x and 2*3*4', 'jane_doe_x and 2*3*4'],
     ['&lt;!channel&gt; &amp;amp;', '<!channel> &amp;'],
     ['keep `code`', 'keep `code`'],
+    ['`cron "0 9 * * 1"` and *bold*', '`cron "0 9 * * 1"` and bold'],
+    ['`a_b_` then _c_ and `&lt;x&gt;`', '`a_b_` then c and `<x>`'],
   ])('writes %j as %j', (mrkdwn, plain) => {
     expect(mrkdwnToPlain(mrkdwn)).toBe(plain);
   });
