@@ -395,6 +395,19 @@ function readStorage(env: Env, problems: string[]): StorageConfig {
   };
 }
 
+/**
+ * Only where the digest store is (`npm run migrate`): DATABASE_URL, DATABASE_TLS and
+ * DIGESTS_SQLITE_PATH, checked as the app checks them.
+ *
+ * @throws ConfigError listing every problem found.
+ */
+export function loadStorageConfig(env: Env = process.env): StorageConfig {
+  const problems: string[] = [];
+  const storage = readStorage(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(storage);
+}
+
 /** `forJob`: one tick of `digests run-due`, which no timer setting constrains. */
 function readDigestPolicy(env: Env, problems: string[], forJob = false): DigestPolicy {
   const enabledRaw = present(env, 'DIGESTS_ENABLED')?.toLowerCase();

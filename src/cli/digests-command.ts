@@ -98,11 +98,6 @@ export async function runDigests(
     await writeLine(io.stderr, `Usage: node src/cli.ts ${usage}`);
     return 2;
   }
-  const location = parseStoreLocation(rest, env);
-  if (typeof location === 'string') {
-    await writeLine(io.stderr, `${location}\nUsage: node src/cli.ts ${usage}`);
-    return 2;
-  }
   let config: DigestJobConfig;
   try {
     config = loadDigestJobConfig(env);
@@ -114,9 +109,14 @@ export async function runDigests(
     );
     return 2;
   }
+  const location = parseStoreLocation(rest, config.storage);
+  if (typeof location === 'string') {
+    await writeLine(io.stderr, `${location}\nUsage: node src/cli.ts ${usage}`);
+    return 2;
+  }
   // Logs go to stderr so stdout carries only the tick's report.
   const logger = createLogger({ level: config.logLevel, destination: io.stderr });
-  const tls = location.tls ?? config.storage.databaseTls;
+  const tls = location.tls;
   let store: DigestStore | undefined;
   try {
     store = await openDigestStore({

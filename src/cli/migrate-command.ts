@@ -3,9 +3,11 @@
  * applies pending digest-store migrations and exits. The Procfile's `release:` phase runs it on
  * every deploy; it is idempotent and safe beside running instances.
  */
+import { loadStorageConfig, type StorageConfig } from '../config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
 import type { PostgresTls } from '../digests/postgres-store.ts';
 import { defaultSqlitePath } from '../digests/sqlite-store.ts';
+import { ConfigError } from '../errors.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 
@@ -18,16 +20,17 @@ export interface StoreLocation {
 const tlsModes: readonly PostgresTls[] = ['off', 'no-verify', 'verify'];
 
 /**
- * Where the digest store is: flags first, then DATABASE_URL (PostgreSQL), then
- * DIGESTS_SQLITE_PATH, then ./data/digests.sqlite. Returns an error message for bad flags.
+ * Where the digest store is: flags first, then the configuration (DATABASE_URL for PostgreSQL,
+ * DATABASE_TLS, DIGESTS_SQLITE_PATH), then ./data/digests.sqlite. Returns an error message for
+ * bad flags.
  */
 export function parseStoreLocation(
   args: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
+  storage: StorageConfig,
 ): StoreLocation | string {
-  let databaseUrl = env.DATABASE_URL || undefined;
-  let sqlitePath = env.DIGESTS_SQLITE_PATH || defaultSqlitePath;
-  let tls: PostgresTls | undefined;
+  let databaseUrl = storage.databaseUrl?.reveal();
+  let sqlitePath = storage.sqlitePath ?? defaultSqlitePath;
+  let tls: PostgresTls | undefined = storage.databaseTls;
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1];
@@ -60,7 +63,15 @@ export async function runMigrate(
   io: Pick<CliIo, 'stdout' | 'stderr'>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  const location = parseStoreLocation(args, env);
+  let storage: StorageConfig;
+  try {
+    storage = loadStorageConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    await writeLine(io.stderr, `migrate cannot start:\n  - ${error.problems.join('\n  - ')}`);
+    return 2;
+  }
+  const location = parseStoreLocation(args, storage);
   if (typeof location === 'string') {
     await writeLine(io.stderr, `${location}\nUsage: node src/cli.ts ${usage}`);
     return 2;

@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseStoreLocation, runMigrate } from '../../src/cli/migrate-command.ts';
+import { loadStorageConfig } from '../../src/config.ts';
+
+function sink(): Writable & { text(): string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return Object.assign(stream, { text: () => chunks.join('') });
+}
+
+describe('parseStoreLocation', () => {
+  const storage = loadStorageConfig({
+    DATABASE_URL: 'postgres://app:pw@db.example.com:5432/app',
+    DATABASE_TLS: 'verify',
+  });
+
+  it('takes the database and its TLS mode from the configuration', () => {
+    expect(parseStoreLocation([], storage)).toEqual({
+      databaseUrl: 'postgres://app:pw@db.example.com:5432/app',
+      sqlitePath: './data/digests.sqlite',
+      tls: 'verify',
+    });
+  });
+
+  it('lets flags win, and --sqlite leave PostgreSQL out', () => {
+    expect(parseStoreLocation(['--tls', 'off'], storage)).toMatchObject({ tls: 'off' });
+    expect(parseStoreLocation(['--sqlite', '/tmp/x.sqlite'], storage)).toEqual({
+      sqlitePath: '/tmp/x.sqlite',
+      tls: 'verify',
+    });
+  });
+
+  it.each([
+    [['--port', '1'], 'Unknown argument "--port".'],
+    [['--sqlite'], '--sqlite needs a value.'],
+    [['--tls', 'maybe'], '--tls must be one of off, no-verify, verify.'],
+  ])('refuses %j with %j', (args, message) => {
+    expect(parseStoreLocation(args, storage)).toBe(message);
+  });
+});
+
+describe('runMigrate', () => {
+  it('applies the migrations once, then reports the store up to date', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'migrate-')), 'digests.sqlite');
+    const first = { stdout: sink(), stderr: sink() };
+    expect(await runMigrate([], first, { DIGESTS_SQLITE_PATH: path })).toBe(0);
+    expect(first.stdout.text()).toMatch(
+      new RegExp(`^SQLite ${path}: applied \\d+ migration\\(s\\)\\n$`),
+    );
+    const again = { stdout: sink(), stderr: sink() };
+    expect(await runMigrate([], again, { DIGESTS_SQLITE_PATH: path })).toBe(0);
+    expect(again.stdout.text()).toBe(`SQLite ${path}: already up to date\n`);
+  });
+
+  it('names a bad DATABASE_TLS or DATABASE_URL without echoing the URL, and exits 2', async () => {
+    const io = { stdout: sink(), stderr: sink() };
+    const code = await runMigrate([], io, {
+      DATABASE_URL: 'mysql://root:hunter2@db/app',
+      DATABASE_TLS: 'sometimes',
+    });
+    expect(code).toBe(2);
+    expect(io.stderr.text()).toContain('DATABASE_URL must be a PostgreSQL URL');
+    expect(io.stderr.text()).toContain('DATABASE_TLS must be one of off, no-verify, verify');
+    expect(io.stderr.text()).not.toContain('hunter2');
+  });
+});
