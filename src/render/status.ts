@@ -71,3 +71,11 @@ function statusMessage(mrkdwn: string, options: StatusOptions): SlackMessage {
   assertWithinBlockKitLimits(message);
   return message;
 }
+
+/** Added to a lookup when the person's Slack zone could not be read in time. */
+export const utcFallbackNote =
+  'Your Slack time zone could not be read in time, so dates are in UTC. Add "in <zone>" (e.g. in America/New_York) to choose one.';
+
+/** Added to a digest confirmation when the creator's Slack zone could not be read. */
+export const digestUtcFallbackNote =
+  'Your Slack time zone could not be read in time, so this digest runs in UTC. To choose a zone, remove it and create it again with “in <zone>”, for example in America/New_York.';

@@ -18,6 +18,7 @@ import {
   renderDigestList,
 } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
+import { digestUtcFallbackNote } from '../render/status.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps, Subcommand } from './deps.ts';
 import type { AdminDirectory } from './digest-access.ts';
@@ -34,10 +35,6 @@ export interface DigestSurface {
   readonly logger: Logger;
   readonly now: () => Date;
 }
-
-/** Added to a confirmation when the creator's Slack zone could not be read. */
-export const digestUtcFallbackNote =
-  'Your Slack time zone could not be read in time, so this digest runs in UTC. To choose a zone, remove it and create it again with “in <zone>”, for example in America/New_York.';
 
 /** A run's outcome as the action result renders it. */
 export function runActionResult(digest: Digest, result: RunNowResult): DigestActionResult {

@@ -11,8 +11,9 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { lookupTextFromModal, modalErrors, renderHome, renderLookupModal } from '../render/home.ts';
 import { actionIds, callbackIds } from '../render/ids.ts';
+import { utcFallbackNote } from '../render/status.ts';
 import type { HomeViewer, SlackDeps } from './deps.ts';
-import { isParseError, utcFallbackNote } from './lookup-flow.ts';
+import { isParseError } from './lookup-flow.ts';
 import { deliverLookup } from './messages.ts';
 import { requestTeamId } from './team-guard.ts';
 

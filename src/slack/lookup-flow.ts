@@ -11,7 +11,12 @@ import type { LookupRequest } from '../parsing/types.ts';
 import { renderAnswer } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
-import { renderPending, renderStillRunning, renderTimedOut } from '../render/status.ts';
+import {
+  renderPending,
+  renderStillRunning,
+  renderTimedOut,
+  utcFallbackNote,
+} from '../render/status.ts';
 import type { SlackMessage } from '../render/types.ts';
 
 export interface LookupPolicy {
@@ -91,10 +96,6 @@ const commandLikeWords = new Set([
   'digest',
   'digests',
 ]);
-
-/** Shown with every message of a lookup whose zone fell back to UTC. */
-export const utcFallbackNote =
-  'Your Slack time zone could not be read in time, so dates are in UTC. Add "in <zone>" (e.g. in America/New_York) to choose one.';
 
 export class LookupFlow {
   readonly #analytics: AnalyticsApi;

@@ -7,9 +7,14 @@ import type { LookupRequest } from '../../src/parsing/types.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { genericErrorText, renderError } from '../../src/render/errors.ts';
 import { renderHelp } from '../../src/render/help.ts';
-import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';
+import {
+  renderPending,
+  renderStillRunning,
+  renderTimedOut,
+  utcFallbackNote,
+} from '../../src/render/status.ts';
 import type { SlackMessage } from '../../src/render/types.ts';
-import { LookupFlow, toQuery, utcFallbackNote } from '../../src/slack/lookup-flow.ts';
+import { LookupFlow, toQuery } from '../../src/slack/lookup-flow.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {
