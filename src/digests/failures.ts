@@ -101,3 +101,67 @@ export function classifyFailure(error: unknown): Failure {
       return { kind: 'transient', code: 'unknown' };
   }
 }
+
+/**
+ * Slack's `ok: false` answers that, by Slack's own description, may come after part of the work
+ * was done: "It's possible some aspect of the operation succeeded before the error was raised."
+ */
+const slackMaybeDoneErrors = new Set(['internal_error', 'fatal_error']);
+
+/**
+ * Network failures that happen before a request leaves this machine (no connection, no address),
+ * so the far side cannot have acted on it. undici reports them in `cause.code`.
+ */
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Codes at any depth of `original` / `cause`, as the Web API client and fetch nest them. */
+function nestedCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, original, cause } = current as {
+      code?: unknown;
+      original?: unknown;
+      cause?: unknown;
+    };
+    if (typeof code === 'string') codes.push(code);
+    current = original ?? cause;
+  }
+  return codes;
+}
+
+/**
+ * Whether a failed chat.postMessage may still have posted the message. chat.postMessage has no
+ * idempotency key, so such an attempt is never sent again: the slot is recorded `unconfirmed`.
+ * - Certainly not posted (false): Slack answered and said no (a 429, any `ok: false` but the two
+ *   below, a 4xx), or the request never left (connection refused, DNS, connect timeout), or the
+ *   poster translated Slack's answer into one of the app's errors (channel, token, rate limit).
+ * - Maybe posted (true): a 5xx (a gateway may answer after Slack's backend acted), `ok: false`
+ *   with `internal_error` or `fatal_error`, a timeout or a connection lost once the request was
+ *   sent, and anything unrecognised.
+ */
+export function mayHavePosted(error: unknown): boolean {
+  if (isAppError(error)) {
+    return ['timeout', 'network', 'service_unavailable', 'invalid_response'].includes(error.code);
+  }
+  const slack = (error ?? {}) as SlackLikeError;
+  switch (slack.code) {
+    case 'slack_webapi_rate_limited_error':
+      return false;
+    case 'slack_webapi_platform_error':
+      return slackMaybeDoneErrors.has(String(slack.data?.error ?? ''));
+    case 'slack_webapi_http_error':
+      return Number(slack.statusCode) >= 500;
+    case 'slack_webapi_request_error':
+      return !nestedCodes(error).some((code) => notSentCodes.has(code));
+    default:
+      return true;
+  }
+}

@@ -6,9 +6,11 @@ import { randomInt } from 'node:crypto';
 import type { ErrorCode } from '../errors.ts';
 
 /**
- * How often a digest runs, as the person said it. It decides the default window: the 24 hours or
- * 7 days since the previous slot for daily and weekly, the previous calendar month for monthly,
- * and the time since the previous slot for anything else ("custom", e.g. weekdays or a raw cron).
+ * How often a digest runs, as the person said it. It decides the default window: the time since
+ * the previous slot for daily and weekly (a day, 7 days), the calendar months since the previous
+ * slot's month for monthly (the previous calendar month, or two after a month without a run on
+ * the 29th-31st), and the time since the previous slot for anything else ("custom", e.g. weekdays
+ * or a raw cron). See `runWindow`.
  */
 export type Cadence = 'daily' | 'weekly' | 'monthly' | 'custom';
 

@@ -12,6 +12,8 @@ import {
   completionAssignments,
   completionFields,
   completionValues,
+  failedMayOverwrite,
+  postedMayOverwrite,
   SqlDigestStore,
 } from './sql-store.ts';
 import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
@@ -108,7 +110,10 @@ const completionTypes: Record<CompletionField, string> = {
 /**
  * Many `complete` (distinct digests) in one statement: the delivery records in a data-modifying
  * CTE, then the bookkeeping UPDATE, which PostgreSQL re-evaluates on the latest version of a row
- * another transaction changed meanwhile, as the single-row SELECT ... FOR UPDATE did.
+ * another transaction changed meanwhile, as the single-row SELECT ... FOR UPDATE did. The
+ * conflict clause is checked on the latest version of an existing record, so a completion that
+ * may not overwrite it (see `DigestStore.complete`) writes nothing, and `recorded` tells the
+ * bookkeeping which completions were accepted.
  */
 const completeManySql = `
   WITH input AS (
@@ -129,9 +134,18 @@ const completeManySql = `
           message_ts = CASE WHEN excluded.status = 'posted' THEN excluded.message_ts
                             ELSE digest_deliveries.message_ts END,
           error_code = excluded.error_code
-      WHERE excluded.status = 'posted' OR digest_deliveries.status <> 'posted')
+      WHERE (excluded.status = 'posted' AND ${postedMayOverwrite('digest_deliveries', 'excluded')})
+         OR (excluded.status = 'failed' AND ${failedMayOverwrite('digest_deliveries', 'excluded')})
+    RETURNING digest_id, slot)
   UPDATE digests AS d SET
-    ${completionAssignments('d.', (field) => (field === 'ranking' ? 'i.ranking::jsonb' : `i.${field}`))}
+    ${completionAssignments(
+      'd.',
+      (field) => (field === 'ranking' ? 'i.ranking::jsonb' : `i.${field}`),
+      `EXISTS (SELECT 1 FROM recorded r WHERE r.digest_id = i.digest_id AND r.slot = i.slot)
+       OR (i.outcome = 'unconfirmed' AND NOT EXISTS (
+         SELECT 1 FROM digest_deliveries x
+         WHERE x.digest_id = i.digest_id AND x.slot = i.slot AND x.status <> 'posting'))`,
+    )}
   FROM input i
   WHERE d.id = i.digest_id`;
 

@@ -4,21 +4,34 @@
  * several instances and beside `digests run-due` at once: the store's lease keeps two runners off
  * the same digest and the (digest, slot) delivery record keeps a slot from being posted twice.
  *
- * Posting is at most once per slot. The record goes to `posting` just before chat.postMessage and
- * to `posted` right after. If a runner crashes after claiming but before `posting`, the lease
- * expires and another runner posts the slot. If it crashes between `posting` and `posted` (the
- * message may or may not have reached Slack, and Slack offers no idempotency key), the next runner
- * sees `posting`, does not post, and records the slot as `unconfirmed`; should the first runner
- * merely have been slow, its later completion turns that into `posted`.
+ * Posting is at most once per slot, and a slot is lost only when a post may have reached Slack:
+ * - The `posting` record is written inside the paced post step, immediately before
+ *   chat.postMessage, never before a wait (channel pacing, the posts-at-once limit, a 429). A crash
+ *   before it leaves no record: once the lease expires another runner posts the slot.
+ * - A post that certainly did not reach Slack (429, connection refused, an `ok: false` Slack
+ *   answer) gives its record back before waiting to try again, or ends the slot `failed`.
+ * - A post that may have reached Slack (timeout or connection lost after sending, 5xx,
+ *   `internal_error`/`fatal_error`) is never sent again: the slot is recorded `unconfirmed`.
+ * - A crash between `posting` and `posted` leaves `posting`: the next runner does not post and
+ *   records the slot `unconfirmed`; should the first runner merely have been slow, its later
+ *   completion turns that into `posted`.
+ * - A runner that finds the slot settled by another (`posted`, `skipped`) leaves that record and
+ *   the last run as they are, and only gives its lease back.
+ * Leases are renewed while a tick is still working on its digests, so a long tick (thousands of
+ * posts paced at one per second per channel) keeps them; a runner that stops renewing (crashed,
+ * frozen) loses them after `leaseMs`.
  *
  * Missed slots (process down, dyno asleep) are never burst: the latest slot still inside the grace
  * window is posted once, every older one is recorded as skipped.
  *
  * A tick's cost is the analytics fan-out plus the store writes. Each digest goes on as soon as its
  * own question is answered (not after every question of the tick), and its `posting` and `posted`
- * records are written in batches shared with the digests that finish at the same moment (see
- * Coalescer): the `posting` record still commits before that digest's message is sent, and
- * `posted` is written only after Slack confirmed it.
+ * records are written in batches shared with the digests that reach the same step at the same
+ * moment (see Coalescer): the posts starting together share one `posting` write, the posts
+ * finishing together one `posted` write.
+ *
+ * Every instant comes from the runner's clock: instances must keep their clocks in sync (see
+ * `DigestStore`).
  */
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
@@ -27,7 +40,7 @@ import { silentLogger } from '../logger.ts';
 import { failureWords, renderDigestMessage, renderDigestPaused } from '../render/digests.ts';
 import type { SlackMessage } from '../render/types.ts';
 import { Coalescer } from './batcher.ts';
-import { classifyFailure, type Failure } from './failures.ts';
+import { classifyFailure, type Failure, mayHavePosted } from './failures.ts';
 import type { Digest, DigestWindow, RankedAccount } from './model.ts';
 import { type RankChanges, rankChanges } from './rank-changes.ts';
 import {
@@ -42,6 +55,7 @@ import type {
   BeginDeliveryResult,
   Claim,
   Completion,
+  Delivery,
   DeliveryStart,
   DigestStore,
   SlotCompletion,
@@ -85,6 +99,11 @@ export const defaultAnalyticsConcurrency = 16;
 export interface DigestRunnerOptions {
   /** How long a claim holds. Default 5 minutes. */
   readonly leaseMs?: number;
+  /**
+   * How often a tick renews the leases of the digests it is still working on. Default a third of
+   * `leaseMs`, so two renewals may fail before a lease runs out.
+   */
+  readonly leaseRenewalMs?: number;
   /** A missed slot older than this is skipped, not posted. Default 1 hour. */
   readonly graceMs?: number;
   /** Failed slots in a row before the digest pauses. Default 3. */
@@ -103,7 +122,11 @@ export interface DigestRunnerOptions {
   readonly tickMs?: number;
   /** Minimum gap between two posts to one channel (Slack: about 1 per second). Default 1100 ms. */
   readonly channelIntervalMs?: number;
-  /** Attempts per analytics question and per post for transient failures. Default 3. */
+  /**
+   * Attempts per analytics question, and per post for failures that certainly did not post
+   * (429, connection refused, a transient `ok: false`). Default 3. A post that may have reached
+   * Slack is never attempted again.
+   */
   readonly attempts?: number;
   /** First backoff delay, doubled on each retry. Default 1 s. */
   readonly backoffMs?: number;
@@ -138,7 +161,10 @@ export interface TickReport {
   failed: number;
   /** Digests whose owed slots were all outside the grace window. */
   skipped: number;
-  /** Slots another runner had started posting (see the module comment). */
+  /**
+   * Slots that may or may not have been posted: another runner started posting them and never
+   * confirmed, or this runner's post ended in a way that may have reached Slack.
+   */
   unconfirmed: number;
   paused: number;
   analyticsCalls: number;
@@ -226,10 +252,27 @@ class RunFailure extends Error {
   }
 }
 
-/** The part of a question that decides its answer: digests asking the same one share a call. */
+/**
+ * The part of a question that decides its answer: digests asking the same one share a call. The
+ * service merges the databases it is given, so their order does not change the answer.
+ */
 function questionKey(query: InfluencersQuery): string {
-  return JSON.stringify([query.databases, query.start, query.end, query.timezone, query.limit]);
+  const databases = [...query.databases].sort();
+  return JSON.stringify([databases, query.start, query.end, query.timezone, query.limit]);
 }
+
+/** How one paced post step ended. */
+type PostOutcome =
+  | { readonly kind: 'posted'; readonly ts: string }
+  /** The slot's record was there already: nothing was sent. */
+  | { readonly kind: 'already'; readonly delivery: Delivery }
+  /** The post may have reached Slack: not sent again, recorded `unconfirmed`. */
+  | { readonly kind: 'unconfirmed'; readonly error: unknown };
+
+type Attempt =
+  | { readonly kind: 'sent'; readonly ts: string }
+  | { readonly kind: 'already'; readonly delivery: Delivery }
+  | { readonly kind: 'error'; readonly error: unknown };
 
 export class DigestRunner {
   readonly owner: string;
@@ -241,6 +284,7 @@ export class DigestRunner {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #leaseMs: number;
+  readonly #leaseRenewalMs: number;
   readonly #graceMs: number;
   readonly #maxFailures: number;
   readonly #tickMs: number;
@@ -258,6 +302,8 @@ export class DigestRunner {
   readonly #lastPostAt = new Map<string, number>();
   /** Per workspace: Slack said 429, wait until then (clock ms). */
   readonly #blockedUntil = new Map<string, number>();
+  /** Counts steps done (answers, posts, digests finished): lease renewal needs it to move. */
+  #progress = 0;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #stopped = true;
@@ -273,6 +319,7 @@ export class DigestRunner {
     this.#logger = deps.logger ?? silentLogger;
     this.owner = options.owner ?? `runner-${randomUUID()}`;
     this.#leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.#leaseRenewalMs = Math.max(1, options.leaseRenewalMs ?? this.#leaseMs / 3);
     this.#graceMs = options.graceMs ?? 60 * 60_000;
     this.#maxFailures = options.maxConsecutiveFailures ?? 3;
     this.#tickMs = options.tickMs ?? 30_000;
@@ -319,19 +366,62 @@ export class DigestRunner {
     const answers = new Map<string, Promise<InfluencersResult>>();
     const memo = new TickMemo();
     const work: Promise<void>[] = [];
-    while (report.claimed < this.#maxPerTick) {
-      const claims = await this.#store.claimDue(now, {
-        limit: Math.min(this.#claimBatchSize, this.#maxPerTick - report.claimed),
-        leaseMs: this.#leaseMs,
-        owner: this.owner,
-      });
-      report.claimed += claims.length;
-      for (const claim of claims) work.push(this.#handleClaim(claim, now, answers, report, memo));
-      if (claims.length < this.#claimBatchSize) break;
+    const stopRenewing = this.#renewLeasesWhile();
+    try {
+      while (report.claimed < this.#maxPerTick) {
+        const claims = await this.#store.claimDue(now, {
+          limit: Math.min(this.#claimBatchSize, this.#maxPerTick - report.claimed),
+          leaseMs: this.#leaseMs,
+          owner: this.owner,
+        });
+        report.claimed += claims.length;
+        for (const claim of claims) work.push(this.#handleClaim(claim, now, answers, report, memo));
+        if (claims.length < this.#claimBatchSize) break;
+      }
+    } finally {
+      // Claims already handed out finish (and give their leases back) even when a claim failed.
+      await Promise.all(work);
+      await stopRenewing();
     }
-    await Promise.all(work);
     if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');
     return report;
+  }
+
+  /**
+   * Renews this runner's leases every `leaseRenewalMs` until the returned function is called, as
+   * long as the tick made progress (an answer, a post, a digest finished) since the previous
+   * beat: a tick stuck on something that never ends lets its leases run out, so that another
+   * runner takes its digests over. A renewal that fails is logged and tried again at the next
+   * beat: the lease still has two thirds of its time, and the delivery record keeps a retaken
+   * slot from being posted twice.
+   */
+  #renewLeasesWhile(): () => Promise<void> {
+    const renew = this.#store.renewLeases?.bind(this.#store);
+    if (!renew) return async () => undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    let seen = this.#progress;
+    const timer = setInterval(() => {
+      if (this.#progress === seen) {
+        this.#logger.warn(
+          { owner: this.owner },
+          'digest tick made no progress; leases not renewed',
+        );
+        return;
+      }
+      seen = this.#progress;
+      running = running.then(() =>
+        renew(this.owner, this.#clock.now(), this.#leaseMs).then(
+          (renewed) => this.#logger.debug({ renewed, owner: this.owner }, 'digest leases renewed'),
+          (error: unknown) =>
+            this.#logger.warn({ err: error, owner: this.owner }, 'digest leases not renewed'),
+        ),
+      );
+    }, this.#leaseRenewalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await running;
+    };
   }
 
   /**
@@ -346,17 +436,36 @@ export class DigestRunner {
       const query = this.#queryFor(digest, slot, true);
       const result = await this.#ask(query, new Map(), report);
       const { ranking, message } = await this.#compose(digest, query, result);
-      const begun = await this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now());
-      if (begun.kind === 'already') return { outcome: 'already' };
-      const { ts } = await this.#post(digest, message);
+      const outcome = await this.#post(digest, slot, message, () =>
+        this.#store.beginDelivery(digest.id, slot, this.owner, this.#clock.now()),
+      );
+      if (outcome.kind === 'already') return { outcome: 'already' };
+      if (outcome.kind === 'unconfirmed') {
+        const failure = classifyFailure(outcome.error);
+        this.#logger.warn(
+          { err: outcome.error, digestId: digest.id, code: failure.code },
+          'manual digest post may or may not have reached Slack; not sending it again',
+        );
+        await this.#store.complete(digest.id, slot, {
+          owner: this.owner,
+          outcome: 'unconfirmed',
+          at: this.#clock.now(),
+          errorCode: failure.code,
+        });
+        return {
+          outcome: 'failed',
+          failure,
+          reason: failureWords(failure.code, failure.channelProblem),
+        };
+      }
       await this.#store.complete(digest.id, slot, {
         owner: this.owner,
         outcome: 'posted',
         at: this.#clock.now(),
-        messageTs: ts,
+        messageTs: outcome.ts,
         ranking,
       });
-      return { outcome: 'posted', ts };
+      return { outcome: 'posted', ts: outcome.ts };
     } catch (error) {
       const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
       this.#logger.warn(
@@ -430,6 +539,8 @@ export class DigestRunner {
     } catch (error) {
       this.#logger.error({ err: error, digestId: digest.id }, 'digest run could not be recorded');
       await this.#store.releaseLease(digest.id, this.owner).catch(() => undefined);
+    } finally {
+      this.#progress++;
     }
   }
 
@@ -473,26 +584,44 @@ export class DigestRunner {
   ): Promise<void> {
     const next = memo.nextRunAfter(digest, slot) ?? new Date(8.64e15);
     // No pre-check of the delivery record: the analytics question is usually shared anyway, and
-    // beginDelivery below is the atomic check that matters.
-    let sent: { ts: string; ranking: RankedAccount[] };
+    // beginDelivery, right before the post, is the atomic check that matters.
+    let outcome: PostOutcome;
+    let ranking: RankedAccount[];
     try {
       const query = this.#queryFor(digest, slot, false, memo);
       const result = await this.#ask(query, answers, report);
-      const { ranking, message } = await this.#compose(digest, query, result);
-      const begun = await this.#beginDelivery({
-        digestId: digest.id,
-        slot,
-        owner: this.owner,
-        now: this.#clock.now(),
-      });
-      if (begun.kind === 'already') {
-        const { status, messageTs } = begun.delivery;
-        await this.#settleAlreadyHandled(digest, slot, status, messageTs, next, report);
-        return;
-      }
-      sent = { ts: (await this.#post(digest, message)).ts, ranking };
+      const composed = await this.#compose(digest, query, result);
+      ranking = composed.ranking;
+      outcome = await this.#post(digest, slot, composed.message, () =>
+        this.#beginDelivery({
+          digestId: digest.id,
+          slot,
+          owner: this.owner,
+          now: this.#clock.now(),
+        }),
+      );
     } catch (error) {
       await this.#fail(digest, slot, next, error, report);
+      return;
+    }
+    if (outcome.kind === 'already') {
+      await this.#settleAlreadyHandled(digest, slot, outcome.delivery, next, report);
+      return;
+    }
+    if (outcome.kind === 'unconfirmed') {
+      const failure = classifyFailure(outcome.error);
+      report.unconfirmed++;
+      this.#logger.warn(
+        { err: outcome.error, digestId: digest.id, slot: slot.toISOString(), code: failure.code },
+        'digest post may or may not have reached Slack; not sending it again',
+      );
+      await this.#complete(digest.id, slot, {
+        owner: this.owner,
+        outcome: 'unconfirmed',
+        at: this.#clock.now(),
+        errorCode: failure.code,
+        nextRunAt: next,
+      });
       return;
     }
     // Posted: a failure to record it is not a failed run. It reaches #handleClaim, which gives
@@ -502,36 +631,70 @@ export class DigestRunner {
       owner: this.owner,
       outcome: 'posted',
       at: this.#clock.now(),
-      messageTs: sent.ts,
-      ranking: sent.ranking,
+      messageTs: outcome.ts,
+      ranking,
       nextRunAt: next,
       consecutiveFailures: 0,
     });
     report.posted++;
   }
 
+  /**
+   * The slot already had a record when this runner came to post it. Only a `posting` record
+   * (another runner started and never confirmed) becomes an `unconfirmed` last run; a slot
+   * another runner settled keeps its record and last run, and this runner only moves the digest
+   * on (a no-op when that runner already did) and gives its lease back.
+   */
   async #settleAlreadyHandled(
     digest: Digest,
     slot: Date,
-    status: string,
-    messageTs: string | undefined,
+    delivery: Delivery,
     next: Date,
     report: TickReport,
   ): Promise<void> {
-    if (status === 'posting') {
-      report.unconfirmed++;
-      this.#logger.warn(
-        { digestId: digest.id, slot: slot.toISOString() },
-        'another runner started posting this slot and never confirmed; not posting it again',
-      );
+    const at = this.#clock.now();
+    switch (delivery.status) {
+      case 'posting':
+        report.unconfirmed++;
+        this.#logger.warn(
+          { digestId: digest.id, slot: slot.toISOString(), by: delivery.owner },
+          'another runner started posting this slot and never confirmed; not posting it again',
+        );
+        await this.#complete(digest.id, slot, {
+          owner: this.owner,
+          outcome: 'unconfirmed',
+          at,
+          nextRunAt: next,
+        });
+        return;
+      case 'posted':
+        await this.#complete(digest.id, slot, {
+          owner: this.owner,
+          outcome: 'posted',
+          at,
+          ...(delivery.messageTs ? { messageTs: delivery.messageTs } : {}),
+          nextRunAt: next,
+        });
+        return;
+      case 'skipped':
+        await this.#store.recordSkipped(digest.id, slot, {
+          owner: this.owner,
+          at,
+          count: delivery.skippedCount ?? 1,
+          nextRunAt: next,
+        });
+        return;
+      case 'failed':
+        // beginDelivery retakes a failed record, so this only happens if a store does not.
+        await this.#complete(digest.id, slot, {
+          owner: this.owner,
+          outcome: 'failed',
+          at,
+          errorCode: delivery.errorCode ?? 'unknown',
+          nextRunAt: next,
+        });
+        return;
     }
-    await this.#complete(digest.id, slot, {
-      owner: this.owner,
-      outcome: status === 'posting' ? 'unconfirmed' : 'posted',
-      at: this.#clock.now(),
-      ...(messageTs ? { messageTs } : {}),
-      nextRunAt: next,
-    });
   }
 
   async #fail(digest: Digest, slot: Date, next: Date, error: unknown, report: TickReport) {
@@ -620,7 +783,9 @@ export class DigestRunner {
       answer = this.#analyticsSlot(() =>
         this.#retrying(() => {
           report.analyticsCalls++;
-          return this.#analytics.getInfluencers(query);
+          return this.#analytics.getInfluencers(query).finally(() => {
+            this.#progress++;
+          });
         }),
       );
       answers.set(key, answer);
@@ -630,7 +795,8 @@ export class DigestRunner {
     return answer;
   }
 
-  async #retrying<T>(attempt: () => Promise<T>, onRateLimit?: (ms: number) => void): Promise<T> {
+  /** Analytics questions are read-only: any transient failure is safe to ask again. */
+  async #retrying<T>(attempt: () => Promise<T>): Promise<T> {
     for (let tried = 1; ; tried++) {
       try {
         return await attempt();
@@ -639,28 +805,70 @@ export class DigestRunner {
         if (failure.kind === 'permanent' || tried >= this.#attempts)
           throw new RunFailure(failure, error);
         const backoff = this.#backoffMs * 2 ** (tried - 1);
-        if (failure.retryAfterMs !== undefined) {
-          onRateLimit?.(failure.retryAfterMs);
-          await this.#clock.sleep(onRateLimit ? 0 : Math.max(failure.retryAfterMs, backoff));
-        } else {
-          await this.#clock.sleep(backoff);
-        }
+        await this.#clock.sleep(Math.max(failure.retryAfterMs ?? 0, backoff));
       }
     }
   }
 
-  /** chat.postMessage through the channel's queue: about one post per second per channel. */
-  #post(digest: Digest, message: SlackMessage): Promise<{ ts: string }> {
-    return this.#retrying(
-      () => this.#paced(digest, () => this.#poster.post(digest.channelId, message)),
-      (retryAfterMs) => {
-        const until = this.#clock.now().getTime() + retryAfterMs;
+  /**
+   * chat.postMessage through the channel's queue (about one post per second per channel, a few
+   * posts at once, 429 waits), with `begin` writing the slot's `posting` record inside that step,
+   * immediately before the message is sent. Resends only what certainly did not reach Slack,
+   * after giving the record back so that a crash during the wait loses nothing; throws a
+   * RunFailure when it gives up.
+   */
+  async #post(
+    digest: Digest,
+    slot: Date,
+    message: SlackMessage,
+    begin: () => Promise<BeginDeliveryResult>,
+  ): Promise<PostOutcome> {
+    // True while this runner's `posting` record stands from an earlier attempt (a store that
+    // cannot give it back): the next attempt must not begin again.
+    let holding = false;
+    for (let tried = 1; ; tried++) {
+      const attempt = await this.#paced<Attempt>(digest, async (sending) => {
+        if (!holding) {
+          const begun = await begin();
+          if (begun.kind === 'already') return { kind: 'already', delivery: begun.delivery };
+        }
+        holding = true;
+        sending();
+        try {
+          return { kind: 'sent', ts: (await this.#poster.post(digest.channelId, message)).ts };
+        } catch (error) {
+          return { kind: 'error', error };
+        }
+      });
+      if (attempt.kind === 'sent') return { kind: 'posted', ts: attempt.ts };
+      if (attempt.kind === 'already') return attempt;
+      const { error } = attempt;
+      if (mayHavePosted(error)) return { kind: 'unconfirmed', error };
+      const failure = classifyFailure(error);
+      // The `failed` completion replaces this runner's own `posting` record.
+      if (failure.kind === 'permanent' || tried >= this.#attempts) {
+        throw new RunFailure(failure, error);
+      }
+      if (this.#store.abandonDelivery) {
+        try {
+          await this.#store.abandonDelivery(digest.id, slot, this.owner);
+          holding = false;
+        } catch (abandonError) {
+          throw new RunFailure(failure, abandonError);
+        }
+      }
+      const backoff = this.#backoffMs * 2 ** (tried - 1);
+      if (failure.retryAfterMs !== undefined) {
+        // The channel's queue waits it out, for every digest of the workspace.
+        const until = this.#clock.now().getTime() + failure.retryAfterMs;
         this.#blockedUntil.set(
           digest.teamId,
           Math.max(until, this.#blockedUntil.get(digest.teamId) ?? 0),
         );
-      },
-    );
+      } else {
+        await this.#clock.sleep(backoff);
+      }
+    }
   }
 
   /** Pacing entries that can no longer delay anything, so a long-lived runner stays small. */
@@ -674,7 +882,12 @@ export class DigestRunner {
     }
   }
 
-  #paced<T>(digest: Digest, send: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `step` in the channel's turn, once its pacing and the workspace's 429 wait are over and
+   * one of the posts-at-once slots is free. `step` calls `sending()` when it sends, so that a step
+   * that found the slot already handled does not hold the channel's next post back.
+   */
+  #paced<T>(digest: Digest, step: (sending: () => void) => Promise<T>): Promise<T> {
     const { channelId, teamId } = digest;
     const previous = this.#channelTails.get(channelId) ?? Promise.resolve();
     const run = previous.then(async () => {
@@ -684,10 +897,16 @@ export class DigestRunner {
       );
       const wait = readyAt - this.#clock.now().getTime();
       if (wait > 0) await this.#clock.sleep(wait);
+      let sent = false;
       try {
-        return await this.#postSlot(send);
+        return await this.#postSlot(() =>
+          step(() => {
+            sent = true;
+          }),
+        );
       } finally {
-        this.#lastPostAt.set(channelId, this.#clock.now().getTime());
+        if (sent) this.#lastPostAt.set(channelId, this.#clock.now().getTime());
+        this.#progress++;
       }
     });
     const tail = run.catch(() => undefined);

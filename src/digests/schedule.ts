@@ -172,10 +172,14 @@ const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: nu
  * The period the run for `slot` covers, ending at the slot.
  * - `last N unit`: N units before the slot, counted on the zone's calendar (so `last 1 days` over
  *   a DST change is 23 or 25 hours, midnight to midnight stays midnight to midnight).
- * - `since-previous-run`, monthly cadence: the previous calendar month, midnight to midnight in the
- *   zone (the run on 1 March covers all of February).
- * - `since-previous-run`, otherwise: from the previous scheduled slot, so daily covers 24 hours,
- *   weekly 7 days, and "weekdays at 8:30" on Monday covers the weekend too.
+ * - `since-previous-run`, monthly cadence: whole calendar months, midnight to midnight in the
+ *   zone, from the start of the month of the previous slot to the start of the slot's month. That
+ *   is the previous calendar month (the run on 1 March covers all of February), and every month
+ *   since the previous run when a month had none: `0 10 31 * *` on 31 March covers January and
+ *   February, so no month goes unreported. Without a previous slot, the previous calendar month.
+ * - `since-previous-run`, otherwise: from the previous scheduled slot, so daily covers the day
+ *   before (23 or 25 hours across a DST change), weekly 7 days, and "weekdays at 8:30" on Monday
+ *   covers the weekend too.
  */
 export function runWindow(
   digest: { readonly schedule: CronSchedule; readonly window: DigestWindow },
@@ -188,11 +192,15 @@ export function runWindow(
     start = end.minus({ [digest.window.unit]: digest.window.amount });
   } else if (cadence === 'monthly') {
     const monthStart = end.startOf('month');
-    return {
-      start: isoInZone(monthStart.minus({ months: 1 })),
-      end: isoInZone(monthStart),
-      timezone: zone,
-    };
+    const previous = previousRun(digest.schedule, slot);
+    const previousMonthStart = previous
+      ? DateTime.fromJSDate(previous, { zone }).startOf('month')
+      : undefined;
+    const from =
+      previousMonthStart && previousMonthStart < monthStart
+        ? previousMonthStart
+        : monthStart.minus({ months: 1 });
+    return { start: isoInZone(from), end: isoInZone(monthStart), timezone: zone };
   } else {
     const previous = previousRun(digest.schedule, slot);
     start = previous ? DateTime.fromJSDate(previous, { zone }) : end.minus(fallbackSpan[cadence]);
@@ -202,18 +210,24 @@ export function runWindow(
 
 /**
  * The window of a manual run ("Run now") at `now`: as long as a scheduled run's, ending now. A
- * `last N unit` window and the monthly calendar month are taken as they are; otherwise the span
- * between the two latest slots (a weekly digest run now covers the past 7 days, not the minutes
- * since this morning's slot).
+ * `last N unit` window is taken as it is, a monthly digest covers the previous calendar month;
+ * otherwise the span between the two latest slots (a weekly digest run now covers the past 7
+ * days, not the minutes since this morning's slot).
  */
 export function manualRunWindow(
   digest: { readonly schedule: CronSchedule; readonly window: DigestWindow },
   now: Date,
 ): RunWindow {
-  if (digest.window.kind === 'last' || digest.schedule.cadence === 'monthly') {
-    return runWindow(digest, now);
-  }
   const { zone, cadence } = digest.schedule;
+  if (digest.window.kind === 'last') return runWindow(digest, now);
+  if (cadence === 'monthly') {
+    const monthStart = DateTime.fromJSDate(now, { zone }).startOf('month');
+    return {
+      start: isoInZone(monthStart.minus({ months: 1 })),
+      end: isoInZone(monthStart),
+      timezone: zone,
+    };
+  }
   const end = DateTime.fromJSDate(now, { zone });
   const latest = latestRunAtOrBefore(digest.schedule, now);
   const previous = latest ? previousRun(digest.schedule, latest) : undefined;
@@ -224,8 +238,15 @@ export function manualRunWindow(
   return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
 }
 
-/** The window in words for confirmations: "the 7 days before each run". */
-export function describeWindow(window: DigestWindow, cadence: Cadence): string {
+/**
+ * The window in words for confirmations: "the 7 days before each run". Pass the schedule so that
+ * a monthly digest on the 29th, 30th or 31st says it also covers the months it skips.
+ */
+export function describeWindow(
+  window: DigestWindow,
+  cadence: Cadence,
+  schedule?: Pick<CronSchedule, 'expression'>,
+): string {
   if (window.kind === 'last') {
     const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
     return window.amount === 1
@@ -234,11 +255,17 @@ export function describeWindow(window: DigestWindow, cadence: Cadence): string {
   }
   switch (cadence) {
     case 'daily':
-      return 'the 24 hours before each run';
+      // Not "24 hours": across a DST change the day since the previous run is 23 or 25 hours.
+      return 'the day before each run';
     case 'weekly':
       return 'the 7 days before each run';
-    case 'monthly':
-      return 'the previous calendar month';
+    case 'monthly': {
+      const dom = schedule?.expression.trim().split(/\s+/)[2] ?? '';
+      const day = /^\d{1,2}$/.test(dom) ? Number(dom) : 0;
+      return day > 28
+        ? `the calendar months since the previous run: the previous month, or the previous two after a month without a ${ordinal(day)}`
+        : 'the previous calendar month';
+    }
     case 'custom':
       return 'the time since the previous scheduled run';
   }

@@ -178,15 +178,21 @@ export function completionValues(item: SlotCompletion): Record<CompletionField, 
 /**
  * A completion's digest bookkeeping as the SET list of one UPDATE, decided on the row being
  * updated (so no read-then-write, and PostgreSQL re-evaluates it on the latest row version):
- * - the last run, failure count, ranking and pause change only for the newest slot (a later slot
- *   than the recorded one, or the same slot not yet `posted`), so a late completion never
- *   downgrades a posted slot;
+ * - the last run, failure count, ranking and pause change only when the completion was
+ *   `accepted` (it could write the slot's delivery record, see `DigestStore.complete`) and for
+ *   the newest slot (a later slot than the recorded one, or the same slot neither `posted` nor
+ *   `skipped`), so a late completion never rewrites what another runner settled;
  * - `next_run_at` moves only while it is still at or before the slot, so never back;
  * - the lease is released when the completion's owner holds it.
- * `d` prefixes the digest's columns (`d.` in an UPDATE ... FROM); `v` names each input value.
+ * `d` prefixes the digest's columns (`d.` in an UPDATE ... FROM); `v` names each input value;
+ * `accepted` is a boolean SQL expression (always true when left out).
  */
-export function completionAssignments(d: string, v: (field: CompletionField) => string): string {
-  const newest = `(${d}last_run_slot IS NULL OR ${d}last_run_slot < ${v('slot')} OR (${d}last_run_slot = ${v('slot')} AND ${d}last_run_outcome <> 'posted'))`;
+export function completionAssignments(
+  d: string,
+  v: (field: CompletionField) => string,
+  accepted = '1 = 1',
+): string {
+  const newest = `((${accepted}) AND (${d}last_run_slot IS NULL OR ${d}last_run_slot < ${v('slot')} OR (${d}last_run_slot = ${v('slot')} AND ${d}last_run_outcome NOT IN ('posted', 'skipped'))))`;
   const ifNewest = (column: string, value: string) =>
     `${column} = CASE WHEN ${newest} THEN ${value} ELSE ${d}${column} END`;
   const pause = `${v('pause_reason')} IS NOT NULL AND ${newest}`;
@@ -208,10 +214,24 @@ export function completionAssignments(d: string, v: (field: CompletionField) => 
   ].join(',\n           ');
 }
 
-/** One completion's bookkeeping: `$1` the digest, then the completion's fields in order. */
+const acceptedParam = `$${completionFields.length + 2}`;
+
+/**
+ * One completion's bookkeeping: `$1` the digest, then the completion's fields in order, then 1
+ * when the completion was accepted (0 otherwise).
+ */
 const completeOneSql = `UPDATE digests SET
-           ${completionAssignments('', (field) => `$${completionFields.indexOf(field) + 2}`)}
+           ${completionAssignments('', (field) => `$${completionFields.indexOf(field) + 2}`, `${acceptedParam} = 1`)}
          WHERE id = $1`;
+
+/**
+ * The delivery record a `posted` or `failed` completion writes, and when it may overwrite an
+ * existing one (see `DigestStore.complete`); shared by both adapters' statements.
+ */
+export const postedMayOverwrite = (record: string, incoming: string) =>
+  `${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner`;
+export const failedMayOverwrite = (record: string, incoming: string) =>
+  `(${record}.status = 'failed' OR (${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner))`;
 
 /** Runs `work` on each item, one after the other (inside one transaction). */
 async function sequentially<T, R>(
@@ -445,52 +465,72 @@ export class SqlDigestStore implements DigestStore {
     else await this.#sql.transaction(work);
   }
 
+  /** Runs inside a write transaction, so the record read here cannot change before the write. */
   async #completeOne(db: SqlRunner, item: SlotCompletion): Promise<void> {
     const { digestId, slot, completion } = item;
+    let accepted: boolean;
     if (completion.outcome === 'posted') {
-      await db.query(
+      const written = await db.query(
         `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, message_ts)
          VALUES ($1, $2, 'posted', $3, $4, $4, $5)
          ON CONFLICT (digest_id, slot) DO UPDATE
            SET status = 'posted', finished_at = excluded.finished_at,
-               message_ts = excluded.message_ts, error_code = NULL`,
+               message_ts = excluded.message_ts, error_code = NULL
+           WHERE ${postedMayOverwrite('digest_deliveries', 'excluded')}
+         RETURNING digest_id`,
         [digestId, slot, completion.owner, completion.at, completion.messageTs ?? null],
       );
+      accepted = written.length > 0;
     } else if (completion.outcome === 'failed') {
-      await db.query(
+      const written = await db.query(
         `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, error_code)
          VALUES ($1, $2, 'failed', $3, $4, $4, $5)
          ON CONFLICT (digest_id, slot) DO UPDATE
            SET status = 'failed', finished_at = excluded.finished_at, error_code = excluded.error_code
-           WHERE digest_deliveries.status <> 'posted'`,
+           WHERE ${failedMayOverwrite('digest_deliveries', 'excluded')}
+         RETURNING digest_id`,
         [digestId, slot, completion.owner, completion.at, completion.errorCode ?? 'unknown'],
       );
+      accepted = written.length > 0;
+    } else {
+      const settled = await db.query(
+        `SELECT 1 FROM digest_deliveries WHERE digest_id = $1 AND slot = $2 AND status <> 'posting'`,
+        [digestId, slot],
+      );
+      accepted = settled.length === 0;
     }
     const values = completionValues(item);
-    await db.query(completeOneSql, [digestId, ...completionFields.map((field) => values[field])]);
+    await db.query(completeOneSql, [
+      digestId,
+      ...completionFields.map((field) => values[field]),
+      accepted ? 1 : 0,
+    ]);
   }
 
   async recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void> {
     await this.#sql.transaction(async (tx) => {
-      await tx.query(
+      // A slot another runner is posting or has settled keeps its record and its last run.
+      const inserted = await tx.query(
         `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, skipped_count)
          VALUES ($1, $2, 'skipped', $3, $4, $4, $5)
-         ON CONFLICT (digest_id, slot) DO NOTHING`,
+         ON CONFLICT (digest_id, slot) DO NOTHING
+         RETURNING digest_id`,
         [digestId, slot, skip.owner, skip.at, skip.count],
       );
+      const newest = `$6 = 1 AND (last_run_slot IS NULL OR last_run_slot < $2)`;
       await tx.query(
         `UPDATE digests SET
            next_run_at = CASE WHEN next_run_at <= $2 THEN $3 ELSE next_run_at END,
-           last_run_slot = CASE WHEN last_run_slot IS NULL OR last_run_slot < $2 THEN $2 ELSE last_run_slot END,
-           last_run_outcome = CASE WHEN last_run_slot IS NULL OR last_run_slot < $2 THEN 'skipped' ELSE last_run_outcome END,
-           last_run_at = CASE WHEN last_run_slot IS NULL OR last_run_slot < $2 THEN $4 ELSE last_run_at END,
-           last_run_error = CASE WHEN last_run_slot IS NULL OR last_run_slot < $2 THEN NULL ELSE last_run_error END,
-           last_run_ts = CASE WHEN last_run_slot IS NULL OR last_run_slot < $2 THEN NULL ELSE last_run_ts END,
+           last_run_slot = CASE WHEN ${newest} THEN $2 ELSE last_run_slot END,
+           last_run_outcome = CASE WHEN ${newest} THEN 'skipped' ELSE last_run_outcome END,
+           last_run_at = CASE WHEN ${newest} THEN $4 ELSE last_run_at END,
+           last_run_error = CASE WHEN ${newest} THEN NULL ELSE last_run_error END,
+           last_run_ts = CASE WHEN ${newest} THEN NULL ELSE last_run_ts END,
            lease_owner = CASE WHEN lease_owner = $5 THEN NULL ELSE lease_owner END,
            lease_until = CASE WHEN lease_owner = $5 THEN NULL ELSE lease_until END,
            updated_at = $4
          WHERE id = $1`,
-        [digestId, slot, skip.nextRunAt, skip.at, skip.owner],
+        [digestId, slot, skip.nextRunAt, skip.at, skip.owner, inserted.length > 0 ? 1 : 0],
       );
     });
   }
@@ -512,6 +552,26 @@ export class SqlDigestStore implements DigestStore {
       'UPDATE digests SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2',
       [digestId, owner],
     );
+  }
+
+  async renewLeases(owner: string, now: Date, leaseMs: number): Promise<number> {
+    const rows = await this.#sql.query(
+      `UPDATE digests SET lease_until = CASE WHEN lease_until > $2 THEN lease_until ELSE $2 END
+       WHERE lease_owner = $1
+       RETURNING id`,
+      [owner, new Date(now.getTime() + leaseMs)],
+    );
+    return rows.length;
+  }
+
+  async abandonDelivery(digestId: string, slot: Date, owner: string): Promise<boolean> {
+    const rows = await this.#sql.query(
+      `DELETE FROM digest_deliveries
+       WHERE digest_id = $1 AND slot = $2 AND owner = $3 AND status = 'posting'
+       RETURNING digest_id`,
+      [digestId, slot, owner],
+    );
+    return rows.length > 0;
   }
 
   close(): Promise<void> {

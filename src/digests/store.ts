@@ -6,9 +6,16 @@
  * - a lease: `claimDue` hands a due digest to one runner for `leaseMs`; if that runner dies, the
  *   digest is claimable again once the lease has expired;
  * - a delivery record per (digest, slot) with a unique key: `beginDelivery` atomically marks the
- *   slot `posting` before the message is sent and `complete` marks it `posted` after. A runner that
- *   finds the slot `posting` or `posted` never sends it again, even when its own lease expired
- *   while a slow post was still going.
+ *   slot `posting` immediately before the message is sent and `complete` marks it `posted` after. A
+ *   runner that finds the slot `posting` or `posted` never sends it again, even when its own lease
+ *   expired while a slow post was still going. A record is terminal once `posted`, `skipped` or
+ *   `failed` by one runner: a late completion from another never rewrites it (see `complete`).
+ *
+ * Leases and due-ness compare instants taken from each runner's own clock (`now`), on both
+ * adapters: instances must keep their clocks in sync (NTP). A clock that runs ahead by more than
+ * the lease can take a digest another instance still holds (the delivery record still prevents a
+ * second post, the slot is then recorded `unconfirmed`); one that runs ahead at all claims digests
+ * that early.
  *
  * The batch forms (`beginDeliveries`, `completeMany`) give each item exactly what the single call
  * would, in one transaction (SQLite) or one set-based statement (PostgreSQL), so a tick of
@@ -135,19 +142,43 @@ export interface DigestStore {
    * so that a store written for tests may leave it out: the runner then calls `beginDelivery`.
    */
   beginDeliveries?(starts: readonly DeliveryStart[]): Promise<BeginDeliveryResult[]>;
-  /** Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released. */
+  /**
+   * Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released.
+   * The record and the last run change only when the completion may write the record: `posted`
+   * over this owner's own `posting` record (or none), `failed` over this owner's `posting`, a
+   * `failed` or no record, `unconfirmed` while the record is `posting` or absent. Otherwise (the
+   * slot was `skipped`, `posted` or is being posted by another runner) only the next slot moves
+   * forward and the completion's owner gives its lease back.
+   */
   complete(digestId: string, slot: Date, completion: Completion): Promise<void>;
   /**
    * `complete` for many slots at once, all or nothing, applied in order (a digest listed twice
    * gets both completions, the later one last). Optional like `beginDeliveries`.
    */
   completeMany?(completions: readonly SlotCompletion[]): Promise<void>;
-  /** Records missed slots as skipped and moves the digest on; the lease is released. */
+  /**
+   * Records missed slots as skipped and moves the digest on; the lease is released. A slot that
+   * already has a record (another runner is posting it or settled it) keeps it and its last run.
+   */
   recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void>;
   getDelivery(digestId: string, slot: Date): Promise<Delivery | undefined>;
   /** True once the slot is `posted`. */
   hasDelivered(digestId: string, slot: Date): Promise<boolean>;
   /** Gives a claim back without finishing it (shutdown); only the lease's owner can. */
   releaseLease(digestId: string, owner: string): Promise<void>;
+  /**
+   * Extends to `now + leaseMs` (never shortens) every lease `owner` still holds, so a tick that
+   * outlasts the lease keeps the digests it is still working on; returns how many it extended. A
+   * lease another runner took over after it expired is not touched. Optional like
+   * `beginDeliveries`: without it a long tick's digests may be retaken (never posted twice).
+   */
+  renewLeases?(owner: string, now: Date, leaseMs: number): Promise<number>;
+  /**
+   * Removes the slot's `posting` record when `owner` holds it, for a post that certainly did not
+   * reach Slack (rate limited, connection refused) and will be tried again after a wait: a crash
+   * during that wait then leaves the slot to the next runner instead of `unconfirmed`. Returns
+   * false when there was no such record. Optional: without it the runner keeps the record.
+   */
+  abandonDelivery?(digestId: string, slot: Date, owner: string): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -3,6 +3,13 @@
  * the creator's DM with the app. Runs in the background (timer, `digests run-due`), so its Web API
  * client retries a few times over seconds, unlike the interactive one, and hands 429s back to the
  * runner, which waits out Retry-After for the whole workspace and keeps its per-channel pacing.
+ *
+ * A digest's chat.postMessage is the exception: Slack offers no idempotency key for it, and a
+ * timeout, a connection lost mid-request or a 5xx may come after Slack posted the message, so a
+ * resend could post it twice. It goes through a client that never retries; the runner decides
+ * what may be sent again (only what certainly did not reach Slack, see `mayHavePosted`).
+ * conversations.join and the pause notice keep the retries: joining twice is harmless, and a
+ * repeated pause notice is a rare duplicate DM to one person, better than none.
  */
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
 import { slackChannelProblems } from '../digests/failures.ts';
@@ -20,6 +27,9 @@ export const backgroundRetryConfig = {
   randomize: true,
 } as const;
 
+/** For calls that must not be resent by the client: one attempt. */
+export const singleAttemptRetryConfig = { retries: 0 } as const;
+
 /** Per-request timeout of a background Web API call. */
 export const backgroundWebApiTimeoutMs = 15_000;
 
@@ -32,17 +42,39 @@ export interface BackgroundClientSettings {
   /** Web API base URL (SLACK_API_URL). */
   readonly apiUrl?: string;
   readonly logger?: Logger;
+  /** Per-request timeout; default `backgroundWebApiTimeoutMs`. */
+  readonly timeoutMs?: number;
 }
 
-/** The Web API client for work nobody is waiting on in Slack: digests, pause notices. */
-export function backgroundWebClient(settings: BackgroundClientSettings): WebClientType {
+/** The single-attempt client made alongside each background client, for digest posts. */
+const singleAttemptClients = new WeakMap<WebClientType, WebClientType>();
+
+function webClient(
+  settings: BackgroundClientSettings,
+  retryConfig: { readonly retries: number },
+): WebClientType {
   return new WebClient(settings.token, {
-    retryConfig: { ...backgroundRetryConfig },
-    timeout: backgroundWebApiTimeoutMs,
+    retryConfig: { ...retryConfig },
+    timeout: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
     rejectRateLimitedCalls: true,
     ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
     ...(settings.apiUrl === undefined ? {} : { slackApiUrl: settings.apiUrl }),
   });
+}
+
+/**
+ * The Web API client for work nobody is waiting on in Slack: digests, pause notices. A
+ * SlackDigestPoster given this client posts digests through a single-attempt twin of it.
+ */
+export function backgroundWebClient(settings: BackgroundClientSettings): WebClientType {
+  const client = webClient(settings, backgroundRetryConfig);
+  singleAttemptClients.set(client, webClient(settings, singleAttemptRetryConfig));
+  return client;
+}
+
+/** A client like `backgroundWebClient`'s that never resends a call by itself. */
+export function singleAttemptWebClient(settings: BackgroundClientSettings): WebClientType {
+  return webClient(settings, singleAttemptRetryConfig);
 }
 
 interface SlackErrorShape {
@@ -95,7 +127,13 @@ export function toDigestError(channelId: string, error: unknown): unknown {
 }
 
 export interface SlackDigestPosterOptions {
+  /** For conversations.join and the pause notice, which may be retried. */
   readonly client: WebClientType;
+  /**
+   * For the digests' chat.postMessage; it must not retry (`singleAttemptWebClient`). Defaults to
+   * the single-attempt twin of a `backgroundWebClient`, else to `client` itself.
+   */
+  readonly postClient?: WebClientType;
   readonly logger?: Logger;
   /** Waits out a rate-limited DM; tests pass a fake. */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -108,25 +146,32 @@ export interface SlackDigestPosterOptions {
  */
 export class SlackDigestPoster implements DigestPoster {
   readonly #client: WebClientType;
+  readonly #postClient: WebClientType;
   readonly #logger: Logger;
   readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: SlackDigestPosterOptions) {
     this.#client = options.client;
+    this.#postClient =
+      options.postClient ?? singleAttemptClients.get(options.client) ?? options.client;
     this.#logger = options.logger ?? silentLogger;
     this.#sleep =
       options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
   }
 
+  /**
+   * One chat.postMessage attempt (two when Slack says `not_in_channel`, which certainly did not
+   * post, and the bot could join). Errors that may hide a post reach the runner unchanged.
+   */
   async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
     try {
-      return await this.#postMessage(channelId, message);
+      return await this.#postMessage(this.#postClient, channelId, message);
     } catch (error) {
       if (slackErrorString(error) !== 'not_in_channel') throw toDigestError(channelId, error);
     }
     await this.#join(channelId);
     try {
-      return await this.#postMessage(channelId, message);
+      return await this.#postMessage(this.#postClient, channelId, message);
     } catch (error) {
       throw toDigestError(channelId, error);
     }
@@ -134,19 +179,23 @@ export class SlackDigestPoster implements DigestPoster {
 
   async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
     try {
-      await this.#postMessage(userId, message);
+      await this.#postMessage(this.#client, userId, message);
     } catch (error) {
       const mapped = toDigestError(userId, error);
       const waitMs =
         mapped instanceof RateLimitedError ? (mapped.retryAfterMs ?? 1_000) : undefined;
       if (waitMs === undefined || waitMs > notifyRateLimitWaitMaxMs) throw mapped;
       await this.#sleep(waitMs);
-      await this.#postMessage(userId, message);
+      await this.#postMessage(this.#client, userId, message);
     }
   }
 
-  async #postMessage(channel: string, message: SlackMessage): Promise<{ ts: string }> {
-    const result = await this.#client.chat.postMessage({
+  async #postMessage(
+    client: WebClientType,
+    channel: string,
+    message: SlackMessage,
+  ): Promise<{ ts: string }> {
+    const result = await client.chat.postMessage({
       channel,
       text: message.text,
       blocks: message.blocks,

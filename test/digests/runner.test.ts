@@ -229,15 +229,116 @@ describe('DigestRunner', () => {
     expect((await store.get(digest.id))?.consecutiveFailures).toBe(0);
   });
 
-  it('retries a transient Slack failure with backoff inside the tick', async () => {
-    await store.create(digestInput({ nextRunAt: slot }), clock.now());
-    poster.failWith = (_channel, attempt) =>
-      attempt === 1
-        ? { code: 'slack_webapi_platform_error', data: { error: 'internal_error' } }
-        : undefined;
-    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, failed: 0 });
-    expect(poster.attempts).toHaveLength(2);
-    expect(clock.sleeps).toContain(1000);
+  it.each([
+    [
+      'Slack said service_unavailable',
+      { code: 'slack_webapi_platform_error', data: { error: 'service_unavailable' } },
+    ],
+    [
+      'the connection was refused',
+      {
+        code: 'slack_webapi_request_error',
+        original: new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), {
+            code: 'ECONNREFUSED',
+          }),
+        }),
+      },
+    ],
+    [
+      'the name did not resolve',
+      {
+        code: 'slack_webapi_request_error',
+        original: Object.assign(new Error('getaddrinfo ENOTFOUND slack.com'), {
+          code: 'ENOTFOUND',
+        }),
+      },
+    ],
+  ])(
+    'retries with backoff inside the tick when %s (certainly not posted)',
+    async (_case, error) => {
+      await store.create(digestInput({ nextRunAt: slot }), clock.now());
+      poster.failWith = (_channel, attempt) => (attempt === 1 ? error : undefined);
+      expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, failed: 0 });
+      expect(poster.attempts).toHaveLength(2);
+      // The backoff, then what is left of the channel's pacing interval.
+      expect(clock.sleeps).toEqual([1000, 100]);
+    },
+  );
+
+  it.each([
+    [
+      'a timeout after sending',
+      {
+        code: 'slack_webapi_request_error',
+        original: new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      },
+      'network',
+    ],
+    [
+      'a connection reset mid-request',
+      {
+        code: 'slack_webapi_request_error',
+        original: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      },
+      'network',
+    ],
+    ['a 502', { code: 'slack_webapi_http_error', statusCode: 502 }, 'unknown'],
+    [
+      'internal_error',
+      { code: 'slack_webapi_platform_error', data: { error: 'internal_error' } },
+      'unknown',
+    ],
+    [
+      'fatal_error',
+      { code: 'slack_webapi_platform_error', data: { error: 'fatal_error' } },
+      'unknown',
+    ],
+    ['an unknown error', new Error('socket hang up'), 'unknown'],
+  ])(
+    'never sends a post again after %s, and records it unconfirmed',
+    async (_case, error, code) => {
+      const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+      poster.failWith = () => error;
+      expect(await runner().runDue(clock.now())).toMatchObject({
+        posted: 0,
+        failed: 0,
+        unconfirmed: 1,
+      });
+      expect(poster.attempts).toHaveLength(1);
+      expect(clock.sleeps).toEqual([]);
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+        lastRun: { slot, outcome: 'unconfirmed', errorCode: code },
+      });
+    },
+  );
+
+  it('reports a manual run that may have posted as failed, recorded unconfirmed, sent once', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: nextWeek }), clock.now());
+    poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 504 });
+    expect(await runner().runNow(digest)).toMatchObject({
+      outcome: 'failed',
+      failure: { code: 'unknown' },
+    });
+    expect(poster.attempts).toHaveLength(1);
+    expect(await store.get(digest.id)).toMatchObject({
+      nextRunAt: nextWeek,
+      lastRun: { outcome: 'unconfirmed' },
+    });
+  });
+
+  it('asks one question for digests that list the same databases in another order', async () => {
+    await store.create(
+      digestInput({ databases: ['#hcsm', '#bcsm'], nextRunAt: slot }),
+      clock.now(),
+    );
+    await store.create(
+      digestInput({ databases: ['#bcsm', '#hcsm'], channelId: 'C2', nextRunAt: slot }),
+      clock.now(),
+    );
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 2, analyticsCalls: 1 });
   });
 
   it('waits out a Slack 429 Retry-After before the next attempt', async () => {
@@ -369,7 +470,12 @@ describe('DigestRunner', () => {
     expect(await batched.runDue(clock.now())).toMatchObject({ claimed: 30, posted: 30 });
     // The posting record of every digest had committed before its message went out.
     expect(statusAtPost).toEqual(ids.map(() => 'posting'));
-    expect(counted.calls).toMatchObject({ beginDelivery: [], beginDeliveries: [30], complete: [] });
+    expect(counted.calls).toMatchObject({ beginDelivery: [], complete: [] });
+    // Written as the posts start, four at once by default: never ahead of the post queue.
+    const begun = counted.calls.beginDeliveries;
+    expect(begun.reduce((sum, size) => sum + size, 0)).toBe(30);
+    expect(Math.max(...begun)).toBeLessThanOrEqual(4);
+    expect(begun.length).toBeLessThan(30);
     // Posts finish a few at a time (four at once by default), their completions with them.
     const completed = counted.calls.completeMany;
     expect(completed.reduce((sum, size) => sum + size, 0)).toBe(30);

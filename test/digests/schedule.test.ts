@@ -6,6 +6,7 @@ import {
   describeWindow,
   inferCadence,
   latestRunAtOrBefore,
+  manualRunWindow,
   nextRunAfter,
   nextRuns,
   previousRun,
@@ -269,6 +270,96 @@ describe('runWindow', () => {
     const result = runWindow({ schedule, window }, new Date(slot));
     expect(result).toEqual({ start, end, timezone: schedule.zone });
   });
+
+  it.each([
+    [
+      'on the 31st after a month without one covers both months',
+      '0 10 31 * *',
+      '2026-03-31T09:00:00Z',
+      '2026-01-01T00:00:00+00:00',
+      '2026-03-01T00:00:00+00:00',
+    ],
+    [
+      'on the 31st in January covers December',
+      '0 10 31 * *',
+      '2026-01-31T10:00:00Z',
+      '2025-12-01T00:00:00+00:00',
+      '2026-01-01T00:00:00+00:00',
+    ],
+    [
+      'on the 31st in May covers March and April',
+      '0 10 31 * *',
+      '2026-05-31T09:00:00Z',
+      '2026-03-01T00:00:00+00:00',
+      '2026-05-01T00:00:00+01:00',
+    ],
+    [
+      'on the 30th in March covers January and February',
+      '0 10 30 * *',
+      '2026-03-30T09:00:00Z',
+      '2026-01-01T00:00:00+00:00',
+      '2026-03-01T00:00:00+00:00',
+    ],
+    [
+      'on the last day covers the previous month',
+      '0 10 L * *',
+      '2026-03-31T09:00:00Z',
+      '2026-02-01T00:00:00+00:00',
+      '2026-03-01T00:00:00+00:00',
+    ],
+  ])('monthly %s', (_name, expression, slot, start, end) => {
+    const schedule = cron(expression, 'Europe/London', 'monthly');
+    expect(runWindow({ schedule, window: { kind: 'since-previous-run' } }, new Date(slot))).toEqual(
+      {
+        start,
+        end,
+        timezone: 'Europe/London',
+      },
+    );
+  });
+
+  it.each(['0 10 29 * *', '0 10 30 * *', '0 10 31 * *', '0 10 1 * *', '0 10 L * *'])(
+    'reports every month exactly once over two years for monthly %s',
+    (expression) => {
+      const schedule = cron(expression, 'America/New_York', 'monthly');
+      const slots = nextRuns(schedule, new Date('2026-01-01T00:00:00Z'), 24).filter(
+        (slot) => slot < new Date('2028-01-01T00:00:00Z'),
+      );
+      const windows = slots.map((slot) =>
+        runWindow({ schedule, window: { kind: 'since-previous-run' } }, slot),
+      );
+      for (let i = 1; i < windows.length; i++) {
+        expect(windows[i]?.start).toBe(windows[i - 1]?.end);
+      }
+      expect(windows.at(-1)?.end.slice(0, 7)).toMatch(/^2027-1[12]$/);
+    },
+  );
+
+  it('covers 23 hours on the spring-forward day for a daily digest since the previous run', () => {
+    const schedule = cron('0 9 * * *', 'America/New_York', 'daily');
+    const { start, end } = runWindow(
+      { schedule, window: { kind: 'since-previous-run' } },
+      new Date('2026-03-08T13:00:00Z'),
+    );
+    expect([start, end]).toEqual(['2026-03-07T09:00:00-05:00', '2026-03-08T09:00:00-04:00']);
+    expect(Date.parse(end) - Date.parse(start)).toBe(23 * 3_600_000);
+  });
+});
+
+describe('manualRunWindow', () => {
+  it('covers the previous calendar month for a monthly digest on the 31st', () => {
+    const schedule = cron('0 10 31 * *', 'Europe/London', 'monthly');
+    expect(
+      manualRunWindow(
+        { schedule, window: { kind: 'since-previous-run' } },
+        new Date('2026-03-15T12:00:00Z'),
+      ),
+    ).toEqual({
+      start: '2026-02-01T00:00:00+00:00',
+      end: '2026-03-01T00:00:00+00:00',
+      timezone: 'Europe/London',
+    });
+  });
 });
 
 describe('describeSchedule', () => {
@@ -295,11 +386,23 @@ describe('describeSchedule', () => {
   });
 
   it('describes windows', () => {
+    expect(describeWindow({ kind: 'since-previous-run' }, 'daily')).toBe('the day before each run');
     expect(describeWindow({ kind: 'since-previous-run' }, 'weekly')).toBe(
       'the 7 days before each run',
     );
     expect(describeWindow({ kind: 'since-previous-run' }, 'monthly')).toBe(
       'the previous calendar month',
+    );
+    expect(
+      describeWindow({ kind: 'since-previous-run' }, 'monthly', { expression: '0 10 1 * *' }),
+    ).toBe('the previous calendar month');
+    expect(
+      describeWindow({ kind: 'since-previous-run' }, 'monthly', { expression: '0 10 31 * *' }),
+    ).toBe(
+      'the calendar months since the previous run: the previous month, or the previous two after a month without a 31st',
+    );
+    expect(describeWindow({ kind: 'since-previous-run' }, 'custom')).toBe(
+      'the time since the previous scheduled run',
     );
     expect(describeWindow({ kind: 'last', amount: 24, unit: 'hours' }, 'custom')).toBe(
       'the 24 hours before each run',

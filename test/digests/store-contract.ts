@@ -536,6 +536,130 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       expect((await store.get(digest.id))?.lastRun).toBeUndefined();
     });
 
+    it('renews only the leases its owner still holds, and never shortens one', async () => {
+      const renewLeases = store.renewLeases?.bind(store);
+      if (!renewLeases) throw new Error(`${store.dialect} store cannot renew leases`);
+      const [mine, taken] = await Promise.all(
+        [1, 2].map((i) => store.create(digestInput({ channelId: `C${i}` }), now)),
+      );
+      if (!mine || !taken) throw new Error('setup failed');
+      await store.claimDue(now, lease);
+      // The second lease ran out and another runner took the digest over.
+      await store.releaseLease(taken.id, 'runner-a');
+      await store.claimDue(now, { ...lease, owner: 'runner-b' });
+      const later = new Date(now.getTime() + 50_000);
+      expect(await renewLeases('runner-a', later, 60_000)).toBe(1);
+      expect(await renewLeases('runner-a', now, 1_000)).toBe(1);
+      const afterFirstLease = new Date(now.getTime() + 100_000);
+      expect(await store.claimDue(afterFirstLease, { ...lease, owner: 'runner-c' })).toEqual([
+        expect.objectContaining({ digest: expect.objectContaining({ id: taken.id }) }),
+      ]);
+      expect(await store.claimDue(new Date(later.getTime() + 59_999), lease)).toEqual([]);
+      const again = await store.claimDue(new Date(later.getTime() + 60_000), {
+        ...lease,
+        owner: 'runner-c',
+      });
+      expect(again.map((claim) => claim.digest.id)).toEqual([mine.id]);
+      expect(await renewLeases('runner-a', later, 60_000)).toBe(0);
+    });
+
+    it('gives back only its own posting record', async () => {
+      const abandonDelivery = store.abandonDelivery?.bind(store);
+      if (!abandonDelivery) throw new Error(`${store.dialect} store cannot abandon deliveries`);
+      const [own, done] = await Promise.all(
+        [1, 2].map((i) => store.create(digestInput({ channelId: `C${i}` }), now)),
+      );
+      if (!own || !done) throw new Error('setup failed');
+      await store.beginDelivery(own.id, slot, 'runner-a', now);
+      await store.complete(done.id, slot, posted('1.6'));
+      expect(await abandonDelivery(own.id, slot, 'runner-b')).toBe(false);
+      expect(await abandonDelivery(done.id, slot, 'runner-a')).toBe(false);
+      expect(await store.getDelivery(done.id, slot)).toMatchObject({ status: 'posted' });
+      expect(await abandonDelivery(own.id, slot, 'runner-a')).toBe(true);
+      expect(await store.getDelivery(own.id, slot)).toBeUndefined();
+      expect(await store.beginDelivery(own.id, slot, 'runner-b', now)).toEqual({
+        kind: 'started',
+      });
+    });
+
+    it('keeps a slot skipped when a late runner completes it', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.claimDue(now, { ...lease, owner: 'runner-b' });
+      await store.recordSkipped(digest.id, slot, {
+        owner: 'runner-b',
+        at: now,
+        count: 1,
+        nextRunAt: nextWeek,
+      });
+      const late: Completion[] = [
+        { owner: 'runner-a', outcome: 'posted', at: now, nextRunAt: nextWeek },
+        {
+          owner: 'runner-a',
+          outcome: 'failed',
+          at: now,
+          errorCode: 'network',
+          nextRunAt: nextWeek,
+        },
+        { owner: 'runner-a', outcome: 'unconfirmed', at: now, nextRunAt: nextWeek },
+      ];
+      for (const completion of late) await store.complete(digest.id, slot, completion);
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'skipped',
+        owner: 'runner-b',
+      });
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+        lastRun: { slot, outcome: 'skipped' },
+      });
+    });
+
+    it('keeps another runner’s posting record from a late failure, so no third runner posts', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.beginDelivery(digest.id, slot, 'runner-b', now);
+      await store.complete(digest.id, slot, {
+        owner: 'runner-a',
+        outcome: 'failed',
+        at: now,
+        errorCode: 'network',
+        consecutiveFailures: 3,
+        pauseReason: 'the analytics service is not answering (3 failed runs in a row)',
+        nextRunAt: nextWeek,
+      });
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'posting',
+        owner: 'runner-b',
+      });
+      expect(await store.beginDelivery(digest.id, slot, 'runner-c', now)).toMatchObject({
+        kind: 'already',
+      });
+      expect(await store.get(digest.id)).toMatchObject({
+        status: 'active',
+        consecutiveFailures: 0,
+      });
+      await store.complete(digest.id, slot, posted('2.1', { owner: 'runner-b' }));
+      expect(await store.get(digest.id)).toMatchObject({
+        lastRun: { outcome: 'posted', messageTs: '2.1' },
+      });
+    });
+
+    it('does not let a skip hide a slot another runner is posting', async () => {
+      const digest = await store.create(digestInput(), now);
+      await store.beginDelivery(digest.id, slot, 'runner-a', now);
+      await store.recordSkipped(digest.id, slot, {
+        owner: 'runner-b',
+        at: now,
+        count: 1,
+        nextRunAt: nextWeek,
+      });
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
+      await store.complete(digest.id, slot, posted('3.1'));
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        lastRun: { slot, outcome: 'posted', messageTs: '3.1' },
+      });
+    });
+
     it('removes a digest together with its delivery records', async () => {
       const digest = await store.create(digestInput(), now);
       await store.beginDelivery(digest.id, slot, 'runner-a', now);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure } from '../../src/digests/failures.ts';
+import { classifyFailure, mayHavePosted } from '../../src/digests/failures.ts';
 import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../src/errors.ts';
 import {
   backgroundWebClient,
@@ -123,6 +123,63 @@ describe('SlackDigestPoster', () => {
       problem: 'archived',
     });
     expect(slack.api('conversations.join')).toHaveLength(0);
+  });
+
+  it('sends a digest once when Slack does not answer in time, since it may have posted it', async () => {
+    let calls = 0;
+    const silent: typeof fetch = async (_input, init) => {
+      calls += 1;
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    };
+    const slow = new SlackDigestPoster({
+      client: backgroundWebClient({ token: 'xoxb-poster', fetch: silent, timeoutMs: 30 }),
+    });
+    const failure = slow.post('C0PUBLIC1', message);
+    await expect(failure).rejects.toMatchObject({ code: 'slack_webapi_request_error' });
+    expect(mayHavePosted(await failure.catch((error: unknown) => error))).toBe(true);
+    expect(calls).toBe(1);
+  });
+
+  it.each([500, 502, 503])('sends a digest once when Slack answers %i', async (status) => {
+    const slack = new FakeSlack();
+    let calls = 0;
+    const failing: typeof fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (!url.endsWith('chat.postMessage')) return slack.fetch(input, init);
+      calls += 1;
+      return new Response('upstream error', { status });
+    };
+    const failure = new SlackDigestPoster({
+      client: backgroundWebClient({ token: 'xoxb-poster', fetch: failing }),
+    }).post('C0PUBLIC1', message);
+    await expect(failure).rejects.toMatchObject({ code: 'slack_webapi_http_error' });
+    expect(mayHavePosted(await failure.catch((error: unknown) => error))).toBe(true);
+    expect(calls).toBe(1);
+  });
+
+  it('still retries conversations.join, which is safe to repeat', async () => {
+    const slack = new FakeSlack();
+    let joins = 0;
+    slack.override('conversations.join', () => ({ ok: true }));
+    slack.override('chat.postMessage', () =>
+      joins >= 2 ? { ok: true, ts: '1800000000.000200' } : { ok: false, error: 'not_in_channel' },
+    );
+    const flaky: typeof fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith('conversations.join')) {
+        joins += 1;
+        if (joins === 1) return new Response('upstream error', { status: 503 });
+      }
+      return slack.fetch(input, init);
+    };
+    const joining = new SlackDigestPoster({
+      client: backgroundWebClient({ token: 'xoxb-poster', fetch: flaky }),
+    });
+    expect(await joining.post('C0PUBLIC1', message)).toEqual({ ts: '1800000000.000200' });
+    expect(joins).toBe(2);
+    expect(slack.api('chat.postMessage')).toHaveLength(2);
   });
 
   it('sends the pause notice to the creator’s DM, waiting out one rate limit', async () => {
