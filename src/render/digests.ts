@@ -144,7 +144,7 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
     ),
     section(
       `*Schedule*: ${escapeMrkdwn(scheduleWords(digest))}\n` +
-        `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence))}`,
+        `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}`,
     ),
     section(
       runs.length > 0
@@ -319,7 +319,7 @@ function digestBlocks(
     `*${escapeMrkdwn(digest.id)}* · ${subject(digest, { channel: layout.showChannel })}${status}`,
   );
   lines.push(
-    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence))}`,
+    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}`,
   );
   if (digest.status === 'active') {
     const next = options.nextRunsOf?.(digest)[0] ?? digest.nextRunAt;
@@ -669,8 +669,9 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
         '17:00`, `every 6 hours`, or `cron "<five fields>"`. Without a time it runs at 09:00; a ' +
         'bare hour is on the 24-hour clock (`at 17`). The 29th to 31st are skipped in months ' +
         'without them: use `on the last day of every month` for month ends. At most once an hour.\n' +
-        '*Window*: by default the time since the previous run (24 hours for daily, 7 days for ' +
-        'weekly, the previous calendar month for monthly), or `last 24 hours`, `past 7 days`, ' +
+        '*Window*: by default the time since the previous run (the previous day for daily, 7 days ' +
+        'for weekly, the previous calendar month for monthly, every month since the previous run ' +
+        'for the 29th to 31st), or `last 24 hours`, `past 7 days`, ' +
         '`last 2 weeks`.\n' +
         '*Time zone*: yours from your Slack profile, or `in Europe/London`. Runs keep their local ' +
         'time across daylight-saving changes.\n' +

@@ -104,10 +104,11 @@ describe('renderDigestCreated', () => {
     });
     const [, schedule, next, note] = texts(message.blocks);
     expect(schedule).toBe(
-      '*Schedule*: On the 31st of every month at 09:00 America/New_York (skipped in months without a 31st)\n*Each run covers*: the previous calendar month',
+      '*Schedule*: On the 31st of every month at 09:00 America/New_York (skipped in months without a 31st)\n*Each run covers*: the calendar months since the previous run: the previous month, or the previous two after a month without a 31st',
     );
     expect(next).toContain('• Wed Mar 31, 09:00 EDT');
-    expect(next).toContain('    covering Feb 1 00:00 to Mar 1 00:00 EST');
+    expect(next).toContain('    covering Jan 1 00:00 to Mar 1 00:00 EST');
+    expect(next).toContain('    covering Mar 1 00:00 EST to May 1 00:00 EDT');
     expect(next).toContain('• Mon May 31, 09:00 EDT');
     expect(next).toContain('• Sat Jul 31, 09:00 EDT');
     expect(note).toBe(
