@@ -109,6 +109,11 @@ export interface ConsoleConfig extends BaseConfig {
   readonly mode: 'console';
   /** Undefined: the console starts the sandbox analytics service in-process. */
   readonly analytics: AnalyticsConfig | undefined;
+  /**
+   * Slack settings that are set but mean nothing without Slack credentials (SLACK_API_URL,
+   * SLACK_ALLOWED_TEAM_IDS): the console says it ignores them.
+   */
+  readonly ignoredSlackSettings: readonly string[];
 }
 
 export type Config = HttpConfig | SocketConfig | ConsoleConfig;
@@ -188,6 +193,9 @@ const howToFindSlack = {
   SLACK_APP_TOKEN:
     'Basic Information > App-Level Tokens, with the connections:write scope (xapp-...)',
 } as const;
+
+/** Slack settings that do not select a mode, so setting them alone still gives the console. */
+const consoleIgnoredSlackSettings = ['SLACK_API_URL', 'SLACK_ALLOWED_TEAM_IDS'] as const;
 
 const analyticsVars = ['ANALYTICS_BASE_URL', 'ANALYTICS_CLIENT_ID', 'ANALYTICS_CLIENT_SECRET'];
 
@@ -337,7 +345,10 @@ export function loadConfig(env: Env = process.env): Config {
   // The checks above guarantee each mode's credentials; these guards only narrow the types.
   let config: Config;
   if (mode === 'console') {
-    config = { ...base, mode, analytics };
+    const ignoredSlackSettings = consoleIgnoredSlackSettings.filter(
+      (name) => present(env, name) !== undefined,
+    );
+    config = { ...base, mode, analytics, ignoredSlackSettings };
   } else if (mode === 'socket' && appToken && botToken && analytics) {
     config = { ...base, mode, slack: { appToken, botToken, ...slackApi }, analytics };
   } else if (mode === 'http' && signingSecretRaw && botToken && analytics) {

@@ -12,6 +12,7 @@ import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
+import { consoleZoneErrorText, ignoredSlackSettingsText } from '../render/console.ts';
 import { renderDigestHelp } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
@@ -50,7 +51,7 @@ export const connectInstructions = [
   '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml.',
   '  2. Install it to the workspace; copy the Bot User OAuth Token (xoxb-) to SLACK_BOT_TOKEN.',
   '  3. Socket Mode (no public URL): create an App-Level Token with connections:write, set',
-  '     SLACK_APP_TOKEN (xapp-) and socket_mode_enabled: true in the manifest.',
+  '     SLACK_APP_TOKEN (xapp-) and set socket_mode_enabled to true in the manifest.',
   '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
   '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
 ];
@@ -89,7 +90,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   const print = (text: string) => options.output.write(`${text}\n`);
   const zone = consoleZone(options.zone);
   if (!isValidZone(zone)) {
-    print(`Unknown time zone "${zone}" for --tz: use an IANA name such as Europe/Paris or UTC.`);
+    print(consoleZoneErrorText(zone));
     return 2;
   }
 
@@ -162,6 +163,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   print(
     `Analytics: ${config.analytics ? config.analytics.baseUrl : `built-in sandbox at ${sandbox?.url} (try #hcsm, #bcsm, "breast cancer", group:Oncology)`}. Time zone: ${zone}${options.zone ? '' : " (this machine's; change it with --tz <zone>)"}.`,
   );
+  const ignored = ignoredSlackSettingsText(config.ignoredSlackSettings);
+  if (ignored !== undefined) print(ignored);
   print('');
   print(connectInstructions.join('\n'));
   print('');

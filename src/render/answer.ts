@@ -90,8 +90,12 @@ export function renderAnswer(
     options.shareable === true && options.audience !== 'channel'
       ? encodeShareValue(request)
       : undefined;
-  if (shareValue !== undefined && shareValue.length <= blockKitLimits.buttonValue) {
-    tail.push(shareActions(shareValue));
+  if (shareValue !== undefined) {
+    tail.push(
+      shareValue.length <= blockKitLimits.buttonValue
+        ? shareActions(shareValue)
+        : context(shareTooLongNote),
+    );
   }
 
   const entries = influencers.map(renderEntry);
@@ -108,6 +112,33 @@ export function renderAnswer(
   };
   assertWithinBlockKitLimits(message);
   return message;
+}
+
+/**
+ * Shown instead of the Share button when the request does not fit in a button value (2,000
+ * characters: many long phrases), so the button is not simply missing.
+ */
+export const shareTooLongNote =
+  'This answer is too long to share with the button; copy it, or ask in the channel by mentioning me.';
+
+/**
+ * An answer shared in a channel, saying who shared it: the post comes from the app on that
+ * person's behalf. An id that is not a Slack user id is left out rather than put in a mention.
+ */
+export function renderShared(message: SlackMessage, userId: string): SlackMessage {
+  if (!/^[UW][A-Z0-9]+$/.test(userId)) return message;
+  const by: KnownBlock = {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `Shared by <@${userId}>` }],
+  };
+  const blocks =
+    message.blocks.length < blockKitLimits.messageBlocks ? [...message.blocks, by] : message.blocks;
+  const shared = {
+    text: truncateMrkdwn(`<@${userId}> shared: ${message.text}`, blockKitLimits.fallbackText),
+    blocks,
+  };
+  assertWithinBlockKitLimits(shared);
+  return shared;
 }
 
 const shareValueSchema = z.object({

@@ -208,12 +208,28 @@ export function formatDayRange(request: Pick<LookupRequest, 'start' | 'end' | 't
   return `${start.toFormat(pattern)}–${end.toFormat(pattern)}`;
 }
 
-/** "45 seconds", "2 minutes", "about 3 hours": how long to wait, in words. */
+/**
+ * "45 seconds", "2 minutes", "about 3 hours": how long to wait, in words. Rounded up, so a person
+ * told to wait never retries too early; for time already spent use {@link formatElapsed}.
+ */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
   const hours = Math.round(minutes / 60);
+  return `about ${hours} hours`;
+}
+
+/**
+ * How long something has already taken, in words: rounded down, so an update sent after 8 seconds
+ * (and a few milliseconds of timer lag) says "8 seconds so far", never "9".
+ */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(1, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.floor(minutes / 60);
   return `about ${hours} hours`;
 }

@@ -22,14 +22,21 @@ export const defaultCommand = '/influencers';
 export interface HelpOptions {
   /** The slash command as configured in the manifest. Default `/influencers`. */
   readonly command?: string;
+  /**
+   * A line shown first (mrkdwn, already escaped), such as {@link digestVerbHint}'s: it also becomes
+   * the notification text, since it is what the person needs to read.
+   */
+  readonly hint?: string;
 }
 
-/** The usage message: for `help`, empty text, or an unknown verb. */
+/** The usage message: for `help`, empty text, a greeting, or an unknown verb. */
 export function renderHelp(options: HelpOptions = {}): SlackMessage {
   const plainCommand = commandName(options.command);
   const command = escapeMrkdwn(plainCommand);
   const examples = helpExamples.map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);
+  const hint = options.hint === undefined ? '' : truncate(options.hint, 1000);
   const blocks: KnownBlock[] = [
+    ...(hint === '' ? [] : [section(`:bulb: ${hint}`)]),
     { type: 'header', text: { type: 'plain_text', text: `How to use ${plainCommand}` } },
     section(
       'Ask who drove a health conversation: name the databases and a time window, and optionally ' +
@@ -41,11 +48,59 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
     section(dmNote(command)),
   ];
   const message = {
-    text: `How to use ${command}: for example ${command} ${escapeMrkdwn(helpExamples[0])}`,
+    text:
+      hint === ''
+        ? `How to use ${command}: for example ${command} ${escapeMrkdwn(helpExamples[0])}`
+        : hint,
     blocks,
   };
   assertWithinBlockKitLimits(message);
   return message;
+}
+
+/** What each digest verb typed without `digest` most likely meant. */
+const digestVerbMeaning: Readonly<Record<string, string>> = {
+  pause: 'pause',
+  stop: 'pause',
+  resume: 'resume',
+  unpause: 'resume',
+  start: 'resume',
+  remove: 'remove',
+  delete: 'remove',
+  cancel: 'remove',
+  unsubscribe: 'remove',
+  run: 'run',
+};
+
+/**
+ * The hint for a digest verb typed without `digest` (`/influencers pause 3`): the command it most
+ * likely meant, as mrkdwn. Verbs that act on one digest keep what followed them (or ask for an id);
+ * the others (`list`, `status`, `settings`…) point at the list of this channel's digests.
+ */
+export function digestVerbHint(verb: string, rest: string, command?: string): string {
+  const plainCommand = commandName(command);
+  const action = digestVerbMeaning[verb.toLowerCase()];
+  const target = truncate(cleanText(rest), 200);
+  if (action === undefined) {
+    if (['schedule', 'subscribe'].includes(verb.toLowerCase())) {
+      const example = target === '' ? '#hcsm every monday at 9am' : target;
+      return (
+        `Did you mean \`${escapeMrkdwn(`${plainCommand} digest ${example}`)}\`? ` +
+        'Digest commands start with `digest`.'
+      );
+    }
+    return (
+      `Did you mean \`${escapeMrkdwn(`${plainCommand} digests`)}\`? It lists this channel's ` +
+      'digests; digest commands start with `digest`.'
+    );
+  }
+  const typed = `${plainCommand} digest ${action} ${target === '' ? '<id>' : target}`;
+  return (
+    `Did you mean \`${escapeMrkdwn(typed)}\`? Digest commands start with \`digest\`` +
+    (target === ''
+      ? `; \`${escapeMrkdwn(`${plainCommand} digests`)}\` lists this channel's digests with their ids.`
+      : '.')
+  );
 }
 
 /** The command as configured, cleaned and bounded (not yet escaped). */

@@ -10,6 +10,7 @@ import {
   lookupModalInputs,
 } from './ids.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import type { SlackMessage } from './types.ts';
 
 export interface HomeOptions {
   /** The slash command as configured. Default `/influencers`. */
@@ -80,6 +81,35 @@ export function renderHome(options: HomeOptions = {}): HomeView {
   const view: HomeView = { type: 'home', callback_id: callbackIds.home, blocks };
   assertWithinBlockKitLimits(view, 'view');
   return view;
+}
+
+/**
+ * The Home tab for a workspace outside the allow-list: the refusal (the renderer's words for
+ * TeamNotAllowedError, passed in as mrkdwn) and nothing else, so no data and no button show.
+ */
+export function renderRefusedHome(refusal: string): HomeView {
+  const view: HomeView = {
+    type: 'home',
+    callback_id: callbackIds.home,
+    blocks: [section(`:no_entry: ${truncate(refusal, blockKitLimits.sectionText - 20)}`)],
+  };
+  assertWithinBlockKitLimits(view, 'view');
+  return view;
+}
+
+/** Sent as a DM when Slack rate limited opening the lookup modal: the trigger is gone by then. */
+export const lookupModalUnavailableText =
+  'Slack asked this app to slow down, so the Look up form could not open. Press Look up again in ' +
+  'a minute, or send me the lookup here, for example `#hcsm yesterday`.';
+
+/** {@link lookupModalUnavailableText} as a message. */
+export function renderLookupModalUnavailable(): SlackMessage {
+  const message = {
+    text: lookupModalUnavailableText,
+    blocks: [section(`:hourglass: ${lookupModalUnavailableText}`)],
+  };
+  assertWithinBlockKitLimits(message);
+  return message;
 }
 
 /** What the lookup modal's inputs hold; each can be prefilled. */

@@ -4,7 +4,7 @@ import {
   cleanText,
   escapeMrkdwn,
   formatDatabases,
-  formatDuration,
+  formatElapsed,
   formatWindow,
   neutralizeMrkdwn,
   truncate,
@@ -36,7 +36,7 @@ export function renderStillRunning(
 ): SlackMessage {
   return statusMessage(
     `Still looking up top influencers for ${subject(request, options.now)} ` +
-      `(${formatDuration(elapsedMs)} so far). The analytics service is slow right now; ` +
+      `(${formatElapsed(elapsedMs)} so far). The analytics service is slow right now; ` +
       'the answer will replace this message.',
     options,
   );
@@ -48,6 +48,21 @@ export function renderTimedOut(request: LookupRequest, options: StatusOptions = 
     `The lookup of top influencers for ${subject(request, options.now)} took too long and was ` +
       'stopped. Try again in a few minutes, or ask for a shorter window (for example ' +
       '`last 24 hours`) or fewer databases.',
+    options,
+  );
+}
+
+/**
+ * The final word when a restart (a deploy, Heroku's daily cycling) stopped the lookup before its
+ * answer came: nothing was wrong with the request, so it says to ask again, not to narrow it.
+ */
+export function renderStoppedByRestart(
+  request: LookupRequest,
+  options: StatusOptions = {},
+): SlackMessage {
+  return statusMessage(
+    `The app restarted before your answer was ready; ask again in a minute. (Top influencers ` +
+      `for ${subject(request, options.now)}.)`,
     options,
   );
 }

@@ -7,8 +7,6 @@ import { firstWord, typedText } from './text.ts';
 /** The one slash command; manifest.yml declares it with the same name. */
 export const influencersCommandName = '/influencers';
 
-const helpWords = new Set(['', 'help', '?', '-h', '--help']);
-
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
  * parse error, ephemerally), then replaces that message through response_url with the answer.
@@ -25,7 +23,7 @@ export function influencersCommand(deps: SlackDeps) {
       return;
     }
 
-    const userZone = helpWords.has(text.toLowerCase())
+    const userZone = deps.flow.asksForUsage(text)
       ? { zone: 'UTC', fallback: false }
       : await deps.zones.zoneOf(client, command.user_id);
     const plan = deps.flow.plan(text, {

@@ -11,6 +11,7 @@ import type { DigestStore } from '../digests/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction, DigestSpec } from '../parsing/digest.ts';
+import { scheduleNeverRunsText } from '../render/schedule.ts';
 
 /** Who is asking, and from which workspace: a digest belongs to one workspace only. */
 export interface DigestCaller {
@@ -83,7 +84,7 @@ export class DigestManager {
     if (first === undefined) {
       throw new ParseError(
         'bad_schedule',
-        `The schedule "${spec.schedule.expression}" never runs again.`,
+        scheduleNeverRunsText(spec.schedule.expression),
         spec.schedule.expression,
       );
     }
@@ -151,7 +152,7 @@ export class DigestManager {
         if (next === undefined) {
           throw new ParseError(
             'bad_schedule',
-            `The schedule "${digest.schedule.expression}" never runs again.`,
+            scheduleNeverRunsText(digest.schedule.expression),
             digest.schedule.expression,
           );
         }

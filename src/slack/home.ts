@@ -9,13 +9,20 @@ import type {
 } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { lookupTextFromModal, modalErrors, renderHome, renderLookupModal } from '../render/home.ts';
+import {
+  lookupTextFromModal,
+  modalErrors,
+  renderHome,
+  renderLookupModal,
+  renderLookupModalUnavailable,
+} from '../render/home.ts';
 import { actionIds, callbackIds } from '../render/ids.ts';
 import { utcFallbackNote } from '../render/status.ts';
 import type { HomeViewer, SlackDeps } from './deps.ts';
 import { isParseError } from './lookup-flow.ts';
 import { deliverLookup } from './messages.ts';
 import { requestTeamId } from './team-guard.ts';
+import { slackRetryAfterMs } from './web-client.ts';
 
 /**
  * Publishes a person's Home tab: what the bot does, examples, the Look up button, then the sections
@@ -55,7 +62,11 @@ export function appHomeOpened(deps: SlackDeps) {
   };
 }
 
-/** "Look up" on the Home tab: opens the modal, its zone prefilled with the person's Slack zone. */
+/**
+ * "Look up" on the Home tab: opens the modal, its zone prefilled with the person's Slack zone. The
+ * trigger lasts 3 seconds, so a rate-limited views.open cannot wait and retry: the person gets a DM
+ * saying to press again, instead of a button that seems to do nothing.
+ */
 export function openLookupModal(deps: SlackDeps) {
   return async ({
     ack,
@@ -70,7 +81,17 @@ export function openLookupModal(deps: SlackDeps) {
         view: renderLookupModal(zone.fallback ? {} : { zone: zone.zone }),
       });
     } catch (error) {
-      deps.logger.error({ err: error }, 'could not open the lookup modal');
+      const retryAfterMs = slackRetryAfterMs(error);
+      if (retryAfterMs === undefined) {
+        deps.logger.error({ err: error }, 'could not open the lookup modal');
+        return;
+      }
+      deps.logger.warn({ retryAfterMs }, 'Slack rate limited views.open; telling the person');
+      try {
+        await client.chat.postMessage({ channel: body.user.id, ...renderLookupModalUnavailable() });
+      } catch (notice) {
+        deps.logger.warn({ err: notice }, 'could not say that the lookup modal did not open');
+      }
     }
   };
 }

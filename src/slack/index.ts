@@ -29,6 +29,6 @@ export function register(
   allowedTeamIds: readonly string[],
   modules: readonly SlackModule[] = lookupModules,
 ): void {
-  app.use(teamGuard(allowedTeamIds, deps.logger));
+  app.use(teamGuard(allowedTeamIds, { logger: deps.logger, seenEvents: deps.seenEvents }));
   for (const module of modules) module(app, deps);
 }

@@ -4,16 +4,17 @@
  * from Bolt so the console shows exactly what Slack would show.
  */
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import { isAppError, type ParseError, TimeoutError } from '../errors.ts';
+import { type AppError, isAppError, type ParseError, TimeoutError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { parseLookup } from '../parsing/index.ts';
 import type { LookupRequest } from '../parsing/types.ts';
 import { renderAnswer } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
-import { renderHelp } from '../render/help.ts';
+import { digestVerbHint, renderHelp } from '../render/help.ts';
 import {
   renderPending,
   renderStillRunning,
+  renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
 } from '../render/status.ts';
@@ -61,41 +62,88 @@ export interface LookupSink {
   finish(message: SlackMessage): Promise<void>;
 }
 
-export type LookupOutcome = 'answered' | 'failed' | 'timed_out';
+export type LookupOutcome = 'answered' | 'failed' | 'timed_out' | 'stopped';
 
 export interface RunOptions {
   /** Adds the Share in channel button (ephemeral answers only). */
   readonly shareable?: boolean;
   readonly note?: string | undefined;
-  /** Aborting it (shutdown) ends the lookup now with the timed-out message. */
+  /** Aborting it (shutdown) ends the lookup now with the stopped-by-a-restart message. */
   readonly signal?: AbortSignal;
 }
 
-/** Words for `help`; anything else is handed to the parser. */
-const helpWords = new Set(['help', '?', '-h', '--help']);
-
 /**
- * Single words that read as a command rather than a database. The grammar takes any bare word as a
- * phrase database (`diabetes`), so a verb this bot does not know would otherwise become a lookup
- * of a database that does not exist; these get the usage instead. Verbs other modules handle are
- * routed before the flow sees the text.
+ * First words that address the bot rather than name a database. The grammar takes any bare word as
+ * a phrase database (`diabetes`), so without this rule `hi`, `help me` or `pause 3` would become
+ * lookups of databases that do not exist. The rule looks at the first word only, and a quoted
+ * phrase (`"run" last week`) is never one of these words.
  */
-const commandLikeWords = new Set([
+const greetingWords = new Set([
+  'hi',
+  'hello',
+  'hey',
+  'hiya',
+  'howdy',
+  'greetings',
+  'thanks',
+  'thank',
+  'thx',
+  'cheers',
+]);
+/** `good morning` and the like: `good` alone is not a greeting. */
+const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
+const helpFirstWords = new Set(['help', '?', '-h', '--help', 'usage', 'commands']);
+/** Verbs of `/influencers digest …`, typed without `digest`. */
+const digestVerbs = new Set([
+  'pause',
+  'stop',
+  'resume',
+  'unpause',
+  'start',
+  'remove',
+  'delete',
+  'cancel',
+  'run',
   'list',
   'show',
   'status',
   'settings',
-  'config',
-  'version',
-  'about',
-  'usage',
-  'commands',
+  'schedule',
   'subscribe',
   'unsubscribe',
-  'schedule',
-  'digest',
-  'digests',
 ]);
+/** Other words that read as a command to the bot; verbs other modules own are routed earlier. */
+const otherCommandWords = new Set(['config', 'version', 'about', 'digest', 'digests']);
+
+/** How the first word of a person's text addresses the bot, when it is not a lookup. */
+export type LeadingWord =
+  | { readonly kind: 'greeting' | 'help' | 'command' }
+  | { readonly kind: 'digest_verb'; readonly verb: string; readonly rest: string };
+
+/**
+ * Classifies text whose first word is a greeting, a request for help, a digest verb without
+ * `digest`, or another command word; undefined for text to hand to the parser. Trailing
+ * punctuation (`hi!`, `help?`) does not change a word.
+ */
+export function leadingWord(text: string): LeadingWord | undefined {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  if (!match) return undefined;
+  const raw = (match[1] ?? '').toLowerCase();
+  const rest = match[2] ?? '';
+  const word = raw === '?' ? raw : raw.replace(/[!?.,:;]+$/u, '');
+  if (helpFirstWords.has(word)) return { kind: 'help' };
+  if (greetingWords.has(word)) return { kind: 'greeting' };
+  const second = /^(\S+)/
+    .exec(rest)?.[1]
+    ?.toLowerCase()
+    .replace(/[!?.,:;]+$/u, '');
+  if (word === 'good' && second !== undefined && greetingSecondWords.has(second)) {
+    return { kind: 'greeting' };
+  }
+  if (digestVerbs.has(word)) return { kind: 'digest_verb', verb: word, rest: rest.trim() };
+  if (otherCommandWords.has(word)) return { kind: 'command' };
+  return undefined;
+}
 
 export class LookupFlow {
   readonly #analytics: AnalyticsApi;
@@ -110,32 +158,39 @@ export class LookupFlow {
     this.#now = options.now ?? (() => new Date());
   }
 
+  /**
+   * True when the text gets the usage without being parsed (empty, help, a greeting, a command
+   * word): the caller need not look up the person's zone for it.
+   */
+  asksForUsage(text: string): boolean {
+    return text.trim() === '' || leadingWord(text) !== undefined;
+  }
+
   /** Decides what the text asks for, fast enough to sit inside Slack's 3-second ack. */
   plan(text: string, context: PlanContext): LookupPlan {
     const trimmed = text.trim();
     const helpOptions = context.command === undefined ? {} : { command: context.command };
-    const lower = trimmed.toLowerCase();
-    if (
-      trimmed === '' ||
-      helpWords.has(lower) ||
-      commandLikeWords.has(lower.split(/\s/)[0] ?? '')
-    ) {
-      return { kind: 'help', message: renderHelp(helpOptions) };
+    const leading = trimmed === '' ? undefined : leadingWord(trimmed);
+    if (trimmed === '' || leading !== undefined) {
+      const hint =
+        leading?.kind === 'digest_verb'
+          ? { hint: digestVerbHint(leading.verb, leading.rest, context.command) }
+          : {};
+      return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
     }
     const parsed = this.parse(trimmed, context.zone);
     if (isParseError(parsed)) {
       if (parsed.reason === 'bad_command' || parsed.reason === 'empty') {
         return { kind: 'help', message: renderHelp(helpOptions) };
       }
+      this.#logger.info(
+        { code: parsed.code, reason: parsed.reason },
+        'could not read the text of a lookup',
+      );
       return { kind: 'invalid', error: parsed, message: renderError(parsed) };
     }
     const note = context.zoneFallback ? utcFallbackNote : undefined;
-    return {
-      kind: 'lookup',
-      request: parsed,
-      note,
-      pending: renderPending(parsed, note === undefined ? {} : { note }),
-    };
+    return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };
   }
 
   /** The parser's reading of `text` in `zone` at the flow's clock: a request or the reason it is not one. */
@@ -145,7 +200,12 @@ export class LookupFlow {
 
   /** The pending message for a request parsed elsewhere (the modal). */
   pending(request: LookupRequest, note?: string): SlackMessage {
-    return renderPending(request, note === undefined ? {} : { note });
+    return renderPending(request, this.#statusOptions(note));
+  }
+
+  /** Status messages name the year only when the window is not in the current one. */
+  #statusOptions(note?: string): { now: Date; note?: string } {
+    return { now: this.#now(), ...(note === undefined ? {} : { note }) };
   }
 
   /** The analytics answer for a request; the client shares identical in-flight calls and caches. */
@@ -168,22 +228,24 @@ export class LookupFlow {
     const startedAt = Date.now();
     const controller = new AbortController();
     const timedOut = new Error('lookup timed out');
-    const onOuterAbort = () => controller.abort(timedOut);
+    const restarting = new Error('lookup stopped by a restart');
+    const onOuterAbort = () => controller.abort(restarting);
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    if (options.signal?.aborted) controller.abort(timedOut);
+    if (options.signal?.aborted) controller.abort(restarting);
 
     let progressSent: Promise<void> | undefined;
     const progressTimer = setTimeout(() => {
       progressSent = sink
-        .progress(renderStillRunning(request, Date.now() - startedAt))
+        .progress(renderStillRunning(request, Date.now() - startedAt, this.#statusOptions()))
         .catch((error: unknown) =>
           this.#logger.warn({ err: error }, 'could not send the still-running update'),
         );
     }, this.#policy.progressUpdateMs);
     const deadline = setTimeout(() => controller.abort(timedOut), this.#policy.timeoutMs);
     const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(timedOut), { once: true });
-      if (controller.signal.aborted) reject(timedOut);
+      const stop = () => reject(controller.signal.reason);
+      controller.signal.addEventListener('abort', stop, { once: true });
+      if (controller.signal.aborted) stop();
     });
     aborted.catch(() => {});
 
@@ -198,12 +260,22 @@ export class LookupFlow {
       message = renderAnswer(request, result, renderOptions);
       outcome = 'answered';
     } catch (error) {
-      if (error === timedOut || controller.signal.aborted || isDeadline(error)) {
+      if (controller.signal.reason === restarting) {
+        this.#logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
+        message = renderStoppedByRestart(request, this.#statusOptions());
+        outcome = 'stopped';
+      } else if (error === timedOut || controller.signal.aborted || isDeadline(error)) {
         this.#logger.warn({ databases: request.databases }, 'lookup timed out');
-        message = renderTimedOut(request);
+        message = renderTimedOut(request, this.#statusOptions());
         outcome = 'timed_out';
       } else {
-        if (isAppError(error)) {
+        if (isPersonsMistake(error)) {
+          // What the person typed, not trouble to investigate: no stack, below warn.
+          this.#logger.info(
+            { code: error.code, databases: request.databases },
+            `lookup refused: ${error.code}`,
+          );
+        } else if (isAppError(error)) {
           this.#logger.warn({ code: error.code, err: error }, 'lookup failed');
         } else {
           this.#logger.error({ err: error }, 'lookup failed unexpectedly');
@@ -230,6 +302,13 @@ export class LookupFlow {
 /** The call's own deadline (the same budget as ours) ends it the way our timer would. */
 function isDeadline(error: unknown): boolean {
   return error instanceof TimeoutError && error.phase === 'deadline';
+}
+
+/** Errors that come from what the person asked for; the answer tells them how to fix it. */
+const personsMistakes = new Set(['parse_error', 'unknown_database', 'access_denied']);
+
+function isPersonsMistake(error: unknown): error is AppError {
+  return isAppError(error) && personsMistakes.has(error.code);
 }
 
 export function isParseError(value: unknown): value is ParseError {

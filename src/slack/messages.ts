@@ -4,11 +4,30 @@ import type { LookupRequest } from '../parsing/types.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
 import { typedText } from './text.ts';
+import { withRateLimitRetry } from './web-client.ts';
 
 export interface Conversation {
   readonly channel: string;
-  /** Set for mentions: every message of the answer goes into the mention's thread. */
+  /**
+   * Set for mentions and for DMs typed in a thread: every message of the answer goes into that
+   * thread.
+   */
   readonly threadTs?: string;
+}
+
+/**
+ * chat.postMessage for someone waiting on the answer: a 429 (Slack's per-channel pace) is waited
+ * out once, briefly; a second one is thrown for the caller to log.
+ */
+export function postInConversation(
+  client: WebClient,
+  where: Conversation,
+  message: SlackMessage,
+): Promise<{ ts?: string | undefined }> {
+  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
+  return withRateLimitRetry(() =>
+    client.chat.postMessage({ channel: where.channel, ...thread, ...message }),
+  );
 }
 
 /**
@@ -22,14 +41,12 @@ async function answerInConversation(
   userId: string,
   text: string,
 ): Promise<void> {
-  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
-  const post = (message: SlackMessage) =>
-    client.chat.postMessage({ channel: where.channel, ...thread, ...message });
-
-  const zone = await deps.zones.zoneOf(client, userId);
+  const zone = deps.flow.asksForUsage(text)
+    ? { zone: 'UTC', fallback: false }
+    : await deps.zones.zoneOf(client, userId);
   const plan = deps.flow.plan(text, { zone: zone.zone, zoneFallback: zone.fallback });
   if (plan.kind !== 'lookup') {
-    await post(plan.message);
+    await postInConversation(client, where, plan.message);
     return;
   }
   await deliverLookup(deps, client, where, plan.request, plan.pending, plan.note);
@@ -47,14 +64,15 @@ export async function deliverLookup(
   pendingMessage: SlackMessage,
   note: string | undefined,
 ): Promise<void> {
-  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
-  const post = (message: SlackMessage) =>
-    client.chat.postMessage({ channel: where.channel, ...thread, ...message });
+  const post = (message: SlackMessage) => postInConversation(client, where, message);
   const pending = await post(pendingMessage);
   const ts = pending.ts;
   const update = async (message: SlackMessage) => {
     if (ts === undefined) await post(message);
-    else await client.chat.update({ channel: where.channel, ts, ...message });
+    else
+      await withRateLimitRetry(() =>
+        client.chat.update({ channel: where.channel, ts, ...message }),
+      );
   };
   await deps.inFlight.track(
     deps.flow.run(
@@ -80,10 +98,11 @@ export function directMessage(deps: SlackDeps) {
     if (event.bot_id !== undefined || event.user === undefined) return;
     if (!deps.seenEvents.firstTime(body.event_id)) return;
     try {
+      const thread = event.thread_ts === undefined ? {} : { threadTs: event.thread_ts };
       await answerInConversation(
         deps,
         client,
-        { channel: event.channel },
+        { channel: event.channel, ...thread },
         event.user,
         typedText(event.text),
       );

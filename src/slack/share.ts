@@ -4,12 +4,9 @@ import type {
   BlockButtonAction,
   SlackActionMiddlewareArgs,
 } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
-import { decodeShareValue, renderAnswer } from '../render/answer.ts';
+import { decodeShareValue, renderAnswer, renderShared } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
 import { actionIds } from '../render/ids.ts';
-import { blockKitLimits } from '../render/limits.ts';
-import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
 import { ResponseUrl } from './response-url.ts';
 
@@ -44,7 +41,7 @@ export function shareAnswer(deps: SlackDeps) {
     const work = (async () => {
       try {
         const result = await deps.flow.result(request, deps.inFlight.signal);
-        const message = withSharer(
+        const message = renderShared(
           renderAnswer(request, result, { audience: 'channel' }),
           body.user.id,
         );
@@ -65,18 +62,6 @@ export function shareAnswer(deps: SlackDeps) {
     })();
     await deps.inFlight.track(work);
   };
-}
-
-/** Says who shared: the post comes from the app, on that person's behalf. */
-function withSharer(message: SlackMessage, userId: string): SlackMessage {
-  if (!/^[UW][A-Z0-9]+$/.test(userId)) return message;
-  const by: KnownBlock = {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: `Shared by <@${userId}>` }],
-  };
-  const blocks =
-    message.blocks.length < blockKitLimits.messageBlocks ? [...message.blocks, by] : message.blocks;
-  return { text: `<@${userId}> shared: ${message.text}`, blocks };
 }
 
 export function register(app: App, deps: SlackDeps): void {

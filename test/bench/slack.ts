@@ -1,25 +1,26 @@
 /**
  * Ack latency of /influencers under a steady open-loop load, beside the floor: a bare Bolt app on
- * the same receiver whose handler only acks, driven in the same run with requests interleaved, so
- * machine noise hits both alike. The analytics sandbox answers after `latencyMs`; Slack's side
- * (users.info, response_url) is the in-process fake.
+ * the same HTTP receiver whose handler only acks. Each app runs in its own process (ours is
+ * `node src/app.ts`, as `npm start` runs it), the analytics sandbox and a fake Slack (Web API and
+ * response_url over HTTP, reached through SLACK_API_URL) in a third, and this process only sends
+ * signed commands and times the acks. The two apps are measured alternately in rounds so that
+ * machine noise hits both alike. Loopback only; nothing is written to disk.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App } from '@slack/bolt';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
-import { boltLogger } from '../../src/slack/bolt-logger.ts';
-import { FakeSlack } from '../helpers/fake-slack.ts';
-import { botId, botUserId, slashCommand } from '../helpers/payloads.ts';
-import { signSlackRequest } from '../helpers/signing.ts';
+import { fileURLToPath } from 'node:url';
 
-const commands = Number(process.env.BENCH_SLACK_COMMANDS ?? 2_000);
-const ratePerSecond = 200;
-const latencyMs = 300;
+const rounds = Number(process.env.BENCH_SLACK_ROUNDS ?? 4);
+const commandsPerRound = Number(process.env.BENCH_SLACK_COMMANDS ?? 500);
+const ratePerSecond = Number(process.env.BENCH_SLACK_RATE ?? 200);
+const latencyMs = Number(process.env.BENCH_SLACK_LATENCY_MS ?? 300);
+const warmupCommands = 100;
+/** After a phase, our app still posts answers for about `latencyMs`; the next phase waits them out. */
+const settleMs = latencyMs + 700;
 const signingSecret = 'bench-signing-secret';
+const botToken = 'xoxb-bench-token';
 const texts = [
   '#hcsm last week',
   '#bcsm yesterday',
@@ -28,135 +29,327 @@ const texts = [
   '#hcsm yesterday in Europe/London',
 ];
 
+const thisFile = fileURLToPath(import.meta.url);
+const appEntry = fileURLToPath(new URL('../../src/app.ts', import.meta.url));
+
+type ChildMessage =
+  | { readonly kind: 'infra'; readonly sandboxUrl: string; readonly slackUrl: string }
+  | { readonly kind: 'floor'; readonly port: number }
+  | { readonly kind: 'stats'; readonly responseUrlPosts: number; readonly usersInfo: number };
+
+// --- child roles --------------------------------------------------------------------------------
+
+/** The analytics sandbox and the fake Slack, out of the measuring process. */
+async function infraRole(): Promise<void> {
+  const { demoClient, startSandbox } = await import('../../src/sandbox/server.ts');
+  const { startSlackServer } = await import('../helpers/slack-server.ts');
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    latencyMs,
+    clients: [{ ...demoClient }],
+  });
+  const slack = await startSlackServer();
+  process.on('message', (message: { kind?: string }) => {
+    if (message.kind !== 'stats') return;
+    const stats: ChildMessage = {
+      kind: 'stats',
+      responseUrlPosts: slack.slack.responses().length,
+      usersInfo: slack.slack.api('users.info').length,
+    };
+    process.send?.(stats);
+  });
+  const ready: ChildMessage = { kind: 'infra', sandboxUrl: sandbox.url, slackUrl: slack.url };
+  process.send?.(ready);
+}
+
+/** A bare Bolt app on the same receiver as ours: signature check, the health route, an ack. */
+async function floorRole(): Promise<void> {
+  const { App, LogLevel } = await import('@slack/bolt');
+  const app = new App({
+    signingSecret,
+    token: botToken,
+    botId: 'B0BENCH01',
+    botUserId: 'U0BENCH01',
+    logLevel: LogLevel.ERROR,
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"status":"ok"}');
+        },
+      },
+    ],
+  });
+  app.command('/influencers', async ({ ack }) => {
+    await ack();
+  });
+  const server = (await app.start(0)) as Server;
+  const ready: ChildMessage = { kind: 'floor', port: (server.address() as AddressInfo).port };
+  process.send?.(ready);
+}
+
+// --- the measuring process ----------------------------------------------------------------------
+
+interface Target {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Our app acks with what it looks up; the floor with an empty body. */
+  readonly expectsPending: boolean;
+  readonly latencies: number[];
+  readonly roundP50s: number[];
+  errors: number;
+  sent: number;
+  elapsedS: number;
+}
+
+function spawnRole(role: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [thisFile], {
+    env: { PATH: process.env.PATH ?? '', BENCH_SLACK_ROLE: role, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+function nextMessage<K extends ChildMessage['kind']>(
+  child: ChildProcess,
+  kind: K,
+  timeoutMs = 20_000,
+): Promise<Extract<ChildMessage, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no ${kind} message from the child within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (message: ChildMessage) => {
+      if (message.kind !== kind) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message as Extract<ChildMessage, { kind: K }>);
+    };
+    child.on('message', onMessage);
+  });
+}
+
+/** Our app as `npm start` runs it; resolves with its process and port once it logged its start. */
+async function startOurApp(
+  sandboxUrl: string,
+  slackUrl: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  const { demoClient } = await import('../../src/sandbox/server.ts');
+  const child = spawn(process.execPath, [appEntry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_API_URL: `${slackUrl}/api/`,
+      ANALYTICS_BASE_URL: sandboxUrl,
+      ANALYTICS_CLIENT_ID: demoClient.id,
+      ANALYTICS_CLIENT_SECRET: demoClient.secret,
+      // Every lookup reaches the sandbox, as distinct questions would.
+      RESPONSE_CACHE_TTL_MS: '0',
+      DIGESTS_SQLITE_PATH: ':memory:',
+      DIGESTS_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`our app did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /"port":(\d+)[^\n]*"msg":"started in http mode"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`our app exited (${code}):\n${output}`)));
+  });
+  // Keep draining its logs so a full pipe never blocks it.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return { child, port };
+}
+
+/** Resident memory of a child, from the kernel's view of it (Linux). */
+function residentMiB(pid: number | undefined): string {
+  if (pid === undefined) return 'n/a';
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? 'n/a' : `${(Number(kb) / 1024).toFixed(0)} MiB`;
+  } catch {
+    return 'n/a';
+  }
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-interface Target {
-  readonly name: string;
-  readonly url: string;
-  readonly latencies: number[];
-  failures: number;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function run(): Promise<void> {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', latencyMs });
-  const slack = new FakeSlack();
-
-  const config = loadConfig({
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_BOT_TOKEN: 'xoxb-bench-token',
-    ANALYTICS_BASE_URL: sandbox.url,
-    ANALYTICS_CLIENT_ID: demoClient.id,
-    ANALYTICS_CLIENT_SECRET: demoClient.secret,
-    LOG_LEVEL: 'silent',
-  });
-  if (config.mode !== 'http') throw new Error('bench needs HTTP mode');
-  const ours = createApp(config, { fetch: slack.fetch, logger: silentLogger, port: 0 });
-  const { port } = await ours.start();
-
-  const floorApp = new App({
-    signingSecret,
-    token: 'xoxb-bench-token',
-    botId,
-    botUserId,
-    logger: boltLogger(silentLogger),
-    clientOptions: { fetch: slack.fetch },
-  });
-  floorApp.command('/influencers', async ({ ack }) => {
-    await ack();
-  });
-  const floorServer = (await floorApp.start(0)) as Server;
-  const floorPort = (floorServer.address() as AddressInfo).port;
-
-  const targets: Target[] = [
-    { name: 'our app', url: `http://127.0.0.1:${port}/slack/events`, latencies: [], failures: 0 },
-    {
-      name: 'bare Bolt (floor)',
-      url: `http://127.0.0.1:${floorPort}/slack/events`,
-      latencies: [],
-      failures: 0,
-    },
-  ];
-
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const send = async (target: Target, index: number) => {
-    const command = slashCommand({
+/**
+ * Sends `count` signed commands to `target` at `ratePerSecond`, open loop: each leaves at its
+ * scheduled time whatever the earlier ones are doing, so a slow ack cannot slow the load down.
+ */
+async function phase(
+  target: Target,
+  slackUrl: string,
+  count: number,
+  label: string,
+  record: boolean,
+): Promise<void> {
+  const { slashCommand } = await import('../helpers/payloads.ts');
+  const { signSlackRequest } = await import('../helpers/signing.ts');
+  const bodies = Array.from({ length: count }, (_, index) =>
+    slashCommand({
       text: texts[index % texts.length] ?? '#hcsm last week',
       userId: `U0BENCH${index % 50}`,
-    });
+      responseUrl: `${slackUrl}/respond/${label}/${index}`,
+    }),
+  );
+  const latencies: number[] = [];
+  let errors = 0;
+  const send = async (index: number) => {
+    const command = bodies[index];
+    if (command === undefined) return;
     const headers = {
       'content-type': command.contentType,
       ...signSlackRequest(signingSecret, command.body),
     };
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
     const started = performance.now();
     try {
       const response = await fetch(target.url, { method: 'POST', headers, body: command.body });
-      await response.arrayBuffer();
-      if (response.status === 200) target.latencies.push(performance.now() - started);
-      else target.failures += 1;
+      const text = await response.text();
+      const ms = performance.now() - started;
+      const ok =
+        response.status === 200 &&
+        (!target.expectsPending || text.includes('"text":"Looking up top influencers'));
+      if (ok) latencies.push(ms);
+      else errors += 1;
     } catch {
-      target.failures += 1;
-    } finally {
-      inFlight -= 1;
+      errors += 1;
     }
   };
-
-  // Warm up both (JIT, connections, token, users.info cache) before measuring.
-  await Promise.all(
-    Array.from({ length: 50 }, (_, i) => Promise.all(targets.map((t) => send(t, i)))),
-  );
-  for (const target of targets) {
-    target.latencies.length = 0;
-    target.failures = 0;
-  }
-  maxInFlight = 0;
 
   const intervalMs = 1_000 / ratePerSecond;
   const startedAt = performance.now();
   const pending: Promise<void>[] = [];
-  for (let index = 0; index < commands; index += 1) {
-    const due = startedAt + index * intervalMs;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    // Alternate which app goes first so neither always gets the fresher event loop turn.
-    const order = index % 2 === 0 ? targets : [...targets].reverse();
-    for (const target of order) pending.push(send(target, index));
+  let index = 0;
+  while (index < count) {
+    const now = performance.now();
+    while (index < count && startedAt + index * intervalMs <= now) {
+      pending.push(send(index));
+      index += 1;
+    }
+    if (index < count) {
+      const wait = startedAt + index * intervalMs - performance.now();
+      await sleep(Math.max(0, wait));
+    }
   }
   await Promise.all(pending);
-  const elapsedS = (performance.now() - startedAt) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, latencyMs * 3));
-
-  const rows = targets.map((target) => {
-    const sorted = [...target.latencies].sort((a, b) => a - b);
-    return { target, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-  });
-  console.log(
-    `${commands} signed commands per app at ${ratePerSecond}/s each (interleaved, open loop; ${(commands / elapsedS).toFixed(0)}/s achieved), sandbox latency ${latencyMs} ms, max ${maxInFlight} requests in flight`,
+  if (!record) return;
+  target.elapsedS += (performance.now() - startedAt) / 1000;
+  target.sent += count;
+  target.errors += errors;
+  target.latencies.push(...latencies);
+  target.roundP50s.push(
+    percentile(
+      [...latencies].sort((a, b) => a - b),
+      50,
+    ),
   );
-  for (const { target, p50, p99 } of rows) {
-    console.log(
-      `  ${target.name.padEnd(18)} ack p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  failures ${target.failures}`,
-    );
-  }
-  const [app, floor] = rows;
-  if (app && floor) {
-    console.log(
-      `  ratio (ours / floor): p50 ${(app.p50 / floor.p50).toFixed(2)} (target <= 1.3), p99 ${(app.p99 / floor.p99).toFixed(2)}`,
-    );
-  }
-  const answers = slack.calls.filter((call) => call.kind === 'response_url').length;
-  console.log(
-    `  response_url posts captured: ${answers}; users.info calls: ${slack.api('users.info').length}`,
-  );
-  console.log(
-    `  resident memory after the run: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`,
-  );
-
-  await ours.stop();
-  await floorApp.stop();
-  await sandbox.close();
 }
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export async function run(): Promise<void> {
+  const benchStarted = performance.now();
+  const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
+  let ours: ChildProcess | undefined;
+  let floor: ChildProcess | undefined;
+  try {
+    const { sandboxUrl, slackUrl } = await nextMessage(infra, 'infra');
+    const started = await startOurApp(sandboxUrl, slackUrl);
+    ours = started.child;
+    floor = spawnRole('floor');
+    const { port: floorPort } = await nextMessage(floor, 'floor');
+
+    const target = (name: string, child: ChildProcess, port: number, expectsPending: boolean) => ({
+      name,
+      child,
+      url: `http://127.0.0.1:${port}/slack/events`,
+      expectsPending,
+      latencies: [],
+      roundP50s: [],
+      errors: 0,
+      sent: 0,
+      elapsedS: 0,
+    });
+    const oursTarget: Target = target('our app', ours, started.port, true);
+    const floorTarget: Target = target('bare Bolt (floor)', floor, floorPort, false);
+
+    // JIT, connections, the analytics token and the users.info cache, before measuring.
+    for (const t of [oursTarget, floorTarget]) {
+      await phase(t, slackUrl, warmupCommands, `warmup-${t.name}`, false);
+      await sleep(settleMs);
+    }
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? [oursTarget, floorTarget] : [floorTarget, oursTarget];
+      for (const t of order) {
+        await phase(t, slackUrl, commandsPerRound, `r${round}-${t.name}`, true);
+        await sleep(settleMs);
+      }
+    }
+
+    infra.send({ kind: 'stats' });
+    const stats = await nextMessage(infra, 'stats');
+    const rows = [oursTarget, floorTarget].map((t) => {
+      const sorted = [...t.latencies].sort((a, b) => a - b);
+      return { t, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    });
+    console.log(
+      `${rounds} rounds x ${commandsPerRound} signed commands per app at ${ratePerSecond}/s (open loop, apps alternating, each in its own process), sandbox latency ${latencyMs} ms`,
+    );
+    for (const { t, p50, p99 } of rows) {
+      console.log(
+        `  ${t.name.padEnd(18)} ack p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  ` +
+          `achieved ${(t.sent / t.elapsedS).toFixed(0)}/s  errors ${t.errors}/${t.sent}  ` +
+          `per-round p50 ${t.roundP50s.map((v) => v.toFixed(2)).join(', ')}  ` +
+          `RSS ${residentMiB(t.child.pid)}`,
+      );
+    }
+    const [app, base] = rows;
+    if (app && base) {
+      const ratio = app.p50 / base.p50;
+      console.log(
+        `  ratio (ours / floor): p50 ${ratio.toFixed(2)} (target <= 1.3: ${ratio <= 1.3 ? 'met' : 'NOT met'}), p99 ${(app.p99 / base.p99).toFixed(2)}`,
+      );
+    }
+    const expectedAnswers = (rounds * commandsPerRound + warmupCommands) * 1;
+    console.log(
+      `  fake Slack saw ${stats.responseUrlPosts} response_url posts (${expectedAnswers} answers expected from our app) and ${stats.usersInfo} users.info calls; run took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await stop(ours);
+    await stop(floor);
+    await stop(infra);
+  }
+}
+
+const role = process.env.BENCH_SLACK_ROLE;
+if (role === 'infra') await infraRole();
+else if (role === 'floor') await floorRole();

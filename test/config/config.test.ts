@@ -68,6 +68,16 @@ describe('loadConfig', () => {
     expect(config.slack.appToken.reveal()).toBe('xapp-app-token-value');
   });
 
+  it.each([
+    [{ SLACK_API_URL: 'https://slack.test/api/' }, ['SLACK_API_URL']],
+    [{ SLACK_ALLOWED_TEAM_IDS: 'T0123ABCD' }, ['SLACK_ALLOWED_TEAM_IDS']],
+    [{}, []],
+  ])('keeps the console with %j set alone, naming what it ignores', (env, ignored) => {
+    const config = loadConfig(env);
+    expect(config.mode).toBe('console');
+    if (config.mode === 'console') expect(config.ignoredSlackSettings).toEqual(ignored);
+  });
+
   it('treats blank variables as unset', () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: '  ', SLACK_APP_TOKEN: '' }).mode).toBe('console');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
+import { consoleZoneErrorText } from '../../src/render/console.ts';
 import { errorText } from '../../src/render/errors.ts';
 import { renderHelp } from '../../src/render/help.ts';
 import { toPlainText } from '../../src/render/text.ts';
@@ -109,10 +110,33 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(message.blocks[0]?.type).toBe('header');
   });
 
+  it("refuses a --tz it does not know, with the renderer's words", async () => {
+    const { code, stdout } = await runConsole('', ['--tz', 'Mars/Olympus']);
+    expect(code).toBe(2);
+    expect(stdout).toContain(consoleZoneErrorText('Mars/Olympus'));
+  });
+
   it('reads dates in the zone given with --tz', async () => {
     const { stdout } = await runConsole('#hcsm yesterday\n', ['--tz', 'Asia/Tokyo']);
     expect(stdout).toContain('Time zone: Asia/Tokyo.');
     expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ GMT\+9…/);
+  });
+
+  it('says that Slack settings without Slack credentials are ignored', async () => {
+    const { code, stdout } = await runConsole('', [], {
+      SLACK_API_URL: 'https://slack.test/api/',
+      SLACK_ALLOWED_TEAM_IDS: 'T0123ABCD',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'SLACK_API_URL and SLACK_ALLOWED_TEAM_IDS are set but ignored here: the console starts when none of the Slack credentials (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN) is set.',
+    );
+  });
+
+  it('answers a greeting and a digest verb without digest with the usage, not a lookup', async () => {
+    const { stdout } = await runConsole('hello\npause 3\n');
+    expect(stdout).not.toContain('Looking up');
+    expect(stdout).toContain('Did you mean `/influencers digest pause 3`?');
   });
 
   it('keeps logs off stdout and quiet', async () => {

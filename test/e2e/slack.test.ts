@@ -12,11 +12,20 @@ import {
 import { parseLookup } from '../../src/parsing/index.ts';
 import type { LookupRequest } from '../../src/parsing/types.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
-import { errorText } from '../../src/render/errors.ts';
-import { renderHelp } from '../../src/render/help.ts';
-import { modalErrors } from '../../src/render/home.ts';
+import { errorText, renderError } from '../../src/render/errors.ts';
+import { digestVerbHint, renderHelp } from '../../src/render/help.ts';
+import {
+  lookupModalUnavailableText,
+  modalErrors,
+  renderRefusedHome,
+} from '../../src/render/home.ts';
 import { actionIds, callbackIds, lookupModalInputs } from '../../src/render/ids.ts';
-import { renderPending, renderTimedOut } from '../../src/render/status.ts';
+import {
+  renderPending,
+  renderStoppedByRestart,
+  renderTimedOut,
+  utcFallbackNote,
+} from '../../src/render/status.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
@@ -92,7 +101,7 @@ describe('/influencers over HTTP', () => {
     expect(ack.status).toBe(200);
     expect(ack.json).toEqual({
       response_type: 'ephemeral',
-      ...renderPending(request('#hcsm last week')),
+      ...renderPending(request('#hcsm last week'), { now: fixedNow }),
     });
 
     const answer = await finalResponse(harness, command.responseUrl);
@@ -108,7 +117,11 @@ describe('/influencers over HTTP', () => {
   it.each([
     ['help', 'help'],
     ['empty text', ''],
-    ['an unknown verb', 'settings'],
+    ['an unknown verb', 'version'],
+    ['a greeting', 'hi'],
+    ['another greeting', 'hello'],
+    ['help with more words', 'Help me'],
+    ['help before a lookup', 'help #hcsm'],
   ])('answers %s with the usage in the ack', async (_name, text) => {
     const command = slashCommand({ text });
     const ack = await harness.send(command);
@@ -117,6 +130,33 @@ describe('/influencers over HTTP', () => {
       ...renderHelp({ command: '/influencers' }),
     });
   });
+
+  it.each([
+    ['pause X', 'pause', 'X'],
+    ['remove', 'remove', ''],
+    ['delete 4', 'delete', '4'],
+    ['run', 'run', ''],
+    ['stop', 'stop', ''],
+  ])(
+    'answers %j, a digest verb without digest, with the usage and a hint',
+    async (text, verb, rest) => {
+      const before = harness.sandbox.log.length;
+      const command = slashCommand({ text });
+      const ack = await harness.send(command);
+      expect(ack.json).toEqual({
+        response_type: 'ephemeral',
+        ...renderHelp({
+          command: '/influencers',
+          hint: digestVerbHint(verb, rest, '/influencers'),
+        }),
+      });
+      await sleep(100);
+      expect(harness.slack.responses(command.responseUrl)).toHaveLength(0);
+      expect(
+        harness.sandbox.log.slice(before).filter((entry) => entry.endpoint === 'data'),
+      ).toEqual([]);
+    },
+  );
 
   it('answers a parse error in the ack itself', async () => {
     const parsed = parseLookup('last week', { now: fixedNow, zone: userZone }) as ParseError;
@@ -237,7 +277,7 @@ describe('direct messages and mentions', () => {
       .slice(before)
       .find((call) => call.method === 'chat.postMessage');
     expect(post?.args.channel).toBe('D0DIRECT01');
-    expect(post?.args.text).toBe(renderPending(request('#hcsm last week')).text);
+    expect(post?.args.text).toBe(renderPending(request('#hcsm last week'), { now: fixedNow }).text);
     expect(update.args.channel).toBe('D0DIRECT01');
     expect(headerOf(update)).toBe('Top influencers for #hcsm');
     expect(actionIdsOf(update)).toEqual([]);
@@ -259,11 +299,55 @@ describe('direct messages and mentions', () => {
       (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
     );
     expect(post.args.channel).toBe('C0CHANNEL1');
-    expect(post.args.text).toBe(renderPending(request('#bcsm yesterday')).text);
+    expect(post.args.text).toBe(renderPending(request('#bcsm yesterday'), { now: fixedNow }).text);
     const update = await harness.slack.waitFor(
       (call) => call.method === 'chat.update' && headerOf(call) === 'Top influencers for #bcsm',
     );
     expect(update.args.channel).toBe('C0CHANNEL1');
+  });
+
+  it.each([
+    ['hello', renderHelp({})],
+    ['help me', renderHelp({})],
+    ['pause 3', renderHelp({ hint: digestVerbHint('pause', '3') })],
+  ])('answers the DM %j with the usage', async (text, expected) => {
+    const event = directMessageEvent(text);
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        call.args.channel === 'D0DIRECT01' &&
+        call.args.text === expected.text,
+    );
+    expect(post.args.blocks).toEqual(expected.blocks);
+  });
+
+  it('answers a mention saying hi with the usage in its thread', async () => {
+    const event = mentionEvent('hi');
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
+    );
+    expect(post.args.text).toBe(renderHelp({}).text);
+  });
+
+  it('answers a DM typed in a thread in that thread', async () => {
+    const threadTs = '1700000123.000100';
+    const event = directMessageEvent('#hcsm yesterday', { thread_ts: threadTs });
+    const before = harness.slack.calls.length;
+    await harness.send(eventCallback({ event }));
+    const update = await harness.slack.waitFor(
+      (call) =>
+        call.method === 'chat.update' &&
+        headerOf(call) !== undefined &&
+        harness.slack.calls.indexOf(call) >= before,
+    );
+    const post = harness.slack.calls
+      .slice(before)
+      .find((call) => call.method === 'chat.postMessage');
+    expect(post?.args.thread_ts).toBe(threadTs);
+    expect(post?.args.channel).toBe('D0DIRECT01');
+    expect(update.args.ts).toBeDefined();
   });
 
   it.each([
@@ -425,9 +509,206 @@ describe('a workspace outside the allow-list', () => {
       expect(guarded.slack.calls.filter((call) => call.method !== 'auth.test')).toEqual([]);
 
       const allowed = await guarded.send(slashCommand({ text: '#hcsm last week' }));
-      expect(allowed.json?.text).toBe(renderPending(request('#hcsm last week')).text);
+      expect(allowed.json?.text).toBe(
+        renderPending(request('#hcsm last week'), { now: fixedNow }).text,
+      );
     } finally {
       await guarded.close();
+    }
+  });
+
+  describe('outside commands', () => {
+    let guarded: Harness;
+    const refusal = renderError(new TeamNotAllowedError(otherTeamId));
+
+    beforeAll(async () => {
+      guarded = await startHarness({
+        env: { SLACK_ALLOWED_TEAM_IDS: `${teamId},E0GRID001` },
+        sandbox: { now },
+        overrides: { now },
+      });
+    });
+
+    afterAll(async () => {
+      await guarded?.close();
+    });
+
+    const dataRequests = () => guarded.sandbox.log.filter((entry) => entry.endpoint === 'data');
+
+    it('answers a DM with the refusal and no data', async () => {
+      const event = { ...directMessageEvent('#hcsm yesterday'), team: otherTeamId };
+      await guarded.send(eventCallback({ event, teamId: otherTeamId }));
+      const post = await guarded.slack.waitFor(
+        (call) => call.method === 'chat.postMessage' && call.args.channel === 'D0DIRECT01',
+      );
+      expect(post.args.text).toBe(refusal.text);
+      expect(post.args.blocks).toEqual(refusal.blocks);
+      expect(post.args.thread_ts).toBeUndefined();
+      await sleep(200);
+      expect(guarded.slack.api('chat.postMessage')).toHaveLength(1);
+      expect(dataRequests()).toEqual([]);
+    });
+
+    it('answers a mention with the refusal in its thread', async () => {
+      const event = { ...mentionEvent('#hcsm yesterday'), team: otherTeamId };
+      await guarded.send(eventCallback({ event, teamId: otherTeamId }));
+      const post = await guarded.slack.waitFor(
+        (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
+      );
+      expect(post.args.text).toBe(refusal.text);
+      expect(dataRequests()).toEqual([]);
+    });
+
+    it('publishes a Home tab holding only the refusal', async () => {
+      await guarded.send(eventCallback({ event: homeOpenedEvent(), teamId: otherTeamId }));
+      const publish = await guarded.slack.waitFor((call) => call.method === 'views.publish');
+      expect(publish.args.view).toEqual(renderRefusedHome(refusal.text));
+    });
+
+    it('keeps a modal submission open with the refusal under its first input', async () => {
+      const input = lookupModalInputs.databases;
+      const ack = await guarded.send(
+        viewSubmission({
+          callbackId: callbackIds.lookupModal,
+          values: {
+            [input.blockId]: { [input.actionId]: { type: 'plain_text_input', value: '#hcsm' } },
+          },
+          teamId: otherTeamId,
+        }),
+      );
+      expect(ack.json).toEqual({
+        response_action: 'errors',
+        errors: { [input.blockId]: errorText(new TeamNotAllowedError(otherTeamId)) },
+      });
+      await sleep(200);
+      expect(dataRequests()).toEqual([]);
+    });
+
+    it('admits any workspace of an allowed Enterprise Grid organization, and only those', async () => {
+      const gridCommand = (enterpriseId: string) => {
+        const command = slashCommand({ text: '#hcsm last week', teamId: 'T0GRIDWS1' });
+        return { ...command, body: `${command.body}&enterprise_id=${enterpriseId}` };
+      };
+      const admitted = await guarded.send(gridCommand('E0GRID001'));
+      expect(admitted.json?.text).toBe(
+        renderPending(request('#hcsm last week'), { now: fixedNow }).text,
+      );
+      const refused = await guarded.send(gridCommand('E0OTHER01'));
+      expect(refused.json?.text).toBe(errorText(new TeamNotAllowedError('T0GRIDWS1')));
+    });
+  });
+});
+
+describe('Slack rate limiting on interactive paths', () => {
+  let limited: Harness;
+
+  beforeAll(async () => {
+    limited = await startHarness({ sandbox: { now }, overrides: { now } });
+  });
+
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('still answers a DM and opens the modal while users.info is rate limited for 20 s', async () => {
+    limited.slack.rateLimit('users.info', 20);
+    try {
+      const sent = Date.now();
+      await limited.send(eventCallback({ event: directMessageEvent('#hcsm yesterday') }));
+      const post = await limited.slack.waitFor((call) => call.method === 'chat.postMessage', 5_000);
+      expect(post.at - sent).toBeLessThan(2_000);
+      expect(post.args.text).toBe(
+        renderPending(request('#hcsm yesterday', 'UTC'), { now: fixedNow, note: utcFallbackNote })
+          .text,
+      );
+
+      const clicked = Date.now();
+      await limited.send(
+        blockAction({
+          actionId: actionIds.openLookup,
+          view: { id: 'V0HOME', type: 'home' },
+          container: { type: 'view', view_id: 'V0HOME' },
+        }),
+      );
+      const open = await limited.slack.waitFor((call) => call.method === 'views.open', 5_000);
+      expect(open.at - clicked).toBeLessThan(3_000);
+    } finally {
+      limited.slack.rateLimit('users.info', undefined);
+    }
+  });
+
+  it('tells the person by DM when views.open is rate limited', async () => {
+    limited.slack.rateLimit('views.open', 30);
+    try {
+      await limited.send(
+        blockAction({
+          actionId: actionIds.openLookup,
+          view: { id: 'V0HOME', type: 'home' },
+          container: { type: 'view', view_id: 'V0HOME' },
+        }),
+      );
+      const notice = await limited.slack.waitFor(
+        (call) =>
+          call.method === 'chat.postMessage' && call.args.text === lookupModalUnavailableText,
+        5_000,
+      );
+      expect(notice.args.channel).toBe(userId);
+    } finally {
+      limited.slack.rateLimit('views.open', undefined);
+    }
+  });
+
+  it('posts a rate-limited DM answer once more after Retry-After, then gives up and logs', async () => {
+    const before = limited.slack.api('chat.postMessage').length;
+    limited.slack.rateLimit('chat.postMessage', 1, 1);
+    await limited.send(eventCallback({ event: directMessageEvent('help') }));
+    await limited.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        limited.slack.api('chat.postMessage').length >= before + 2,
+      5_000,
+    );
+    const [first, second] = limited.slack.api('chat.postMessage').slice(before);
+    expect(second && first && second.at - first.at).toBeGreaterThanOrEqual(950);
+    expect(second?.args.text).toBe(renderHelp({}).text);
+
+    const logged = limited.logs.length;
+    const attempts = limited.slack.api('chat.postMessage').length;
+    limited.slack.rateLimit('chat.postMessage', 1);
+    try {
+      await limited.send(eventCallback({ event: directMessageEvent('help') }));
+      await sleep(1_800);
+      expect(limited.slack.api('chat.postMessage').length - attempts).toBe(2);
+      expect(
+        limited.logs
+          .slice(logged)
+          .some((line) => line.includes('could not answer a direct message')),
+      ).toBe(true);
+    } finally {
+      limited.slack.rateLimit('chat.postMessage', undefined);
+    }
+  });
+});
+
+describe('a restart while a lookup runs', () => {
+  it('ends the lookup saying the app restarted, not that it took too long', async () => {
+    const h = await startHarness({
+      env: { LOOKUP_TIMEOUT_MS: '20000', PROGRESS_UPDATE_MS: '15000' },
+      sandbox: { now, latencyMs: 10_000 },
+      overrides: { now },
+    });
+    try {
+      const command = slashCommand({ text: '#hcsm last week' });
+      expect((await h.send(command)).status).toBe(200);
+      await sleep(100);
+      expect(await h.running.deps.inFlight.drain(50, 3_000)).toBe(false);
+      const final = await h.slack.waitForResponse(command.responseUrl, 1);
+      expect(final.args.text).toBe(
+        renderStoppedByRestart(request('#hcsm last week'), { now: fixedNow }).text,
+      );
+      expect(final.args.replace_original).toBe(true);
+    } finally {
+      await h.close();
     }
   });
 });
@@ -443,11 +724,15 @@ describe('a service slower than every limit', () => {
       const command = slashCommand({ text: '#hcsm last week' });
       const ack = await slow.send(command);
       expect(ack.ms).toBeLessThan(1_000);
-      expect(ack.json?.text).toBe(renderPending(request('#hcsm last week')).text);
+      expect(ack.json?.text).toBe(
+        renderPending(request('#hcsm last week'), { now: fixedNow }).text,
+      );
       const progress = await slow.slack.waitForResponse(command.responseUrl, 1);
       expect(String(progress.args.text)).toMatch(/^Still looking up/);
       const final = await slow.slack.waitForResponse(command.responseUrl, 2);
-      expect(final.args.text).toBe(renderTimedOut(request('#hcsm last week')).text);
+      expect(final.args.text).toBe(
+        renderTimedOut(request('#hcsm last week'), { now: fixedNow }).text,
+      );
       expect(final.args.replace_original).toBe(true);
     } finally {
       await slow.close();
@@ -465,6 +750,7 @@ describe('a service slower than every limit', () => {
       const ack = await slowZone.send(slashCommand({ text: '#hcsm yesterday' }));
       expect(ack.ms).toBeLessThan(1_000);
       const expected = renderPending(request('#hcsm yesterday', 'UTC'), {
+        now: fixedNow,
         note: 'Your Slack time zone could not be read in time, so dates are in UTC. Add "in <zone>" (e.g. in America/New_York) to choose one.',
       });
       expect(ack.json).toEqual({ response_type: 'ephemeral', ...expected });

@@ -35,6 +35,7 @@ export class FakeSlack {
   /** Delay before users.info answers, to test the bounded wait. */
   usersInfoDelayMs = 0;
   readonly #overrides = new Map<string, Handler>();
+  readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
   #ts = 1_700_000_000;
@@ -42,6 +43,19 @@ export class FakeSlack {
   constructor(options: FakeSlackOptions = {}) {
     this.apiUrl = options.apiUrl ?? 'https://slack.com/api/';
     this.zones = new Map(Object.entries(options.zones ?? {}));
+  }
+
+  /**
+   * Answers the next `times` calls of `method` (all of them by default) with HTTP 429 and
+   * `Retry-After: retryAfterS`; `undefined` clears it.
+   */
+  rateLimit(
+    method: string,
+    retryAfterS: number | undefined,
+    times = Number.POSITIVE_INFINITY,
+  ): void {
+    if (retryAfterS === undefined) this.#rateLimited.delete(method);
+    else this.#rateLimited.set(method, { retryAfterS, left: times });
   }
 
   /** Replaces the answer of one Web API method (e.g. to make it fail). */
@@ -58,6 +72,17 @@ export class FakeSlack {
       const method = url.slice(this.apiUrl.length).split('?')[0] ?? '';
       const args = decodeForm(rawBody);
       this.#record({ kind: 'api', method, url, args, authorization, at: Date.now() });
+      const limited = this.#rateLimited.get(method);
+      if (limited !== undefined && limited.left > 0) {
+        limited.left -= 1;
+        return new Response(JSON.stringify({ ok: false, error: 'ratelimited' }), {
+          status: 429,
+          headers: {
+            'content-type': 'application/json',
+            'retry-after': String(limited.retryAfterS),
+          },
+        });
+      }
       const answer = await this.#answer(method, args);
       return json(answer);
     }

@@ -1,44 +1,76 @@
-import type { App } from '@slack/bolt';
+import { App } from '@slack/bolt';
+import { type AppOverrides, createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { createExtensions, SeenEvents, type SlackDeps } from '../../src/slack/deps.ts';
-import { InFlight } from '../../src/slack/in-flight.ts';
-import { register } from '../../src/slack/index.ts';
-import type { LookupFlow } from '../../src/slack/lookup-flow.ts';
-import type { UserZones } from '../../src/slack/user-zone.ts';
+import { FakeSlack } from './fake-slack.ts';
 
 export interface Registrations {
   readonly commands: string[];
   readonly events: string[];
   readonly actions: string[];
   readonly views: string[];
+  readonly shortcuts: string[];
   readonly middleware: number;
 }
 
-/** Runs the real `register` against an App stand-in that only records what was registered. */
-export function recordRegistrations(): Registrations {
-  const seen: Registrations = { commands: [], events: [], actions: [], views: [], middleware: 0 };
-  const asId = (id: unknown) => (typeof id === 'string' ? id : JSON.stringify(id));
-  const app = {
-    use: () => {
-      (seen as { middleware: number }).middleware += 1;
-      return app;
-    },
-    command: (name: unknown) => seen.commands.push(asId(name)),
-    event: (name: unknown) => seen.events.push(asId(name)),
-    message: () => seen.events.push('message'),
-    action: (id: unknown) => seen.actions.push(asId(id)),
-    view: (id: unknown) => seen.views.push(asId(id)),
-    shortcut: (id: unknown) => seen.actions.push(asId(id)),
+type Recorded = keyof Omit<Registrations, 'middleware'>;
+
+const recordedMethods: Readonly<Record<string, Recorded>> = {
+  command: 'commands',
+  event: 'events',
+  message: 'events',
+  action: 'actions',
+  view: 'views',
+  shortcut: 'shortcuts',
+  options: 'actions',
+};
+
+/**
+ * Everything the real composition root registers on Bolt: `createApp` builds the HTTP app (without
+ * listening or calling Slack) while every registration method of `App` records its first argument,
+ * so the lookup modules, the digest feature and any `modules` passed in are all seen.
+ */
+export function recordRegistrations(modules: AppOverrides['modules'] = []): Registrations {
+  const seen: Registrations = {
+    commands: [],
+    events: [],
+    actions: [],
+    views: [],
+    shortcuts: [],
+    middleware: 0,
   };
-  const deps: SlackDeps = {
-    flow: {} as LookupFlow,
-    logger: silentLogger,
-    zones: {} as UserZones,
-    inFlight: new InFlight(),
-    seenEvents: new SeenEvents(),
-    fetch: globalThis.fetch,
-    extensions: createExtensions(),
+  const asId = (id: unknown) =>
+    typeof id === 'string' ? id : id instanceof RegExp ? id.toString() : JSON.stringify(id);
+  const prototype = App.prototype as unknown as Record<string, unknown>;
+  const originals = new Map<string, unknown>();
+  for (const [method, bucket] of Object.entries(recordedMethods)) {
+    originals.set(method, prototype[method]);
+    prototype[method] = function record(this: App, id: unknown) {
+      seen[bucket].push(method === 'message' ? 'message' : asId(id));
+      return this;
+    };
+  }
+  originals.set('use', prototype.use);
+  const use = prototype.use as (this: App, ...args: unknown[]) => App;
+  prototype.use = function record(this: App, ...args: unknown[]) {
+    (seen as { middleware: number }).middleware += 1;
+    return use.apply(this, args);
   };
-  register(app as unknown as App, deps, []);
+  try {
+    const config = loadConfig({
+      SLACK_SIGNING_SECRET: 'recording-signing-secret',
+      SLACK_BOT_TOKEN: 'xoxb-recording',
+      ANALYTICS_BASE_URL: 'http://127.0.0.1:9',
+      ANALYTICS_CLIENT_ID: 'recording',
+      ANALYTICS_CLIENT_SECRET: 'recording',
+      DIGESTS_SQLITE_PATH: ':memory:',
+      DIGESTS_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+    });
+    if (config.mode !== 'http') throw new Error('recording needs HTTP mode');
+    createApp(config, { fetch: new FakeSlack().fetch, logger: silentLogger, modules });
+  } finally {
+    for (const [method, original] of originals) prototype[method] = original;
+  }
   return seen;
 }

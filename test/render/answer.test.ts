@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
 import type { LookupRequest } from '../../src/parsing/types.ts';
-import { decodeShareValue, encodeShareValue, renderAnswer } from '../../src/render/answer.ts';
+import {
+  decodeShareValue,
+  encodeShareValue,
+  renderAnswer,
+  renderShared,
+  shareTooLongNote,
+} from '../../src/render/answer.ts';
 import { actionIds, blockIds } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import type { SlackMessage } from '../../src/render/types.ts';
@@ -250,7 +256,7 @@ describe('renderAnswer', () => {
     ).toBe(true);
   });
 
-  it('omits the share button when the request does not fit in a button value', () => {
+  it('says why there is no share button when the request does not fit in a button value', () => {
     const big = {
       ...request,
       databases: Array.from({ length: 30 }, (_, i) => `#${'x'.repeat(80)}${i}`),
@@ -258,7 +264,22 @@ describe('renderAnswer', () => {
     expect(encodeShareValue(big).length).toBeGreaterThan(2000);
     const message = renderAnswer(big, typical, { shareable: true });
     expect(message.blocks.some((block) => block.type === 'actions')).toBe(false);
+    expect(message.blocks.at(-1)).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: 'This answer is too long to share with the button; copy it, or ask in the channel by mentioning me.',
+        },
+      ],
+    });
+    expect(shareTooLongNote).toMatch(/^This answer is too long to share with the button/);
     expect(checkBlockKitLimits(message)).toEqual([]);
+    expect(
+      renderAnswer(big, typical, { shareable: false }).blocks.some(
+        (block) => block.type === 'context' && JSON.stringify(block).includes('too long to share'),
+      ),
+    ).toBe(false);
   });
 
   it('truncates a header longer than 150 characters with an ellipsis', () => {
@@ -431,5 +452,22 @@ describe('share value', () => {
     ['a JSON array', '[1,2]'],
   ])('rejects %s', (_case, value) => {
     expect(decodeShareValue(value)).toBeUndefined();
+  });
+});
+
+describe('renderShared', () => {
+  const answer = renderAnswer(request, typical, { audience: 'channel' });
+
+  it('says who shared, in the notification text and under the answer', () => {
+    const shared = renderShared(answer, 'U0PERSON1');
+    expect(shared.text).toBe(`<@U0PERSON1> shared: ${answer.text}`);
+    expect(shared.blocks).toEqual([
+      ...answer.blocks,
+      { type: 'context', elements: [{ type: 'mrkdwn', text: 'Shared by <@U0PERSON1>' }] },
+    ]);
+  });
+
+  it('leaves the answer as it is for an id that is not a Slack user id', () => {
+    expect(renderShared(answer, '<!channel>')).toEqual(answer);
   });
 });

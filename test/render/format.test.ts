@@ -6,6 +6,7 @@ import {
   formatDatabases,
   formatDayRange,
   formatDuration,
+  formatElapsed,
   formatWindow,
   neutralizeMrkdwn,
   slackDate,
@@ -204,5 +205,20 @@ describe('formatDuration', () => {
     [3 * 3_600_000, 'about 3 hours'],
   ])('writes %d ms as %s', (ms, expected) => {
     expect(formatDuration(ms)).toBe(expected);
+  });
+});
+
+describe('formatElapsed', () => {
+  it.each([
+    [0, '1 second'],
+    [8_000, '8 seconds'],
+    [8_004, '8 seconds'],
+    [8_999, '8 seconds'],
+    [59_999, '59 seconds'],
+    [60_000, '1 minute'],
+    [125_000, '2 minutes'],
+    [3 * 3_600_000 + 59_000, 'about 3 hours'],
+  ])('writes %d ms already spent as %s, rounding down', (ms, expected) => {
+    expect(formatElapsed(ms)).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { helpExamples, renderHelp } from '../../src/render/help.ts';
+import { digestVerbHint, helpExamples, renderHelp } from '../../src/render/help.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { toPlainText } from '../../src/render/text.ts';
 
@@ -67,5 +67,60 @@ describe('help examples', () => {
     '#hcsm limit 20',
   ])('include grammar fragments the parser accepts: %s', (text) => {
     expect(parseLookup(text, context)).not.toBeInstanceOf(ParseError);
+  });
+});
+
+describe('renderHelp with a hint', () => {
+  it('puts the hint first and makes it the notification text', () => {
+    const hint = digestVerbHint('pause', '3', '/influencers');
+    const message = renderHelp({ command: '/influencers', hint });
+    expect(message.text).toBe(hint);
+    expect(message.blocks[0]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: `:bulb: ${hint}` },
+    });
+    expect(message.blocks.slice(1)).toEqual(renderHelp({ command: '/influencers' }).blocks);
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+});
+
+describe('digestVerbHint', () => {
+  it.each([
+    [
+      'pause',
+      'X',
+      'Did you mean `/influencers digest pause X`? Digest commands start with `digest`.',
+    ],
+    [
+      'stop',
+      '3',
+      'Did you mean `/influencers digest pause 3`? Digest commands start with `digest`.',
+    ],
+    [
+      'delete',
+      '7',
+      'Did you mean `/influencers digest remove 7`? Digest commands start with `digest`.',
+    ],
+    [
+      'run',
+      '',
+      "Did you mean `/influencers digest run &lt;id&gt;`? Digest commands start with `digest`; `/influencers digests` lists this channel's digests with their ids.",
+    ],
+    [
+      'list',
+      '',
+      "Did you mean `/influencers digests`? It lists this channel's digests; digest commands start with `digest`.",
+    ],
+    [
+      'schedule',
+      '#hcsm every monday at 9am',
+      'Did you mean `/influencers digest #hcsm every monday at 9am`? Digest commands start with `digest`.',
+    ],
+  ])('suggests the digest command for %s %j', (verb, rest, expected) => {
+    expect(digestVerbHint(verb, rest, '/influencers')).toBe(expected);
+  });
+
+  it('escapes what the person typed', () => {
+    expect(digestVerbHint('pause', '<!channel>')).toContain('digest pause &lt;!channel&gt;');
   });
 });

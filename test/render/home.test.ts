@@ -7,6 +7,8 @@ import {
   modalErrors,
   renderHome,
   renderLookupModal,
+  renderLookupModalUnavailable,
+  renderRefusedHome,
 } from '../../src/render/home.ts';
 import { actionIds, blockIds, callbackIds, lookupModalInputs } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
@@ -229,5 +231,31 @@ describe('modalErrors', () => {
   it('shortens a long message', () => {
     const errors = modalErrors(new ParseError('bad_time', 'x'.repeat(1000)));
     expect(errors.lookup_window).toHaveLength(300);
+  });
+});
+
+describe('renderRefusedHome', () => {
+  it('holds only the refusal: no button, no examples, no data', () => {
+    const view = renderRefusedHome('This app is not enabled for this workspace.');
+    expect(view).toEqual({
+      type: 'home',
+      callback_id: callbackIds.home,
+      blocks: [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: ':no_entry: This app is not enabled for this workspace.' },
+        },
+      ],
+    });
+    expect(checkBlockKitLimits(view, 'view')).toEqual([]);
+  });
+});
+
+describe('renderLookupModalUnavailable', () => {
+  it('says the form could not open and what to do instead', () => {
+    expect(renderLookupModalUnavailable().text).toBe(
+      'Slack asked this app to slow down, so the Look up form could not open. Press Look up ' +
+        'again in a minute, or send me the lookup here, for example `#hcsm yesterday`.',
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupRequest } from '../../src/parsing/types.ts';
-import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';
+import {
+  renderPending,
+  renderStillRunning,
+  renderStoppedByRestart,
+  renderTimedOut,
+} from '../../src/render/status.ts';
 
 const request: LookupRequest = {
   databases: ['#hcsm'],
@@ -65,6 +70,21 @@ describe('renderStillRunning', () => {
       'Still looking up top influencers for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST ' +
         '(12 seconds so far). The analytics service is slow right now; the answer will replace ' +
         'this message.',
+    );
+  });
+});
+
+describe('renderStillRunning after the default 8 seconds', () => {
+  it('says 8 seconds, not 9, when the timer fires a few milliseconds late', () => {
+    expect(renderStillRunning(request, 8_004, { now }).text).toContain('(8 seconds so far)');
+  });
+});
+
+describe('renderStoppedByRestart', () => {
+  it('says the app restarted and to ask again, not to narrow the request', () => {
+    expect(renderStoppedByRestart(request, { now }).text).toBe(
+      'The app restarted before your answer was ready; ask again in a minute. (Top influencers ' +
+        'for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST.)',
     );
   });
 });

@@ -1,20 +1,27 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
-import { ServiceUnavailableError, TimeoutError } from '../../src/errors.ts';
+import {
+  AccessDeniedError,
+  ParseError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnknownDatabaseError,
+} from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import type { LookupRequest } from '../../src/parsing/types.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { genericErrorText, renderError } from '../../src/render/errors.ts';
-import { renderHelp } from '../../src/render/help.ts';
+import { digestVerbHint, renderHelp } from '../../src/render/help.ts';
 import {
   renderPending,
   renderStillRunning,
+  renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
 } from '../../src/render/status.ts';
 import type { SlackMessage } from '../../src/render/types.ts';
-import { LookupFlow, toQuery } from '../../src/slack/lookup-flow.ts';
+import { LookupFlow, leadingWord, toQuery } from '../../src/slack/lookup-flow.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {
@@ -59,13 +66,58 @@ function recordingSink() {
 describe('LookupFlow.plan', () => {
   const { flow } = flowWith(async () => result);
 
-  it.each(['', '  ', 'help', 'HELP', '?', 'settings', 'digests'])(
-    'gives the usage for %j',
+  it.each([
+    '',
+    '  ',
+    'help',
+    'HELP',
+    '?',
+    'digests',
+    'hi',
+    'hello',
+    'Hello!',
+    'hey there',
+    'thanks',
+    'thank you',
+    'good morning',
+    'Help me',
+    'help #hcsm',
+    'help?',
+    'usage',
+    'version',
+  ])('gives the usage for %j', (text) => {
+    expect(flow.plan(text, { zone: 'UTC', command: '/influencers' })).toEqual({
+      kind: 'help',
+      message: renderHelp({ command: '/influencers' }),
+    });
+  });
+
+  it.each([
+    ['pause 3', 'pause', '3'],
+    ['pause X', 'pause', 'X'],
+    ['remove', 'remove', ''],
+    ['delete 7', 'delete', '7'],
+    ['run', 'run', ''],
+    ['stop', 'stop', ''],
+    ['Resume 12', 'resume', '12'],
+    ['list', 'list', ''],
+    ['settings', 'settings', ''],
+    ['status', 'status', ''],
+  ])('gives the usage with a digest hint for %j', (text, verb, rest) => {
+    expect(flow.plan(text, { zone: 'UTC', command: '/influencers' })).toEqual({
+      kind: 'help',
+      message: renderHelp({
+        command: '/influencers',
+        hint: digestVerbHint(verb, rest, '/influencers'),
+      }),
+    });
+  });
+
+  it.each(['diabetes', 'diabetes last week', '"run" last week', 'goodrx yesterday', 'good'])(
+    'hands %j to the parser: a plain word can be a phrase database',
     (text) => {
-      expect(flow.plan(text, { zone: 'UTC', command: '/influencers' })).toEqual({
-        kind: 'help',
-        message: renderHelp({ command: '/influencers' }),
-      });
+      expect(leadingWord(text)).toBeUndefined();
+      expect(flow.plan(text, { zone: 'UTC' }).kind).not.toBe('help');
     },
   );
 
@@ -80,7 +132,7 @@ describe('LookupFlow.plan', () => {
       kind: 'lookup',
       request,
       note: undefined,
-      pending: renderPending(request),
+      pending: renderPending(request, { now }),
     });
   });
 
@@ -88,7 +140,7 @@ describe('LookupFlow.plan', () => {
     const plan = flow.plan('#hcsm last week', { zone: 'UTC', zoneFallback: true });
     expect(plan.kind === 'lookup' && plan.note).toBe(utcFallbackNote);
     if (plan.kind === 'lookup')
-      expect(plan.pending).toEqual(renderPending(plan.request, { note: utcFallbackNote }));
+      expect(plan.pending).toEqual(renderPending(plan.request, { note: utcFallbackNote, now }));
   });
 });
 
@@ -125,7 +177,7 @@ describe('LookupFlow.run', () => {
       await vi.advanceTimersByTimeAsync(2_500);
       expect(await done).toBe('answered');
       expect(seen.map((entry) => entry.kind)).toEqual(['progress', 'finish']);
-      expect(seen[0]?.message).toEqual(renderStillRunning(request, 1_000));
+      expect(seen[0]?.message).toEqual(renderStillRunning(request, 1_000, { now }));
     } finally {
       vi.useRealTimers();
     }
@@ -139,7 +191,7 @@ describe('LookupFlow.run', () => {
       const done = flow.run(request, sink);
       await vi.advanceTimersByTimeAsync(5_000);
       expect(await done).toBe('timed_out');
-      expect(seen.at(-1)).toEqual({ kind: 'finish', message: renderTimedOut(request) });
+      expect(seen.at(-1)).toEqual({ kind: 'finish', message: renderTimedOut(request, { now }) });
       expect(seen).toHaveLength(2);
     } finally {
       vi.useRealTimers();
@@ -152,17 +204,52 @@ describe('LookupFlow.run', () => {
     });
     const { sink, seen } = recordingSink();
     expect(await flow.run(request, sink)).toBe('timed_out');
-    expect(seen[0]?.message).toEqual(renderTimedOut(request));
+    expect(seen[0]?.message).toEqual(renderTimedOut(request, { now }));
   });
 
-  it('ends early with the timed-out message when its signal aborts (shutdown)', async () => {
+  it('ends early saying the app restarted when its signal aborts (shutdown)', async () => {
     const controller = new AbortController();
     const { flow } = flowWith(() => new Promise(() => {}));
     const { sink, seen } = recordingSink();
     const done = flow.run(request, sink, { signal: controller.signal });
     controller.abort();
-    expect(await done).toBe('timed_out');
-    expect(seen[0]?.message).toEqual(renderTimedOut(request));
+    expect(await done).toBe('stopped');
+    expect(seen[0]?.message).toEqual(renderStoppedByRestart(request, { now }));
+    expect(seen[0]?.message.text).toMatch(
+      /^The app restarted before your answer was ready; ask again in a minute\./,
+    );
+  });
+
+  it.each([
+    ['an unknown database', new UnknownDatabaseError('#nosuchdb')],
+    ['a database the account may not read', new AccessDeniedError('#secret')],
+    ['a parse error from the service side', new ParseError('bad_time', 'Bad time.', 'x')],
+  ])("logs %s at info, without a stack: it is the person's mistake", async (_name, error) => {
+    const { flow, lines } = flowWith(async () => {
+      throw error;
+    });
+    const { sink, seen } = recordingSink();
+    expect(await flow.run(request, sink)).toBe('failed');
+    expect(seen[0]?.message).toEqual(renderError(error));
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 30,
+        code: error.code,
+        msg: `lookup refused: ${error.code}`,
+      }),
+    ]);
+    expect(logged[0]).not.toHaveProperty('err');
+  });
+
+  it('keeps service trouble at warn with its cause', async () => {
+    const { flow, lines } = flowWith(async () => {
+      throw new ServiceUnavailableError(503, 4);
+    });
+    await flow.run(request, recordingSink().sink);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged[0]).toMatchObject({ level: 40, msg: 'lookup failed' });
+    expect(logged[0]).toHaveProperty('err');
   });
 
   it("renders an app error with the renderer's words", async () => {

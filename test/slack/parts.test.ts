@@ -5,9 +5,18 @@ import { boltLogger } from '../../src/slack/bolt-logger.ts';
 import { SeenEvents } from '../../src/slack/deps.ts';
 import { InFlight } from '../../src/slack/in-flight.ts';
 import { ResponseUrl, responseUrlMaxUses } from '../../src/slack/response-url.ts';
-import { requestTeamId } from '../../src/slack/team-guard.ts';
+import {
+  isAllowedRequest,
+  requestEnterpriseId,
+  requestTeamId,
+} from '../../src/slack/team-guard.ts';
 import { firstWord, typedText } from '../../src/slack/text.ts';
 import { UserZones } from '../../src/slack/user-zone.ts';
+import {
+  slackRetryAfterMs,
+  webClientOptions,
+  withRateLimitRetry,
+} from '../../src/slack/web-client.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 describe('ResponseUrl', () => {
@@ -119,6 +128,92 @@ describe('requestTeamId', () => {
     [{}, undefined],
   ])('finds the workspace in %j', (body, expected) => {
     expect(requestTeamId(body)).toBe(expected);
+  });
+});
+
+describe('requestEnterpriseId', () => {
+  it.each([
+    [{ enterprise_id: 'E1' }, 'E1'],
+    [{ enterprise: { id: 'E2' } }, 'E2'],
+    [{ team: { id: 'T1', enterprise_id: 'E3' } }, 'E3'],
+    [{ authorizations: [{ enterprise_id: 'E4', team_id: 'T1' }] }, 'E4'],
+    [{ enterprise_id: null, authorizations: [{ enterprise_id: null }] }, undefined],
+  ])('finds the organization in %j', (body, expected) => {
+    expect(requestEnterpriseId(body)).toBe(expected);
+  });
+});
+
+describe('isAllowedRequest', () => {
+  it.each([
+    [[], 'T1', undefined, true],
+    [['T1'], 'T1', undefined, true],
+    [['T1'], 'T2', undefined, false],
+    [['E1'], 'T2', 'E1', true],
+    [['E1'], 'T2', 'E2', false],
+    [['E1'], 'E1', undefined, true],
+    [['T1'], undefined, undefined, false],
+  ])('with %j admits team %s of organization %s: %s', (allowed, team, enterprise, expected) => {
+    expect(isAllowedRequest(allowed, team, enterprise)).toBe(expected);
+  });
+});
+
+describe('webClientOptions', () => {
+  it('rejects rate-limited calls instead of pausing every call for Retry-After', () => {
+    expect(webClientOptions({}).rejectRateLimitedCalls).toBe(true);
+  });
+});
+
+describe('withRateLimitRetry', () => {
+  const rateLimited = (retryAfter: number) =>
+    Object.assign(new Error('rate limited'), {
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter,
+    });
+
+  it('waits Retry-After, bounded, then tries once more', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const result = await withRateLimitRetry(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw rateLimited(20);
+        return 'posted';
+      },
+      { maxWaitMs: 3_000, sleep: async (ms) => void waits.push(ms) },
+    );
+    expect(result).toBe('posted');
+    expect(waits).toEqual([3_000]);
+  });
+
+  it('throws a second 429 and never retries other errors', async () => {
+    const sleep = async () => {};
+    let calls = 0;
+    await expect(
+      withRateLimitRetry(
+        async () => {
+          calls += 1;
+          throw rateLimited(1);
+        },
+        { sleep },
+      ),
+    ).rejects.toThrow('rate limited');
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(
+      withRateLimitRetry(
+        async () => {
+          calls += 1;
+          throw new Error('channel_not_found');
+        },
+        { sleep },
+      ),
+    ).rejects.toThrow('channel_not_found');
+    expect(calls).toBe(1);
+  });
+
+  it('reads Retry-After only from the rate-limited error', () => {
+    expect(slackRetryAfterMs(rateLimited(2))).toBe(2_000);
+    expect(slackRetryAfterMs(new Error('x'))).toBeUndefined();
   });
 });
 

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { consoleZoneErrorText, ignoredSlackSettingsText } from '../../src/render/console.ts';
+import { scheduleNeverRunsText } from '../../src/render/schedule.ts';
+
+describe('scheduleNeverRunsText', () => {
+  it('names the schedule that has no future run', () => {
+    expect(scheduleNeverRunsText('0 9 30 2 *')).toBe('The schedule "0 9 30 2 *" never runs again.');
+  });
+});
+
+describe('consoleZoneErrorText', () => {
+  it('names the zone and an example of a valid one', () => {
+    expect(consoleZoneErrorText('Mars/Olympus')).toBe(
+      'Unknown time zone "Mars/Olympus" for --tz: use an IANA name such as Europe/Paris or UTC.',
+    );
+  });
+});
+
+describe('ignoredSlackSettingsText', () => {
+  it.each([
+    [[], undefined],
+    [
+      ['SLACK_API_URL'],
+      'SLACK_API_URL is set but ignored here: the console starts when none of the Slack credentials (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN) is set.',
+    ],
+    [
+      ['SLACK_API_URL', 'SLACK_ALLOWED_TEAM_IDS'],
+      'SLACK_API_URL and SLACK_ALLOWED_TEAM_IDS are set but ignored here: the console starts when none of the Slack credentials (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN) is set.',
+    ],
+  ])('words %j', (names, expected) => {
+    expect(ignoredSlackSettingsText(names)).toBe(expected);
+  });
+});
