@@ -75,6 +75,11 @@ export interface AnalyticsClientOptions {
   readonly random?: () => number;
   /** Waits between attempts; must reject when `signal` aborts. */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Monotonic clock in ms that deadlines are measured on (default `performance.now`). Tests pair it
+   * with `sleep` so that waiting out minutes of Retry-After uses up the budget it would in real time.
+   */
+  readonly monotonicNow?: () => number;
   /** HTTP stack to use instead of the client's own Agent; the client never closes it. */
   readonly dispatcher?: Dispatcher;
 }
@@ -106,12 +111,16 @@ class StatusFailure extends Error {
   readonly retryAfterHeader: string | undefined;
   readonly body: ErrorBody;
 
-  constructor(endpoint: Endpoint, exchange: Exchange) {
+  constructor(endpoint: Endpoint, exchange: Exchange, scrubber: SecretScrubber) {
     super(`HTTP ${exchange.status}`);
     this.endpoint = endpoint;
     this.status = exchange.status;
     this.retryAfterHeader = headerValue(exchange.headers['retry-after']);
-    this.body = readErrorBody(exchange.text, headerValue(exchange.headers['content-type']));
+    this.body = readErrorBody(
+      exchange.text,
+      headerValue(exchange.headers['content-type']),
+      (text) => scrubber.scrub(text),
+    );
   }
 }
 
@@ -201,6 +210,7 @@ export class AnalyticsClient implements AnalyticsApi {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #monotonicNow: () => number;
   readonly #dispatcher: Dispatcher;
   readonly #ownAgent: Agent | undefined;
   readonly #tokens: TokenCache;
@@ -217,8 +227,11 @@ export class AnalyticsClient implements AnalyticsApi {
     this.#basicCredentials = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString(
       'base64',
     );
-    this.#scrubber = new SecretScrubber([options.clientSecret, this.#basicCredentials]);
     this.#authScheme = options.authScheme ?? 'Bearer';
+    this.#scrubber = new SecretScrubber(
+      [options.clientSecret, options.clientId, this.#basicCredentials],
+      [this.#authScheme],
+    );
     this.#deadlineMs = options.deadlineMs ?? 600_000;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.#headersTimeoutMs = options.headersTimeoutMs ?? 300_000;
@@ -231,6 +244,7 @@ export class AnalyticsClient implements AnalyticsApi {
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
+    this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
     if (options.dispatcher) {
       this.#dispatcher = options.dispatcher;
     } else {
@@ -284,7 +298,7 @@ export class AnalyticsClient implements AnalyticsApi {
       return cached;
     }
 
-    const deadlineAt = performance.now() + deadlineMs;
+    const deadlineAt = this.#monotonicNow() + deadlineMs;
     let call = this.#inFlight.get(key);
     // A call every waiter left is being torn down: joining it would only inherit its cancellation.
     if (call?.controller.signal.aborted) call = undefined;
@@ -354,7 +368,7 @@ export class AnalyticsClient implements AnalyticsApi {
           );
           continue;
         }
-        throw new StatusFailure('data', exchange);
+        throw new StatusFailure('data', exchange, this.#scrubber);
       } catch (error) {
         if (signal.aborted) throw stopError(signal.reason);
         if (error instanceof AppError) throw error;
@@ -363,7 +377,7 @@ export class AnalyticsClient implements AnalyticsApi {
           const waitMs =
             retryAfterMs ??
             backoffDelayMs(rateLimitWaits, this.#backoffBaseMs, this.#backoffMaxMs, this.#random);
-          if (rateLimitWaits >= this.#maxRateLimitWaits || waitMs > remaining(call)) {
+          if (rateLimitWaits >= this.#maxRateLimitWaits || waitMs > this.#remaining(call)) {
             throw new RateLimitedError(retryAfterMs);
           }
           rateLimitWaits += 1;
@@ -385,7 +399,9 @@ export class AnalyticsClient implements AnalyticsApi {
           this.#backoffMaxMs,
           this.#random,
         );
-        if (waitMs >= remaining(call)) throw this.#finalError(error, query, transientFailures);
+        if (waitMs >= this.#remaining(call)) {
+          throw this.#finalError(error, query, transientFailures);
+        }
         this.#logger.warn(
           { path: influencersPath, attempt, failure: error.message, waitMs },
           'analytics request failed; retrying',
@@ -411,7 +427,9 @@ export class AnalyticsClient implements AnalyticsApi {
     if (exchange.status === 400 || exchange.status === 401) {
       throw new CredentialsRejectedError(exchange.status);
     }
-    if (exchange.status < 200 || exchange.status >= 300) throw new StatusFailure('token', exchange);
+    if (exchange.status < 200 || exchange.status >= 300) {
+      throw new StatusFailure('token', exchange, this.#scrubber);
+    }
     // The body holds the token: neither it nor a parser message quoting it may become a cause.
     let json: unknown;
     try {
@@ -486,13 +504,12 @@ export class AnalyticsClient implements AnalyticsApi {
   }
 
   #readData(exchange: Exchange): InfluencersResult {
+    // A parser message quotes the start of the body, which may be a credential cut short.
     let json: unknown;
     try {
       json = JSON.parse(exchange.text);
-    } catch (error) {
-      throw new InvalidResponseError(exchange.status, 'the body is not JSON', {
-        cause: this.#scrubber.safeCause(error),
-      });
+    } catch {
+      throw new InvalidResponseError(exchange.status, 'the body is not JSON');
     }
     const parsed = parseInfluencersBody(json, exchange.status);
     if (parsed.dropped.length > 0) {
@@ -513,7 +530,7 @@ export class AnalyticsClient implements AnalyticsApi {
           cause: this.#scrubber.safeCause(new Error(body.message ?? `HTTP ${status}`)),
         });
       }
-      const message = body.message === undefined ? undefined : this.#scrubber.scrub(body.message);
+      const { message } = body;
       if (error.endpoint === 'token') {
         // Databases play no part in a token exchange: a 403/404 there means a wrong base URL.
         return new InvalidResponseError(
@@ -543,6 +560,11 @@ export class AnalyticsClient implements AnalyticsApi {
     return new NetworkError('The analytics request failed unexpectedly', {
       cause: this.#scrubber.safeCause(error),
     });
+  }
+
+  /** What is left of the latest deadline among a shared call's waiters. */
+  #remaining(call: SharedCall): number {
+    return call.deadlineAt - this.#monotonicNow();
   }
 
   #phaseTimeoutMs(phase: Exclude<TimeoutPhase, 'deadline'>): number {
@@ -597,10 +619,6 @@ function awaitWithin(
       (error: unknown) => finish(() => reject(error)),
     );
   });
-}
-
-function remaining(call: SharedCall): number {
-  return call.deadlineAt - performance.now();
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -7,6 +7,12 @@
 export const serviceMessageMaxChars = 200;
 
 /**
+ * How much of a body is read for its explanation. Far beyond the kept length, so scrubbing (which
+ * can shorten the text) still sees every character that could end up in the message.
+ */
+const serviceTextReadChars = 8192;
+
+/**
  * Milliseconds to wait according to a Retry-After value: delta-seconds or an HTTP-date (RFC 9110
  * §10.2.3). `undefined` when absent or unreadable; a date in the past means no wait.
  */
@@ -40,9 +46,14 @@ export interface ErrorBody {
 
 /**
  * Reads an error body whatever its form: JSON with `message`, `error_description` or `error`; an
- * HTML page (reduced to its title or text); plain text; or nothing.
+ * HTML page (reduced to its title or text); plain text; or nothing. `scrub` sees each text whole,
+ * before it is shortened, so a credential the service echoes cannot survive half-cut.
  */
-export function readErrorBody(text: string, contentType: string | undefined): ErrorBody {
+export function readErrorBody(
+  text: string,
+  contentType: string | undefined,
+  scrub: (text: string) => string = (unchanged) => unchanged,
+): ErrorBody {
   const trimmed = text.trim();
   if (trimmed === '') return { message: undefined, database: undefined };
   if (trimmed.startsWith('{')) {
@@ -53,15 +64,19 @@ export function readErrorBody(text: string, contentType: string | undefined): Er
         nonEmptyString(record.message) ??
         nonEmptyString(record.error_description) ??
         nonEmptyString(record.error);
+      const database = nonEmptyString(record.database);
       return {
-        message: message === undefined ? undefined : cleanText(message),
-        database: nonEmptyString(record.database),
+        message: message === undefined ? undefined : cleanText(message, scrub),
+        database: database === undefined ? undefined : scrub(database),
       };
     }
   }
   const looksLikeHtml =
     /html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)/i.test(trimmed);
-  return { message: looksLikeHtml ? htmlText(trimmed) : cleanText(trimmed), database: undefined };
+  return {
+    message: looksLikeHtml ? htmlText(trimmed, scrub) : cleanText(trimmed, scrub),
+    database: undefined,
+  };
 }
 
 /**
@@ -87,7 +102,7 @@ export function offendingDatabase(
   return found;
 }
 
-function htmlText(html: string): string | undefined {
+function htmlText(html: string, scrub: (text: string) => string): string | undefined {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const source = title && title.trim() !== '' ? title : html;
   const text = source
@@ -97,14 +112,17 @@ function htmlText(html: string): string | undefined {
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>');
-  return cleanText(text);
+  return cleanText(text, scrub);
 }
 
-function cleanText(text: string): string | undefined {
-  const single = text
-    .replace(/\p{Cc}+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+function cleanText(text: string, scrub: (text: string) => string): string | undefined {
+  const single = scrub(
+    text
+      .slice(0, serviceTextReadChars)
+      .replace(/\p{Cc}+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   if (single === '') return undefined;
   return single.length > serviceMessageMaxChars
     ? `${single.slice(0, serviceMessageMaxChars - 1)}…`

@@ -119,6 +119,14 @@ export const demoCatalogue: Catalogue = {
       dailyMentions: 1700,
       topics: ['trials', 'pharma', 'oncology'],
     },
+    // The id the README and the help text use as their numeric example.
+    {
+      id: 4711,
+      name: 'health equity',
+      kind: 'phrase',
+      dailyMentions: 950,
+      topics: ['general', 'leadership', 'safety'],
+    },
   ],
   groups: [
     { id: 11, name: 'Oncology', predicateIds: [102, 103, 104, 110, 201] },

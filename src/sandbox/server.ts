@@ -58,6 +58,8 @@ export interface SandboxRequestRecord {
   /** Exactly as received, to check percent-encoding (secret-looking values are redacted). */
   readonly rawQuery: string;
   readonly authScheme: 'basic' | 'bearer' | 'body' | 'none' | 'other';
+  /** The first word of the Authorization header as sent (`Bearer`, `Token`...), never the credential. */
+  readonly authSchemeSent: string | undefined;
   /** The status sent; 0 while unanswered and for a connection reset without an answer. */
   readonly status: number;
 }
@@ -68,6 +70,11 @@ export interface SandboxOptions {
   /** Default: the demo client with access to the whole catalogue. */
   readonly clients?: readonly SandboxClientConfig[];
   readonly tokenTtlSeconds?: number;
+  /**
+   * Scheme the data endpoint expects before the access token, compared case-insensitively. Default
+   * `Bearer`, as the real service; another value checks a client configured for another service.
+   */
+  readonly tokenScheme?: string;
   /** Added before answering every data request. */
   readonly latencyMs?: number;
   /** Clock for token expiry, relative timestamps and the edge of available data. */
@@ -79,6 +86,8 @@ export interface Sandbox {
   readonly url: string;
   /** Every request, in arrival order. */
   readonly log: readonly SandboxRequestRecord[];
+  /** TCP connections accepted so far: shows whether clients keep connections alive. */
+  readonly connections: number;
   clearLog(): void;
   setLatency(ms: number): void;
   /** Answer the next requests to each fault's endpoint with these faults, in order; later requests are answered normally. */
@@ -124,6 +133,9 @@ interface Answer {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
   const ttlSeconds = options.tokenTtlSeconds ?? 3600;
+  const tokenScheme = checkedScheme(options.tokenScheme ?? 'Bearer');
+  const tokenHeader = new RegExp(`^${tokenScheme} +(\\S+)\\s*$`, 'i');
+  let connections = 0;
   const clients = compileClients(options.clients ?? [demoClient]);
   const tokens = new Map<string, IssuedToken>();
   const log: MutableRecord[] = [];
@@ -151,6 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       query: query.ok ? redactValues(query.values) : {},
       rawQuery: redactRawQuery(rawQuery),
       authScheme: authSchemeOf(req.headers.authorization),
+      authSchemeSent: req.headers.authorization?.trim().split(/\s+/)[0] || undefined,
       status: 0,
     };
     log.push(record);
@@ -184,7 +197,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (isGone(res)) return;
 
     const answer =
-      endpoint === 'token' ? tokenAnswer(req, body, record) : influencersAnswer(req, query, record);
+      endpoint === 'token' ? tokenAnswer(req, body, record) : influencersAnswer(req, query);
     if (slowBodyMs > 0) await sendSlowly(res, record, answer, slowBodyMs, pause);
     else send(res, record, answer);
   };
@@ -264,15 +277,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       401,
       { error: 'invalid_token', message },
       {
-        'www-authenticate': `Bearer realm="analytics", error="invalid_token", error_description="${message}"`,
+        'www-authenticate': `${tokenScheme} realm="analytics", error="invalid_token", error_description="${message}"`,
       },
     );
 
-  const influencersAnswer = (
-    req: IncomingMessage,
-    query: DecodedQuery,
-    record: MutableRecord,
-  ): Answer => {
+  const influencersAnswer = (req: IncomingMessage, query: DecodedQuery): Answer => {
     if (req.method !== 'GET') {
       return json(
         405,
@@ -281,15 +290,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
     }
     const header = req.headers.authorization ?? '';
-    const match = /^Bearer +(\S+)\s*$/i.exec(header);
-    if (match === null) return unauthorized('Missing bearer access token');
+    const match = tokenHeader.exec(header);
+    if (match === null) return unauthorized(`Missing ${tokenScheme.toLowerCase()} access token`);
     const token = tokens.get(match[1] ?? '');
     if (token === undefined) return unauthorized('The access token is invalid or has been revoked');
     if (now().getTime() >= token.expiresAtMs) return unauthorized('The access token expired');
     const client = clients.find((candidate) => candidate.id === token.clientId);
     if (client === undefined)
       return unauthorized('The access token is invalid or has been revoked');
-    record.authScheme = 'bearer';
 
     if (!query.ok) return invalid(query.parameter, query.problem);
     const params = query.values;
@@ -411,6 +419,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
 
+  server.on('connection', () => {
+    connections += 1;
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -426,6 +438,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: `http://${host}:${address.port}`,
     get log() {
       return log;
+    },
+    get connections() {
+      return connections;
     },
     clearLog() {
       log.length = 0;
@@ -474,6 +489,13 @@ function compileClients(configs: readonly SandboxClientConfig[]): Client[] {
 function checkedLatency(ms: number): number {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`Latency must be >= 0 ms, got ${ms}`);
   return ms;
+}
+
+function checkedScheme(scheme: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(scheme)) {
+    throw new RangeError(`Token scheme must be one word such as Bearer, got "${scheme}"`);
+  }
+  return scheme;
 }
 
 function isMetric(value: string): value is SandboxMetric {

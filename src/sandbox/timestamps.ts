@@ -42,6 +42,8 @@ const isoWithOffset =
   /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)$/i;
 const isoLocal = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)$/i;
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+/** Eight digits are a basic ISO 8601 date (YYYYMMDD), not unix seconds of 1970-1973. */
+const compactDate = /^(\d{4})(\d{2})(\d{2})$/;
 const usDate =
   /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:,?\s+(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?)?$/i;
 const agoPhrase =
@@ -73,9 +75,20 @@ export function parseTimestamp(raw: string, context: TimestampContext): Timestam
   if (value === '') return { ok: false, reason: 'it is empty' };
   if (!isAcceptedZone(context.zone)) return { ok: false, reason: `unknown zone ${context.zone}` };
   const zone = context.zone;
-  const now = DateTime.fromJSDate(context.now, { zone });
+  // Every relative form counts from the same whole second, so `last week` and `7 days ago` agree.
+  const now = DateTime.fromMillis(Math.round(context.now.getTime() / 1000) * 1000, { zone });
 
   if (/^now$/i.test(value)) return accept(now, 'now');
+
+  const compact = compactDate.exec(value);
+  if (compact) {
+    const [, year, month, day] = compact;
+    const parsed = DateTime.fromObject(
+      { year: Number(year), month: Number(month), day: Number(day) },
+      { zone },
+    );
+    return accept(earlierOfRepeated(parsed), 'date');
+  }
 
   if (/^-?\d+$/.test(value)) {
     return accept(DateTime.fromSeconds(Number(value), { zone }), 'unix');
@@ -198,6 +211,12 @@ function parseEnglish(value: string, now: DateTime): TimestampResult {
     },
     { zone: now.zone },
   );
+  // A date named without its year asks about what happened: its most recent occurrence, never the
+  // coming one chrono may pick (`Jan 5` asked in November is the January just past).
+  const yearless = start.isCertain('month') && start.isCertain('day') && !start.isCertain('year');
+  if (yearless && parsed.isValid && parsed > now) {
+    return accept(earlierOfRepeated(parsed.minus({ years: 1 })), 'english');
+  }
   return accept(earlierOfRepeated(parsed), 'english');
 }
 

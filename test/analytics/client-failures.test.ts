@@ -85,6 +85,48 @@ describe('AnalyticsClient rate limiting', () => {
     expect(dataStatuses(h)).toEqual([429, 429, 429]);
   });
 
+  describe('with waits that use up the deadline', () => {
+    const threeMinutes = { kind: 'status', status: 429, retryAfter: '180' } as const;
+
+    /** A client whose waits move its monotonic clock, as real waits would. */
+    async function patientStart(): Promise<Harness & { elapsedMs: () => number }> {
+      const startedAt = 7_200_000;
+      let monotonicMs = startedAt;
+      const h = await start({
+        monotonicNow: () => monotonicMs,
+        sleep: async (ms) => {
+          h.sleeps.push(ms);
+          monotonicMs += ms;
+        },
+      });
+      return Object.assign(h, { elapsedMs: () => monotonicMs - startedAt });
+    }
+
+    it('waits out nine minutes of Retry-After within the default deadline', async () => {
+      const h = await patientStart();
+      h.sandbox.script(threeMinutes, threeMinutes, threeMinutes);
+      const result = await h.client.getInfluencers(lastWeek(h.clock));
+      expect(result.influencers).toHaveLength(10);
+      expect(h.sleeps).toEqual([180_000, 180_000, 180_000]);
+      expect(h.elapsedMs()).toBe(540_000);
+      expect(dataStatuses(h)).toEqual([429, 429, 429, 200]);
+    });
+
+    it('gives up when the next wait no longer fits in a shorter caller deadline', async () => {
+      const h = await patientStart();
+      h.sandbox.script(threeMinutes, threeMinutes, threeMinutes);
+      const error = await rejectionOf(
+        h.client.getInfluencers(lastWeek(h.clock), { deadlineMs: 300_000 }),
+      );
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect(error.message).toBe(
+        'The analytics service is rate limiting requests (retry after 180 s)',
+      );
+      expect(h.sleeps).toEqual([180_000]);
+      expect(dataStatuses(h)).toEqual([429, 429]);
+    });
+  });
+
   it('backs off when a 429 gives no Retry-After', async () => {
     const h = await start();
     h.sandbox.script({ kind: 'status', status: 429 });

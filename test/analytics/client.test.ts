@@ -125,7 +125,26 @@ describe('AnalyticsClient tokens', () => {
     expect(sandbox.log.map((record) => record.status)).toEqual([200, 200, 401, 200, 200]);
   });
 
-  it('renews a token the service considers expired although the client does not', async () => {
+  it('renews a token the service considers expired although the client clock does not', async () => {
+    const serviceClock = new FakeClock();
+    const { client, clock, sandbox } = await start(
+      { responseCacheTtlMs: 0 },
+      { now: serviceClock.date },
+    );
+    await client.getInfluencers(lastWeek(clock));
+    serviceClock.advance(3_600_000);
+    const result = await client.getInfluencers(lastWeek(clock));
+    expect(result.influencers).toHaveLength(10);
+    expect(sandbox.log.map((record) => [record.endpoint, record.status])).toEqual([
+      ['token', 200],
+      ['data', 200],
+      ['data', 401],
+      ['token', 200],
+      ['data', 200],
+    ]);
+  });
+
+  it('exchanges again after half of a short lifetime, before the service refuses the token', async () => {
     const { client, clock, sandbox } = await start(
       { responseCacheTtlMs: 0 },
       { tokenTtlSeconds: 60 },
@@ -225,6 +244,31 @@ describe('AnalyticsClient requests on the wire', () => {
     expect(result.influencers).toHaveLength(3);
     const retweets = result.influencers.map((influencer) => influencer.metrics.retweets ?? 0);
     expect(retweets).toEqual([...retweets].sort((a, b) => b - a));
+  });
+
+  it('sends the configured auth scheme before the token', async () => {
+    const { client, clock, sandbox } = await start(
+      { authScheme: 'Token', responseCacheTtlMs: 0 },
+      { tokenScheme: 'Token' },
+    );
+    expect((await client.getInfluencers(lastWeek(clock))).influencers).toHaveLength(10);
+    expect(
+      sandbox.log.map((record) => [record.endpoint, record.authSchemeSent, record.status]),
+    ).toEqual([
+      ['token', 'Basic', 200],
+      ['data', 'Token', 200],
+    ]);
+  });
+
+  it('sends Bearer by default, which a service expecting another scheme refuses', async () => {
+    const { client, clock, sandbox } = await start({}, { tokenScheme: 'Token' });
+    const error = await rejectionOf(client.getInfluencers(lastWeek(clock)));
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(
+      sandbox.log
+        .filter((record) => record.endpoint === 'data')
+        .map((record) => record.authSchemeSent),
+    ).toEqual(['Bearer', 'Bearer']);
   });
 
   it('honours a path prefix in the base URL', async () => {

@@ -1,8 +1,11 @@
 /**
  * Analytics client benchmark: what the single-flight token, the in-flight sharing and the client's
- * own overhead cost or save, each against a baseline measured in the same run on the in-process
- * sandbox over loopback.
+ * own overhead cost or save, each against a baseline measured in the same run over loopback. The
+ * overhead is measured twice: against the sandbox (whose data generation dominates each call) and
+ * against a minimal server answering a fixed small body, where the client's own cost shows.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import { influencersRequestPath } from '../../src/analytics/query.ts';
@@ -30,9 +33,44 @@ function weekQuery(offsetSeconds = 0): InfluencersQuery {
   };
 }
 
-function newClient(sandbox: Sandbox, responseCacheTtlMs: number): AnalyticsClient {
+/** What the minimal server answers on the data path: a real influencer, small and fixed. */
+const fixedBody = JSON.stringify({
+  influencers: [
+    {
+      symplurrank: 1,
+      mentions: 42,
+      tweets: 7,
+      user: { screen_name: 'fixed_doctor', display_name: 'Dr Fixed', hsg_score: 61.5 },
+    },
+  ],
+});
+
+/** A node:http server that validates nothing: a token on the token path, `fixedBody` elsewhere. */
+async function startMinimalServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const token = JSON.stringify({ access_token: 'fixed-token', expires_in: 3600 });
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    const body = req.url === '/v1/oauth/token' ? token : fixedBody;
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function newClient(target: { url: string }, responseCacheTtlMs: number): AnalyticsClient {
   return new AnalyticsClient({
-    baseUrl: sandbox.url,
+    baseUrl: target.url,
     clientId: demoClient.id,
     clientSecret: demoClient.secret,
     responseCacheTtlMs,
@@ -64,8 +102,8 @@ async function httpCallsForIdenticalLookups(sandbox: Sandbox): Promise<number> {
   return httpRequests;
 }
 
-async function fetchToken(sandbox: Sandbox, agent: Agent): Promise<string> {
-  const response = await request(`${sandbox.url}/v1/oauth/token`, {
+async function fetchToken(target: { url: string }, agent: Agent): Promise<string> {
+  const response = await request(`${target.url}/v1/oauth/token`, {
     dispatcher: agent,
     method: 'POST',
     headers: {
@@ -84,12 +122,13 @@ async function timePerCall(calls: number, call: () => Promise<unknown>): Promise
   return performance.now() - started;
 }
 
-async function overhead(sandbox: Sandbox): Promise<{ clientMs: number; rawMs: number }> {
-  const client = newClient(sandbox, 0);
+/** Client and raw undici calls to the same target, interleaved in rounds, mean ms per call. */
+async function overhead(target: { url: string }): Promise<{ clientMs: number; rawMs: number }> {
+  const client = newClient(target, 0);
   const agent = new Agent(agentOptions);
-  const token = await fetchToken(sandbox, agent);
+  const token = await fetchToken(target, agent);
   const query = weekQuery();
-  const url = `${sandbox.url}${influencersRequestPath(query)}`;
+  const url = `${target.url}${influencersRequestPath(query)}`;
   const viaClient = () => client.getInfluencers(query);
   const raw = async () => {
     const response = await request(url, {
@@ -136,24 +175,35 @@ export async function run(): Promise<void> {
     console.log(
       line(`HTTP calls, ${concurrentLookups} identical concurrent lookups`, String(httpCalls), '1'),
     );
-    const { clientMs, rawMs } = await overhead(sandbox);
-    const calls = rounds * callsPerRound;
-    console.log(
-      line(
-        `client, mean per call (${calls} sequential, no cache)`,
-        `${(clientMs * 1000).toFixed(0)} µs`,
-        'see ratio',
-      ),
-    );
-    console.log(
-      line(
-        `raw undici request(), mean per call (${calls})`,
-        `${(rawMs * 1000).toFixed(0)} µs`,
-        'baseline',
-      ),
-    );
-    console.log(line('client / raw', `${(clientMs / rawMs).toFixed(2)}x`, `<= ${overheadTarget}x`));
+    printOverhead('sandbox', await overhead(sandbox));
+    const minimal = await startMinimalServer();
+    try {
+      printOverhead('minimal server', await overhead(minimal));
+    } finally {
+      await minimal.close();
+    }
   } finally {
     await sandbox.close();
   }
+}
+
+function printOverhead(target: string, { clientMs, rawMs }: { clientMs: number; rawMs: number }) {
+  const calls = rounds * callsPerRound;
+  console.log(
+    line(
+      `${target}: client, mean per call (${calls} calls)`,
+      `${(clientMs * 1000).toFixed(0)} µs`,
+      'see ratio',
+    ),
+  );
+  console.log(
+    line(
+      `${target}: raw undici request(), mean per call`,
+      `${(rawMs * 1000).toFixed(0)} µs`,
+      'baseline',
+    ),
+  );
+  console.log(
+    line(`${target}: client / raw`, `${(clientMs / rawMs).toFixed(2)}x`, `<= ${overheadTarget}x`),
+  );
 }

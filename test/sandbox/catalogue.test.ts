@@ -26,6 +26,7 @@ describe('demoCatalogue', () => {
       'patient safety',
       'rare disease',
       'clinical trials',
+      'health equity',
     ]);
     expect(demoCatalogue.groups.map((group) => group.name)).toEqual([
       'Oncology',
@@ -56,6 +57,8 @@ describe('resolveDatabase', () => {
     ['#hcsm', 'predicate', 101],
     ['#HCSM', 'predicate', 101],
     ['101', 'predicate', 101],
+    ['4711', 'predicate', 4711],
+    ['Health Equity', 'predicate', 4711],
     ['Breast Cancer', 'predicate', 201],
     ['group:11', 'group', 11],
     ['group:oncology', 'group', 11],

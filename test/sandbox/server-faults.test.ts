@@ -182,6 +182,7 @@ describe('sandbox request log', () => {
           query: {},
           rawQuery: '',
           authScheme: 'basic',
+          authSchemeSent: 'Basic',
           status: 200,
         },
         {
@@ -192,6 +193,7 @@ describe('sandbox request log', () => {
           query: { databases: '#hcsm,breast cancer', start: '3 days ago', end: 'now' },
           rawQuery: 'databases=%23hcsm,breast%20cancer&start=3%20days%20ago&end=now',
           authScheme: 'bearer',
+          authSchemeSent: 'Bearer',
           status: 200,
         },
         {
@@ -202,6 +204,7 @@ describe('sandbox request log', () => {
           query: { client_secret: '[redacted]', x: '1' },
           rawQuery: 'client_secret=[redacted]&x=1',
           authScheme: 'none',
+          authSchemeSent: undefined,
           status: 404,
         },
       ]);

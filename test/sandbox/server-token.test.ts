@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   influencersPath,
   type Sandbox,
@@ -207,5 +209,53 @@ describe('sandbox token endpoint', () => {
     ).rejects.toThrow(
       'Invalid configuration:\n  - clients[0].access: #nope is not in the catalogue\n  - clients[0].access: group:Nope is not in the catalogue',
     );
+  });
+
+  it('expects the configured scheme before the token on data requests', async () => {
+    sandbox = await startSandbox({ tokenScheme: 'Token' });
+    const token = await requestToken(sandbox.url);
+    const search = 'databases=%23hcsm&start=2026-03-01&end=2026-03-08';
+    const send = (authorization: string) =>
+      fetch(`${sandbox?.url}${influencersPath}?${search}`, { headers: { authorization } });
+    expect((await send(`Token ${token}`)).status).toBe(200);
+    expect((await send(`token ${token}`)).status).toBe(200);
+    const bearer = await send(`Bearer ${token}`);
+    expect(bearer.status).toBe(401);
+    expect(bearer.headers.get('www-authenticate')).toMatch(/^Token realm="analytics"/);
+    expect(await bearer.json()).toEqual({
+      error: 'invalid_token',
+      message: 'Missing token access token',
+    });
+    expect(sandbox.log.map((record) => record.authSchemeSent)).toEqual([
+      'Basic',
+      'Token',
+      'token',
+      'Bearer',
+    ]);
+  });
+
+  it('refuses a token scheme that is not one word', async () => {
+    await expect(startSandbox({ tokenScheme: 'Bearer x' })).rejects.toThrow(
+      'Token scheme must be one word such as Bearer, got "Bearer x"',
+    );
+  });
+});
+
+describe('sandbox connections', () => {
+  it('counts the TCP connections it accepts', async () => {
+    const sandbox = await startSandbox();
+    try {
+      expect(sandbox.connections).toBe(0);
+      const open = async () => {
+        const socket = connect(Number(new URL(sandbox.url).port), '127.0.0.1');
+        await once(socket, 'connect');
+        return socket;
+      };
+      const sockets = [await open(), await open()];
+      await vi.waitFor(() => expect(sandbox.connections).toBe(2));
+      for (const socket of sockets) socket.destroy();
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -69,6 +69,45 @@ describe('parseTimestamp', () => {
     expect(result.ok && result.instant.toISOString()).toBe(new Date(expected).toISOString());
   });
 
+  describe('asked in November, at 01:30:30.6 in New York', () => {
+    const november = new Date('2026-11-21T06:30:30.600Z');
+    const read = (value: string) => {
+      const result = parseTimestamp(value, { now: november, zone: 'America/New_York' });
+      return result.ok ? `${result.instant.toISOString()} ${result.form}` : result.reason;
+    };
+
+    it.each([
+      ['Jan 5', '2026-01-05T05:00:00.000Z english', 'the January just past, not the next one'],
+      ['January 5', '2026-01-05T05:00:00.000Z english', 'the January just past, not the next one'],
+      ['Jan 5 3pm', '2026-01-05T20:00:00.000Z english', 'with a time of day'],
+      ['Nov 21', '2026-11-21T05:00:00.000Z english', 'today, already begun'],
+      ['Nov 22', '2025-11-22T05:00:00.000Z english', 'tomorrow has not happened this year yet'],
+      ['Dec 25', '2025-12-25T05:00:00.000Z english', 'last Christmas'],
+      ['January 5, 2027', '2027-01-05T05:00:00.000Z english', 'a year given is kept'],
+      ['tomorrow 9am', '2026-11-22T14:00:00.000Z english', 'a relative day stays ahead'],
+    ])('reads the yearless or relative %j as %s (%s)', (value, expected) => {
+      expect(read(value)).toBe(expected);
+    });
+
+    it.each([
+      ['20260105', '2026-01-05T05:00:00.000Z date'],
+      ['19991231', '1999-12-31T05:00:00.000Z date'],
+      ['20261340', 'it is not a valid date or time'],
+      ['202601051', '1976-06-02T22:04:11.000Z unix'],
+    ])('reads eight digits as YYYYMMDD: %j is %s', (value, expected) => {
+      expect(read(value)).toBe(expected);
+    });
+
+    it('counts every relative phrase from the same whole second', () => {
+      const week = '2026-11-14T06:30:31.000Z';
+      expect(read('last week')).toBe(`${week} english`);
+      expect(read('7 days ago')).toBe(`${week} relative`);
+      expect(read('1 week ago')).toBe(`${week} relative`);
+      expect(read('-7 days')).toBe(`${week} relative`);
+      expect(read('now')).toBe('2026-11-21T06:30:31.000Z now');
+    });
+  });
+
   it('reads a date in Asia/Kolkata at local midnight, a half-hour offset', () => {
     const result = parseTimestamp('2026-03-01', { now, zone: 'Asia/Kolkata' });
     expect(result.ok && result.instant.toISOString()).toBe('2026-02-28T18:30:00.000Z');
