@@ -7,10 +7,16 @@
  *
  * Results are `{"databases","start","end","timezone","top"}` in that order; errors are
  * `{"error":{"message"}}`. `--tz` defaults to UTC and `--now` to the clock (read once per run);
- * a line's own `tz`/`now` override them. Blank input lines are skipped without output; any other
- * line that is not a JSON object with a string `text` yields an error line and the stream goes on.
+ * a line's own `tz`/`now` override them, and `null` means the default. Every input line gets
+ * exactly one output line, blank ones included (an error saying the line is empty), so outputs
+ * match inputs by position; a UTF-8 byte order mark before the first line is ignored.
+ *
+ * `now` must be an ISO 8601 instant with an offset from -14:00 to +14:00, from 1970 on, and the
+ * window it gives must start in 1970 or later: the parser itself never receives an invalid `now`.
+ * When the reader of stdout goes away (`... --jsonl | head -1`), the command stops quietly with 0.
  */
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { parseLookup } from '../parsing/index.ts';
 import { resolveZone } from '../parsing/zone.ts';
@@ -36,8 +42,9 @@ export const command: CliCommand = {
       return 2;
     }
     const clock = io.now();
+    const out = new Output(io.stdout);
     if (options.jsonl) {
-      await parseLines(options, clock, io);
+      await parseLines(options, clock, io, out);
       return 0;
     }
     if (options.text === undefined) {
@@ -48,7 +55,7 @@ export const command: CliCommand = {
       return 2;
     }
     const result = parseOne(options.text, options.tz, options.now, clock);
-    await writeLine(io.stdout, result.json);
+    await out.line(result.json);
     return result.ok ? 0 : 2;
   },
 };
@@ -87,6 +94,9 @@ function splitFlag(arg: string): [string, string | undefined] {
 }
 
 const hasOffset = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+const offsetPart = /([+-])(\d{2}):?(\d{2})?$/;
+/** The earliest instant any window may start at: nothing was posted before it. */
+const epoch = Date.UTC(1970, 0, 1);
 
 /** Exactly the CLI contract's output for one phrase. */
 function parseOne(
@@ -99,53 +109,101 @@ function parseOne(
   if (zone === undefined) {
     return failure(`Unknown time zone "${tz}": give an IANA name such as Europe/London, or UTC.`);
   }
-  let instant = clock;
-  if (now !== undefined) {
-    const parsed = DateTime.fromISO(now, { setZone: true });
-    if (!parsed.isValid || !hasOffset.test(now) || !now.includes('T')) {
-      return failure(
-        `Invalid now "${now}": give an ISO 8601 instant with an offset, such as 2026-11-21T15:30:00Z.`,
-      );
-    }
-    instant = parsed.toJSDate();
-  }
+  const instant = now === undefined ? clock : readNow(now);
+  if (typeof instant === 'string') return failure(instant);
   const request = parseLookup(text, { now: instant, zone });
   if (request instanceof Error) return failure(request.message);
   const { databases, start, end, timezone, top } = request;
+  if (Date.parse(start) < epoch) {
+    return failure(
+      `The window starts at ${start}, before 1970: there is no data that old. Give a later --now or a shorter window.`,
+    );
+  }
   return { ok: true, json: JSON.stringify({ databases, start, end, timezone, top }) };
+}
+
+/** `--now` or a line's `now` as an instant the parser accepts, or the message saying why not. */
+function readNow(now: string): Date | string {
+  const invalid = `Invalid now "${now}": give an ISO 8601 instant with an offset, such as 2026-11-21T15:30:00Z.`;
+  const parsed = DateTime.fromISO(now, { setZone: true });
+  if (!parsed.isValid || !hasOffset.test(now) || !now.includes('T')) return invalid;
+  const offset = offsetPart.exec(now);
+  if (offset !== null && Number(offset[2]) * 60 + Number(offset[3] ?? 0) > 14 * 60) {
+    return `Invalid now "${now}": the offset ${offset[0]} is not a real one; offsets run from -14:00 to +14:00.`;
+  }
+  if (parsed.toMillis() < epoch) {
+    return `Invalid now "${now}": it is before 1970, and there is no data that old.`;
+  }
+  return parsed.toJSDate();
 }
 
 function failure(message: string): Result {
   return { ok: false, json: JSON.stringify({ error: { message } }) };
 }
 
-async function parseLines(options: Options, clock: Date, io: CliIo): Promise<void> {
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  let number = 0;
-  for await (const line of lines) {
-    number++;
-    if (line.trim() === '') continue;
-    await writeLine(io.stdout, parseLine(line, number, options, clock).json);
+/**
+ * stdout with its reader's departure noticed: once the pipe closes (EPIPE), writes stop instead
+ * of raising an error nobody can read.
+ */
+class Output {
+  closed = false;
+  readonly #stream: Writable;
+
+  constructor(stream: Writable) {
+    this.#stream = stream;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      this.closed = true;
+    });
+  }
+
+  async line(text: string): Promise<void> {
+    if (this.closed) return;
+    if (this.#stream.write(`${text}\n`)) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.#stream.off('drain', done);
+        this.#stream.off('error', done);
+        this.#stream.off('close', done);
+        resolve();
+      };
+      this.#stream.once('drain', done);
+      this.#stream.once('error', done);
+      this.#stream.once('close', done);
+    });
   }
 }
 
+async function parseLines(options: Options, clock: Date, io: CliIo, out: Output): Promise<void> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let number = 0;
+  for await (const raw of lines) {
+    number++;
+    const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    await out.line(parseLine(line, number, options, clock).json);
+    if (out.closed) break;
+  }
+  lines.close();
+}
+
+const expected = 'expected {"text":"...","tz":"...","now":"..."}';
+
 function parseLine(line: string, number: number, options: Options, clock: Date): Result {
+  if (line.trim() === '') return failure(`Line ${number} is empty: ${expected}.`);
   let input: unknown;
   try {
     input = JSON.parse(line);
   } catch {
-    return failure(`Line ${number} is not JSON: expected {"text":"...","tz":"...","now":"..."}.`);
+    return failure(`Line ${number} is not JSON: ${expected}.`);
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return failure(
-      `Line ${number} is not a JSON object: expected {"text":"...","tz":"...","now":"..."}.`,
-    );
+    return failure(`Line ${number} is not a JSON object: ${expected}.`);
   }
   const { text, tz, now } = input as Record<string, unknown>;
   if (typeof text !== 'string') return failure(`Line ${number} has no string "text".`);
-  if (tz !== undefined && typeof tz !== 'string')
-    return failure(`Line ${number}: "tz" must be a string.`);
-  if (now !== undefined && typeof now !== 'string')
-    return failure(`Line ${number}: "now" must be a string.`);
+  if (tz !== undefined && tz !== null && typeof tz !== 'string')
+    return failure(`Line ${number}: "tz" must be a string or null.`);
+  if (now !== undefined && now !== null && typeof now !== 'string')
+    return failure(`Line ${number}: "now" must be a string or null.`);
   return parseOne(text, tz ?? options.tz, now ?? options.now, clock);
 }

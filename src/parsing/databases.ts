@@ -10,6 +10,13 @@ export interface DatabaseItem {
   readonly name: string;
   /** As typed, for messages. */
   readonly fragment: string;
+  /** Where the item starts in the normalised text, so a grammar can check the order of parts. */
+  readonly from: number;
+  /**
+   * Unquoted words or a bare number, which only their place makes a database; hashtags, quoted
+   * phrases and groups are databases wherever they stand.
+   */
+  readonly plain: boolean;
 }
 
 /** What one token contributes to the database list. */
@@ -20,13 +27,14 @@ export type DatabaseToken =
   | { readonly kind: 'separator' }
   | { readonly kind: 'invalid'; readonly hint: string };
 
-const hashtag = /^#[\p{L}\p{N}_]+$/u;
+const hashtag = /^#[\p{L}\p{M}\p{N}_]+$/u;
 const numericId = /^\d+$/;
 const hasLetterOrDigit = /[\p{L}\p{N}]/u;
 const groupPrefix = /^group:/i;
 
 /**
- * Classifies a token no clause claimed. Hashtags keep their `#` and case; `group:` is matched in
+ * Classifies a token no clause claimed. Hashtags (letters with their combining marks, digits,
+ * underscores: `#स्वास्थ्य`) keep their `#` and case; `group:` is matched in
  * any case and written lower-case; a bare number is an ID.
  */
 export function readDatabaseToken(token: Token): DatabaseToken {

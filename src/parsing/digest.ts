@@ -4,7 +4,10 @@
  * - `digests` (or `digest list`): this channel's digests.
  * - `digest` alone, `digest help`: how to create one.
  * - `digest pause|resume|remove|delete|run <id>`: act on one digest by its id.
- * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one. The schedule is in
+ * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one, in that order: a
+ *   plain word or number after the schedule starts is refused (`every monday at 9 30`, `… please`),
+ *   and a phrase before it may not hold schedule or time words (see `reserved.ts`); hashtags,
+ *   quoted phrases and groups are databases wherever they stand. The schedule is in
  *   words (see `schedule-phrases.ts`) or `cron "<five fields>"`; the window counts back from each
  *   run (`last 24 hours`, `past 7 days`, `last 2 weeks`) and defaults to the time since the
  *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
@@ -21,6 +24,7 @@ import { exampleCommand, parseErrors, quote } from './messages.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import {
   cronExpression,
+  dayParts,
   defaultDigestTime,
   digestErrors,
   matchAtTime,
@@ -213,7 +217,9 @@ function readCreate(
   start: number,
   context: DigestParseContext,
 ): DigestCommand {
-  const scan = scanCommand(text, body, digestClauses);
+  const scan = scanCommand(text, body, digestClauses, {
+    quotedExample: (phrase) => `digest "${phrase}" every monday at 9am`,
+  });
   let schedule: { value: ScheduleClause; fragment: string } | undefined;
   let time: { value: TimeOfDay; fragment: string } | undefined;
   let window: { value: WindowClause; fragment: string } | undefined;
@@ -270,6 +276,13 @@ function readCreate(
   if (schedule === undefined) {
     throw noSchedule(scan.databases.map((item) => item.fragment).join(', '));
   }
+  // After the schedule only clauses may follow: a stray word or number there ("at 9 30",
+  // "please") is a misread schedule, not a database.
+  const scheduleFrom = (
+    scan.clauses.find((clause) => clause.kind === 'schedule') as { from: number }
+  ).from;
+  const stray = scan.databases.find((item) => item.plain && item.from > scheduleFrom);
+  if (stray !== undefined) throw digestErrors.afterSchedule(stray.fragment);
 
   const scheduleZone = zone ?? resolveZone(context.zone) ?? 'UTC';
   const built = buildSchedule(schedule, time, scheduleZone, context.now);
@@ -315,6 +328,13 @@ function buildSchedule(
   } else {
     if (morning && time !== undefined && time.value.hour >= 12) {
       throw digestErrors.notMorning(time.fragment);
+    }
+    const part = clause.value.dayPart;
+    if (part !== undefined && time !== undefined) {
+      const hours = dayParts[part];
+      if (time.value.hour < hours.from || time.value.hour >= hours.to) {
+        throw digestErrors.notInDayPart(time.fragment, part);
+      }
     }
     if (time === undefined)
       notes.push(`No time was given, so it runs at ${clock(defaultDigestTime)}.`);

@@ -5,6 +5,7 @@
  */
 import { type DatabaseItem, isBareNumber, readDatabaseToken } from './databases.ts';
 import { parseErrors } from './messages.ts';
+import { isReservedWord } from './reserved.ts';
 import { fragmentOf, type Token } from './tokens.ts';
 
 /** A clause found at a position: its value and the index of the first token after it. */
@@ -29,8 +30,15 @@ export type ClauseHit<M> = {
     readonly value: M[K];
     /** The clause as typed, for messages. */
     readonly fragment: string;
+    /** Where the clause starts in the text. */
+    readonly from: number;
   };
 }[keyof M];
+
+export interface ScanOptions {
+  /** The arguments of a working command that names `phrase` in quotes, for the reserved-word error. */
+  readonly quotedExample?: (phrase: string) => string;
+}
 
 export interface CommandScan<M> {
   /** Clauses in the order they appear. */
@@ -46,12 +54,19 @@ export interface CommandScan<M> {
  * a phrase (`cancer 4711`, `4711 cancer`, `type 2 last week`) stays a numeric ID, as does one
  * standing alone; quotes (`"type 2"`) keep it in the phrase. Throws the first ParseError met,
  * including `unrecognised` for a token that is neither.
+ *
+ * An unquoted phrase may not hold a word the grammars keep for times, ranges, schedules or options
+ * (`reserved.ts`): one left over means the clause it belongs to could not be read, so the phrase
+ * is refused, quoting it, rather than looked up as a database. `and` counts only before a time
+ * word (`9am and 5pm`).
  */
 export function scanCommand<M>(
   text: string,
   tokens: readonly Token[],
   clauses: Clauses<M>,
+  options: ScanOptions = {},
 ): CommandScan<M> {
+  const quotedExample = options.quotedExample ?? ((phrase) => `"${phrase}" last week`);
   const matchers = Object.entries(clauses) as [keyof M & string, Matcher<unknown>][];
   const hits: ClauseHit<M>[] = [];
   const databases: DatabaseItem[] = [];
@@ -62,14 +77,26 @@ export function scanCommand<M>(
     if (phraseStart === -1) return;
     const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
     const words = tokens.slice(phraseStart, wordsEnd).map((t) => t.text);
+    for (let i = phraseStart; i < wordsEnd; i++) {
+      const word = (tokens[i] as Token).text;
+      if (isReservedWord(word) || (word.toLowerCase() === 'and' && startsTime(tokens[i + 1]))) {
+        const fragment = fragmentOf(text, tokens, phraseStart, wordsEnd);
+        throw parseErrors.reservedInPhrase(fragment, word, quotedExample(words.join(' ')));
+      }
+    }
     databases.push({
       name: words.join(' '),
       fragment: fragmentOf(text, tokens, phraseStart, wordsEnd),
+      from: (tokens[phraseStart] as Token).from,
+      plain: true,
     });
     for (let i = wordsEnd; i < end; i++) {
+      const token = tokens[i] as Token;
       databases.push({
-        name: (tokens[i] as Token).text,
+        name: token.text,
         fragment: fragmentOf(text, tokens, i, i + 1),
+        from: token.from,
+        plain: true,
       });
     }
     phraseStart = -1;
@@ -83,7 +110,8 @@ export function scanCommand<M>(
       if (match !== undefined) {
         endPhrase(at);
         const fragment = fragmentOf(text, tokens, at, match.next);
-        hits.push({ kind, value: match.value, fragment } as ClauseHit<M>);
+        const from = (tokens[at] as Token).from;
+        hits.push({ kind, value: match.value, fragment, from } as ClauseHit<M>);
         at = match.next;
         continue scan;
       }
@@ -104,7 +132,12 @@ export function scanCommand<M>(
           break;
         }
         endPhrase(at);
-        databases.push({ name: read.name, fragment: fragmentOf(text, tokens, at, at + 1) });
+        databases.push({
+          name: read.name,
+          fragment: fragmentOf(text, tokens, at, at + 1),
+          from: token.from,
+          plain: isBareNumber(token),
+        });
         break;
       case 'invalid':
         throw parseErrors.unrecognised(fragmentOf(text, tokens, at, at + 1), read.hint);
@@ -113,4 +146,9 @@ export function scanCommand<M>(
   }
   endPhrase(tokens.length);
   return { clauses: hits, databases };
+}
+
+/** A token after `and` that makes it a range joiner rather than a word of a phrase. */
+function startsTime(token: Token | undefined): boolean {
+  return token?.kind === 'word' && (isReservedWord(token.text) || /^\d+[:/.-]\d/.test(token.text));
 }

@@ -1,6 +1,22 @@
 /**
  * The `/influencers` lookup grammar: `<databases> [time window] [in <zone>] [top N]`, in any
  * order, -> the request sent to the analytics service.
+ *
+ * Decisions people meet (the tests hold each):
+ * - `past week`, `this past week`: the last 7 days to now; `last week` is the previous ISO week.
+ * - `last weekend`: Saturday 00:00 to Monday 00:00 of the most recent weekend that has ended;
+ *   `this weekend`: the current week's, to now. `last fortnight`: the last 14 days.
+ * - Days or months listed with a dash (`Sep 1-8`, `Nov 9–15`, `Sep 1 - 8`, `Jan-Mar`) include
+ *   the last one; every other range follows its separator: `to`, `until` and a dash between two
+ *   full dates (`Sep 1 - Sep 8`, `Sep 1 to 8`) end at the start of the end, `through` after it.
+ * - `week of Nov 9`: that ISO week. `2025`, `in 2025`: that year (a bare 1900-2099 number is a
+ *   year unless it stands between two words of a phrase; `"2025"` is a database ID).
+ * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.
+ *   `<period> to date` (`last month to date`): from its start to now. `until yesterday` with no
+ *   start is refused.
+ * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`).
+ * - An offset after a date-time wins over the zone (`Sep 9 2026 14:05 GMT`, `2pm +02:00`).
+ * - `this morning`, `last night`, `yesterday evening`, `tonight` are refused: give the hours.
  */
 import { ParseError } from '../errors.ts';
 import { uniqueDatabases } from './databases.ts';
@@ -41,6 +57,13 @@ const lookupClauses: Clauses<LookupClauses> = {
  * Reads a lookup typed in Slack (raw `text` of the slash command) at `context.now`. The zone is
  * the one the text names, else `context.zone` (the user's Slack zone) when it is a real zone,
  * else UTC. Returns the ParseError rather than throwing it, so callers cannot forget the case.
+ *
+ * Unquoted phrase databases may not hold the grammar's own words (`reserved.ts`): `cancer in
+ * children` is refused with a message saying to quote it, because a time or zone clause that
+ * failed to read would otherwise become a database and the answer would cover the wrong window.
+ * Every instant of the window is checked to lie within the years 1 to 9999.
+ * @throws RangeError when `context.now` is an invalid Date: that is the caller's mistake, not the
+ *   person's, so it is not answered as a ParseError.
  */
 export function parseLookup(text: string, context: ParseContext): LookupRequest | ParseError {
   try {

@@ -50,6 +50,14 @@ export const parseErrors = {
     );
   },
 
+  regionNotZone(place: string): ParseError {
+    return new ParseError(
+      'unknown_zone',
+      `${quote(place)} is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: ${exampleCommand('#hcsm last week in Europe/London')}`,
+      place,
+    );
+  },
+
   missingZone(keyword: string): ParseError {
     return new ParseError(
       'unknown_zone',
@@ -138,6 +146,51 @@ export const parseErrors = {
     );
   },
 
+  /**
+   * An unquoted phrase holds `word`, which the grammar keeps for times, ranges, schedules or
+   * options but could not read as one there. `example` is the arguments of a command that works.
+   */
+  reservedInPhrase(fragment: string, word: string, example: string): ParseError {
+    const phrase = fragment.replace(/"/g, '');
+    return new ParseError(
+      'unrecognised',
+      `I can't read ${quote(fragment)}: ${reservedHint(word)}. If ${quote(phrase)} is a database, put it in quotes: "${phrase}". Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  unsupportedDate(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: ${exampleCommand('#hcsm from 2026-09-01 to 2026-09-08')}`,
+      fragment,
+    );
+  },
+
+  unixMilliseconds(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: ${exampleCommand('#hcsm since 1790000000')}`,
+      fragment,
+    );
+  },
+
+  openEnded(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} says where the window ends but not where it starts: add a start. Try: ${exampleCommand(`#hcsm since Sep 1 ${fragment}`)}`,
+      fragment,
+    );
+  },
+
+  partOfDay(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} has no agreed start and end: give the hours. Try: ${exampleCommand('#hcsm between 6pm and 11pm yesterday')}`,
+      fragment,
+    );
+  },
+
   unrecognised(fragment: string, hint: string): ParseError {
     return new ParseError(
       'unrecognised',
@@ -146,3 +199,32 @@ export const parseErrors = {
     );
   },
 } as const;
+
+const rangeWords = new Set([
+  'to',
+  'until',
+  'till',
+  'til',
+  'through',
+  'thru',
+  'from',
+  'since',
+  'between',
+  'and',
+]);
+
+/** Why a reserved word cannot stay in a phrase, and what it would take to be read. */
+function reservedHint(word: string): string {
+  const lower = word.toLowerCase();
+  const shown = quote(word);
+  if (rangeWords.has(lower)) {
+    return `${shown} makes a range, and I find no time on both sides of it (from Sep 1 to Sep 8)`;
+  }
+  if (lower === 'in') {
+    return `after ${shown} I expect a time zone (in Europe/London, in Paris) or a period (in September, in 2025)`;
+  }
+  if (lower === 'at' || lower === 'on') {
+    return `after ${shown} I expect a time or a date (on Sep 9 at 5pm)`;
+  }
+  return `${shown} is a word I read as a time, a schedule or an option, and it makes none here`;
+}

@@ -4,8 +4,9 @@
  */
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages.ts';
+import { zoneAbbreviations } from './reserved.ts';
 import type { Token } from './tokens.ts';
-import { resolveZone } from './zone.ts';
+import { resolveCity, resolveZone } from './zone.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;
@@ -13,43 +14,12 @@ export const topRange = { min: 1, max: 50 } as const;
 const zoneKeywords = new Set(['tz', 'timezone']);
 const zoneShaped = /^[a-z][a-z0-9_+-]*(\/[a-z0-9_+-]+)+$/i;
 const utcLike = /^(utc|gmt)$/i;
-/**
- * Abbreviations people add after a time. They are ambiguous (IST, CST) or not zones at all (EST
- * is not New York in summer), so they are refused by name rather than read as a phrase database.
- */
-const zoneAbbreviations = new Set([
-  'est',
-  'edt',
-  'cst',
-  'cdt',
-  'mst',
-  'mdt',
-  'pst',
-  'pdt',
-  'akst',
-  'akdt',
-  'hst',
-  'bst',
-  'cet',
-  'cest',
-  'eet',
-  'eest',
-  'ist',
-  'jst',
-  'kst',
-  'aest',
-  'aedt',
-  'acst',
-  'acdt',
-  'awst',
-  'nzst',
-  'nzdt',
-]);
 
 /**
- * `in <Area/City>`, `in UTC`, `tz <zone>`, `tz:<zone>`, `timezone <zone>`, `timezone:<zone>` ->
- * the canonical zone name. `in` claims only zone-shaped words, so `in September` stays a time and
- * `in` inside a phrase stays a word; after `tz` anything is taken as a zone and checked.
+ * `in <Area/City>`, `in UTC`, `in <city>` (`in Paris`, `in New York`: see `resolveCity`), `tz
+ * <zone>`, `tz:<zone>`, `timezone <zone>`, `timezone:<zone>` -> the canonical zone name. `in`
+ * claims only zone-shaped words and cities, so `in September` stays a time; after `tz` anything is
+ * taken as a zone and checked. `in Europe` is refused: a region has many zones.
  * Abbreviations (`EST`, `CET`) are refused wherever they stand.
  * @throws ParseError `unknown_zone` naming the zone when it does not exist, or when `tz` has none.
  */
@@ -62,10 +32,9 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
     const next = tokens[at + 1];
     if (next?.kind === 'word' && zoneAbbreviations.has(next.lower))
       throw parseErrors.unknownZone(next.text);
-    if (next?.kind !== 'word' || !(zoneShaped.test(next.text) || utcLike.test(next.text))) {
-      return undefined;
-    }
-    return zoneMatch(next, at + 2);
+    if (next?.kind !== 'word') return undefined;
+    if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
+    return matchCity(tokens, at + 1);
   }
   if (zoneKeywords.has(lower)) {
     const next = tokens[at + 1];
@@ -85,14 +54,37 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
 
 function zoneMatch(token: Token, next: number): Match<string> {
   const zone = resolveZone(token.text);
-  if (zone === undefined) throw parseErrors.unknownZone(token.text);
-  return { value: zone, next };
+  if (zone !== undefined) return { value: zone, next };
+  const city = resolveCity(token.text);
+  if (city === 'region') throw parseErrors.regionNotZone(token.text);
+  if (city === undefined) throw parseErrors.unknownZone(token.text);
+  return { value: city, next };
+}
+
+/** Most words in a city name (`Ho Chi Minh`). */
+const maxCityWords = 3;
+
+/**
+ * `in London`, `in New York`: a city that ends exactly one IANA zone name, longest name first.
+ * `in Europe` is refused as a region; anything else after `in` is left to the other clauses.
+ */
+function matchCity(tokens: readonly Token[], at: number): Match<string> | undefined {
+  for (let words = maxCityWords; words >= 1; words--) {
+    const run = tokens.slice(at, at + words);
+    if (run.length < words || run.some((t) => t.kind !== 'word')) continue;
+    const place = run.map((t) => t.text).join(' ');
+    const city = resolveCity(place);
+    if (city === 'region') throw parseErrors.regionNotZone(place);
+    if (city !== undefined) return { value: city, next: at + words };
+  }
+  return undefined;
 }
 
 const topKeywords = new Set(['top', 'limit']);
+const gluedTop = /^(top|limit)\d+$/;
 
 /**
- * `top N`, `limit N`, `top:N`, `limit:N` -> N. The keyword always claims what follows, so a typo
+ * `top N`, `limit N`, `top:N`, `limit:N`, `top10`, `limit20` -> N. The keyword always claims what follows, so a typo
  * in the count is reported instead of becoming a phrase.
  * @throws ParseError `bad_top` unless N is a whole number in `topRange`.
  */
@@ -111,6 +103,10 @@ export const matchTopOption: Matcher<number> = (tokens, at) => {
     next = count === undefined ? at + 1 : at + 2;
   } else if (colon > 0 && topKeywords.has(lower.slice(0, colon))) {
     count = token.text.slice(colon + 1);
+    fragment = token.text;
+    next = at + 1;
+  } else if (gluedTop.test(lower)) {
+    count = lower.replace(/^(top|limit)/, '');
     fragment = token.text;
     next = at + 1;
   } else {

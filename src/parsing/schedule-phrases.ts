@@ -7,7 +7,15 @@
  * - A day-level schedule without a time runs at 09:00 (`defaultDigestTime`); `weekly` or `every
  *   week` without a day runs on Mondays; `monthly` or `every month` without a day on the 1st.
  * - A bare hour after `at` is on the 24-hour clock: `mondays at 9` is 09:00, `at 17` is 17:00.
- * - `every morning` is `every day`, with a time before noon.
+ * - `every morning` is `every day`, with a time before noon; a part of the day after the days
+ *   (`every weekday morning at 8`, `mondays in the evening at 6pm`) is a check on the time, which
+ *   must fall in it (morning before noon, afternoon 12:00-17:59, evening from 17:00): `every
+ *   monday evening at 6` is refused rather than run at 06:00.
+ * - Days side by side need no joiner: `every mon wed fri` is `every mon, wed and fri`.
+ * - Several days of the month (`on the 1st and 15th`) and nth weekdays (`the first monday of the
+ *   month`, `every last friday`, cron `1#1`, `5#L`) are custom cadences: each run covers the time
+ *   since the previous run (the 1st covers the 15th to the 1st; a first Monday the four or five
+ *   weeks since the previous one). A month without a fifth such weekday is skipped.
  * - One weekday is a weekly cadence; several (`every mon, wed and fri`, `weekdays`, `weekends`)
  *   are a custom cadence whose default window is the time since the previous run.
  * - `every N hours` takes N that divides the day (1, 2, 3, 4, 6, 8, 12) and runs on the hour.
@@ -35,6 +43,10 @@ export type ScheduleDays =
   | { readonly kind: 'weekly'; readonly days: readonly number[] | undefined }
   /** `day` undefined: `monthly` with no day named. */
   | { readonly kind: 'monthly'; readonly day: number | 'last' | undefined }
+  /** `on the 1st and 15th`: several days of every month, in order. */
+  | { readonly kind: 'monthly-days'; readonly days: readonly number[] }
+  /** `the first monday of the month` (nth 1), `every last friday` ('last'); weekday in cron numbers. */
+  | { readonly kind: 'nth-weekday'; readonly weekday: number; readonly nth: number | 'last' }
   | { readonly kind: 'hourly'; readonly every: number }
   | { readonly kind: 'cron'; readonly expression: string };
 
@@ -46,7 +58,21 @@ export interface ScheduleClause {
   readonly timeFragment: string | undefined;
   /** `every morning`: a time, when given, must be before noon. */
   readonly morning: boolean;
+  /**
+   * The part of the day named with the days (`every weekday morning`, `mondays in the evening`):
+   * a time, when given, must fall in it (`dayParts`).
+   */
+  readonly dayPart?: DayPart;
 }
+
+export type DayPart = 'morning' | 'afternoon' | 'evening';
+
+/** Hours each part of the day allows, start inclusive, end exclusive. */
+export const dayParts: Readonly<Record<DayPart, { from: number; to: number }>> = {
+  morning: { from: 0, to: 12 },
+  afternoon: { from: 12, to: 18 },
+  evening: { from: 17, to: 24 },
+};
 
 const exampleArgs = 'digest #hcsm every monday at 9am';
 /** `Try: /influencers digest #hcsm every monday at 9am`. */
@@ -94,6 +120,23 @@ export const digestErrors = {
     return new ParseError(
       'bad_schedule',
       `${quote(fragment)} is not in the morning: say every day instead of every morning for a time after noon. Try: ${exampleCommand('digest #hcsm every day at 5pm')}`,
+      fragment,
+    );
+  },
+
+  notInDayPart(fragment: string, part: DayPart): ParseError {
+    const example = part === 'morning' ? 'at 8am' : part === 'afternoon' ? 'at 2pm' : 'at 6pm';
+    return new ParseError(
+      'bad_schedule',
+      `${quote(fragment)} is not in the ${part}: give the time with am or pm, or on the 24-hour clock (${example}). Try: ${exampleCommand(`digest #hcsm every weekday ${part} ${example}`)}`,
+      fragment,
+    );
+  },
+
+  afterSchedule(fragment: string): ParseError {
+    return new ParseError(
+      'bad_schedule',
+      `I don't understand ${quote(fragment)} after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>], so name the databases first and, after the schedule, only a window (last 7 days), top N or a zone (in Europe/London). ${tryDigest}`,
       fragment,
     );
   },
@@ -268,12 +311,15 @@ function matchEvery(tokens: readonly Token[], at: number): Match<ScheduleClause>
     case 'day':
       return withTime(tokens, at + 2, { kind: 'daily' }, false);
     case 'morning':
-      return withTime(tokens, at + 2, { kind: 'daily' }, true);
+      return withTime(tokens, at + 2, { kind: 'daily' }, 'morning');
     case 'hour':
       return withTime(tokens, at + 2, { kind: 'hourly', every: 1 }, false);
     case 'weekday':
     case 'weekdays':
       return withTime(tokens, at + 2, { kind: 'weekly', days: weekdaysCron }, false);
+    case 'afternoon':
+    case 'evening':
+      return withTime(tokens, at + 2, { kind: 'daily' }, next);
     case 'weekend':
     case 'weekends':
       return withTime(
@@ -286,14 +332,21 @@ function matchEvery(tokens: readonly Token[], at: number): Match<ScheduleClause>
       return matchWeekly(tokens, at + 2, at);
     case 'month':
       return matchMonthly(tokens, at + 2);
-    case 'other':
     case 'second':
+      if (weekdayOf(lowerAt(tokens, at + 2)) !== undefined) {
+        return matchDayOfMonth(tokens, at + 1, true, at) as Match<ScheduleClause>;
+      }
+      throw digestErrors.unsupportedInterval(fragment());
+    case 'other':
     case 'fortnight':
     case 'minute':
     case 'year':
       throw digestErrors.unsupportedInterval(fragment());
     case 'last':
     case 'first':
+    case 'third':
+    case 'fourth':
+    case 'fifth':
       return matchDayOfMonth(tokens, at + 1, true, at) as Match<ScheduleClause>;
   }
   const steps = matchStep(tokens, at + 1);
@@ -408,6 +461,8 @@ const ordinalWords = new Map([
   ['first', 1],
   ['second', 2],
   ['third', 3],
+  ['fourth', 4],
+  ['fifth', 5],
 ]);
 const ordinalShape = /^(\d{1,3})(st|nd|rd|th)?$/;
 
@@ -437,6 +492,8 @@ function matchDayOfMonth(
   else if (ordinalWords.has(word)) day = ordinalWords.get(word) as number;
   else if (shaped !== null) day = Number(shaped[1]);
   else return fail();
+  const weekday = weekdayOf(lowerAt(tokens, start + 1));
+  if (weekday !== undefined) return matchNthWeekday(tokens, start, day, weekday, from);
   let next = start + 1;
   const named = lowerAt(tokens, next) === 'day';
   if (named) next++;
@@ -447,7 +504,59 @@ function matchDayOfMonth(
   if (typeof day === 'number' && (day < 1 || day > 31)) {
     throw digestErrors.dayOfMonth(tokensText(tokens, start, next));
   }
+  if (typeof day === 'number' && !named && monthEnd === undefined) {
+    const more = readMoreDays(tokens, next);
+    if (more !== undefined) {
+      const days = [...new Set([day, ...more.value])].sort((a, b) => a - b);
+      const end = readOfMonth(tokens, more.next) ?? more.next;
+      const value: ScheduleDays =
+        days.length === 1 ? { kind: 'monthly', day } : { kind: 'monthly-days', days };
+      return withTime(tokens, end, value, false);
+    }
+  }
   return withTime(tokens, monthEnd ?? next, { kind: 'monthly', day }, false);
+}
+
+/** `and 15th`, `, 15th and 28th` after a first day of the month -> those days. */
+function readMoreDays(tokens: readonly Token[], at: number): Match<number[]> | undefined {
+  const days: number[] = [];
+  let i = at;
+  for (;;) {
+    let j = tokens[i]?.kind === 'comma' ? i + 1 : i;
+    const joiner = lowerAt(tokens, j);
+    if (joiner === 'and' || joiner === '&') j++;
+    if (j === i) break;
+    if (lowerAt(tokens, j) === 'the') j++;
+    const shaped = /^(\d{1,3})(st|nd|rd|th)$/.exec(lowerAt(tokens, j) ?? '');
+    if (shaped === null) break;
+    const day = Number(shaped[1]);
+    if (day < 1 || day > 31) throw digestErrors.dayOfMonth(tokensText(tokens, j, j + 1));
+    days.push(day);
+    i = j + 1;
+  }
+  return days.length === 0 ? undefined : { value: days, next: i };
+}
+
+/**
+ * `[the] first monday [of the month]`, `every last friday`: cron's nth weekday (`1#1`, `5#L`),
+ * which croner evaluates; months with no fifth such day are skipped.
+ */
+function matchNthWeekday(
+  tokens: readonly Token[],
+  at: number,
+  nth: number | 'last',
+  weekday: number,
+  from: number,
+): Match<ScheduleClause> {
+  const word = lowerAt(tokens, at + 1) ?? '';
+  if (typeof nth === 'number' && (nth < 1 || nth > 5)) {
+    throw digestErrors.unreadable(tokensText(tokens, from, at + 2));
+  }
+  if (word.endsWith('s') && weekdays.get(word) === undefined) {
+    throw digestErrors.unreadable(tokensText(tokens, from, at + 2));
+  }
+  const end = readOfMonth(tokens, at + 2) ?? at + 2;
+  return withTime(tokens, end, { kind: 'nth-weekday', weekday, nth }, false);
 }
 
 /** `of every month`, `of each month`, `of the month`, `every month`, `each month` -> index after. */
@@ -480,6 +589,8 @@ function matchDayList(tokens: readonly Token[], at: number): Match<ScheduleClaus
     if (tokens[separator]?.kind === 'comma') separator++;
     const joiner = lowerAt(tokens, separator);
     if (joiner === 'and' || joiner === '&') separator++;
+    // "every mon wed fri": days side by side need no joiner.
+    if (separator === i && startsDayList(tokens, i)) continue;
     if (separator === i) break;
     const after = lowerAt(tokens, separator);
     if (after !== undefined && weekdayOf(after) === undefined && looksLikeWeekday(after)) {
@@ -571,20 +682,45 @@ function cronClause(expression: string): ScheduleClause {
   return { days, time: undefined, timeFragment: undefined, morning: false };
 }
 
-/** The schedule's days, then an optional `[at] <time>` right after them. */
+const partWords: ReadonlyMap<string, DayPart> = new Map([
+  ['morning', 'morning'],
+  ['mornings', 'morning'],
+  ['afternoon', 'afternoon'],
+  ['afternoons', 'afternoon'],
+  ['evening', 'evening'],
+  ['evenings', 'evening'],
+]);
+
+/**
+ * The schedule's days, then an optional part of the day (`morning`, `in the evening`) and an
+ * optional `[at] <time>` right after them. `part`: the days' own words named one (`every
+ * morning`).
+ */
 function withTime(
   tokens: readonly Token[],
   at: number,
   days: ScheduleDays,
-  morning: boolean,
+  part: DayPart | false,
 ): Match<ScheduleClause> {
-  const hasAt = lowerAt(tokens, at) === 'at';
-  const time = readTime(tokens, hasAt ? at + 1 : at, hasAt);
-  if (time === undefined) {
-    return { value: { days, time: undefined, timeFragment: undefined, morning }, next: at };
+  let dayPart: DayPart | undefined = part === false ? undefined : part;
+  let i = at;
+  if (dayPart === undefined) {
+    const inThe = lowerAt(tokens, i) === 'in' && lowerAt(tokens, i + 1) === 'the' ? i + 2 : i;
+    dayPart = partWords.get(lowerAt(tokens, inThe) ?? '');
+    if (dayPart !== undefined) i = inThe + 1;
   }
-  const timeFragment = tokensText(tokens, at, time.next);
-  return { value: { days, time: time.value, timeFragment, morning }, next: time.next };
+  const morning = part === 'morning';
+  const parts = dayPart === undefined ? {} : { dayPart };
+  const hasAt = lowerAt(tokens, i) === 'at';
+  const time = readTime(tokens, hasAt ? i + 1 : i, hasAt);
+  if (time === undefined) {
+    return {
+      value: { days, time: undefined, timeFragment: undefined, morning, ...parts },
+      next: i,
+    };
+  }
+  const timeFragment = tokensText(tokens, i, time.next);
+  return { value: { days, time: time.value, timeFragment, morning, ...parts }, next: time.next };
 }
 
 const bareHour = /^\d{1,2}$/;
@@ -636,6 +772,10 @@ export function cronExpression(
     }
     case 'monthly':
       return `${clock} ${days.day === 'last' ? 'L' : (days.day ?? 1)} * *`;
+    case 'monthly-days':
+      return `${clock} ${days.days.join(',')} * *`;
+    case 'nth-weekday':
+      return `${clock} * * ${days.weekday}#${days.nth === 'last' ? 'L' : days.nth}`;
     case 'hourly':
       return days.every === 1 ? '0 * * * *' : `0 */${days.every} * * *`;
   }

@@ -14,11 +14,13 @@ const oddSpaces = /[\u00A0\u2000-\u200B\u202F\u205F\u3000\t\r\n]/g;
 /**
  * Turns Slack's `text` into what the person typed: decodes `&lt;` `&gt;` `&amp;`, rewrites a
  * named channel reference `<#C0123|hcsm>` to `#hcsm`, makes every double or paired single curly
- * quote a straight `"`, and every other space character a plain space. A reference without a name
+ * quote a straight `"`, and every other space character a plain space. The text is NFC-normalised
+ * first, so a decomposed `#café` and a composed one name the same hashtag. A reference without a name
  * (`<#C0123>`, `<#C0123|>`) is left as it is, so the grammar can report it rather than guess.
  */
 export function normaliseSlackText(text: string): string {
   return text
+    .normalize('NFC')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(channelRef, (_, _id: string, name: string) => `#${name}`)

@@ -71,3 +71,51 @@ export function resolveZone(input: string): string | undefined {
   if (resolved.size < 10_000) resolved.set(key, zone);
   return zone;
 }
+
+let cities: Map<string, readonly string[]> | undefined;
+
+/** Areas of IANA names: regions with many zones, never one. */
+const areas: ReadonlySet<string> = new Set([
+  'africa',
+  'america',
+  'americas',
+  'antarctica',
+  'arctic',
+  'asia',
+  'atlantic',
+  'australia',
+  'europe',
+  'indian',
+  'pacific',
+  'us',
+]);
+
+/** City part of every zone name (`new york`, `kolkata`) -> the canonical zones that end with it. */
+function cityZones(): Map<string, readonly string[]> {
+  if (cities === undefined) {
+    const found = new Map<string, Set<string>>();
+    for (const [name, canonical] of knownZones()) {
+      const parts = name.split('/');
+      if (parts.length < 2 || parts[0] === 'etc' || parts[0] === 'antarctica') continue;
+      const city = (parts[parts.length - 1] as string).replace(/_/g, ' ');
+      if (city === 'center') continue;
+      const zones = found.get(city) ?? new Set<string>();
+      zones.add(canonical);
+      found.set(city, zones);
+    }
+    cities = new Map([...found].map(([city, zones]) => [city, [...zones]]));
+  }
+  return cities;
+}
+
+/**
+ * A place typed after `in` (`London`, `new york`, `Kolkata`): the zone whose IANA name ends with
+ * that city, matched in any case with spaces for underscores, when exactly one zone does. Returns
+ * `region` for an area with many zones (`Europe`), `undefined` for anything else.
+ */
+export function resolveCity(place: string): string | 'region' | undefined {
+  const key = place.trim().toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ');
+  if (areas.has(key)) return 'region';
+  const zones = cityZones().get(key);
+  return zones?.length === 1 ? zones[0] : undefined;
+}

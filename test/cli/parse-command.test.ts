@@ -68,7 +68,7 @@ describe('node src/cli.ts parse', () => {
     expect(cli(['parse', ...flags, '#x'])).toMatchObject({ status: 2, stdout });
   });
 
-  it('answers --jsonl line by line, in order, skipping blank lines and surviving bad ones', () => {
+  it('answers --jsonl with one line per input line, in order, blank and bad lines included', () => {
     const input = [
       '{"text":"#x last week","tz":"europe/london","now":"2026-11-21T15:30:00Z"}',
       '',
@@ -82,6 +82,7 @@ describe('node src/cli.ts parse', () => {
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"Europe/London","top":10}',
+      '{"error":{"message":"Line 2 is empty: expected {\\"text\\":\\"...\\",\\"tz\\":\\"...\\",\\"now\\":\\"...\\"}."}}',
       '{"error":{"message":"Line 3 is not JSON: expected {\\"text\\":\\"...\\",\\"tz\\":\\"...\\",\\"now\\":\\"...\\"}."}}',
       '{"error":{"message":"I can\'t read “yesterdy” as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: /influencers #hcsm since Sep 1"}}',
       '{"error":{"message":"Line 5 has no string \\"text\\"."}}',
@@ -89,6 +90,70 @@ describe('node src/cli.ts parse', () => {
       '{"databases":["#y"],"start":"2026-11-01T00:00:00-04:00","end":"2026-11-02T00:00:00-05:00","timezone":"America/New_York","top":10}',
       '',
     ]);
+  });
+
+  it('ignores a byte order mark on the first line and reads a null tz or now as the default', () => {
+    const input = [
+      '\uFEFF{"text":"#x yesterday","tz":null,"now":null}',
+      '{"text":"#x yesterday","tz":null}',
+    ].join('\n');
+    const line =
+      '{"databases":["#x"],"start":"2026-11-20T00:00:00-05:00","end":"2026-11-21T00:00:00-05:00","timezone":"America/New_York","top":10}';
+    const run = cli(['parse', '--jsonl', '--tz', 'America/New_York', ...now], input);
+    expect(run).toEqual({ status: 0, stdout: `${line}\n${line}\n`, stderr: '' });
+  });
+
+  it('writes one line per input line, so outputs match inputs by position', () => {
+    const input = `${['{"text":"#a"}', '', '   ', '{"text":"#b"}', ''].join('\n')}\n`;
+    const lines = cli(['parse', '--jsonl', ...now], input)
+      .stdout.trimEnd()
+      .split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines.map((line) => Object.keys(JSON.parse(line) as object)[0])).toEqual([
+      'databases',
+      'error',
+      'error',
+      'databases',
+      'error',
+    ]);
+  });
+
+  it.each([
+    [
+      '2026-11-21T15:30:00+25:00',
+      'Invalid now \\"2026-11-21T15:30:00+25:00\\": the offset +25:00 is not a real one; offsets run from -14:00 to +14:00.',
+    ],
+    [
+      '1969-12-31T23:59:59Z',
+      'Invalid now \\"1969-12-31T23:59:59Z\\": it is before 1970, and there is no data that old.',
+    ],
+    [
+      '0001-01-03T00:00:00Z',
+      'Invalid now \\"0001-01-03T00:00:00Z\\": it is before 1970, and there is no data that old.',
+    ],
+    [
+      '1970-01-03T00:00:00Z',
+      'The window starts at 1969-12-27T00:00:00+00:00, before 1970: there is no data that old. Give a later --now or a shorter window.',
+    ],
+  ])('refuses --now %s clearly', (value, message) => {
+    expect(cli(['parse', '--now', value, '#x'])).toEqual({
+      status: 2,
+      stdout: `{"error":{"message":"${message}"}}\n`,
+      stderr: '',
+    });
+  });
+
+  it('stops quietly with 0 when the reader of stdout goes away', () => {
+    const script = `${JSON.stringify(process.execPath)} src/cli.ts parse --jsonl | head -1`;
+    const input = `${'{"text":"#x last week"}\n'.repeat(20_000)}`;
+    const result = spawnSync('bash', ['-o', 'pipefail', '-c', script], {
+      cwd: root,
+      input,
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout.split('\n')).toHaveLength(2);
   });
 
   it('keeps the order of many --jsonl lines', () => {

@@ -126,6 +126,21 @@ describe('parseDigestCommand', () => {
       ['cron “30 8 * * 1-5”', '30 8 * * 1-5', 'custom'],
       ["cron '0 9 1,15 * *'", '0 9 1,15 * *', 'custom'],
       ['cron:"0 9 1 * *"', '0 9 1 * *', 'monthly'],
+      ['every mon wed fri at 9', '0 9 * * 1,3,5', 'custom'],
+      ['on mon tue at 8:15', '15 8 * * 1,2', 'custom'],
+      ['on the 1st and 15th', '0 9 1,15 * *', 'custom'],
+      ['every month on the 1st, 15th and 28th at 8', '0 8 1,15,28 * *', 'custom'],
+      ['on the 1st and the 15th of every month at 10am', '0 10 1,15 * *', 'custom'],
+      ['the first monday of the month', '0 9 * * 1#1', 'custom'],
+      ['every first monday at 9', '0 9 * * 1#1', 'custom'],
+      ['every second tuesday at 14:00', '0 14 * * 2#2', 'custom'],
+      ['on the third wednesday of every month at 8am', '0 8 * * 3#3', 'custom'],
+      ['every last friday at 17:00', '0 17 * * 5#L', 'custom'],
+      ['every weekday morning at 8', '0 8 * * 1-5', 'custom'],
+      ['every weekday morning', '0 9 * * 1-5', 'custom'],
+      ['mondays in the evening at 6pm', '0 18 * * 1', 'weekly'],
+      ['every afternoon at 2pm', '0 14 * * *', 'daily'],
+      ['every day at 5 in the afternoon', '0 17 * * *', 'daily'],
     ])('reads %j as %s (%s)', (schedule, expression, cadence) => {
       const command = create(`digest #hcsm ${schedule}`);
       expect(command.spec.schedule.expression).toBe(expression);
@@ -511,5 +526,94 @@ describe('parseDigestCommand', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('parseDigestCommand (order, zones and parts of the day)', () => {
+  it('runs nth weekdays and several days of the month where croner puts them, in the zone', () => {
+    const first = create('digest #hcsm the first monday of the month at 9 in Paris');
+    expect(first.spec.zone).toBe('Europe/Paris');
+    expect(nextRuns(first.spec.schedule, now, 3).map((run) => run.toISOString())).toEqual([
+      '2026-12-07T08:00:00.000Z',
+      '2027-01-04T08:00:00.000Z',
+      '2027-02-01T08:00:00.000Z',
+    ]);
+    const twice = create('digest #hcsm on the 1st and 15th at 10am in New York');
+    expect(twice.spec.window).toEqual(sincePrevious);
+    expect(nextRuns(twice.spec.schedule, now, 3).map((run) => run.toISOString())).toEqual([
+      '2026-12-01T15:00:00.000Z',
+      '2026-12-15T15:00:00.000Z',
+      '2027-01-01T15:00:00.000Z',
+    ]);
+  });
+
+  it.each([
+    ['digest #hcsm every monday at 9am in London', 'Europe/London'],
+    ['digest #hcsm every monday at 9am in new york', 'America/New_York'],
+    ['digest #hcsm weekdays at 8:30 in Kolkata top 5', 'Asia/Kolkata'],
+  ])('reads the city zone of %j as %s', (text, zone) => {
+    expect(create(text).spec.zone).toBe(zone);
+  });
+
+  it('reads a glued top', () => {
+    expect(create('digest #hcsm every monday at 9am top10').spec.top).toBe(10);
+    expect(create('digest #hcsm every monday at 9am limit25').spec.top).toBe(25);
+  });
+
+  it.each([
+    [
+      'digest #hcsm every monday at 9am please',
+      'please',
+      "I don't understand “please” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>], so name the databases first and, after the schedule, only a window (last 7 days), top N or a zone (in Europe/London). Try: /influencers digest #hcsm every monday at 9am",
+    ],
+    ['digest #hcsm every monday at 9 30', '30', undefined],
+    ['digest #hcsm every day at 9am with last 7 days', 'with', undefined],
+    ['digest #hcsm every monday at 9am and', 'and', undefined],
+    ['digest #hcsm every monday at 9am covering the past week', 'covering', undefined],
+  ])('refuses %j, naming %j', (text, fragment, message) => {
+    const error = parseDigestCommand(text, context);
+    expect(error).toMatchObject({ reason: 'bad_schedule', fragment });
+    if (message !== undefined) expect((error as ParseError).message).toBe(message);
+  });
+
+  it('takes hashtags, quoted phrases and groups after the schedule', () => {
+    expect(
+      create('digest every monday at 9am #hcsm "patient safety" group:Oncology').spec.databases,
+    ).toEqual(['#hcsm', 'patient safety', 'group:Oncology']);
+  });
+
+  it.each([
+    [
+      'digest #hcsm every weekday morning at 3pm',
+      'at 3pm',
+      '“at 3pm” is not in the morning: give the time with am or pm, or on the 24-hour clock (at 8am). Try: /influencers digest #hcsm every weekday morning at 8am',
+    ],
+    [
+      'digest #hcsm every monday evening at 6',
+      'at 6',
+      '“at 6” is not in the evening: give the time with am or pm, or on the 24-hour clock (at 6pm). Try: /influencers digest #hcsm every weekday evening at 6pm',
+    ],
+  ])('refuses %j: the time is not in the part of the day', (text, fragment, message) => {
+    expect(parseDigestCommand(text, context)).toMatchObject({
+      reason: 'bad_schedule',
+      fragment,
+      message,
+    });
+  });
+
+  it('refuses a region as a zone', () => {
+    expect(parseDigestCommand('digest #hcsm every monday at 9am in Europe', context)).toMatchObject(
+      {
+        reason: 'unknown_zone',
+        message:
+          '“Europe” is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
+      },
+    );
+  });
+
+  it('refuses a sixth weekday of the month', () => {
+    expect(parseDigestCommand('digest #hcsm every 6th monday', context)).toMatchObject({
+      reason: 'bad_schedule',
+    });
   });
 });

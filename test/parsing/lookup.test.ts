@@ -578,8 +578,11 @@ describe('parseLookup', () => {
       ]);
     });
 
-    it('keeps abbreviations of days and months in phrases unless something marks them as a time', () => {
-      expect(lookup('sun safety').databases).toEqual(['sun safety']);
+    it('refuses abbreviations of days and months in an unquoted phrase, and reads them as times where something marks them', () => {
+      expect(failure('sun safety').message).toBe(
+        'I can\'t read “sun safety”: “sun” is a word I read as a time, a schedule or an option, and it makes none here. If “sun safety” is a database, put it in quotes: "sun safety". Try: /influencers "sun safety" last week',
+      );
+      expect(lookup('"sun safety"').databases).toEqual(['sun safety']);
       expect(window('#x on sun')).toEqual([
         '2026-11-15T00:00:00+00:00',
         '2026-11-16T00:00:00+00:00',
@@ -592,7 +595,7 @@ describe('parseLookup', () => {
       ['stage 4 breast cancer, #bcsm', ['stage 4 breast cancer', '#bcsm']],
       ['covid 19 2024 booster', ['covid 19 2024 booster']],
       ['vaccine 1763000000 trial', ['vaccine 1763000000 trial']],
-      ['tweets from 2 doctors', ['tweets from 2 doctors']],
+      ['tweets 2 doctors', ['tweets 2 doctors']],
       ['type 2 diabetes 2 weeks ago', ['type 2 diabetes']],
     ])('joins a number between two words of a phrase into it: %s', (text, databases) => {
       expect(lookup(text).databases).toEqual(databases);
@@ -626,8 +629,13 @@ describe('parseLookup', () => {
       ).toMatchObject({ reason: 'too_many_databases', fragment: '4711' });
     });
 
-    it('takes "to" and "from" into a phrase when no time follows them', () => {
-      expect(lookup('access to care, tweets from doctors').databases).toEqual([
+    it('refuses "to" and "from" in an unquoted phrase and takes them in quotes', () => {
+      expect(failure('access to care, tweets from doctors')).toMatchObject({
+        reason: 'unrecognised',
+        fragment: 'access to care',
+      });
+      expect(failure('#x tweets from doctors').fragment).toBe('tweets from doctors');
+      expect(lookup('"access to care", "tweets from doctors"').databases).toEqual([
         'access to care',
         'tweets from doctors',
       ]);
@@ -829,7 +837,25 @@ describe('parseLookup', () => {
         '#x 01.09.2026',
         'bad_time',
         '01.09.2026',
-        '“01.09.2026” is not a real date or time. Try: /influencers #hcsm from 2026-09-01 to 2026-09-08',
+        "“01.09.2026” is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: /influencers #hcsm from 2026-09-01 to 2026-09-08",
+      ],
+      [
+        '#x 1-8 Sep',
+        'bad_time',
+        '1-8 Sep',
+        "“1-8 Sep” is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: /influencers #hcsm from 2026-09-01 to 2026-09-08",
+      ],
+      [
+        '#x since 1790000000000',
+        'bad_time',
+        'since 1790000000000',
+        '“since 1790000000000” looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: /influencers #hcsm since 1790000000',
+      ],
+      [
+        '#x 1790000000000 to 1791000000000',
+        'bad_time',
+        '1790000000000',
+        '“1790000000000” looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: /influencers #hcsm since 1790000000',
       ],
       [
         '#x yesterday 3pm',

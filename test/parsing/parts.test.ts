@@ -117,10 +117,10 @@ describe('scanCommand', () => {
     const text = 'Type 2  Diabetes   4711 , covid 19';
     const scan = scanCommand(text, tokenize(text), { window: matchTimeExpression });
     expect(scan.databases).toEqual([
-      { name: 'Type 2 Diabetes', fragment: 'Type 2  Diabetes' },
-      { name: '4711', fragment: '4711' },
-      { name: 'covid', fragment: 'covid' },
-      { name: '19', fragment: '19' },
+      { name: 'Type 2 Diabetes', fragment: 'Type 2  Diabetes', from: 0, plain: true },
+      { name: '4711', fragment: '4711', from: 19, plain: true },
+      { name: 'covid', fragment: 'covid', from: 26, plain: true },
+      { name: '19', fragment: '19', from: 32, plain: true },
     ]);
   });
 });

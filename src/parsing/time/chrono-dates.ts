@@ -55,7 +55,8 @@ export function matchChronoDate(tokens: readonly Token[], at: number): Match<Mom
   }
   const text = tokensText(tokens, at, end);
   const [result] = chrono.en.casual.parse(text, reference, { forwardDate: false });
-  if (result === undefined || result.index !== 0) return undefined;
+  // A range chrono found (`9am-5pm`) is not a date: taking its start alone would drop the end.
+  if (result === undefined || result.index !== 0 || result.end !== undefined) return undefined;
   const start = result.start;
   if (!start.isCertain('month') || !start.isCertain('day')) return undefined;
   let next = -1;

@@ -3,7 +3,7 @@
  * day, week, month; adding days) is done by luxon in that zone, so days across a DST change are
  * 23 or 25 hours long and midnight is the zone's midnight.
  */
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import { parseErrors } from '../messages.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './expression.ts';
 import type { Unit } from './vocabulary.ts';
@@ -53,6 +53,7 @@ export function evaluateTimeExpression(
   fragment: string,
 ): TimeWindow {
   const now = zonedNow(context);
+  if (!inRange(now)) throw parseErrors.outOfRange(fragment);
   const span = (moment: Moment, anchor?: DateTime): Span => {
     const s = evaluateMoment(moment, now, anchor);
     if (!inRange(s.start) || !inRange(s.end)) throw parseErrors.outOfRange(fragment);
@@ -70,7 +71,16 @@ export function evaluateTimeExpression(
     case 'since':
       return checkWindow(span(expression.start).start, now, now, fragment);
     case 'range': {
-      const start = span(expression.start).start;
+      const first = expression.start;
+      if (first.kind === 'rolling') {
+        // "last 7 days through yesterday": that many units ending where the range ends.
+        const endSpan = span(expression.end);
+        const end = expression.inclusive ? endSpan.end : endSpan.start;
+        const start = end.minus({ [durationKey[first.unit]]: first.amount });
+        if (!inRange(start)) throw parseErrors.outOfRange(fragment);
+        return checkWindow(start, end, now, fragment);
+      }
+      const start = span(first).start;
       const end = span(expression.end, start);
       return checkWindow(start, expression.inclusive ? end.end : end.start, now, fragment);
     }
@@ -80,7 +90,10 @@ export function evaluateTimeExpression(
 /** The window used when the text names no time: `days` calendar days before now, to now. */
 export function defaultTimeWindow(context: TimeContext, days: number): TimeWindow {
   const now = zonedNow(context);
-  return checkWindow(now.minus({ days }), now, now, `last ${days} days`);
+  const fragment = `last ${days} days`;
+  const start = now.minus({ days });
+  if (!inRange(start) || !inRange(now)) throw parseErrors.outOfRange(fragment);
+  return checkWindow(start, now, now, fragment);
 }
 
 /**
@@ -147,7 +160,28 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
         point: false,
       };
     case 'local':
+      if (moment.offsetMinutes !== undefined) {
+        return point(offsetInstant(moment.date, moment.time, moment.offsetMinutes, now, anchor));
+      }
       return point(localInstant(moment.date, moment.time, now, anchor));
+    case 'year': {
+      const start = wallClock(now, moment.year, 1, 1);
+      return { start, end: start.plus({ years: 1 }), point: false };
+    }
+    case 'week-of': {
+      const start = resolveDate(moment.date, now, anchor).startOf('week');
+      return { start, end: start.plus({ weeks: 1 }), point: false };
+    }
+    case 'weekend': {
+      // This ISO week's weekend has not ended yet, so "last weekend" (-1) is the one before it.
+      const start = startOfDay(now.startOf('week').plus({ days: 5 + 7 * moment.offset }));
+      return { start, end: startOfDay(start.plus({ days: 2 })), point: false };
+    }
+    case 'through': {
+      const first = evaluateMoment(moment.first, now, anchor);
+      const last = evaluateMoment(moment.last, now, first.start);
+      return { start: first.start, end: last.end, point: false };
+    }
     case 'day': {
       const day = resolveDate(moment.date, now, anchor);
       return { start: day, end: startOfDay(day.plus({ days: 1 })), point: false };
@@ -206,6 +240,27 @@ function localInstant(
 }
 
 const ymd = (d: DateTime): [number, number, number] => [d.year, d.month, d.day];
+
+/**
+ * A wall-clock time read at a fixed offset (`Sep 9 2026 14:05 GMT`): the offset wins over the
+ * zone. A missing date is still found by past bias in the zone, then read at the offset.
+ */
+function offsetInstant(
+  date: DateRef | undefined,
+  time: TimeOfDay,
+  offsetMinutes: number,
+  now: DateTime,
+  anchor: DateTime | undefined,
+): DateTime {
+  const fixed = now.setZone(FixedOffsetZone.instance(offsetMinutes));
+  const day =
+    date === undefined ? undefined : resolveDate(date, fixed, anchor?.setZone(fixed.zone));
+  const instant =
+    day === undefined
+      ? localInstant(undefined, time, fixed, anchor?.setZone(fixed.zone))
+      : wallClock(fixed, day.year, day.month, day.day, time);
+  return instant.setZone(now.zone);
+}
 
 /**
  * The start (00:00 in the zone) of the day a reference names. A bare weekday or a date without a

@@ -4,13 +4,25 @@
  */
 import type { Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages.ts';
-import { tokensText } from '../tokens.ts';
-import { misspellableUnits, misspellableWords } from './vocabulary.ts';
+import { type Token, tokensText } from '../tokens.ts';
+import { misspellableUnits, misspellableWords, months } from './vocabulary.ts';
 
 const relativeWords = ['last', 'past', 'this', 'next'];
 /** Digits joined by date or time punctuation: `2026-13-45`, `32/11/26`, `01.09.2026`, `25:00`. */
 const dateShaped = /^\d+([./:-]\d+)+([ap]\.?m\.?|[tz].*)?$/i;
 const clockShaped = /^\d+([ap]\.?m\.?)$/i;
+/**
+ * The numeric shapes the grammar reads (ISO dates and date-times, US dates, clock times), so a
+ * date-shaped token of another shape (`01.09.2026`, `1-8 Sep`) is called unsupported rather than
+ * impossible.
+ */
+const supportedShape =
+  /^(\d{4}[-/]\d{1,2}[-/]\d{1,2}(t.*)?|\d{1,2}\/\d{1,2}(\/\d{2}|\/\d{4})?|\d{1,2}:\d{2}(:\d{2})?([ap]\.?m\.?)?)$/i;
+
+const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
+  const token = tokens[i];
+  return token?.kind === 'word' ? token.lower : undefined;
+};
 
 /**
  * Tried after the time grammar at each position: throws `bad_time` when the token there looks
@@ -22,6 +34,10 @@ export const rejectMisspeltTime: Matcher<never> = (tokens, at) => {
   if (token?.kind !== 'word') return undefined;
   const word = token.lower;
   if (word === 'ago') throw parseErrors.badTime(tokensText(tokens, Math.max(0, at - 2), at + 1));
+  if (dateShaped.test(word) && !supportedShape.test(word)) {
+    const month = months.has(lowerAt(tokens, at + 1) ?? '');
+    throw parseErrors.unsupportedDate(tokensText(tokens, at, month ? at + 2 : at + 1));
+  }
   if (dateShaped.test(word) || clockShaped.test(word)) throw parseErrors.invalidDate(token.text);
   if (word.length >= 5 && isMisspelling(word, misspellableWords))
     throw parseErrors.badTime(token.text);
