@@ -9,8 +9,8 @@
  * - Days or months listed with a dash (`Sep 1-8`, `Nov 9–15`, `Sep 1 - 8`, `Jan-Mar`) include
  *   the last one; every other range follows its separator: `to`, `until` and a dash between two
  *   full dates (`Sep 1 - Sep 8`, `Sep 1 to 8`) end at the start of the end, `through` after it.
- * - `week of Nov 9`: that ISO week. `2025`, `in 2025`: that year (a bare 1900-2099 number is a
- *   year unless it stands between two words of a phrase; `"2025"` is a database ID).
+ * - `week of Nov 9`: that ISO week. `in 2025`, `during 2025`, `since 2025`: that year; a lone
+ *   bare number stays a database ID (`#hcsm 2025`), as rule 1 says.
  * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.
  *   `<period> to date` (`last month to date`): from its start to now. `until yesterday` with no
  *   start is refused.

@@ -152,7 +152,7 @@ describe('parseLookup', () => {
         '2026-01-01T00:00:00+00:00',
       ],
       [
-        '#x 2026',
+        '#x during 2026',
         'Australia/Sydney',
         saturday,
         '2026-01-01T00:00:00+11:00',

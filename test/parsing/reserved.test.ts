@@ -130,11 +130,12 @@ describe('unquoted phrases and the grammar words', () => {
     ).toMatchObject({ kind: 'create', spec: { databases: ['cancer in children'] } });
   });
 
-  it('keeps a year between two words of a phrase and reads one at the edge as a time', () => {
+  it('keeps a year between two words of a phrase, reads a lone number as an ID, and `in 2025` as a year', () => {
     expect(parseLookup('covid 19 2024 booster', context)).toMatchObject({
       databases: ['covid 19 2024 booster'],
     });
-    expect(parseLookup('#x 2025', context)).toMatchObject({
+    expect(parseLookup('#x 2025', context)).toMatchObject({ databases: ['#x', '2025'] });
+    expect(parseLookup('#x in 2025', context)).toMatchObject({
       databases: ['#x'],
       start: '2025-01-01T00:00:00+00:00',
     });

@@ -7,7 +7,6 @@ import { DateTime } from 'luxon';
 import type { ParseError } from '../../errors.ts';
 import type { Match, Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages.ts';
-import { isReservedWord } from '../reserved.ts';
 import { type Token, tokensText } from '../tokens.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import {
@@ -442,29 +441,19 @@ function rejectPartOfDay(tokens: readonly Token[], at: number): void {
 }
 
 /**
- * A bare year `2025` (1900 to 2099): the whole year. Not between two words of a phrase (`covid
- * 19 2024 booster`), where it is part of the name; in quotes (`"2025"`) it is a database ID.
+ * A year `2025` (1900 to 2099): the whole year, when something says it is a time: `in 2025`,
+ * `during 2025`, or a range endpoint (`since 2025`, `from 2024 to 2025`). Alone, a bare number
+ * is a database ID (`#hcsm 2025` asks for database 2025), as the grammar promises.
  */
 function matchYear(
   tokens: readonly Token[],
   at: number,
   context: MomentContext,
 ): Match<Moment> | undefined {
+  if (context === 'free') return undefined;
   const year = yearAt(tokens, at);
   if (year === undefined) return undefined;
-  if (context === 'free' && isPhraseWord(tokens[at - 1]) && isPhraseWord(tokens[at + 1])) {
-    return undefined;
-  }
   return { value: { kind: 'year', year }, next: at + 1 };
-}
-
-function isPhraseWord(token: Token | undefined): boolean {
-  return (
-    token?.kind === 'word' &&
-    /^[\p{L}\p{N}]/u.test(token.text) &&
-    !/^group:/i.test(token.text) &&
-    !isReservedWord(token.text)
-  );
 }
 
 const isSpan = (m: Moment): boolean =>
