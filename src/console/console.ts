@@ -23,6 +23,7 @@ import { answerDigestCommand } from '../slack/digest-commands.ts';
 import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
 import { createDigestRunner } from '../slack/digest-runtime.ts';
 import { LookupFlow } from '../slack/lookup-flow.ts';
+import { isValidZone } from '../zones.ts';
 
 export interface ConsoleOptions {
   readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -70,15 +71,6 @@ const consoleAccess: DigestAccess = {
 /** The machine's zone unless one was asked for; UTC when the machine names none. */
 export function consoleZone(requested: string | undefined): string {
   return requested ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
-}
-
-function isValidZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -17,8 +17,9 @@
  *   are skipped, never moved. `L` (`0 10 L * *`) means the last day of every month.
  */
 import { Cron } from 'croner';
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
+import { isValidZone, zoneFor } from '../zones.ts';
 import type { Cadence, CronSchedule, DigestWindow } from './model.ts';
 
 /** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
@@ -44,10 +45,7 @@ function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
   return cron;
 }
 
-/** True for an IANA zone name luxon and the platform's Intl know, and for `UTC`. */
-export function isValidZone(zone: string): boolean {
-  return zone === 'UTC' || IANAZone.isValidZone(zone);
-}
+export { isValidZone };
 
 /**
  * Checks a schedule before it is stored, so a bad one fails at creation and not at 9:00 on Monday.
@@ -186,7 +184,7 @@ export function runWindow(
   slot: Date,
 ): RunWindow {
   const { zone, cadence } = digest.schedule;
-  const end = DateTime.fromJSDate(slot, { zone });
+  const end = DateTime.fromJSDate(slot, { zone: zoneFor(zone) });
   let start: DateTime;
   if (digest.window.kind === 'last') {
     start = end.minus({ [digest.window.unit]: digest.window.amount });
@@ -194,7 +192,7 @@ export function runWindow(
     const monthStart = end.startOf('month');
     const previous = previousRun(digest.schedule, slot);
     const previousMonthStart = previous
-      ? DateTime.fromJSDate(previous, { zone }).startOf('month')
+      ? DateTime.fromJSDate(previous, { zone: zoneFor(zone) }).startOf('month')
       : undefined;
     const from =
       previousMonthStart && previousMonthStart < monthStart
@@ -203,7 +201,9 @@ export function runWindow(
     return { start: isoInZone(from), end: isoInZone(monthStart), timezone: zone };
   } else {
     const previous = previousRun(digest.schedule, slot);
-    start = previous ? DateTime.fromJSDate(previous, { zone }) : end.minus(fallbackSpan[cadence]);
+    start = previous
+      ? DateTime.fromJSDate(previous, { zone: zoneFor(zone) })
+      : end.minus(fallbackSpan[cadence]);
   }
   return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
 }
@@ -221,14 +221,14 @@ export function manualRunWindow(
   const { zone, cadence } = digest.schedule;
   if (digest.window.kind === 'last') return runWindow(digest, now);
   if (cadence === 'monthly') {
-    const monthStart = DateTime.fromJSDate(now, { zone }).startOf('month');
+    const monthStart = DateTime.fromJSDate(now, { zone: zoneFor(zone) }).startOf('month');
     return {
       start: isoInZone(monthStart.minus({ months: 1 })),
       end: isoInZone(monthStart),
       timezone: zone,
     };
   }
-  const end = DateTime.fromJSDate(now, { zone });
+  const end = DateTime.fromJSDate(now, { zone: zoneFor(zone) });
   const latest = latestRunAtOrBefore(digest.schedule, now);
   const previous = latest ? previousRun(digest.schedule, latest) : undefined;
   const start =

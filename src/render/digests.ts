@@ -12,6 +12,7 @@ import type { RankChanges } from '../digests/rank-changes.ts';
 import { describeSchedule, describeWindow } from '../digests/schedule.ts';
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
 import type { LookupRequest } from '../parsing/types.ts';
+import { zoneFor } from '../zones.ts';
 import { renderAnswer } from './answer.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
 import {
@@ -66,16 +67,18 @@ const cadenceWords: Record<Cadence, string> = {
 
 /** "Mon Nov 23, 09:00 GMT" in the schedule's zone; the year only when it is not `now`'s. */
 function zonedTime(instant: Date, zone: string, now: Date | undefined): string {
-  const time = DateTime.fromJSDate(instant, { zone }).setLocale(locale);
+  const time = DateTime.fromJSDate(instant, { zone: zoneFor(zone) }).setLocale(locale);
   if (!time.isValid) return escapeMrkdwn(instant.toISOString());
-  const thisYear = now === undefined ? undefined : DateTime.fromJSDate(now, { zone }).year;
+  const thisYear =
+    now === undefined ? undefined : DateTime.fromJSDate(now, { zone: zoneFor(zone) }).year;
   const pattern = thisYear === time.year ? 'ccc LLL d, HH:mm ZZZZ' : 'ccc LLL d, yyyy, HH:mm ZZZZ';
   return time.toFormat(pattern);
 }
 
 /** The instant in the schedule's zone, then as a date each reader sees in their own zone. */
 function runTime(instant: Date, zone: string, now: Date | undefined): string {
-  const iso = DateTime.fromJSDate(instant, { zone }).toISO() ?? instant.toISOString();
+  const iso =
+    DateTime.fromJSDate(instant, { zone: zoneFor(zone) }).toISO() ?? instant.toISOString();
   return `${zonedTime(instant, zone, now)} (your time: ${slackDate(iso, zone)})`;
 }
 
@@ -174,7 +177,7 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
 
 function isoOf(value: string | Date, zone: string): string {
   if (typeof value === 'string') return value;
-  return DateTime.fromJSDate(value, { zone }).toISO() ?? value.toISOString();
+  return DateTime.fromJSDate(value, { zone: zoneFor(zone) }).toISO() ?? value.toISOString();
 }
 
 export interface DigestListOptions {

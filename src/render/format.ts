@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { LookupRequest } from '../parsing/types.ts';
+import { zoneFor } from '../zones.ts';
 
 /** Every date a person reads is formatted in English: the rest of the bot's words are English too. */
 const locale = 'en-US';
@@ -154,7 +155,7 @@ export function formatDatabases(databases: readonly string[]): string {
 
 /** The instant in the request's zone; falls back to the offset written in the string. */
 export function instantInZone(iso: string, zone: string): DateTime {
-  const inZone = DateTime.fromISO(iso, { zone, locale });
+  const inZone = DateTime.fromISO(iso, { zone: zoneFor(zone), locale });
   if (inZone.isValid) return inZone;
   return DateTime.fromISO(iso, { setZone: true, locale });
 }

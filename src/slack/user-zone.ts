@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.ts';
+import { isValidZone } from '../zones.ts';
 import { UserDirectory } from './user-directory.ts';
 
 export interface UserZone {
@@ -46,20 +47,11 @@ export class UserZones {
   async #fetch(client: WebClient, userId: string): Promise<string | undefined> {
     try {
       const { tz } = await this.#directory.get(client, userId);
-      if (tz !== undefined && isKnownZone(tz)) return tz;
+      if (tz !== undefined && isValidZone(tz)) return tz;
       this.#logger.warn({ userId, zone: tz }, 'users.info gave no usable time zone; using UTC');
     } catch (error) {
       this.#logger.warn({ err: error, userId }, 'users.info failed; using UTC');
     }
     return undefined;
-  }
-}
-
-function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
   }
 }

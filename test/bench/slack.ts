@@ -139,7 +139,10 @@ async function startOurApp(
   slackUrl: string,
 ): Promise<{ child: ChildProcess; port: number }> {
   const { demoClient } = await import('../../src/sandbox/server.ts');
-  const child = spawn(process.execPath, [appEntry], {
+  // BENCH_SLACK_CPU_PROF=<dir> writes a V8 CPU profile of our app, to see what delays the acks.
+  const profileDir = process.env.BENCH_SLACK_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, appEntry], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
@@ -272,8 +275,11 @@ async function phase(
 async function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
+  // A graceful stop first, so a requested CPU profile gets written; then no more waiting.
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
+  clearTimeout(timer);
 }
 
 export async function run(): Promise<void> {

@@ -4,10 +4,10 @@
  * 23 or 25 hours long and midnight is the zone's midnight.
  */
 import { DateTime, FixedOffsetZone } from 'luxon';
+import { zoneFor } from '../../zones.ts';
 import { parseErrors } from '../messages.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './expression.ts';
 import type { Unit } from './vocabulary.ts';
-import { zoneFor } from './zone-cache.ts';
 
 export interface TimeContext {
   /** The reference instant; it is truncated to the second, the service's resolution. */
