@@ -308,6 +308,8 @@ export async function run(): Promise<void> {
     const oursTarget: Target = target('our app', ours, started.port, true);
     const floorTarget: Target = target('bare Bolt (floor)', floor, floorPort, false);
 
+    // Footprint before any load: what the app costs at rest, apart from what load adds.
+    const idleRss = new Map([oursTarget, floorTarget].map((t) => [t, residentMiB(t.child.pid)]));
     // JIT, connections, the analytics token and the users.info cache, before measuring.
     for (const t of [oursTarget, floorTarget]) {
       await phase(t, slackUrl, warmupCommands, `warmup-${t.name}`, false);
@@ -335,7 +337,7 @@ export async function run(): Promise<void> {
         `  ${t.name.padEnd(18)} ack p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  ` +
           `achieved ${(t.sent / t.elapsedS).toFixed(0)}/s  errors ${t.errors}/${t.sent}  ` +
           `per-round p50 ${t.roundP50s.map((v) => v.toFixed(2)).join(', ')}  ` +
-          `RSS ${residentMiB(t.child.pid)}`,
+          `RSS idle ${idleRss.get(t)}, after ${residentMiB(t.child.pid)}`,
       );
     }
     const [app, base] = rows;
