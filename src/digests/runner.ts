@@ -173,6 +173,8 @@ export interface TickReport {
 export type RunNowResult =
   | { readonly outcome: 'posted'; readonly ts: string }
   | { readonly outcome: 'failed'; readonly failure: Failure; readonly reason: string }
+  /** Slack may or may not have posted it (a timeout after sending); it is not sent again. */
+  | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
   | { readonly outcome: 'already' };
 
 function newReport(): TickReport {
@@ -452,11 +454,7 @@ export class DigestRunner {
           at: this.#clock.now(),
           errorCode: failure.code,
         });
-        return {
-          outcome: 'failed',
-          failure,
-          reason: failureWords(failure.code, failure.channelProblem),
-        };
+        return { outcome: 'unconfirmed', failure };
       }
       await this.#store.complete(digest.id, slot, {
         owner: this.owner,

@@ -701,7 +701,7 @@ export type DigestActionResult =
   | { readonly action: 'remove'; readonly digest: Digest }
   /** `started`: the run is under way and its result will show in the channel. */
   | { readonly action: 'run'; readonly digest: Digest; readonly outcome: 'started' | 'posted' }
-  | { readonly action: 'run'; readonly digest: Digest; readonly outcome: 'already' }
+  | { readonly action: 'run'; readonly digest: Digest; readonly outcome: 'already' | 'unconfirmed' }
   | {
       readonly action: 'run';
       readonly digest: Digest;
@@ -744,6 +744,9 @@ export function renderDigestActionResult(
           break;
         case 'already':
           text = `${what} is being posted right now by its scheduled run, so it was not posted twice.`;
+          break;
+        case 'unconfirmed':
+          text = `:grey_question: Slack did not confirm ${what} in time, so it may or may not be in ${channel(digest.channelId)}. Check the channel; it was not sent again, to avoid a duplicate.`;
           break;
         case 'failed':
           text = `:warning: ${what} could not be posted: ${failureWords(result.failure.code, result.failure.channelProblem)}.`;

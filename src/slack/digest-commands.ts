@@ -43,6 +43,8 @@ export function runActionResult(digest: Digest, result: RunNowResult): DigestAct
       return { action: 'run', digest, outcome: 'posted' };
     case 'already':
       return { action: 'run', digest, outcome: 'already' };
+    case 'unconfirmed':
+      return { action: 'run', digest, outcome: 'unconfirmed' };
     case 'failed':
       return {
         action: 'run',

@@ -315,11 +315,11 @@ describe('DigestRunner', () => {
     },
   );
 
-  it('reports a manual run that may have posted as failed, recorded unconfirmed, sent once', async () => {
+  it('reports a manual run that may have posted as unconfirmed, records it so, and sends it once', async () => {
     const digest = await store.create(digestInput({ nextRunAt: nextWeek }), clock.now());
     poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 504 });
     expect(await runner().runNow(digest)).toMatchObject({
-      outcome: 'failed',
+      outcome: 'unconfirmed',
       failure: { code: 'unknown' },
     });
     expect(poster.attempts).toHaveLength(1);

@@ -526,6 +526,11 @@ describe('renderDigestActionResult', () => {
       `${what} is being posted right now by its scheduled run, so it was not posted twice.`,
     ],
     [
+      'run Slack did not confirm',
+      { action: 'run', digest: digest(), outcome: 'unconfirmed' },
+      `:grey_question: Slack did not confirm ${what} in time, so it may or may not be in <#C0123>. Check the channel; it was not sent again, to avoid a duplicate.`,
+    ],
+    [
       'run that failed',
       {
         action: 'run',
