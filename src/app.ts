@@ -86,6 +86,7 @@ export function createApp(
       baseUrl: config.analytics.baseUrl,
       clientId: config.analytics.clientId,
       clientSecret: config.analytics.clientSecret.reveal(),
+      authScheme: config.analytics.authScheme,
       deadlineMs: config.lookup.timeoutMs,
       responseCacheTtlMs: config.lookup.responseCacheTtlMs,
       logger: logger.child({ component: 'analytics' }),

@@ -40,6 +40,8 @@ export interface AnalyticsConfig {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly clientSecret: Secret;
+  /** The word before the access token on data requests; `Bearer` unless the service says else. */
+  readonly authScheme: string;
 }
 
 export interface LookupPolicy {
@@ -245,9 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
-  const apiUrlRaw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
-  const apiUrl =
-    apiUrlRaw === undefined ? undefined : apiUrlRaw.endsWith('/') ? apiUrlRaw : `${apiUrlRaw}/`;
+  const apiUrl = readSlackApiUrl(env, problems);
 
   const analyticsSet = analyticsVars.filter((name) => present(env, name) !== undefined);
   const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
@@ -264,16 +264,15 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const analytics: AnalyticsConfig | undefined =
     baseUrl !== undefined && clientId !== undefined && clientSecretRaw !== undefined
-      ? { baseUrl, clientId, clientSecret: new Secret(clientSecretRaw) }
+      ? {
+          baseUrl,
+          clientId,
+          clientSecret: new Secret(clientSecretRaw),
+          authScheme: readAuthScheme(env, problems),
+        }
       : undefined;
 
-  const logLevelRaw = present(env, 'LOG_LEVEL')?.toLowerCase();
-  let logLevel: LogLevel = mode === 'console' ? 'warn' : 'info';
-  if (logLevelRaw !== undefined) {
-    const parsed = z.enum(logLevels).safeParse(logLevelRaw);
-    if (parsed.success) logLevel = parsed.data;
-    else problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevelRaw}").`);
-  }
+  const logLevel = readLogLevel(env, problems, mode === 'console' ? 'warn' : 'info');
 
   const allowedTeamIds = (present(env, 'SLACK_ALLOWED_TEAM_IDS') ?? '')
     .split(',')
@@ -375,6 +374,32 @@ const booleanWords: Readonly<Record<string, boolean>> = {
   on: true,
   off: false,
 };
+
+/** SLACK_API_URL with the trailing slash @slack/web-api expects. */
+function readSlackApiUrl(env: Env, problems: string[]): string | undefined {
+  const raw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
+  return raw === undefined ? undefined : raw.endsWith('/') ? raw : `${raw}/`;
+}
+
+function readLogLevel(env: Env, problems: string[], fallback: LogLevel): LogLevel {
+  const raw = present(env, 'LOG_LEVEL')?.toLowerCase();
+  if (raw === undefined) return fallback;
+  const parsed = z.enum(logLevels).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${raw}").`);
+  return fallback;
+}
+
+/** An HTTP auth scheme is one token (RFC 9110 §11.1): `Bearer`, `Token`, `OAuth`. */
+function readAuthScheme(env: Env, problems: string[]): string {
+  const raw = present(env, 'ANALYTICS_AUTH_SCHEME');
+  if (raw === undefined) return 'Bearer';
+  if (/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(raw)) return raw;
+  problems.push(
+    `ANALYTICS_AUTH_SCHEME must be one word such as Bearer or Token (got "${raw}"); unset it for Bearer.`,
+  );
+  return 'Bearer';
+}
 
 function readStorage(env: Env, problems: string[]): StorageConfig {
   const databaseUrl = present(env, 'DATABASE_URL');
@@ -498,24 +523,17 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
       `SLACK_BOT_TOKEN is missing: digests are posted with the bot token (${howToFindSlack.SLACK_BOT_TOKEN}).`,
     );
   }
-  const apiUrlRaw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
-  const apiUrl =
-    apiUrlRaw === undefined ? undefined : apiUrlRaw.endsWith('/') ? apiUrlRaw : `${apiUrlRaw}/`;
+  const apiUrl = readSlackApiUrl(env, problems);
   const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
   const clientId = present(env, 'ANALYTICS_CLIENT_ID');
   const clientSecret = present(env, 'ANALYTICS_CLIENT_SECRET');
+  const authScheme = readAuthScheme(env, problems);
   for (const name of analyticsVars.filter((n) => present(env, n) === undefined)) {
     problems.push(
       `${name} is missing: digests ask the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).`,
     );
   }
-  const logLevelRaw = present(env, 'LOG_LEVEL')?.toLowerCase();
-  let logLevel: LogLevel = 'info';
-  if (logLevelRaw !== undefined) {
-    const parsed = z.enum(logLevels).safeParse(logLevelRaw);
-    if (parsed.success) logLevel = parsed.data;
-    else problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevelRaw}").`);
-  }
+  const logLevel = readLogLevel(env, problems, 'info');
   const analyticsTimeoutMs = integerVar(
     env,
     problems,
@@ -533,7 +551,7 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
     version: pkg.version,
     logLevel,
     slack: { botToken, ...(apiUrl === undefined ? {} : { apiUrl }) },
-    analytics: { baseUrl, clientId, clientSecret: new Secret(clientSecret) },
+    analytics: { baseUrl, clientId, clientSecret: new Secret(clientSecret), authScheme },
     analyticsTimeoutMs,
     storage,
     digests: { graceMs, maxConsecutiveFailures },

@@ -65,6 +65,7 @@ export function createDigestDeps(
     baseUrl: config.analytics.baseUrl,
     clientId: config.analytics.clientId,
     clientSecret: config.analytics.clientSecret.reveal(),
+    authScheme: config.analytics.authScheme,
     deadlineMs: config.analyticsTimeoutMs,
     logger: logger.child({ component: 'analytics' }),
   });

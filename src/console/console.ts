@@ -104,6 +104,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         baseUrl: config.analytics.baseUrl,
         clientId: config.analytics.clientId,
         clientSecret: config.analytics.clientSecret.reveal(),
+        authScheme: config.analytics.authScheme,
       }
     : { baseUrl: sandbox?.url ?? '', clientId: demoClient.id, clientSecret: demoClient.secret };
   const analytics =

@@ -106,6 +106,13 @@ describe('loadConfig', () => {
     expect(config.storage.sqlitePath).toBe('./data/x.sqlite');
   });
 
+  it('sends Bearer tokens unless ANALYTICS_AUTH_SCHEME names another scheme', () => {
+    expect(loadConfig(http).analytics?.authScheme).toBe('Bearer');
+    expect(loadConfig({ ...http, ANALYTICS_AUTH_SCHEME: 'Token' }).analytics?.authScheme).toBe(
+      'Token',
+    );
+  });
+
   it('lists what HTTP mode is missing when only a bot token is set', () => {
     expect(problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1', ...analytics })).toEqual([
       'SLACK_SIGNING_SECRET is missing: HTTP mode needs SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN (find it under Basic Information > App Credentials > Signing Secret); for Socket Mode set SLACK_APP_TOKEN and SLACK_BOT_TOKEN; for the local console unset every SLACK_ variable.',
@@ -158,6 +165,10 @@ describe('loadConfig', () => {
     [
       { ...http, SLACK_API_URL: 'ftp://slack' },
       'SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "ftp://slack").',
+    ],
+    [
+      { ...http, ANALYTICS_AUTH_SCHEME: 'Bearer token' },
+      'ANALYTICS_AUTH_SCHEME must be one word such as Bearer or Token (got "Bearer token"); unset it for Bearer.',
     ],
     [
       { ...http, LOG_LEVEL: 'loud' },

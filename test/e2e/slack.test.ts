@@ -493,6 +493,26 @@ describe('request authenticity and access', () => {
   });
 });
 
+describe('an analytics service that expects another auth scheme', () => {
+  it('answers when ANALYTICS_AUTH_SCHEME names it', async () => {
+    const tokenScheme = await startHarness({
+      env: { ANALYTICS_AUTH_SCHEME: 'Token' },
+      sandbox: { now, tokenScheme: 'Token' },
+      overrides: { now },
+    });
+    try {
+      const command = slashCommand({ text: '#hcsm last week' });
+      await tokenScheme.send(command);
+      const answer = await finalResponse(tokenScheme, command.responseUrl);
+      expect(headerOf(answer)).toBe('Top influencers for #hcsm');
+      const data = tokenScheme.sandbox.log.filter((entry) => entry.endpoint === 'data');
+      expect(data.map((entry) => [entry.authSchemeSent, entry.status])).toEqual([['Token', 200]]);
+    } finally {
+      await tokenScheme.close();
+    }
+  });
+});
+
 describe('a workspace outside the allow-list', () => {
   it('is refused with no data', async () => {
     const guarded = await startHarness({
