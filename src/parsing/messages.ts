@@ -3,6 +3,7 @@
  * it: what was wrong, the fragment as typed, and a command that would work.
  */
 import { ParseError } from '../errors.ts';
+import { rangeWords } from './reserved.ts';
 
 export const commandName = '/influencers';
 
@@ -199,19 +200,6 @@ export const parseErrors = {
     );
   },
 } as const;
-
-const rangeWords = new Set([
-  'to',
-  'until',
-  'till',
-  'til',
-  'through',
-  'thru',
-  'from',
-  'since',
-  'between',
-  'and',
-]);
 
 /** Why a reserved word cannot stay in a phrase, and what it would take to be read. */
 function reservedHint(word: string): string {

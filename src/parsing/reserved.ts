@@ -11,8 +11,8 @@
  */
 import { months, weekdays } from './time/vocabulary.ts';
 
-const grammarWords = [
-  // Ranges.
+/** The words that open or join a time range (`and` too, in `between … and …`). */
+export const rangeWords: ReadonlySet<string> = new Set([
   'to',
   'until',
   'till',
@@ -22,6 +22,12 @@ const grammarWords = [
   'from',
   'since',
   'between',
+  'and',
+]);
+
+const grammarWords = [
+  // Ranges (`and` is handled apart: it is reserved only before a time).
+  ...[...rangeWords].filter((word) => word !== 'and'),
   // Prepositions the time and option clauses start with.
   'at',
   'on',
