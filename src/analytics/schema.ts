@@ -1,8 +1,8 @@
 /**
  * The service's wire formats and their normalisation. The spec leaves the response body "not
  * shown", so these schemas follow what public clients read (analytics-api-notes.md) and tolerate
- * the rest: unknown fields are accepted and dropped, `null` counts as missing, numbers may arrive
- * as numeric strings.
+ * the rest: unknown fields are accepted and dropped (plain `z.object` strips them, and zod compiles
+ * it to a fast parser), `null` counts as missing, numbers may arrive as numeric strings.
  *
  * Malformed items: an influencer without a `user.screen_name` cannot be shown, so it is dropped
  * and reported in `dropped` (the client logs a warning). If every item of a non-empty answer is
@@ -14,7 +14,7 @@ import { InvalidResponseError } from '../errors.ts';
 import { type Influencer, type Metric, metricNames, type StakeholderCategory } from './types.ts';
 
 /** Token endpoint answer (spec §2.1); further fields are tolerated. */
-export const tokenResponseSchema = z.looseObject({
+export const tokenResponseSchema = z.object({
   access_token: z.string().min(1),
   expires_in: z.number().int().positive(),
 });
@@ -24,20 +24,22 @@ const numericString = z
   .string()
   .trim()
   .regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/)
-  .transform(Number);
-const numeric = z.union([z.number(), numericString]).pipe(z.number());
+  .transform(Number)
+  .pipe(z.number());
+/** A finite number, or a numeric string read as one (`"1200"`). */
+const numeric = z.union([z.number(), numericString]);
 
 /** An optional field: missing, `null` or malformed all read as absent. */
 function optional<T extends z.ZodType>(schema: T) {
   return schema.nullish().catch(undefined);
 }
 
-const stakeholderCategorySchema = z.looseObject({
+const stakeholderCategorySchema = z.object({
   id: optional(z.union([z.number(), z.string()])),
   name: z.string().trim().min(1),
 });
 
-const userSchema = z.looseObject({
+const userSchema = z.object({
   screen_name: z.string().trim().min(1),
   display_name: optional(z.string()),
   profile_image: optional(z.string()),
@@ -45,7 +47,7 @@ const userSchema = z.looseObject({
   stakeholder_categories: optional(z.array(z.unknown())),
 });
 
-const influencerItemSchema = z.looseObject({
+const influencerItemSchema = z.object({
   symplurrank: optional(numeric.pipe(z.number().int().positive())),
   user: userSchema,
   hsg_score: optional(numeric),
@@ -57,7 +59,7 @@ const influencerItemSchema = z.looseObject({
 });
 type InfluencerItem = z.infer<typeof influencerItemSchema>;
 
-const influencersBodySchema = z.looseObject({ influencers: z.array(z.unknown()) });
+const influencersBodySchema = z.object({ influencers: z.array(z.unknown()) });
 
 export interface DroppedItem {
   /** Position of the item in the service's `influencers` array. */
