@@ -16,7 +16,7 @@ const rounds = Number(process.env.BENCH_SLACK_ROUNDS ?? 4);
 const commandsPerRound = Number(process.env.BENCH_SLACK_COMMANDS ?? 500);
 const ratePerSecond = Number(process.env.BENCH_SLACK_RATE ?? 200);
 const latencyMs = Number(process.env.BENCH_SLACK_LATENCY_MS ?? 300);
-const warmupCommands = 100;
+const warmupCommands = 500;
 /** After a phase, our app still posts answers for about `latencyMs`; the next phase waits them out. */
 const settleMs = latencyMs + 700;
 const signingSecret = 'bench-signing-secret';
@@ -133,6 +133,16 @@ function nextMessage<K extends ChildMessage['kind']>(
   });
 }
 
+/** The Node flags of `npm start` (V8 tuning), so the app runs here as it runs in production. */
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return pkg.scripts.start
+    .split(/\s+/)
+    .filter((arg) => arg.startsWith('--') && !arg.startsWith('--env-file'));
+}
+
 /** Our app as `npm start` runs it; resolves with its process and port once it logged its start. */
 async function startOurApp(
   sandboxUrl: string,
@@ -142,7 +152,7 @@ async function startOurApp(
   // BENCH_SLACK_CPU_PROF=<dir> writes a V8 CPU profile of our app, to see what delays the acks.
   const profileDir = process.env.BENCH_SLACK_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, appEntry], {
+  const child = spawn(process.execPath, [...profile, ...startFlags(), appEntry], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
