@@ -89,15 +89,3 @@ export function zoneFor(name: string): Zone {
   }
   return zone;
 }
-
-const validity = new Map<string, boolean>();
-
-/** True for `UTC` and any IANA name this platform's `Intl` knows; answers are cached. */
-export function isValidZone(name: string): boolean {
-  let valid = validity.get(name);
-  if (valid === undefined) {
-    valid = name === 'UTC' || IANAZone.isValidZone(name);
-    if (validity.size < 10_000) validity.set(name, valid);
-  }
-  return valid;
-}

@@ -12,6 +12,7 @@ import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
+import { resolveZone } from '../parsing/zone.ts';
 import { consoleZoneErrorText, ignoredSlackSettingsText } from '../render/console.ts';
 import { renderDigestHelp } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
@@ -23,7 +24,6 @@ import { answerDigestCommand } from '../slack/digest-commands.ts';
 import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
 import { createDigestRunner } from '../slack/digest-runtime.ts';
 import { LookupFlow } from '../slack/lookup-flow.ts';
-import { isValidZone } from '../zones.ts';
 
 export interface ConsoleOptions {
   readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -80,9 +80,11 @@ export function consoleZone(requested: string | undefined): string {
 export async function runConsole(config: ConsoleConfig, options: ConsoleOptions): Promise<number> {
   const logger = options.logger ?? silentLogger;
   const print = (text: string) => options.output.write(`${text}\n`);
-  const zone = consoleZone(options.zone);
-  if (!isValidZone(zone)) {
-    print(consoleZoneErrorText(zone));
+  const asked = consoleZone(options.zone);
+  // The same reading of a zone name as the parser's: canonical IANA spelling, no abbreviations.
+  const zone = resolveZone(asked);
+  if (zone === undefined) {
+    print(consoleZoneErrorText(asked));
     return 2;
   }
 

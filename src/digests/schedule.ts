@@ -19,7 +19,9 @@
 import { Cron } from 'croner';
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
-import { isValidZone, zoneFor } from '../zones.ts';
+import { formatInstant } from '../parsing/time/evaluate.ts';
+import { resolveZone } from '../parsing/zone.ts';
+import { zoneFor } from '../zones.ts';
 import type { Cadence, CronSchedule, DigestWindow } from './model.ts';
 
 /** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
@@ -45,7 +47,10 @@ function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
   return cron;
 }
 
-export { isValidZone };
+/** A zone a digest may run in: the canonical names the command grammar produces, or `UTC`. */
+export function isValidZone(zone: string): boolean {
+  return resolveZone(zone) === zone;
+}
 
 /**
  * Checks a schedule before it is stored, so a bad one fails at creation and not at 9:00 on Monday.
@@ -155,10 +160,6 @@ export interface RunWindow {
   readonly timezone: string;
 }
 
-function isoInZone(instant: DateTime): string {
-  return instant.set({ millisecond: 0 }).toISO({ suppressMilliseconds: true }) ?? '';
-}
-
 const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: number }> = {
   daily: { days: 1 },
   weekly: { weeks: 1 },
@@ -198,14 +199,14 @@ export function runWindow(
       previousMonthStart && previousMonthStart < monthStart
         ? previousMonthStart
         : monthStart.minus({ months: 1 });
-    return { start: isoInZone(from), end: isoInZone(monthStart), timezone: zone };
+    return { start: formatInstant(from), end: formatInstant(monthStart), timezone: zone };
   } else {
     const previous = previousRun(digest.schedule, slot);
     start = previous
       ? DateTime.fromJSDate(previous, { zone: zoneFor(zone) })
       : end.minus(fallbackSpan[cadence]);
   }
-  return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
+  return { start: formatInstant(start), end: formatInstant(end), timezone: zone };
 }
 
 /**
@@ -223,8 +224,8 @@ export function manualRunWindow(
   if (cadence === 'monthly') {
     const monthStart = DateTime.fromJSDate(now, { zone: zoneFor(zone) }).startOf('month');
     return {
-      start: isoInZone(monthStart.minus({ months: 1 })),
-      end: isoInZone(monthStart),
+      start: formatInstant(monthStart.minus({ months: 1 })),
+      end: formatInstant(monthStart),
       timezone: zone,
     };
   }
@@ -235,7 +236,7 @@ export function manualRunWindow(
     latest && previous
       ? end.minus({ milliseconds: latest.getTime() - previous.getTime() })
       : end.minus(fallbackSpan[cadence]);
-  return { start: isoInZone(start), end: isoInZone(end), timezone: zone };
+  return { start: formatInstant(start), end: formatInstant(end), timezone: zone };
 }
 
 /**

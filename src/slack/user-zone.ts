@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.ts';
-import { isValidZone } from '../zones.ts';
+import { resolveZone } from '../parsing/zone.ts';
 import { UserDirectory } from './user-directory.ts';
 
 export interface UserZone {
@@ -47,7 +47,9 @@ export class UserZones {
   async #fetch(client: WebClient, userId: string): Promise<string | undefined> {
     try {
       const { tz } = await this.#directory.get(client, userId);
-      if (tz !== undefined && isValidZone(tz)) return tz;
+      // Read as the parser reads zones, so the lookup runs in exactly this zone.
+      const zone = tz === undefined ? undefined : resolveZone(tz);
+      if (zone !== undefined) return zone;
       this.#logger.warn({ userId, zone: tz }, 'users.info gave no usable time zone; using UTC');
     } catch (error) {
       this.#logger.warn({ err: error, userId }, 'users.info failed; using UTC');

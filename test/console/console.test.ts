@@ -110,10 +110,18 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(message.blocks[0]?.type).toBe('header');
   });
 
-  it("refuses a --tz it does not know, with the renderer's words", async () => {
-    const { code, stdout } = await runConsole('', ['--tz', 'Mars/Olympus']);
-    expect(code).toBe(2);
-    expect(stdout).toContain(consoleZoneErrorText('Mars/Olympus'));
+  it.each(['Mars/Olympus', 'EST'])(
+    "refuses a --tz the parser would not read (%s), with the renderer's words",
+    async (tz) => {
+      const { code, stdout } = await runConsole('', ['--tz', tz]);
+      expect(code).toBe(2);
+      expect(stdout).toContain(consoleZoneErrorText(tz));
+    },
+  );
+
+  it('reads --tz in any case and old names as their canonical zone', async () => {
+    const { stdout } = await runConsole('', ['--tz', 'asia/calcutta']);
+    expect(stdout).toContain('Time zone: Asia/Kolkata.');
   });
 
   it('reads dates in the zone given with --tz', async () => {

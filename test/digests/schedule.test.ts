@@ -257,12 +257,12 @@ describe('runWindow', () => {
       end: '2026-04-06T09:00:00+01:00',
     },
     {
-      name: 'a UTC digest uses Z',
+      name: 'a UTC digest writes the numeric offset the spec lists, as lookups do',
       schedule: cron('0 10 1 * *', 'UTC', 'monthly'),
       window: { kind: 'since-previous-run' },
       slot: '2026-04-01T10:00:00Z',
-      start: '2026-03-01T00:00:00Z',
-      end: '2026-04-01T00:00:00Z',
+      start: '2026-03-01T00:00:00+00:00',
+      end: '2026-04-01T00:00:00+00:00',
     },
   ];
 

@@ -70,6 +70,16 @@ describe('UserZones', () => {
     expect(slack.api('users.info')).toHaveLength(1);
   });
 
+  it('reads a profile zone as the parser does: old names canonical, abbreviations refused', async () => {
+    const slack = new FakeSlack({ zones: { U5: 'Asia/Calcutta', U6: 'EST' } });
+    const zones = new UserZones({ logger: silentLogger, waitMs: 500 });
+    expect(await zones.zoneOf(client(slack), 'U5')).toEqual({
+      zone: 'Asia/Kolkata',
+      fallback: false,
+    });
+    expect(await zones.zoneOf(client(slack), 'U6')).toEqual({ zone: 'UTC', fallback: true });
+  });
+
   it('falls back to UTC past the bounded wait and caches the late answer', async () => {
     const slack = new FakeSlack({ zones: { U2: 'Europe/Berlin' } });
     slack.usersInfoDelayMs = 200;
