@@ -89,16 +89,10 @@ export interface Digest {
 }
 
 /** What the command layer supplies to create a digest; the store assigns the id and bookkeeping. */
-export interface NewDigest {
-  readonly teamId: string;
-  readonly channelId: string;
-  readonly creatorId: string;
-  readonly databases: readonly string[];
-  readonly schedule: DigestSchedule;
-  readonly window: DigestWindow;
-  readonly top: number;
-  readonly nextRunAt: Date;
-}
+export type NewDigest = Pick<
+  Digest,
+  'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
+>;
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

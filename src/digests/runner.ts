@@ -34,10 +34,11 @@
  * `DigestStore`).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
-import { failureWords, renderDigestMessage, renderDigestPaused } from '../render/digests.ts';
+import { failureWords } from '../render/digests.ts';
 import type { SlackMessage } from '../render/types.ts';
 import { Coalescer } from './batcher.ts';
 import { classifyFailure, type Failure, mayHavePosted } from './failures.ts';
@@ -76,7 +77,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => new Date(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms) => delay(ms),
 };
 
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
@@ -92,6 +93,16 @@ export type RenderPauseNotice = (
   digest: Digest,
   failure: Pick<Failure, 'code' | 'channelProblem'>,
 ) => SlackMessage;
+
+/**
+ * The engine's own defaults for what the app's configuration also sets (`configDefaults`), so a
+ * runner built without a configuration (the CLI, tests, benchmarks) behaves as the app does.
+ */
+export const digestRunnerDefaults = {
+  tickMs: 30_000,
+  graceMs: 60 * 60_000,
+  maxConsecutiveFailures: 3,
+} as const;
 
 /** Analytics calls in flight at once unless `concurrency` says otherwise (see there why). */
 export const defaultAnalyticsConcurrency = 16;
@@ -147,8 +158,8 @@ export interface DigestRunnerDeps {
   readonly store: DigestStore;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
-  readonly renderDigest?: RenderDigest;
-  readonly renderPauseNotice?: RenderPauseNotice;
+  readonly renderDigest: RenderDigest;
+  readonly renderPauseNotice: RenderPauseNotice;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -172,7 +183,7 @@ export interface TickReport {
 
 export type RunNowResult =
   | { readonly outcome: 'posted'; readonly ts: string }
-  | { readonly outcome: 'failed'; readonly failure: Failure; readonly reason: string }
+  | { readonly outcome: 'failed'; readonly failure: Failure }
   /** Slack may or may not have posted it (a timeout after sending); it is not sent again. */
   | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
   | { readonly outcome: 'already' };
@@ -245,7 +256,7 @@ function windowKey(window: DigestWindow): string {
   return window.kind === 'last' ? `last ${window.amount} ${window.unit}` : window.kind;
 }
 
-class RunFailure extends Error {
+class RunFailedError extends Error {
   readonly failure: Failure;
 
   constructor(failure: Failure, cause: unknown) {
@@ -296,8 +307,8 @@ export class DigestRunner {
   readonly #claimBatchSize: number;
   readonly #maxPerTick: number;
   readonly #analyticsSlot: <T>(job: () => Promise<T>) => Promise<T>;
-  readonly #begins: Coalescer<DeliveryStart, BeginDeliveryResult> | undefined;
-  readonly #completions: Coalescer<SlotCompletion, void> | undefined;
+  readonly #begins: Coalescer<DeliveryStart, BeginDeliveryResult>;
+  readonly #completions: Coalescer<SlotCompletion, void>;
   readonly #postSlot: <T>(job: () => Promise<T>) => Promise<T>;
   /** Per channel: the tail of its post queue and when it was last posted to (clock ms). */
   readonly #channelTails = new Map<string, Promise<unknown>>();
@@ -315,16 +326,17 @@ export class DigestRunner {
     this.#store = deps.store;
     this.#analytics = deps.analytics;
     this.#poster = deps.poster;
-    this.#renderDigest = deps.renderDigest ?? renderDigestMessage;
-    this.#renderPauseNotice = deps.renderPauseNotice ?? renderDigestPaused;
+    this.#renderDigest = deps.renderDigest;
+    this.#renderPauseNotice = deps.renderPauseNotice;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
     this.owner = options.owner ?? `runner-${randomUUID()}`;
     this.#leaseMs = options.leaseMs ?? 5 * 60_000;
     this.#leaseRenewalMs = Math.max(1, options.leaseRenewalMs ?? this.#leaseMs / 3);
-    this.#graceMs = options.graceMs ?? 60 * 60_000;
-    this.#maxFailures = options.maxConsecutiveFailures ?? 3;
-    this.#tickMs = options.tickMs ?? 30_000;
+    this.#graceMs = options.graceMs ?? digestRunnerDefaults.graceMs;
+    this.#maxFailures =
+      options.maxConsecutiveFailures ?? digestRunnerDefaults.maxConsecutiveFailures;
+    this.#tickMs = options.tickMs ?? digestRunnerDefaults.tickMs;
     this.#channelIntervalMs = options.channelIntervalMs ?? 1100;
     this.#attempts = Math.max(1, options.attempts ?? 3);
     this.#backoffMs = options.backoffMs ?? 1000;
@@ -337,28 +349,21 @@ export class DigestRunner {
     // Two batches in flight: one being written while the next fills, and PostgreSQL's pool can
     // run both on separate connections.
     const maxInFlight = 2;
-    const beginMany = store.beginDeliveries?.bind(store);
-    const completeMany = store.completeMany?.bind(store);
-    this.#begins = beginMany
-      ? new Coalescer({
-          run: beginMany,
-          single: (start) =>
-            store.beginDelivery(start.digestId, start.slot, start.owner, start.now),
-          maxBatch,
-          maxInFlight,
-        })
-      : undefined;
-    this.#completions = completeMany
-      ? new Coalescer({
-          run: async (items) => {
-            await completeMany(items);
-            return items.map(() => undefined);
-          },
-          single: (item) => store.complete(item.digestId, item.slot, item.completion),
-          maxBatch,
-          maxInFlight,
-        })
-      : undefined;
+    this.#begins = new Coalescer({
+      run: (starts) => store.beginDeliveries(starts),
+      single: (start) => store.beginDelivery(start.digestId, start.slot, start.owner, start.now),
+      maxBatch,
+      maxInFlight,
+    });
+    this.#completions = new Coalescer({
+      run: async (items) => {
+        await store.completeMany(items);
+        return items.map(() => undefined);
+      },
+      single: (item) => store.complete(item.digestId, item.slot, item.completion),
+      maxBatch,
+      maxInFlight,
+    });
   }
 
   /** One tick: handle every digest due at `now`. Resolves when all of them are finished. */
@@ -398,8 +403,6 @@ export class DigestRunner {
    * slot from being posted twice.
    */
   #renewLeasesWhile(): () => Promise<void> {
-    const renew = this.#store.renewLeases?.bind(this.#store);
-    if (!renew) return async () => undefined;
     let running: Promise<unknown> = Promise.resolve();
     let seen = this.#progress;
     const timer = setInterval(() => {
@@ -412,7 +415,7 @@ export class DigestRunner {
       }
       seen = this.#progress;
       running = running.then(() =>
-        renew(this.owner, this.#clock.now(), this.#leaseMs).then(
+        this.#store.renewLeases(this.owner, this.#clock.now(), this.#leaseMs).then(
           (renewed) => this.#logger.debug({ renewed, owner: this.owner }, 'digest leases renewed'),
           (error: unknown) =>
             this.#logger.warn({ err: error, owner: this.owner }, 'digest leases not renewed'),
@@ -465,10 +468,10 @@ export class DigestRunner {
       });
       return { outcome: 'posted', ts: outcome.ts };
     } catch (error) {
-      const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
+      const failure = error instanceof RunFailedError ? error.failure : classifyFailure(error);
       this.#logger.warn(
         {
-          err: error instanceof RunFailure ? error.cause : error,
+          err: error instanceof RunFailedError ? error.cause : error,
           digestId: digest.id,
           code: failure.code,
         },
@@ -480,11 +483,7 @@ export class DigestRunner {
         at: this.#clock.now(),
         errorCode: failure.code,
       });
-      return {
-        outcome: 'failed',
-        failure,
-        reason: failureWords(failure.code, failure.channelProblem),
-      };
+      return { outcome: 'failed', failure };
     }
   }
 
@@ -696,13 +695,13 @@ export class DigestRunner {
   }
 
   async #fail(digest: Digest, slot: Date, next: Date, error: unknown, report: TickReport) {
-    const failure = error instanceof RunFailure ? error.failure : classifyFailure(error);
+    const failure = error instanceof RunFailedError ? error.failure : classifyFailure(error);
     const failures = digest.consecutiveFailures + 1;
     const pause = failures >= this.#maxFailures;
     const reason = `${failureWords(failure.code, failure.channelProblem)} (${failures} failed runs in a row)`;
     this.#logger.warn(
       {
-        err: error instanceof RunFailure ? error.cause : error,
+        err: error instanceof RunFailedError ? error.cause : error,
         digestId: digest.id,
         code: failure.code,
         failures,
@@ -731,17 +730,13 @@ export class DigestRunner {
     }
   }
 
-  /** Through the batch writer when the store has one; the record commits before this resolves. */
+  /** Through the batch writer; the record commits before this resolves. */
   #beginDelivery(start: DeliveryStart): Promise<BeginDeliveryResult> {
-    return this.#begins
-      ? this.#begins.submit(start)
-      : this.#store.beginDelivery(start.digestId, start.slot, start.owner, start.now);
+    return this.#begins.submit(start);
   }
 
   #complete(digestId: string, slot: Date, completion: Completion): Promise<void> {
-    return this.#completions
-      ? this.#completions.submit({ digestId, slot, completion })
-      : this.#store.complete(digestId, slot, completion);
+    return this.#completions.submit({ digestId, slot, completion });
   }
 
   #queryFor(digest: Digest, slot: Date, manual = false, memo?: TickMemo): InfluencersQuery {
@@ -801,7 +796,7 @@ export class DigestRunner {
       } catch (error) {
         const failure = classifyFailure(error);
         if (failure.kind === 'permanent' || tried >= this.#attempts)
-          throw new RunFailure(failure, error);
+          throw new RunFailedError(failure, error);
         const backoff = this.#backoffMs * 2 ** (tried - 1);
         await this.#clock.sleep(Math.max(failure.retryAfterMs ?? 0, backoff));
       }
@@ -813,7 +808,7 @@ export class DigestRunner {
    * posts at once, 429 waits), with `begin` writing the slot's `posting` record inside that step,
    * immediately before the message is sent. Resends only what certainly did not reach Slack,
    * after giving the record back so that a crash during the wait loses nothing; throws a
-   * RunFailure when it gives up.
+   * RunFailedError when it gives up.
    */
   async #post(
     digest: Digest,
@@ -821,16 +816,10 @@ export class DigestRunner {
     message: SlackMessage,
     begin: () => Promise<BeginDeliveryResult>,
   ): Promise<PostOutcome> {
-    // True while this runner's `posting` record stands from an earlier attempt (a store that
-    // cannot give it back): the next attempt must not begin again.
-    let holding = false;
     for (let tried = 1; ; tried++) {
       const attempt = await this.#paced<Attempt>(digest, async (sending) => {
-        if (!holding) {
-          const begun = await begin();
-          if (begun.kind === 'already') return { kind: 'already', delivery: begun.delivery };
-        }
-        holding = true;
+        const begun = await begin();
+        if (begun.kind === 'already') return { kind: 'already', delivery: begun.delivery };
         sending();
         try {
           return { kind: 'sent', ts: (await this.#poster.post(digest.channelId, message)).ts };
@@ -845,15 +834,12 @@ export class DigestRunner {
       const failure = classifyFailure(error);
       // The `failed` completion replaces this runner's own `posting` record.
       if (failure.kind === 'permanent' || tried >= this.#attempts) {
-        throw new RunFailure(failure, error);
+        throw new RunFailedError(failure, error);
       }
-      if (this.#store.abandonDelivery) {
-        try {
-          await this.#store.abandonDelivery(digest.id, slot, this.owner);
-          holding = false;
-        } catch (abandonError) {
-          throw new RunFailure(failure, abandonError);
-        }
+      try {
+        await this.#store.abandonDelivery(digest.id, slot, this.owner);
+      } catch (abandonError) {
+        throw new RunFailedError(failure, abandonError);
       }
       const backoff = this.#backoffMs * 2 ** (tried - 1);
       if (failure.retryAfterMs !== undefined) {

@@ -239,52 +239,13 @@ export function manualRunWindow(
   return { start: formatInstant(start), end: formatInstant(end), timezone: zone };
 }
 
-/**
- * The window in words for confirmations: "the 7 days before each run". Pass the schedule so that
- * a monthly digest on the 29th, 30th or 31st says it also covers the months it skips.
- */
-export function describeWindow(
-  window: DigestWindow,
-  cadence: Cadence,
-  schedule?: Pick<CronSchedule, 'expression'>,
-): string {
-  if (window.kind === 'last') {
-    const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
-    return window.amount === 1
-      ? `the ${unit} before each run`
-      : `the ${window.amount} ${unit} before each run`;
-  }
-  switch (cadence) {
-    case 'daily':
-      // Not "24 hours": across a DST change the day since the previous run is 23 or 25 hours.
-      return 'the day before each run';
-    case 'weekly':
-      return 'the 7 days before each run';
-    case 'monthly': {
-      const dom = schedule?.expression.trim().split(/\s+/)[2] ?? '';
-      const day = /^\d{1,2}$/.test(dom) ? Number(dom) : 0;
-      return day > 28
-        ? `the calendar months since the previous run: the previous month, or the previous two after a month without a ${ordinal(day)}`
-        : 'the previous calendar month';
-    }
-    case 'custom':
-      return 'the time since the previous scheduled run';
-  }
-}
-
 const dayNames = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
-const dayWords = [
-  'Sundays',
-  'Mondays',
-  'Tuesdays',
-  'Wednesdays',
-  'Thursdays',
-  'Fridays',
-  'Saturdays',
-];
 
-/** Reads a day-of-week field made of single days (numbers or names); undefined for anything else. */
-function weekdays(field: string): number[] | undefined {
+/**
+ * The days (0 is Sunday) of a day-of-week field made of single days and ranges, as numbers or
+ * names; undefined for anything else (steps, `L`, `#`), which the caller then treats as custom.
+ */
+export function weekdays(field: string): number[] | undefined {
   const days = new Set<number>();
   for (const part of field.toUpperCase().split(',')) {
     const range = part.split('-');
@@ -304,48 +265,6 @@ function weekdays(field: string): number[] | undefined {
     for (let day = first; day <= last; day++) days.add(day);
   }
   return [...days].sort((a, b) => a - b);
-}
-
-function listInWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-
-function ordinal(day: number): string {
-  const tens = day % 100;
-  if (tens >= 11 && tens <= 13) return `${day}th`;
-  return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
-}
-
-/**
- * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London". Patterns beyond
- * the common ones (steps, lists of hours, months) are shown as the cron expression itself.
- */
-export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
-  const fields = schedule.expression.trim().split(/\s+/);
-  const [minute, hour, dom, month, dow] = fields;
-  const plain = `cron "${schedule.expression.trim()}" in ${schedule.zone}`;
-  if (fields.length !== 5 || minute === undefined || hour === undefined) return plain;
-  if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || month !== '*') return plain;
-  const time = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
-  const at = `at ${time} ${schedule.zone}`;
-  if (dom === '*' && dow === '*') return `Every day ${at}`;
-  if (dom === '*' && dow !== undefined) {
-    const days = weekdays(dow);
-    if (!days) return plain;
-    const key = days.join(',');
-    if (key === '1,2,3,4,5') return `Weekdays ${at}`;
-    if (key === '0,6') return `Weekends ${at}`;
-    if (days.length === 7) return `Every day ${at}`;
-    return `${listInWords(days.map((day) => dayWords[day] ?? ''))} ${at}`;
-  }
-  if (dow === '*' && dom === 'L') return `On the last day of every month ${at}`;
-  if (dow === '*' && dom !== undefined && /^\d{1,2}$/.test(dom)) {
-    const day = Number(dom);
-    const skipped = day > 28 ? ` (skipped in months without a ${ordinal(day)})` : '';
-    return `On the ${ordinal(day)} of every month ${at}${skipped}`;
-  }
-  return plain;
 }
 
 /**

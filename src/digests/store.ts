@@ -138,10 +138,9 @@ export interface DigestStore {
   ): Promise<BeginDeliveryResult>;
   /**
    * `beginDelivery` for many slots at once, all or nothing; results are in the order of `starts`.
-   * An item repeated in one call behaves as if the calls were made one after the other. Optional
-   * so that a store written for tests may leave it out: the runner then calls `beginDelivery`.
+   * An item repeated in one call behaves as if the calls were made one after the other.
    */
-  beginDeliveries?(starts: readonly DeliveryStart[]): Promise<BeginDeliveryResult[]>;
+  beginDeliveries(starts: readonly DeliveryStart[]): Promise<BeginDeliveryResult[]>;
   /**
    * Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released.
    * The record and the last run change only when the completion may write the record: `posted`
@@ -153,9 +152,9 @@ export interface DigestStore {
   complete(digestId: string, slot: Date, completion: Completion): Promise<void>;
   /**
    * `complete` for many slots at once, all or nothing, applied in order (a digest listed twice
-   * gets both completions, the later one last). Optional like `beginDeliveries`.
+   * gets both completions, the later one last).
    */
-  completeMany?(completions: readonly SlotCompletion[]): Promise<void>;
+  completeMany(completions: readonly SlotCompletion[]): Promise<void>;
   /**
    * Records missed slots as skipped and moves the digest on; the lease is released. A slot that
    * already has a record (another runner is posting it or settled it) keeps it and its last run.
@@ -169,16 +168,15 @@ export interface DigestStore {
   /**
    * Extends to `now + leaseMs` (never shortens) every lease `owner` still holds, so a tick that
    * outlasts the lease keeps the digests it is still working on; returns how many it extended. A
-   * lease another runner took over after it expired is not touched. Optional like
-   * `beginDeliveries`: without it a long tick's digests may be retaken (never posted twice).
+   * lease another runner took over after it expired is not touched.
    */
-  renewLeases?(owner: string, now: Date, leaseMs: number): Promise<number>;
+  renewLeases(owner: string, now: Date, leaseMs: number): Promise<number>;
   /**
    * Removes the slot's `posting` record when `owner` holds it, for a post that certainly did not
    * reach Slack (rate limited, connection refused) and will be tried again after a wait: a crash
    * during that wait then leaves the slot to the next runner instead of `unconfirmed`. Returns
-   * false when there was no such record. Optional: without it the runner keeps the record.
+   * false when there was no such record.
    */
-  abandonDelivery?(digestId: string, slot: Date, owner: string): Promise<boolean>;
+  abandonDelivery(digestId: string, slot: Date, owner: string): Promise<boolean>;
   close(): Promise<void>;
 }

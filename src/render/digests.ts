@@ -9,7 +9,6 @@ import { DateTime } from 'luxon';
 import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Cadence, Digest, LastRun } from '../digests/model.ts';
 import type { RankChanges } from '../digests/rank-changes.ts';
-import { describeSchedule, describeWindow } from '../digests/schedule.ts';
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
 import type { LookupRequest } from '../parsing/types.ts';
 import { zoneFor } from '../zones.ts';
@@ -27,6 +26,12 @@ import {
 } from './format.ts';
 import { commandName } from './help.ts';
 import { assertWithinBlockKitLimits, blockKitLimits, checkBlockKitLimits } from './limits.ts';
+import {
+  describeSchedule,
+  describeWindow,
+  shortMonthSkipDay,
+  shortMonthsNote,
+} from './schedule.ts';
 import type { SlackMessage } from './types.ts';
 
 const locale = 'en-US';
@@ -82,23 +87,6 @@ function runTime(instant: Date, zone: string, now: Date | undefined): string {
   return `${zonedTime(instant, zone, now)} (your time: ${slackDate(iso, zone)})`;
 }
 
-/** A day of the month past the 28th, which short months do not have. */
-function skippedDay(digest: Digest): number | undefined {
-  const [minute, hour, dom, month, dow] = digest.schedule.expression.trim().split(/\s+/);
-  if (minute === undefined || hour === undefined || month !== '*' || dow !== '*') return undefined;
-  const day = /^\d{1,2}$/.test(dom ?? '') ? Number(dom) : Number.NaN;
-  return day > 28 && day <= 31 ? day : undefined;
-}
-
-const shortMonthsNote = (day: number): string =>
-  `Months without a ${ordinal(day)} are skipped. To run at the end of every month, create it with “on the last day of every month” instead.`;
-
-function ordinal(day: number): string {
-  const tens = day % 100;
-  if (tens >= 11 && tens <= 13) return `${day}th`;
-  return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
-}
-
 function command(options: { readonly command?: string }): string {
   return escapeMrkdwn(commandName(options.command));
 }
@@ -108,7 +96,7 @@ export interface DigestCreatedOptions {
   /** The next slots (three are shown), from the engine's `nextRuns`. */
   readonly nextRuns: readonly Date[];
   /** The window each of those runs covers, in the same order (the engine's `runWindow`). */
-  readonly windows: readonly { readonly start: string | Date; readonly end: string | Date }[];
+  readonly windows: readonly { readonly start: string; readonly end: string }[];
   /** The bot's user id, to say who will post. */
   readonly botUserId?: string;
   /** What the grammar decided for the creator (`DigestCommand.notes`). */
@@ -134,10 +122,7 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
       window === undefined
         ? ''
         : `\n    covering ${escapeMrkdwn(
-            formatWindow(
-              { start: isoOf(window.start, zone), end: isoOf(window.end, zone), timezone: zone },
-              options.now,
-            ),
+            formatWindow({ start: window.start, end: window.end, timezone: zone }, options.now),
           )}`;
     return `• ${runTime(run, zone, options.now)}${covers}`;
   });
@@ -158,7 +143,7 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   const notes = (options.notes ?? [])
     .map((note) => escapeMrkdwn(truncate(cleanText(note), 300)))
     .filter((note) => note.length > 0);
-  const day = skippedDay(digest);
+  const day = shortMonthSkipDay(digest.schedule.expression);
   if (day !== undefined) notes.push(escapeMrkdwn(shortMonthsNote(day)));
   if (notes.length > 0) blocks.push(context(notes.join('\n')));
   blocks.push(
@@ -175,19 +160,12 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   return checked({ text, blocks });
 }
 
-function isoOf(value: string | Date, zone: string): string {
-  if (typeof value === 'string') return value;
-  return DateTime.fromJSDate(value, { zone: zoneFor(zone) }).toISO() ?? value.toISOString();
-}
-
 export interface DigestListOptions {
   readonly now: Date;
   /** The channel being listed; digests of other channels are left out. */
   readonly channelId: string;
   /** Who asked: their own digests say "you". */
   readonly viewerId: string;
-  /** The next slots of an active digest; default its stored `nextRunAt`. */
-  readonly nextRunsOf?: (digest: Digest) => readonly Date[];
   readonly command?: string;
 }
 
@@ -229,7 +207,6 @@ export interface DigestHomeOptions {
   readonly now: Date;
   /** The person whose Home it is. */
   readonly viewerId?: string;
-  readonly nextRunsOf?: (digest: Digest) => readonly Date[];
   readonly command?: string;
 }
 
@@ -308,7 +285,6 @@ function digestBlocks(
   options: {
     readonly now: Date;
     readonly viewerId: string;
-    readonly nextRunsOf?: (digest: Digest) => readonly Date[];
   },
   layout: { readonly showChannel: boolean },
 ): KnownBlock[] {
@@ -325,8 +301,7 @@ function digestBlocks(
     `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}`,
   );
   if (digest.status === 'active') {
-    const next = options.nextRunsOf?.(digest)[0] ?? digest.nextRunAt;
-    lines.push(`Next run: ${runTime(next, zone, options.now)}`);
+    lines.push(`Next run: ${runTime(digest.nextRunAt, zone, options.now)}`);
   } else {
     lines.push('Next run: none while paused; Resume schedules the next one.');
   }

@@ -1,7 +1,130 @@
 /**
- * Words about a digest's schedule that the digest rules put in a ParseError (creating or resuming a
- * digest whose schedule has no future run); errorText shows them like any parse error.
+ * A digest's schedule and window in words, for confirmations, lists and posts, and the words the
+ * digest rules put in a ParseError (errorText shows them like any parse error). The schedule math
+ * itself is in digests/schedule.ts.
  */
+import type { Cadence, CronSchedule, DigestWindow } from '../digests/model.ts';
+import { weekdays } from '../digests/schedule.ts';
+
+/** Creating or resuming a digest whose schedule has no future run. */
 export function scheduleNeverRunsText(expression: string): string {
   return `The schedule "${expression}" never runs again.`;
+}
+
+/**
+ * The day of the month a schedule runs on, from cron's day-of-month field (`L` is `'last'`);
+ * undefined unless it runs on that one day of every month, whatever the weekday.
+ */
+export function monthDayOf(expression: string): number | 'last' | undefined {
+  const [minute, hour, dom, month, dow, ...rest] = expression.trim().split(/\s+/);
+  if (minute === undefined || hour === undefined || month !== '*' || dow !== '*') return undefined;
+  if (rest.length > 0) return undefined;
+  if (dom === 'L') return 'last';
+  return dom !== undefined && /^\d{1,2}$/.test(dom) ? Number(dom) : undefined;
+}
+
+/**
+ * The day past the 28th a monthly schedule runs on, which months without it skip (never moved to
+ * their last day); undefined for any other schedule.
+ */
+export function shortMonthSkipDay(expression: string): number | undefined {
+  const day = monthDayOf(expression);
+  return typeof day === 'number' && day > 28 && day <= 31 ? day : undefined;
+}
+
+/** What the months a day-of-month schedule skips lack: "without a 31st". */
+function withoutDay(day: number): string {
+  return `without a ${ordinal(day)}`;
+}
+
+/**
+ * The month-end rule for a digest's creator, shown when the schedule skips short months: how to
+ * get a run at the end of every month instead.
+ */
+export function shortMonthsNote(day: number): string {
+  return `Months ${withoutDay(day)} are skipped. To run at the end of every month, create it with “on the last day of every month” instead.`;
+}
+
+/** "1st", "22nd", "31st". */
+export function ordinal(day: number): string {
+  const tens = day % 100;
+  if (tens >= 11 && tens <= 13) return `${day}th`;
+  return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
+}
+
+/**
+ * The window in words for confirmations: "the 7 days before each run". Pass the schedule so that
+ * a monthly digest on the 29th, 30th or 31st says it also covers the months it skips.
+ */
+export function describeWindow(
+  window: DigestWindow,
+  cadence: Cadence,
+  schedule?: Pick<CronSchedule, 'expression'>,
+): string {
+  if (window.kind === 'last') {
+    const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
+    return window.amount === 1
+      ? `the ${unit} before each run`
+      : `the ${window.amount} ${unit} before each run`;
+  }
+  switch (cadence) {
+    case 'daily':
+      // Not "24 hours": across a DST change the day since the previous run is 23 or 25 hours.
+      return 'the day before each run';
+    case 'weekly':
+      return 'the 7 days before each run';
+    case 'monthly': {
+      const day = schedule === undefined ? undefined : shortMonthSkipDay(schedule.expression);
+      return day === undefined
+        ? 'the previous calendar month'
+        : `the calendar months since the previous run: the previous month, or the previous two after a month ${withoutDay(day)}`;
+    }
+    case 'custom':
+      return 'the time since the previous scheduled run';
+  }
+}
+
+const dayWords = [
+  'Sundays',
+  'Mondays',
+  'Tuesdays',
+  'Wednesdays',
+  'Thursdays',
+  'Fridays',
+  'Saturdays',
+];
+
+function listInWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London". Patterns beyond
+ * the common ones (steps, lists of hours, months) are shown as the cron expression itself.
+ */
+export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
+  const fields = schedule.expression.trim().split(/\s+/);
+  const [minute, hour, dom, month, dow] = fields;
+  const plain = `cron "${schedule.expression.trim()}" in ${schedule.zone}`;
+  if (fields.length !== 5 || minute === undefined || hour === undefined) return plain;
+  if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || month !== '*') return plain;
+  const time = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
+  const at = `at ${time} ${schedule.zone}`;
+  if (dom === '*' && dow === '*') return `Every day ${at}`;
+  if (dom === '*' && dow !== undefined) {
+    const days = weekdays(dow);
+    if (!days) return plain;
+    const key = days.join(',');
+    if (key === '1,2,3,4,5') return `Weekdays ${at}`;
+    if (key === '0,6') return `Weekends ${at}`;
+    if (days.length === 7) return `Every day ${at}`;
+    return `${listInWords(days.map((day) => dayWords[day] ?? ''))} ${at}`;
+  }
+  const day = monthDayOf(schedule.expression);
+  if (day === 'last') return `On the last day of every month ${at}`;
+  if (day === undefined) return plain;
+  const skipDay = shortMonthSkipDay(schedule.expression);
+  const skipped = skipDay === undefined ? '' : ` (skipped in months ${withoutDay(skipDay)})`;
+  return `On the ${ordinal(day)} of every month ${at}${skipped}`;
 }

@@ -22,6 +22,7 @@ import {
 } from '../../src/digests/runner.ts';
 import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 
 const digestCount = 10_000;
@@ -107,7 +108,13 @@ async function tick(store: DigestStore, label: string): Promise<void> {
   try {
     await fill(store, digestCount);
     const poster = capturingPoster();
-    const runner = new DigestRunner({ store, analytics: client, poster });
+    const runner = new DigestRunner({
+      store,
+      analytics: client,
+      poster,
+      renderDigest: renderDigestMessage,
+      renderPauseNotice: renderDigestPaused,
+    });
     const started = performance.now();
     const report = await runner.runDue(now);
     const seconds = (performance.now() - started) / 1000;

@@ -12,6 +12,7 @@ import {
   type DigestRunnerOptions,
 } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
+import { renderDigestPaused } from '../../src/render/digests.ts';
 import type { SlackMessage } from '../../src/render/types.ts';
 import {
   announcePostgresSkip,
@@ -116,6 +117,7 @@ for (const adapter of adapters) {
         poster,
         clock,
         renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
+        renderPauseNotice: renderDigestPaused,
         options: { owner, ...options },
       });
     }

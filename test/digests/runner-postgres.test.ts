@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import {
   announcePostgresSkip,
   digestInput,
@@ -52,6 +53,7 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
           poster,
           clock,
           renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
+          renderPauseNotice: renderDigestPaused,
           options: { owner: `runner-${name}`, claimBatchSize: 25, channelIntervalMs: 0 },
         }),
     );
@@ -83,6 +85,8 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
       analytics: new FakeAnalytics(),
       poster,
       clock,
+      renderDigest: renderDigestMessage,
+      renderPauseNotice: renderDigestPaused,
     });
     expect(await runner.runDue(clock.now())).toMatchObject({ claimed: 0 });
     clock.advance(5 * 60_000);

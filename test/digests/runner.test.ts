@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
+import { configDefaults } from '../../src/config.ts';
 import type { Digest } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import type { RankChanges } from '../../src/digests/rank-changes.ts';
@@ -7,20 +8,22 @@ import {
   type DigestPoster,
   DigestRunner,
   type DigestRunnerOptions,
+  digestRunnerDefaults,
 } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 
 type StoreCall = 'beginDelivery' | 'beginDeliveries' | 'complete' | 'completeMany';
 
 /**
  * The store with its delivery writes counted (batch calls record their size), the batch forms
- * left out or failing on request.
+ * failing on request.
  */
 function instrumented(
   store: DigestStore,
-  batches: 'present' | 'absent' | 'failing',
+  batches: 'present' | 'failing',
 ): { store: DigestStore; calls: Record<StoreCall, number[]> } {
   const calls: Record<StoreCall, number[]> = {
     beginDelivery: [],
@@ -34,7 +37,6 @@ function instrumented(
       if (typeof value !== 'function') return value;
       const name = String(property);
       if (name === 'beginDeliveries' || name === 'completeMany') {
-        if (batches === 'absent') return undefined;
         return (items: unknown[]) => {
           calls[name].push(items.length);
           if (batches === 'failing') return Promise.reject(new Error('batch refused'));
@@ -52,6 +54,16 @@ function instrumented(
   });
   return { store: proxy, calls };
 }
+
+describe('digestRunnerDefaults', () => {
+  it('matches the defaults of the app configuration', () => {
+    expect(digestRunnerDefaults).toEqual({
+      tickMs: configDefaults.digestTickMs,
+      graceMs: configDefaults.digestGraceMs,
+      maxConsecutiveFailures: configDefaults.digestMaxFailures,
+    });
+  });
+});
 
 // Monday 8 June 2026, 09:00 in London is 08:00 UTC.
 const slot = new Date('2026-06-08T08:00:00Z');
@@ -74,6 +86,7 @@ describe('DigestRunner', () => {
         rendered.push({ digest, query, changes });
         return { text: `digest ${digest.id}`, blocks: [] };
       },
+      renderPauseNotice: renderDigestPaused,
       options: { owner, ...options },
     });
   }
@@ -466,6 +479,7 @@ describe('DigestRunner', () => {
       poster: checking,
       clock,
       renderDigest: (digest) => ({ text: `digest ${digest.id}`, blocks: [] }),
+      renderPauseNotice: renderDigestPaused,
     });
     expect(await batched.runDue(clock.now())).toMatchObject({ claimed: 30, posted: 30 });
     // The posting record of every digest had committed before its message went out.
@@ -486,19 +500,23 @@ describe('DigestRunner', () => {
     }
   });
 
-  it.each([
-    ['has no batch methods', 'absent', { beginDelivery: [1, 1, 1], beginDeliveries: [] }],
-    ['refuses a batch', 'failing', { beginDelivery: [1, 1, 1], beginDeliveries: [3] }],
-  ] as const)('posts each digest once when the store %s', async (_case, batches, begins) => {
+  it('posts each digest once, one write at a time, when the store refuses a batch', async () => {
     const ids: string[] = [];
     for (const channelId of ['C1', 'C2', 'C3']) {
       ids.push((await store.create(digestInput({ channelId, nextRunAt: slot }), clock.now())).id);
     }
-    const counted = instrumented(store, batches);
-    const fallback = new DigestRunner({ store: counted.store, analytics, poster, clock });
+    const counted = instrumented(store, 'failing');
+    const fallback = new DigestRunner({
+      store: counted.store,
+      analytics,
+      poster,
+      clock,
+      renderDigest: renderDigestMessage,
+      renderPauseNotice: renderDigestPaused,
+    });
     expect(await fallback.runDue(clock.now())).toMatchObject({ claimed: 3, posted: 3, failed: 0 });
     expect(poster.posts.map((post) => post.channelId).sort()).toEqual(['C1', 'C2', 'C3']);
-    expect(counted.calls).toMatchObject(begins);
+    expect(counted.calls).toMatchObject({ beginDelivery: [1, 1, 1], beginDeliveries: [3] });
     expect(counted.calls.complete).toEqual([1, 1, 1]);
     for (const id of ids) expect(await store.hasDelivered(id, slot)).toBe(true);
   });
@@ -559,7 +577,14 @@ describe('DigestRunner', () => {
         return value.bind(target);
       },
     });
-    const first = new DigestRunner({ store: refusing, analytics, poster, clock });
+    const first = new DigestRunner({
+      store: refusing,
+      analytics,
+      poster,
+      clock,
+      renderDigest: renderDigestMessage,
+      renderPauseNotice: renderDigestPaused,
+    });
     expect(await first.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 0, failed: 0 });
     expect(poster.posts).toHaveLength(1);
     expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { CronSchedule, DigestWindow } from '../../src/digests/model.ts';
 import {
   countRunsBetween,
-  describeSchedule,
-  describeWindow,
   inferCadence,
   latestRunAtOrBefore,
   manualRunWindow,
@@ -14,6 +12,12 @@ import {
   validateSchedule,
 } from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
+import {
+  describeSchedule,
+  describeWindow,
+  monthDayOf,
+  shortMonthSkipDay,
+} from '../../src/render/schedule.ts';
 
 function cron(
   expression: string,
@@ -410,6 +414,24 @@ describe('describeSchedule', () => {
     expect(describeWindow({ kind: 'last', amount: 1, unit: 'weeks' }, 'daily')).toBe(
       'the week before each run',
     );
+  });
+});
+
+describe('monthDayOf', () => {
+  it.each([
+    ['0 10 1 * *', 1, undefined],
+    ['0 10 28 * *', 28, undefined],
+    ['0 10 29 * *', 29, 29],
+    ['0 10 31 * *', 31, 31],
+    ['0 10 L * *', 'last', undefined],
+    ['0 10 31 * 1', undefined, undefined],
+    ['0 10 31 1 *', undefined, undefined],
+    ['0 10 1,15 * *', undefined, undefined],
+    ['0 10 * * *', undefined, undefined],
+    ['0 10 31 * * 2026', undefined, undefined],
+  ] as const)('reads %s as day %s, skipped in short months: %s', (expression, day, skipped) => {
+    expect(monthDayOf(expression)).toBe(day);
+    expect(shortMonthSkipDay(expression)).toBe(skipped);
   });
 });
 

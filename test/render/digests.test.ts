@@ -251,16 +251,6 @@ describe('renderDigestList', () => {
     );
     expect(checkBlockKitLimits(message)).toEqual([]);
   });
-
-  it('uses the next run the caller computes', () => {
-    const message = renderDigestList([digest()], {
-      now,
-      channelId: 'C0123',
-      viewerId: 'U42',
-      nextRunsOf: () => [new Date('2026-11-30T09:00:00Z')],
-    });
-    expect(texts(message.blocks)[1]).toContain('Next run: Mon Nov 30, 09:00 GMT');
-  });
 });
 
 const query: InfluencersQuery = {
