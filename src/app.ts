@@ -6,8 +6,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
-import { AnalyticsClient } from './analytics/client.ts';
+import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
+import { readArguments } from './cli/command.ts';
 import {
   type Config,
   type ConsoleConfig,
@@ -81,16 +82,7 @@ export function createApp(
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const fetchFn = overrides.fetch ?? globalThis.fetch;
   const analytics =
-    overrides.analytics ??
-    new AnalyticsClient({
-      baseUrl: config.analytics.baseUrl,
-      clientId: config.analytics.clientId,
-      clientSecret: config.analytics.clientSecret.reveal(),
-      authScheme: config.analytics.authScheme,
-      deadlineMs: config.lookup.timeoutMs,
-      responseCacheTtlMs: config.lookup.responseCacheTtlMs,
-      logger: logger.child({ component: 'analytics' }),
-    });
+    overrides.analytics ?? analyticsClientFor(config.analytics, config.lookup, logger);
   const inFlight = new InFlight();
   // One users.info cache for zones, admin rights and names.
   const users = new UserDirectory();
@@ -117,18 +109,7 @@ export function createApp(
   const digests = new DigestFeature({
     openStore: async () =>
       overrides.digests?.store ??
-      openDigestStore({
-        ...(config.storage.databaseUrl === undefined
-          ? {}
-          : { databaseUrl: config.storage.databaseUrl.reveal() }),
-        ...(config.storage.sqlitePath === undefined
-          ? {}
-          : { sqlitePath: config.storage.sqlitePath }),
-        ...(config.storage.databaseTls === undefined
-          ? {}
-          : { postgresTls: config.storage.databaseTls }),
-        logger: logger.child({ component: 'digest-store' }),
-      }),
+      openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
     poster: new SlackDigestPoster({
       client: backgroundClient,
@@ -244,14 +225,22 @@ export function startupSummary(config: Config, port: number | undefined): Record
   };
 }
 
-/** `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only). */
+/**
+ * `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only).
+ *
+ * @throws ConfigError for any other argument, or `--tz` without a zone.
+ */
 export function zoneArgument(argv: readonly string[]): string | undefined {
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    if (arg === '--tz') return argv[index + 1];
-    if (arg.startsWith('--tz=')) return arg.slice('--tz='.length);
+  const parsed = readArguments({
+    args: [...argv],
+    options: { tz: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (typeof parsed === 'string') {
+    throw new ConfigError([`${parsed} The console takes only --tz <zone>.`]);
   }
-  return undefined;
+  return parsed.values.tz;
 }
 
 async function main(): Promise<void> {
@@ -314,7 +303,14 @@ async function main(): Promise<void> {
 
 async function runConsoleMode(config: ConsoleConfig): Promise<void> {
   const logger = createLogger({ level: config.logLevel, pretty: true });
-  const zone = zoneArgument(process.argv.slice(2));
+  let zone: string | undefined;
+  try {
+    zone = zoneArgument(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.problems.join('\n')}\n`);
+    process.exit(2);
+  }
   const code = await runConsole(config, {
     input: process.stdin,
     output: process.stdout,

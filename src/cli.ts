@@ -54,6 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
     now: () => new Date(),
+    env: process.env,
   });
 }
 

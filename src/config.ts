@@ -249,28 +249,21 @@ export function loadConfig(env: Env = process.env): Config {
 
   const apiUrl = readSlackApiUrl(env, problems);
 
-  const analyticsSet = analyticsVars.filter((name) => present(env, name) !== undefined);
-  const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
-  const clientId = present(env, 'ANALYTICS_CLIENT_ID');
-  const clientSecretRaw = present(env, 'ANALYTICS_CLIENT_SECRET');
-  if (analyticsSet.length > 0 || mode !== 'console') {
-    for (const name of analyticsVars.filter((n) => !analyticsSet.includes(n))) {
-      problems.push(
-        mode === 'console'
-          ? `${name} is missing: set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID and ANALYTICS_CLIENT_SECRET together, or none of them to use the built-in sandbox.`
-          : `${name} is missing: connecting to Slack needs the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).`,
-      );
-    }
-  }
-  const analytics: AnalyticsConfig | undefined =
-    baseUrl !== undefined && clientId !== undefined && clientSecretRaw !== undefined
+  const analytics = readAnalytics(
+    env,
+    problems,
+    mode === 'console'
       ? {
-          baseUrl,
-          clientId,
-          clientSecret: new Secret(clientSecretRaw),
-          authScheme: readAuthScheme(env, problems),
+          optional: true,
+          whyNeeded:
+            'set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID and ANALYTICS_CLIENT_SECRET together, or none of them to use the built-in sandbox.',
         }
-      : undefined;
+      : {
+          optional: false,
+          whyNeeded:
+            'connecting to Slack needs the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).',
+        },
+  );
 
   const logLevel = readLogLevel(env, problems, mode === 'console' ? 'warn' : 'info');
 
@@ -363,7 +356,12 @@ export function loadConfig(env: Env = process.env): Config {
   return deepFreeze(config);
 }
 
-const postgresTlsModes = ['off', 'no-verify', 'verify'] as const satisfies readonly PostgresTls[];
+/** Every DATABASE_TLS value, which the `--tls` flag of the CLI accepts too. */
+export const postgresTlsModes = [
+  'off',
+  'no-verify',
+  'verify',
+] as const satisfies readonly PostgresTls[];
 const booleanWords: Readonly<Record<string, boolean>> = {
   true: true,
   false: false,
@@ -399,6 +397,33 @@ function readAuthScheme(env: Env, problems: string[]): string {
     `ANALYTICS_AUTH_SCHEME must be one word such as Bearer or Token (got "${raw}"); unset it for Bearer.`,
   );
   return 'Bearer';
+}
+
+/**
+ * The analytics service variables, read the same way for the app and the scheduler job. When
+ * `optional`, none set means no service (the console's sandbox) and only a partial set is a problem;
+ * otherwise each missing variable is one problem ending in `whyNeeded`.
+ */
+function readAnalytics(
+  env: Env,
+  problems: string[],
+  need: { readonly optional: boolean; readonly whyNeeded: string },
+): AnalyticsConfig | undefined {
+  const set = analyticsVars.filter((name) => present(env, name) !== undefined);
+  const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
+  const clientId = present(env, 'ANALYTICS_CLIENT_ID');
+  const clientSecret = present(env, 'ANALYTICS_CLIENT_SECRET');
+  if (set.length > 0 || !need.optional) {
+    for (const name of analyticsVars.filter((n) => !set.includes(n))) {
+      problems.push(`${name} is missing: ${need.whyNeeded}`);
+    }
+  }
+  const complete = baseUrl !== undefined && clientId !== undefined && clientSecret !== undefined;
+  // Only a console without a service skips the scheme: it has nothing to send it to.
+  const authScheme = complete || !need.optional ? readAuthScheme(env, problems) : 'Bearer';
+  return complete
+    ? { baseUrl, clientId, clientSecret: new Secret(clientSecret), authScheme }
+    : undefined;
 }
 
 function readStorage(env: Env, problems: string[]): StorageConfig {
@@ -524,15 +549,11 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
     );
   }
   const apiUrl = readSlackApiUrl(env, problems);
-  const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
-  const clientId = present(env, 'ANALYTICS_CLIENT_ID');
-  const clientSecret = present(env, 'ANALYTICS_CLIENT_SECRET');
-  const authScheme = readAuthScheme(env, problems);
-  for (const name of analyticsVars.filter((n) => present(env, n) === undefined)) {
-    problems.push(
-      `${name} is missing: digests ask the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).`,
-    );
-  }
+  const analytics = readAnalytics(env, problems, {
+    optional: false,
+    whyNeeded:
+      'digests ask the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).',
+  });
   const logLevel = readLogLevel(env, problems, 'info');
   const analyticsTimeoutMs = integerVar(
     env,
@@ -544,14 +565,14 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
   );
   const storage = readStorage(env, problems);
   const { graceMs, maxConsecutiveFailures } = readDigestPolicy(env, problems, true);
-  if (problems.length > 0 || !botToken || !baseUrl || !clientId || !clientSecret) {
+  if (problems.length > 0 || !botToken || !analytics) {
     throw new ConfigError(problems);
   }
   return deepFreeze({
     version: pkg.version,
     logLevel,
     slack: { botToken, ...(apiUrl === undefined ? {} : { apiUrl }) },
-    analytics: { baseUrl, clientId, clientSecret: new Secret(clientSecret), authScheme },
+    analytics,
     analyticsTimeoutMs,
     storage,
     digests: { graceMs, maxConsecutiveFailures },

@@ -105,7 +105,7 @@ interface Exchange {
 }
 
 /** A non-success status from either endpoint, before the retry policy decides what it means. */
-class StatusFailure extends Error {
+class StatusFailureError extends Error {
   readonly endpoint: Endpoint;
   readonly status: number;
   readonly retryAfterHeader: string | undefined;
@@ -125,7 +125,7 @@ class StatusFailure extends Error {
 }
 
 /** The request never got a complete answer: connection failure or a per-attempt timeout. */
-class TransportFailure extends Error {
+class TransportFailureError extends Error {
   readonly code: string | undefined;
   readonly phase: Exclude<TimeoutPhase, 'deadline'> | undefined;
   readonly retryable: boolean;
@@ -150,7 +150,7 @@ const nonRetryableCodes = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', '
 /** Why a shared call was stopped from the inside. */
 type StopReason = 'abandoned' | 'closed';
 
-class CallStopped extends Error {
+class CallStoppedError extends Error {
   readonly reason: StopReason;
 
   constructor(reason: StopReason) {
@@ -180,7 +180,8 @@ class SharedCall {
   /** The last caller to leave before the answer stops the work: nobody would read it. */
   leave(): void {
     this.waiters -= 1;
-    if (this.waiters === 0 && !this.settled) this.controller.abort(new CallStopped('abandoned'));
+    if (this.waiters === 0 && !this.settled)
+      this.controller.abort(new CallStoppedError('abandoned'));
   }
 }
 
@@ -308,14 +309,15 @@ export class AnalyticsClient implements AnalyticsApi {
       call = this.#startCall(key, query, deadlineAt);
     }
     call.join(deadlineAt);
-    return awaitWithin(call, deadlineMs, signal);
+    return awaitWithin(call, deadlineMs, signal, this.#monotonicNow);
   }
 
   /** Stops every call in flight and releases the client's own sockets. */
   async close(): Promise<void> {
     if (this.#lifetime.signal.aborted) return;
-    this.#lifetime.abort(new CallStopped('closed'));
-    for (const call of this.#inFlight.values()) call.controller.abort(new CallStopped('closed'));
+    this.#lifetime.abort(new CallStoppedError('closed'));
+    for (const call of this.#inFlight.values())
+      call.controller.abort(new CallStoppedError('closed'));
     this.#inFlight.clear();
     this.#responses?.clear();
     this.#tokens.clear();
@@ -368,11 +370,11 @@ export class AnalyticsClient implements AnalyticsApi {
           );
           continue;
         }
-        throw new StatusFailure('data', exchange, this.#scrubber);
+        throw new StatusFailureError('data', exchange, this.#scrubber);
       } catch (error) {
         if (signal.aborted) throw stopError(signal.reason);
         if (error instanceof AppError) throw error;
-        if (error instanceof StatusFailure && error.status === 429) {
+        if (error instanceof StatusFailureError && error.status === 429) {
           const retryAfterMs = parseRetryAfter(error.retryAfterHeader, this.#now());
           const waitMs =
             retryAfterMs ??
@@ -386,8 +388,8 @@ export class AnalyticsClient implements AnalyticsApi {
           continue;
         }
         const transient =
-          (error instanceof StatusFailure && error.status >= 500) ||
-          (error instanceof TransportFailure && error.retryable);
+          (error instanceof StatusFailureError && error.status >= 500) ||
+          (error instanceof TransportFailureError && error.retryable);
         if (!transient) throw this.#finalError(error, query, transientFailures + 1);
         transientFailures += 1;
         if (transientFailures >= this.#maxAttempts) {
@@ -428,7 +430,7 @@ export class AnalyticsClient implements AnalyticsApi {
       throw new CredentialsRejectedError(exchange.status);
     }
     if (exchange.status < 200 || exchange.status >= 300) {
-      throw new StatusFailure('token', exchange, this.#scrubber);
+      throw new StatusFailureError('token', exchange, this.#scrubber);
     }
     // The body holds the token: neither it nor a parser message quoting it may become a cause.
     let json: unknown;
@@ -488,7 +490,7 @@ export class AnalyticsClient implements AnalyticsApi {
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (request.signal.aborted) throw stopError(request.signal.reason);
-      const failure = new TransportFailure(errorCode(error), this.#scrubber.safeCause(error));
+      const failure = new TransportFailureError(errorCode(error), this.#scrubber.safeCause(error));
       this.#logger.debug(
         {
           method,
@@ -523,7 +525,7 @@ export class AnalyticsClient implements AnalyticsApi {
 
   /** The typed error a caller sees for a failure the retry policy gave up on. */
   #finalError(error: unknown, query: InfluencersQuery, attempts: number): Error {
-    if (error instanceof StatusFailure) {
+    if (error instanceof StatusFailureError) {
       const { status, body } = error;
       if (status >= 500) {
         return new ServiceUnavailableError(status, attempts, {
@@ -547,7 +549,7 @@ export class AnalyticsClient implements AnalyticsApi {
       if (status >= 400) return new BadRequestError(status, message);
       return new InvalidResponseError(status, 'unexpected status');
     }
-    if (error instanceof TransportFailure) {
+    if (error instanceof TransportFailureError) {
       const cause = error.cause;
       if (error.phase !== undefined) {
         return new TimeoutError(error.phase, this.#phaseTimeoutMs(error.phase), { cause });
@@ -584,13 +586,17 @@ export class AnalyticsClient implements AnalyticsApi {
   }
 }
 
-/** Waits for a shared call within this caller's own deadline and signal. */
+/**
+ * Waits for a shared call within this caller's own deadline and signal; the time a cancelled
+ * caller waited is read on the client's monotonic clock, as every other duration is.
+ */
 function awaitWithin(
   call: SharedCall,
   deadlineMs: number,
   signal: AbortSignal | undefined,
+  monotonicNow: () => number,
 ): Promise<InfluencersResult> {
-  const started = performance.now();
+  const started = monotonicNow();
   return new Promise<InfluencersResult>((resolve, reject) => {
     let done = false;
     const finish = (settle: () => void): void => {
@@ -604,7 +610,7 @@ function awaitWithin(
     const onAbort = (): void =>
       finish(() =>
         reject(
-          new TimeoutError('deadline', Math.round(performance.now() - started), {
+          new TimeoutError('deadline', Math.round(monotonicNow() - started), {
             cause: signal?.reason,
           }),
         ),
@@ -640,7 +646,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function stopError(reason: unknown): Error {
-  if (reason instanceof CallStopped && reason.reason === 'closed') return closedError();
+  if (reason instanceof CallStoppedError && reason.reason === 'closed') return closedError();
   return new NetworkError('The analytics request was cancelled');
 }
 

@@ -1,12 +1,12 @@
 /**
- * `node src/cli.ts digests run-due [--database-url URL | --sqlite PATH]`: one scheduler tick, for
+ * `node src/cli.ts digests run-due [--database-url URL | --sqlite PATH] [--tls ...]`: one scheduler tick, for
  * a platform scheduler (Heroku Scheduler, cron) instead of or beside the in-app timer. Safe to run
  * at the same time as running instances: claims, leases and per-slot records keep every slot to
  * one post.
  */
-import { AnalyticsClient } from '../analytics/client.ts';
+import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
-import { type DigestJobConfig, loadDigestJobConfig } from '../config.ts';
+import { configDefaults, type DigestJobConfig, loadDigestJobConfig } from '../config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
 import type { Clock, DigestPoster, DigestRunnerOptions, TickReport } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store.ts';
@@ -24,7 +24,7 @@ export interface RunDueDeps {
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
   readonly logger?: Logger;
-  /** Default: the engine's (1 hour of grace, pause after 3 failures in a row). */
+  /** Default: the configuration's defaults (DIGEST_GRACE_MS, DIGEST_MAX_FAILURES unset). */
   readonly policy?: { readonly graceMs: number; readonly maxConsecutiveFailures: number };
   readonly now?: () => Date;
   readonly clock?: Clock;
@@ -39,7 +39,10 @@ export async function runDueOnce(deps: RunDueDeps): Promise<TickReport> {
     analytics: deps.analytics,
     poster: deps.poster,
     logger: deps.logger ?? silentLogger,
-    policy: deps.policy ?? { graceMs: 60 * 60_000, maxConsecutiveFailures: 3 },
+    policy: deps.policy ?? {
+      graceMs: configDefaults.digestGraceMs,
+      maxConsecutiveFailures: configDefaults.digestMaxFailures,
+    },
     ...(deps.clock === undefined ? {} : { clock: deps.clock }),
     ...(deps.runnerOptions === undefined ? {} : { runnerOptions: deps.runnerOptions }),
     ...(deps.displayName === undefined ? {} : { displayName: deps.displayName }),
@@ -61,14 +64,11 @@ export function createDigestDeps(
 ): Pick<RunDueDeps, 'analytics' | 'poster' | 'policy' | 'displayName'> & {
   close(): Promise<void>;
 } {
-  const analytics = new AnalyticsClient({
-    baseUrl: config.analytics.baseUrl,
-    clientId: config.analytics.clientId,
-    clientSecret: config.analytics.clientSecret.reveal(),
-    authScheme: config.analytics.authScheme,
-    deadlineMs: config.analyticsTimeoutMs,
-    logger: logger.child({ component: 'analytics' }),
-  });
+  const analytics = analyticsClientFor(
+    config.analytics,
+    { timeoutMs: config.analyticsTimeoutMs },
+    logger,
+  );
   const client = backgroundWebClient({
     token: config.slack.botToken.reveal(),
     ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
@@ -87,12 +87,11 @@ export function createDigestDeps(
 }
 
 export const usage =
-  'digests run-due [--database-url URL | --sqlite PATH]  post the digests due now, once';
+  'digests run-due [--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]  post the digests due now, once';
 
 export async function runDigests(
   args: readonly string[],
-  io: Pick<CliIo, 'stdout' | 'stderr' | 'now'>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  io: Pick<CliIo, 'stdout' | 'stderr' | 'now' | 'env'>,
 ): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'run-due') {
@@ -101,7 +100,7 @@ export async function runDigests(
   }
   let config: DigestJobConfig;
   try {
-    config = loadDigestJobConfig(env);
+    config = loadDigestJobConfig(io.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     await writeLine(
@@ -117,13 +116,10 @@ export async function runDigests(
   }
   // Logs go to stderr so stdout carries only the tick's report.
   const logger = createLogger({ level: config.logLevel, destination: io.stderr });
-  const tls = location.tls;
   let store: DigestStore | undefined;
   try {
     store = await openDigestStore({
-      ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}),
-      sqlitePath: location.sqlitePath,
-      ...(tls ? { postgresTls: tls } : {}),
+      ...location,
       logger: logger.child({ component: 'digest-store' }),
     });
     const deps = createDigestDeps(config, logger);
@@ -144,12 +140,4 @@ export async function runDigests(
 }
 
 /** `digests` takes its subcommand as the first argument (`run-due`). */
-export const command: CliCommand = { usage, run: (args, io) => runDigests(args, io) };
-
-export function run(args: string[]): Promise<number> {
-  return runDigests(args, {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    now: () => new Date(),
-  });
-}
+export const command: CliCommand = { usage, run: runDigests };

@@ -3,50 +3,66 @@
  * applies pending digest-store migrations and exits. The Procfile's `release:` phase runs it on
  * every deploy; it is idempotent and safe beside running instances.
  */
-import { loadStorageConfig, type StorageConfig } from '../config.ts';
+import { loadStorageConfig, postgresTlsModes, type StorageConfig } from '../config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
 import type { PostgresTls } from '../digests/postgres-store.ts';
 import { defaultSqlitePath } from '../digests/sqlite-store.ts';
 import { ConfigError } from '../errors.ts';
 import type { CliCommand, CliIo } from './command.ts';
-import { writeLine } from './command.ts';
+import { readArguments, writeLine } from './command.ts';
 
+/** The digest store a command works on, in the shape `openDigestStore` takes. */
 export interface StoreLocation {
   readonly databaseUrl?: string;
   readonly sqlitePath: string;
-  readonly tls?: PostgresTls;
+  readonly databaseTls?: PostgresTls;
 }
 
-const tlsModes: readonly PostgresTls[] = ['off', 'no-verify', 'verify'];
-
 /**
- * Where the digest store is: flags first, then the configuration (DATABASE_URL for PostgreSQL,
- * DATABASE_TLS, DIGESTS_SQLITE_PATH), then ./data/digests.sqlite. Returns an error message for
- * bad flags.
+ * Where the digest store is: flags first (`--flag value` or `--flag=value`), then the
+ * configuration (DATABASE_URL for PostgreSQL, DATABASE_TLS, DIGESTS_SQLITE_PATH), then
+ * ./data/digests.sqlite. Returns an error message for bad flags.
  */
 export function parseStoreLocation(
   args: readonly string[],
   storage: StorageConfig,
 ): StoreLocation | string {
+  const parsed = readArguments({
+    args: [...args],
+    options: {
+      'database-url': { type: 'string' },
+      sqlite: { type: 'string' },
+      tls: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+    tokens: true,
+  });
+  if (typeof parsed === 'string') return parsed;
   let databaseUrl = storage.databaseUrl?.reveal();
   let sqlitePath = storage.sqlitePath ?? defaultSqlitePath;
-  let tls: PostgresTls | undefined = storage.databaseTls;
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if (flag !== '--database-url' && flag !== '--sqlite' && flag !== '--tls') {
-      return `Unknown argument "${flag}".`;
-    }
-    if (value === undefined || value.startsWith('--')) return `${flag} needs a value.`;
-    i++;
-    if (flag === '--database-url') databaseUrl = value;
-    else if (flag === '--sqlite') {
+  let databaseTls = storage.databaseTls;
+  // In order, so that of --database-url and --sqlite the later one decides.
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const value = token.value ?? '';
+    if (value === '') return `${token.rawName} needs a value.`;
+    if (token.name === 'database-url') databaseUrl = value;
+    else if (token.name === 'sqlite') {
       sqlitePath = value;
       databaseUrl = undefined;
-    } else if ((tlsModes as readonly string[]).includes(value)) tls = value as PostgresTls;
-    else return `--tls must be one of ${tlsModes.join(', ')}.`;
+    } else if (isTlsMode(value)) databaseTls = value;
+    else return `--tls must be one of ${postgresTlsModes.join(', ')}.`;
   }
-  return { sqlitePath, ...(databaseUrl ? { databaseUrl } : {}), ...(tls ? { tls } : {}) };
+  return {
+    sqlitePath,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseTls ? { databaseTls } : {}),
+  };
+}
+
+function isTlsMode(value: string): value is PostgresTls {
+  return (postgresTlsModes as readonly string[]).includes(value);
 }
 
 export function describeLocation(location: StoreLocation): string {
@@ -60,12 +76,11 @@ export const usage =
 
 export async function runMigrate(
   args: readonly string[],
-  io: Pick<CliIo, 'stdout' | 'stderr'>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  io: Pick<CliIo, 'stdout' | 'stderr' | 'env'>,
 ): Promise<number> {
   let storage: StorageConfig;
   try {
-    storage = loadStorageConfig(env);
+    storage = loadStorageConfig(io.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     await writeLine(io.stderr, `migrate cannot start:\n  - ${error.problems.join('\n  - ')}`);
@@ -77,12 +92,7 @@ export async function runMigrate(
     return 2;
   }
   try {
-    const store = await openDigestStore({
-      ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}),
-      sqlitePath: location.sqlitePath,
-      ...(location.tls ? { postgresTls: location.tls } : {}),
-      migrate: false,
-    });
+    const store = await openDigestStore({ ...location, migrate: false });
     try {
       const applied = await store.migrate();
       await writeLine(
@@ -100,9 +110,4 @@ export async function runMigrate(
   }
 }
 
-export const command: CliCommand = { usage, run: (args, io) => runMigrate(args, io) };
-
-/** Exit code of `migrate` with the process's streams and environment. */
-export function run(args: string[]): Promise<number> {
-  return runMigrate(args, { stdout: process.stdout, stderr: process.stderr });
-}
+export const command: CliCommand = { usage, run: runMigrate };

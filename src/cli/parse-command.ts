@@ -20,7 +20,7 @@ import type { Writable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { parseLookup } from '../parsing/index.ts';
 import { resolveZone } from '../parsing/zone.ts';
-import { type CliCommand, type CliIo, writeLine } from './command.ts';
+import { type CliCommand, type CliIo, readArguments, writeLine } from './command.ts';
 
 const usage = 'parse [--tz <zone>] [--now <ISO instant>] (--jsonl | "<text>")';
 
@@ -61,36 +61,25 @@ export const command: CliCommand = {
 };
 
 function readArgs(args: readonly string[]): Options | string {
-  let tz: string | undefined;
-  let now: string | undefined;
-  let jsonl = false;
-  const text: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const [flag, inline] = arg.startsWith('--') ? splitFlag(arg) : [undefined, undefined];
-    if (flag === '--jsonl' && inline === undefined) {
-      jsonl = true;
-    } else if (flag === '--tz' || flag === '--now') {
-      const value = inline ?? args[++i];
-      if (value === undefined) return `${flag} needs a value.`;
-      if (flag === '--tz') tz = value;
-      else now = value;
-    } else if (arg === '--') {
-      text.push(...args.slice(i + 1));
-      break;
-    } else if (flag !== undefined) {
-      return `Unknown option ${arg}.`;
-    } else {
-      text.push(arg);
-    }
-  }
-  if (jsonl && text.length > 0) return '--jsonl reads stdin; give no text with it.';
-  return { tz, now, jsonl, text: text.length === 0 ? undefined : text.join(' ') };
-}
-
-function splitFlag(arg: string): [string, string | undefined] {
-  const eq = arg.indexOf('=');
-  return eq === -1 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
+  const parsed = readArguments({
+    args: [...args],
+    options: {
+      tz: { type: 'string' },
+      now: { type: 'string' },
+      jsonl: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (typeof parsed === 'string') return parsed;
+  const { values, positionals } = parsed;
+  if (values.jsonl && positionals.length > 0) return '--jsonl reads stdin; give no text with it.';
+  return {
+    tz: values.tz,
+    now: values.now,
+    jsonl: values.jsonl ?? false,
+    text: positionals.length === 0 ? undefined : positionals.join(' '),
+  };
 }
 
 const hasOffset = /(Z|[+-]\d{2}(:?\d{2})?)$/i;

@@ -4,7 +4,7 @@
  * renderer the Slack handlers use, against the sandbox analytics service started in-process.
  */
 import { createInterface } from 'node:readline';
-import { AnalyticsClient } from '../analytics/client.ts';
+import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
@@ -12,8 +12,18 @@ import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
+import { commandName } from '../parsing/messages.ts';
 import { resolveZone } from '../parsing/zone.ts';
-import { consoleZoneErrorText, ignoredSlackSettingsText } from '../render/console.ts';
+import {
+  connectInstructions,
+  consoleBannerText,
+  consoleCommandsText,
+  consoleZoneErrorText,
+  ignoredSlackSettingsText,
+  jsonModeText,
+  noMessageYetText,
+  unknownConsoleCommandText,
+} from '../render/console.ts';
 import { renderDigestHelp } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
@@ -35,27 +45,6 @@ export interface ConsoleOptions {
   readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
   readonly now?: () => Date;
 }
-
-const slashCommand = '/influencers';
-
-export const consoleCommands = [
-  `${slashCommand} <lookup>   what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
-  `${slashCommand} digest …   schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
-  "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
-  'help                     how to write a lookup',
-  '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
-  'exit                     leave (or end the input)',
-];
-
-export const connectInstructions = [
-  'To connect a real workspace:',
-  '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml.',
-  '  2. Install it to the workspace; copy the Bot User OAuth Token (xoxb-) to SLACK_BOT_TOKEN.',
-  '  3. Socket Mode (no public URL): create an App-Level Token with connections:write, set',
-  '     SLACK_APP_TOKEN (xapp-) and set socket_mode_enabled to true in the manifest.',
-  '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
-  '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
-];
 
 /**
  * The console is one person in one channel of one workspace. Its digests live in memory until the
@@ -101,22 +90,17 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     options.analytics || config.analytics
       ? undefined
       : await startSandbox({ port: 0, host: '127.0.0.1' });
-  const analyticsSettings = config.analytics
-    ? {
-        baseUrl: config.analytics.baseUrl,
-        clientId: config.analytics.clientId,
-        clientSecret: config.analytics.clientSecret.reveal(),
-        authScheme: config.analytics.authScheme,
-      }
-    : { baseUrl: sandbox?.url ?? '', clientId: demoClient.id, clientSecret: demoClient.secret };
   const analytics =
     options.analytics ??
-    new AnalyticsClient({
-      ...analyticsSettings,
-      deadlineMs: config.lookup.timeoutMs,
-      responseCacheTtlMs: config.lookup.responseCacheTtlMs,
-      logger: logger.child({ component: 'analytics' }),
-    });
+    analyticsClientFor(
+      config.analytics ?? {
+        baseUrl: sandbox?.url ?? '',
+        clientId: demoClient.id,
+        clientSecret: demoClient.secret,
+      },
+      config.lookup,
+      logger,
+    );
   const flow = new LookupFlow({
     analytics,
     logger: logger.child({ component: 'lookup' }),
@@ -154,22 +138,27 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   });
   runner.start();
 
-  print(`Influencers console (v${config.version}): the Slack bot without Slack.`);
   print(
-    `Analytics: ${config.analytics ? config.analytics.baseUrl : `built-in sandbox at ${sandbox?.url} (try #hcsm, #bcsm, "breast cancer", group:Oncology)`}. Time zone: ${zone}${options.zone ? '' : " (this machine's; change it with --tz <zone>)"}.`,
+    consoleBannerText({
+      version: config.version,
+      analyticsUrl: config.analytics?.baseUrl,
+      sandboxUrl: sandbox?.url,
+      zone,
+      zoneAsked: Boolean(options.zone),
+    }),
   );
   const ignored = ignoredSlackSettingsText(config.ignoredSlackSettings);
   if (ignored !== undefined) print(ignored);
   print('');
   print(connectInstructions.join('\n'));
   print('');
-  print(`Commands:\n  ${consoleCommands.join('\n  ')}`);
+  print(consoleCommandsText('Commands'));
   print('');
 
   const digest = async (text: string) => {
     const parsed = parseDigestCommand(text, { now: now(), zone });
     if (parsed instanceof ParseError) return show(renderError(parsed));
-    if (parsed.kind === 'help') return show(renderDigestHelp({ command: slashCommand }));
+    if (parsed.kind === 'help') return show(renderDigestHelp({ command: commandName }));
     await answerDigestCommand(
       {
         manager: digests,
@@ -178,7 +167,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         caller: consoleCaller,
         channelId: consoleChannel,
         access: consoleAccess,
-        commandName: slashCommand,
+        commandName: commandName,
       },
       parsed,
       async (message) => {
@@ -222,21 +211,19 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       }
       if (line === 'help' || line === '/help') {
         show(renderHelp({}));
-        print(`Console commands:\n  ${consoleCommands.join('\n  ')}\n`);
+        print(`${consoleCommandsText('Console commands')}\n`);
       } else if (line === '/json' || line === '/json on' || line === '/json off') {
         if (line === '/json on') showJson = true;
         if (line === '/json off') showJson = false;
-        if (line === '/json') print(last ? JSON.stringify(last, null, 2) : 'No message yet.');
-        else print(`Block Kit JSON after every message: ${showJson ? 'on' : 'off'}.`);
+        if (line === '/json') print(last ? JSON.stringify(last, null, 2) : noMessageYetText);
+        else print(jsonModeText(showJson));
         print('');
-      } else if (/^\/influencers\s+digests?(\s|$)/i.test(line)) {
-        await digest(line.slice(slashCommand.length).trim());
-      } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
-        await lookup(line.slice(slashCommand.length), slashCommand);
+      } else if (isDigestLine(line)) {
+        await digest(line.slice(commandName.length).trim());
+      } else if (line === commandName || line.startsWith(`${commandName} `)) {
+        await lookup(line.slice(commandName.length), commandName);
       } else if (line.startsWith('/')) {
-        print(
-          `Unknown command ${line.split(/\s/)[0]}: type help for what this console understands.\n`,
-        );
+        print(`${unknownConsoleCommandText(line)}\n`);
       } else {
         await lookup(line, undefined);
       }
@@ -250,4 +237,10 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     await sandbox?.close();
   }
   return 0;
+}
+
+/** `/influencers digest …` (or `digests`), the command word in any case. */
+function isDigestLine(line: string): boolean {
+  if (line.slice(0, commandName.length).toLowerCase() !== commandName) return false;
+  return /^\s+digests?(\s|$)/i.test(line.slice(commandName.length));
 }

@@ -3,17 +3,22 @@
  * embedded SQLite file. Migrations run here, at start, so an instance never works on an old
  * schema; running them again (the release phase, a second instance) is a no-op.
  */
+import type { StorageConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { openPostgresStore, type PostgresTls } from './postgres-store.ts';
 import { defaultSqlitePath, openSqliteStore } from './sqlite-store.ts';
 import type { DigestStore } from './store.ts';
 
+/**
+ * The configured {@link StorageConfig} fits as it is (`{ ...config.storage, logger }`), and so do
+ * the CLI's flags, whose database URL is a plain string.
+ */
 export interface OpenDigestStoreOptions {
   /** PostgreSQL URL; when set, SQLite options are ignored. */
-  readonly databaseUrl?: string;
+  readonly databaseUrl?: StorageConfig['databaseUrl'] | string;
   /** Default `./data/digests.sqlite`; `:memory:` for tests. */
   readonly sqlitePath?: string;
-  readonly postgresTls?: PostgresTls;
+  readonly databaseTls?: PostgresTls;
   readonly postgresSchema?: string;
   readonly postgresMaxConnections?: number;
   /** Default true. */
@@ -22,10 +27,12 @@ export interface OpenDigestStoreOptions {
 }
 
 export async function openDigestStore(options: OpenDigestStoreOptions = {}): Promise<DigestStore> {
-  const store = options.databaseUrl
+  const databaseUrl =
+    typeof options.databaseUrl === 'string' ? options.databaseUrl : options.databaseUrl?.reveal();
+  const store = databaseUrl
     ? openPostgresStore({
-        connectionString: options.databaseUrl,
-        ...(options.postgresTls ? { tls: options.postgresTls } : {}),
+        connectionString: databaseUrl,
+        ...(options.databaseTls ? { tls: options.databaseTls } : {}),
         ...(options.postgresSchema ? { schema: options.postgresSchema } : {}),
         ...(options.postgresMaxConnections
           ? { maxConnections: options.postgresMaxConnections }

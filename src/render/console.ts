@@ -2,6 +2,7 @@
  * Words only the local console prints (it has no Slack to render Block Kit in): they live here with
  * every other user-facing text.
  */
+import { commandName } from '../parsing/messages.ts';
 
 /** `--tz` named a zone this machine does not know. */
 export function consoleZoneErrorText(zone: string): string {
@@ -19,4 +20,63 @@ export function ignoredSlackSettingsText(names: readonly string[]): string | und
     `${list} ${names.length === 1 ? 'is' : 'are'} set but ignored here: the console starts when ` +
     'none of the Slack credentials (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN) is set.'
   );
+}
+
+/** What the console understands, shown at start and after `help`. */
+export const consoleCommands = [
+  `${commandName} <lookup>   what you would type in a channel, e.g. ${commandName} #hcsm last week`,
+  `${commandName} digest …   schedule a digest here, e.g. ${commandName} digest #hcsm every monday at 9am`,
+  "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
+  'help                     how to write a lookup',
+  '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
+  'exit                     leave (or end the input)',
+];
+
+/** How to leave the console for a real workspace, printed at start. */
+export const connectInstructions = [
+  'To connect a real workspace:',
+  '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml.',
+  '  2. Install it to the workspace; copy the Bot User OAuth Token (xoxb-) to SLACK_BOT_TOKEN.',
+  '  3. Socket Mode (no public URL): create an App-Level Token with connections:write, set',
+  '     SLACK_APP_TOKEN (xapp-) and set socket_mode_enabled to true in the manifest.',
+  '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
+  '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
+];
+
+/**
+ * The console's first lines: its version, which analytics service answers (`sandboxUrl` when it
+ * is the built-in one) and the zone, with how to change it when the machine chose it.
+ */
+export function consoleBannerText(banner: {
+  readonly version: string;
+  readonly analyticsUrl: string | undefined;
+  readonly sandboxUrl: string | undefined;
+  readonly zone: string;
+  readonly zoneAsked: boolean;
+}): string {
+  const analytics =
+    banner.analyticsUrl ??
+    `built-in sandbox at ${banner.sandboxUrl} (try #hcsm, #bcsm, "breast cancer", group:Oncology)`;
+  return [
+    `Influencers console (v${banner.version}): the Slack bot without Slack.`,
+    `Analytics: ${analytics}. Time zone: ${banner.zone}${banner.zoneAsked ? '' : " (this machine's; change it with --tz <zone>)"}.`,
+  ].join('\n');
+}
+
+/** The list of console commands under a heading: `Commands` at start, `Console commands` after help. */
+export function consoleCommandsText(heading: string): string {
+  return `${heading}:\n  ${consoleCommands.join('\n  ')}`;
+}
+
+/** `/json` before any message was shown. */
+export const noMessageYetText = 'No message yet.';
+
+/** The answer to `/json on` and `/json off`. */
+export function jsonModeText(on: boolean): string {
+  return `Block Kit JSON after every message: ${on ? 'on' : 'off'}.`;
+}
+
+/** A line starting with `/` that is none of the console's commands. */
+export function unknownConsoleCommandText(line: string): string {
+  return `Unknown command ${line.split(/\s/)[0]}: type help for what this console understands.`;
 }

@@ -354,6 +354,24 @@ describe('AnalyticsClient sharing and caching', () => {
     expect(dataRequests()).toBe(1);
   });
 
+  it('measures how long an aborted caller waited on the injected monotonic clock', async () => {
+    let monotonicMs = 5_000_000;
+    const { client, clock, sandbox } = await start({ monotonicNow: () => monotonicMs });
+    sandbox.setLatency(200);
+    const controller = new AbortController();
+    const aborted = client.getInfluencers(lastWeek(clock), { signal: controller.signal });
+    setTimeout(() => {
+      monotonicMs += 42_000;
+      controller.abort(new Error('user left'));
+    }, 20);
+    const error = await rejectionOf(aborted);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ phase: 'deadline', afterMs: 42_000 });
+    expect((error as Error).message).toBe(
+      'The analytics request timed out (deadline, after 42000 ms)',
+    );
+  });
+
   it('starts afresh when the identical call before it was abandoned by its only caller', async () => {
     const { client, clock, sandbox, dataRequests } = await start();
     sandbox.script({ kind: 'slow-headers', ms: 1_000 });

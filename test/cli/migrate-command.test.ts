@@ -27,21 +27,43 @@ describe('parseStoreLocation', () => {
     expect(parseStoreLocation([], storage)).toEqual({
       databaseUrl: 'postgres://app:pw@db.example.com:5432/app',
       sqlitePath: './data/digests.sqlite',
-      tls: 'verify',
+      databaseTls: 'verify',
     });
   });
 
   it('lets flags win, and --sqlite leave PostgreSQL out', () => {
-    expect(parseStoreLocation(['--tls', 'off'], storage)).toMatchObject({ tls: 'off' });
+    expect(parseStoreLocation(['--tls', 'off'], storage)).toMatchObject({ databaseTls: 'off' });
     expect(parseStoreLocation(['--sqlite', '/tmp/x.sqlite'], storage)).toEqual({
       sqlitePath: '/tmp/x.sqlite',
-      tls: 'verify',
+      databaseTls: 'verify',
     });
+  });
+
+  it('reads --flag=value as --flag value', () => {
+    expect(parseStoreLocation(['--sqlite=/tmp/x', '--tls=no-verify'], storage)).toEqual({
+      sqlitePath: '/tmp/x',
+      databaseTls: 'no-verify',
+    });
+    expect(parseStoreLocation(['--database-url=postgres://h/db'], storage)).toMatchObject({
+      databaseUrl: 'postgres://h/db',
+    });
+  });
+
+  it('lets the later of --database-url and --sqlite decide', () => {
+    expect(
+      parseStoreLocation(['--database-url', 'postgres://h/db', '--sqlite', '/tmp/x'], storage),
+    ).toEqual({ sqlitePath: '/tmp/x', databaseTls: 'verify' });
+    expect(
+      parseStoreLocation(['--sqlite', '/tmp/x', '--database-url', 'postgres://h/db'], storage),
+    ).toEqual({ sqlitePath: '/tmp/x', databaseUrl: 'postgres://h/db', databaseTls: 'verify' });
   });
 
   it.each([
     [['--port', '1'], 'Unknown argument "--port".'],
     [['--sqlite'], '--sqlite needs a value.'],
+    [['--sqlite', '--tls', 'off'], '--sqlite needs a value.'],
+    [['--sqlite='], '--sqlite needs a value.'],
+    [['/tmp/x'], 'Unknown argument "/tmp/x".'],
     [['--tls', 'maybe'], '--tls must be one of off, no-verify, verify.'],
   ])('refuses %j with %j', (args, message) => {
     expect(parseStoreLocation(args, storage)).toBe(message);
@@ -52,20 +74,20 @@ describe('runMigrate', () => {
   it('applies the migrations once, then reports the store up to date', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'migrate-')), 'digests.sqlite');
     const first = { stdout: sink(), stderr: sink() };
-    expect(await runMigrate([], first, { DIGESTS_SQLITE_PATH: path })).toBe(0);
+    expect(await runMigrate([], { ...first, env: { DIGESTS_SQLITE_PATH: path } })).toBe(0);
     expect(first.stdout.text()).toMatch(
       new RegExp(`^SQLite ${path}: applied \\d+ migration\\(s\\)\\n$`),
     );
     const again = { stdout: sink(), stderr: sink() };
-    expect(await runMigrate([], again, { DIGESTS_SQLITE_PATH: path })).toBe(0);
+    expect(await runMigrate([], { ...again, env: { DIGESTS_SQLITE_PATH: path } })).toBe(0);
     expect(again.stdout.text()).toBe(`SQLite ${path}: already up to date\n`);
   });
 
   it('names a bad DATABASE_TLS or DATABASE_URL without echoing the URL, and exits 2', async () => {
     const io = { stdout: sink(), stderr: sink() };
-    const code = await runMigrate([], io, {
-      DATABASE_URL: 'mysql://root:hunter2@db/app',
-      DATABASE_TLS: 'sometimes',
+    const code = await runMigrate([], {
+      ...io,
+      env: { DATABASE_URL: 'mysql://root:hunter2@db/app', DATABASE_TLS: 'sometimes' },
     });
     expect(code).toBe(2);
     expect(io.stderr.text()).toContain('DATABASE_URL must be a PostgreSQL URL');
