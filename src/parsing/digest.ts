@@ -3,7 +3,8 @@
  *
  * - `digests` (or `digest list`): this channel's digests.
  * - `digest` alone, `digest help`: how to create one.
- * - `digest pause|resume|remove|delete|run <id>`: act on one digest by its id.
+ * - `digest pause|resume|remove|run <id>`: act on one digest by its id; `digestVerbs` lists the
+ *   other words for each action.
  * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one, in that order: a
  *   plain word or number after the schedule starts is refused (`every monday at 9 30`, `… please`),
  *   and a phrase before it may not hold schedule or time words (see `reserved.ts`); hashtags,
@@ -20,7 +21,7 @@ import { ParseError } from '../errors.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
-import { exampleCommand, parseErrors, quote } from './messages.ts';
+import { commandName, exampleCommand, parseErrors, quote } from './messages.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import {
   cronExpression,
@@ -80,13 +81,36 @@ export interface DigestParseContext {
 /** An id in examples: Crockford base32, as the store makes them. */
 export const exampleDigestId = '7K3M9Q';
 
-const actionVerbs: ReadonlyMap<string, DigestAction> = new Map([
+/** What a word after `digest` asks for: an action on one digest, the list, or a new digest. */
+export type DigestVerb = DigestAction | 'list' | 'create';
+
+/**
+ * Every verb of the digest commands and what it does: the digest grammar reads them after
+ * `digest`, and the lookup flow and its help hint recognise them typed without it, so a word
+ * works in one place exactly when it is hinted at in the other.
+ */
+export const digestVerbs: ReadonlyMap<string, DigestVerb> = new Map<string, DigestVerb>([
   ['pause', 'pause'],
+  ['stop', 'pause'],
+  ['disable', 'pause'],
   ['resume', 'resume'],
   ['unpause', 'resume'],
+  ['start', 'resume'],
+  ['enable', 'resume'],
   ['remove', 'remove'],
   ['delete', 'remove'],
+  ['cancel', 'remove'],
+  ['unsubscribe', 'remove'],
   ['run', 'run'],
+  ['send', 'run'],
+  ['post', 'run'],
+  ['list', 'list'],
+  ['show', 'list'],
+  ['status', 'list'],
+  ['settings', 'list'],
+  ['create', 'create'],
+  ['schedule', 'create'],
+  ['subscribe', 'create'],
 ]);
 
 /**
@@ -125,13 +149,25 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
   const first = rest[0]?.kind === 'word' ? rest[0].lower : undefined;
   if (rest.length === 0) return verb === 'digests' ? { kind: 'list' } : { kind: 'help' };
   if (rest.length === 1 && (first === 'help' || first === '?')) return { kind: 'help' };
-  if (rest.length === 1 && first === 'list') return { kind: 'list' };
-  const action = first === undefined ? undefined : actionVerbs.get(first);
-  if (action !== undefined) return readAction(text, tokens, action);
-  const body = first === 'create' ? rest.slice(1) : rest;
+  const action = first === undefined ? undefined : digestVerbs.get(first);
+  if (action === 'list') return readList(text, tokens);
+  if (action !== undefined && action !== 'create') return readAction(text, tokens, action);
+  const body = action === 'create' ? rest.slice(1) : rest;
   const start = body[0]?.from ?? text.length;
   // Offsets stay those of the whole text, so fragments quote exactly what was typed.
   return readCreate(text, body, start, context);
+}
+
+function readList(text: string, tokens: readonly Token[]): DigestCommand {
+  const extra = tokens[2];
+  if (extra === undefined) return { kind: 'list' };
+  const command = text.slice(0, tokens[1]?.to ?? text.length);
+  const fragment = text.slice(extra.from);
+  throw new ParseError(
+    'bad_command',
+    `${quote(command)} takes nothing after it, not ${quote(fragment)}. Try: ${exampleCommand('digests')}`,
+    fragment,
+  );
 }
 
 function readAction(text: string, tokens: readonly Token[], action: DigestAction): DigestCommand {
@@ -141,7 +177,7 @@ function readAction(text: string, tokens: readonly Token[], action: DigestAction
   if (idToken === undefined) {
     throw new ParseError(
       'bad_command',
-      `${quote(command)} needs the id of a digest; /influencers digests lists this channel's digests with their ids. ${example}`,
+      `${quote(command)} needs the id of a digest; ${exampleCommand('digests')} lists this channel's digests with their ids. ${example}`,
       command,
     );
   }
@@ -157,7 +193,7 @@ function readAction(text: string, tokens: readonly Token[], action: DigestAction
   if (id === undefined) {
     throw new ParseError(
       'bad_command',
-      `${quote(idToken.text)} is not a digest id: ids are 6 letters and digits, as /influencers digests shows them. ${example}`,
+      `${quote(idToken.text)} is not a digest id: ids are 6 letters and digits, as ${exampleCommand('digests')} shows them. ${example}`,
       idToken.text,
     );
   }
@@ -241,12 +277,21 @@ function readCreate(
         }
         break;
       case 'zone':
-        if (zone !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'time zone');
+        if (zone !== undefined)
+          throw parseErrors.repeatedOption(
+            clause.fragment,
+            'time zone',
+            digestExample('unrecognised'),
+          );
         zone = clause.value;
         break;
       case 'top':
         if (top !== undefined) {
-          throw parseErrors.repeatedOption(clause.fragment, 'number of results');
+          throw parseErrors.repeatedOption(
+            clause.fragment,
+            'number of results',
+            digestExample('unrecognised'),
+          );
         }
         top = clause.value;
         break;
@@ -259,7 +304,8 @@ function readCreate(
           setTime(timeOfDay, clause.fragment);
           break;
         }
-        if (window !== undefined) throw parseErrors.twoWindows(window.fragment, clause.fragment);
+        if (window !== undefined)
+          throw parseErrors.twoWindows(window.fragment, clause.fragment, digestExample('bad_time'));
         window = clause;
         break;
       }
@@ -448,26 +494,34 @@ function noSchedule(databases: string): ParseError {
   );
 }
 
+/** The digest to show in an error's closing example, by the error's reason. */
+function digestExample(reason: ParseError['reason']): string {
+  switch (reason) {
+    case 'unknown_zone':
+      return 'digest #hcsm every monday at 9am in Europe/London';
+    case 'bad_top':
+      return 'digest #hcsm every monday at 9am top 20';
+    case 'too_many_databases':
+      return 'digest #hcsm, #bcsm every monday at 9am';
+    case 'bad_time':
+      return 'digest #hcsm every monday at 9am last 7 days';
+    default:
+      return 'digest #hcsm every monday at 9am';
+  }
+}
+
 /**
- * Errors the shared lookup matchers raise end with a lookup command; for a digest the example
- * should be a digest command someone can copy.
+ * The matchers shared with lookups (options, databases, times) raise their errors with a lookup
+ * example, since they do not know which grammar calls them; a digest's should be one someone can
+ * copy. The digest grammar's own calls pass {@link digestExample} directly.
  */
 function forDigest(error: ParseError): ParseError {
-  const tail = /Try: \/influencers (?!digest)[^\n]*$/;
-  if (!tail.test(error.message)) return error;
-  const example =
-    error.reason === 'unknown_zone'
-      ? 'digest #hcsm every monday at 9am in Europe/London'
-      : error.reason === 'bad_top'
-        ? 'digest #hcsm every monday at 9am top 20'
-        : error.reason === 'too_many_databases'
-          ? 'digest #hcsm, #bcsm every monday at 9am'
-          : error.reason === 'bad_time'
-            ? 'digest #hcsm every monday at 9am last 7 days'
-            : 'digest #hcsm every monday at 9am';
+  const lookupTail = `Try: ${commandName} `;
+  const at = error.message.lastIndexOf(lookupTail);
+  if (at === -1 || error.message.startsWith('digest', at + lookupTail.length)) return error;
   return new ParseError(
     error.reason,
-    error.message.replace(tail, `Try: ${exampleCommand(example)}`),
+    `${error.message.slice(0, at)}Try: ${exampleCommand(digestExample(error.reason))}`,
     error.fragment,
   );
 }

@@ -1,6 +1,8 @@
 /**
  * Every parse error message in one place, so each reason reads the same wherever a grammar raises
- * it: what was wrong, the fragment as typed, and a command that would work.
+ * it: what was wrong, the fragment as typed, and a command that would work. Each builder's last
+ * parameter is that command's arguments, a lookup unless the grammar raising it passes its own
+ * (the digest grammar passes a digest).
  */
 import { ParseError } from '../errors.ts';
 import { rangeWords } from './reserved.ts';
@@ -17,132 +19,145 @@ export function quote(fragment: string): string {
   return `“${fragment}”`;
 }
 
-const tryLastWeek = `Try: ${exampleCommand('#hcsm last week')}`;
-
 export const parseErrors = {
-  empty(): ParseError {
+  empty(example = '#hcsm last week'): ParseError {
     return new ParseError(
       'empty',
-      `The command is empty: name at least one database (a #hashtag, a "quoted phrase", an ID or group:<name>) and, if you like, a time. ${tryLastWeek}`,
+      `The command is empty: name at least one database (a #hashtag, a "quoted phrase", an ID or group:<name>) and, if you like, a time. Try: ${exampleCommand(example)}`,
     );
   },
 
-  noDatabase(text: string): ParseError {
+  noDatabase(text: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'no_database',
-      `No database in ${quote(text)}: name at least one #hashtag, "quoted phrase", ID or group:<name>. ${tryLastWeek}`,
+      `No database in ${quote(text)}: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: ${exampleCommand(example)}`,
       text,
     );
   },
 
-  tooManyDatabases(count: number, max: number, firstExtra: string): ParseError {
+  tooManyDatabases(
+    count: number,
+    max: number,
+    firstExtra: string,
+    example = '#hcsm, #bcsm last week',
+  ): ParseError {
     return new ParseError(
       'too_many_databases',
-      `Too many databases: ${count} given, at most ${max} per request (${quote(firstExtra)} is one too many). Try: ${exampleCommand('#hcsm, #bcsm last week')}`,
+      `Too many databases: ${count} given, at most ${max} per request (${quote(firstExtra)} is one too many). Try: ${exampleCommand(example)}`,
       firstExtra,
     );
   },
 
-  unknownZone(zone: string): ParseError {
+  unknownZone(zone: string, example = '#hcsm last week in Europe/London'): ParseError {
     return new ParseError(
       'unknown_zone',
-      `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, or UTC. Try: ${exampleCommand('#hcsm last week in Europe/London')}`,
+      `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, or UTC. Try: ${exampleCommand(example)}`,
       zone,
     );
   },
 
-  regionNotZone(place: string): ParseError {
+  regionNotZone(place: string, example = '#hcsm last week in Europe/London'): ParseError {
     return new ParseError(
       'unknown_zone',
-      `${quote(place)} is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: ${exampleCommand('#hcsm last week in Europe/London')}`,
+      `${quote(place)} is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: ${exampleCommand(example)}`,
       place,
     );
   },
 
-  missingZone(keyword: string): ParseError {
+  missingZone(keyword: string, example = '#hcsm last week tz Europe/London'): ParseError {
     return new ParseError(
       'unknown_zone',
-      `${quote(keyword)} needs a time zone after it, such as Europe/London or UTC. Try: ${exampleCommand('#hcsm last week tz Europe/London')}`,
+      `${quote(keyword)} needs a time zone after it, such as Europe/London or UTC. Try: ${exampleCommand(example)}`,
       keyword,
     );
   },
 
-  repeatedOption(fragment: string, what: string): ParseError {
+  repeatedOption(fragment: string, what: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'unrecognised',
-      `The ${what} is given twice (again in ${quote(fragment)}): give it once. ${tryLastWeek}`,
+      `The ${what} is given twice (again in ${quote(fragment)}): give it once. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  badTop(fragment: string, min: number, max: number): ParseError {
+  badTop(
+    fragment: string,
+    min: number,
+    max: number,
+    example = '#hcsm last week top 20',
+  ): ParseError {
     return new ParseError(
       'bad_top',
-      `${quote(fragment)} is not a valid count: top and limit take a whole number from ${min} to ${max}. Try: ${exampleCommand('#hcsm last week top 20')}`,
+      `${quote(fragment)} is not a valid count: top and limit take a whole number from ${min} to ${max}. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  badTime(fragment: string): ParseError {
+  badTime(fragment: string, example = '#hcsm since Sep 1'): ParseError {
     return new ParseError(
       'bad_time',
-      `I can't read ${quote(fragment)} as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: ${exampleCommand('#hcsm since Sep 1')}`,
+      `I can't read ${quote(fragment)} as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  invalidDate(fragment: string): ParseError {
+  invalidDate(fragment: string, example = '#hcsm from 2026-09-01 to 2026-09-08'): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} is not a real date or time. Try: ${exampleCommand('#hcsm from 2026-09-01 to 2026-09-08')}`,
+      `${quote(fragment)} is not a real date or time. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  outOfRange(fragment: string): ParseError {
+  outOfRange(fragment: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} reaches outside the years 1 to 9999. ${tryLastWeek}`,
+      `${quote(fragment)} reaches outside the years 1 to 9999. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  singleMoment(fragment: string): ParseError {
+  singleMoment(fragment: string, example = `#hcsm since ${fragment}`): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} is a single moment, not a window: say where it starts or ends. Try: ${exampleCommand(`#hcsm since ${fragment}`)}`,
+      `${quote(fragment)} is a single moment, not a window: say where it starts or ends. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  twoWindows(first: string, second: string): ParseError {
+  twoWindows(first: string, second: string, example = '#hcsm from Sep 1 to Sep 8'): ParseError {
     return new ParseError(
       'bad_time',
-      `Two time windows given, ${quote(first)} and ${quote(second)}: give one, or join them with "to". Try: ${exampleCommand('#hcsm from Sep 1 to Sep 8')}`,
+      `Two time windows given, ${quote(first)} and ${quote(second)}: give one, or join them with "to". Try: ${exampleCommand(example)}`,
       second,
     );
   },
 
-  emptyWindow(fragment: string, at: string): ParseError {
+  emptyWindow(fragment: string, at: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'empty_window',
-      `The window ${quote(fragment)} is empty: it starts and ends at ${at}. ${tryLastWeek}`,
+      `The window ${quote(fragment)} is empty: it starts and ends at ${at}. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  invertedWindow(fragment: string, start: string, end: string): ParseError {
+  invertedWindow(
+    fragment: string,
+    start: string,
+    end: string,
+    example = '#hcsm from Sep 1 to Sep 8',
+  ): ParseError {
     return new ParseError(
       'inverted_window',
-      `The window ${quote(fragment)} ends before it starts (${start} to ${end}): put the earlier time first. Try: ${exampleCommand('#hcsm from Sep 1 to Sep 8')}`,
+      `The window ${quote(fragment)} ends before it starts (${start} to ${end}): put the earlier time first. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  futureStart(fragment: string, start: string): ParseError {
+  futureStart(fragment: string, start: string, example = '#hcsm yesterday'): ParseError {
     return new ParseError(
       'future_start',
-      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand('#hcsm yesterday')}`,
+      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
@@ -160,42 +175,42 @@ export const parseErrors = {
     );
   },
 
-  unsupportedDate(fragment: string): ParseError {
+  unsupportedDate(fragment: string, example = '#hcsm from 2026-09-01 to 2026-09-08'): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: ${exampleCommand('#hcsm from 2026-09-01 to 2026-09-08')}`,
+      `${quote(fragment)} is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  unixMilliseconds(fragment: string): ParseError {
+  unixMilliseconds(fragment: string, example = '#hcsm since 1790000000'): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: ${exampleCommand('#hcsm since 1790000000')}`,
+      `${quote(fragment)} looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  openEnded(fragment: string): ParseError {
+  openEnded(fragment: string, example = `#hcsm since Sep 1 ${fragment}`): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} says where the window ends but not where it starts: add a start. Try: ${exampleCommand(`#hcsm since Sep 1 ${fragment}`)}`,
+      `${quote(fragment)} says where the window ends but not where it starts: add a start. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  partOfDay(fragment: string): ParseError {
+  partOfDay(fragment: string, example = '#hcsm between 6pm and 11pm yesterday'): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} has no agreed start and end: give the hours. Try: ${exampleCommand('#hcsm between 6pm and 11pm yesterday')}`,
+      `${quote(fragment)} has no agreed start and end: give the hours. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
 
-  unrecognised(fragment: string, hint: string): ParseError {
+  unrecognised(fragment: string, hint: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'unrecognised',
-      `I don't understand ${quote(fragment)}: ${hint}. ${tryLastWeek}`,
+      `I don't understand ${quote(fragment)}: ${hint}. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },

@@ -9,6 +9,7 @@ import {
   RateLimitedError,
   UnknownDatabaseError,
 } from '../errors.ts';
+import { commandName } from '../parsing/messages.ts';
 import {
   cleanText,
   escapeMrkdwn,
@@ -108,7 +109,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       const id = error instanceof DigestNotFoundError ? error.digestId : undefined;
       return (
         `There is no digest ${id ? `with id ${quote(id)} ` : 'with that id '}here. ` +
-        'Use `/influencers digests` to list the digests of this channel.'
+        `Use \`${commandName} digests\` to list the digests of this channel.`
       );
     }
     case 'digest_permission_denied': {

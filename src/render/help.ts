@@ -1,4 +1,6 @@
 import type { KnownBlock } from '@slack/types';
+import { digestVerbs } from '../parsing/digest.ts';
+import { commandName as slashCommand } from '../parsing/messages.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
 import { assertWithinBlockKitLimits } from './limits.ts';
 import type { SlackMessage } from './types.ts';
@@ -15,9 +17,6 @@ export const helpExamples = [
   '#lcsm from 2026-09-01 to 2026-09-08 tz Asia/Tokyo',
   '4711 last month limit 5',
 ] as const;
-
-/** The slash command's name when the caller does not pass the configured one. */
-export const defaultCommand = '/influencers';
 
 export interface HelpOptions {
   /** The slash command as configured in the manifest. Default `/influencers`. */
@@ -58,20 +57,6 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
   return message;
 }
 
-/** What each digest verb typed without `digest` most likely meant. */
-const digestVerbMeaning: Readonly<Record<string, string>> = {
-  pause: 'pause',
-  stop: 'pause',
-  resume: 'resume',
-  unpause: 'resume',
-  start: 'resume',
-  remove: 'remove',
-  delete: 'remove',
-  cancel: 'remove',
-  unsubscribe: 'remove',
-  run: 'run',
-};
-
 /**
  * The hint for a digest verb typed without `digest` (`/influencers pause 3`): the command it most
  * likely meant, as mrkdwn. Verbs that act on one digest keep what followed them (or ask for an id);
@@ -79,10 +64,10 @@ const digestVerbMeaning: Readonly<Record<string, string>> = {
  */
 export function digestVerbHint(verb: string, rest: string, command?: string): string {
   const plainCommand = commandName(command);
-  const action = digestVerbMeaning[verb.toLowerCase()];
+  const action = digestVerbs.get(verb.toLowerCase());
   const target = truncate(cleanText(rest), 200);
-  if (action === undefined) {
-    if (['schedule', 'subscribe'].includes(verb.toLowerCase())) {
+  if (action === undefined || action === 'list' || action === 'create') {
+    if (action === 'create') {
       const example = target === '' ? '#hcsm every monday at 9am' : target;
       return (
         `Did you mean \`${escapeMrkdwn(`${plainCommand} digest ${example}`)}\`? ` +
@@ -103,10 +88,13 @@ export function digestVerbHint(verb: string, rest: string, command?: string): st
   );
 }
 
-/** The command as configured, cleaned and bounded (not yet escaped). */
+/**
+ * The command as configured, cleaned and bounded (not yet escaped); the parser's `commandName`
+ * when none is configured.
+ */
 export function commandName(command: string | undefined): string {
   const clean = truncate(cleanText(command ?? ''), 32);
-  return clean.length > 0 ? clean : defaultCommand;
+  return clean.length > 0 ? clean : slashCommand;
 }
 
 /** The grammar in four lines; shared with the Home tab. */

@@ -1,11 +1,9 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { commandName } from '../parsing/messages.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
 import { ResponseUrl } from './response-url.ts';
 import { firstWord, typedText } from './text.ts';
-
-/** The one slash command; manifest.yml declares it with the same name. */
-export const influencersCommandName = '/influencers';
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
@@ -52,5 +50,5 @@ export function influencersCommand(deps: SlackDeps) {
 }
 
 export function register(app: App, deps: SlackDeps): void {
-  app.command(influencersCommandName, influencersCommand(deps));
+  app.command(commandName, influencersCommand(deps));
 }

@@ -7,8 +7,8 @@ import type { WebClient } from '@slack/web-api';
 import { ChannelUnreachableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
-import { slackErrorString } from './digest-poster.ts';
 import { UserDirectory } from './user-directory.ts';
+import { slackErrorString } from './web-client.ts';
 
 /** Roles change rarely; ten minutes keeps users.info calls rare and a demotion effective soon. */
 

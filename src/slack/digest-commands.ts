@@ -7,7 +7,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { Digest } from '../digests/model.ts';
 import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
-import { type ErrorCode, isAppError, ParseError } from '../errors.ts';
+import { isAppError, ParseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
 import {
@@ -24,6 +24,7 @@ import type { SlackDeps, Subcommand } from './deps.ts';
 import type { AdminDirectory } from './digest-access.ts';
 import { slackDigestAccess } from './digest-access.ts';
 import type { DigestAccess, DigestCaller, DigestManager } from './digest-manager.ts';
+import { isPersonsMistake } from './lookup-flow.ts';
 import { ResponseUrl } from './response-url.ts';
 import { typedText } from './text.ts';
 
@@ -60,17 +61,9 @@ export function runActionResult(digest: Digest, result: RunNowResult): DigestAct
   }
 }
 
-/** Mistakes a person can fix from Slack: worth a trace in the logs, not an alert. */
-const personalMistakes = new Set<ErrorCode>([
-  'parse_error',
-  'digest_not_found',
-  'digest_permission_denied',
-  'channel_unreachable',
-]);
-
 /** A person's mistake at info, other app errors as warnings; anything else is ours: an error. */
 export function logDigestFailure(logger: Logger, error: unknown, what: string): void {
-  if (isAppError(error) && personalMistakes.has(error.code)) {
+  if (isPersonsMistake(error)) {
     logger.info({ code: error.code, reason: error.message }, what);
   } else if (isAppError(error)) logger.warn({ err: error, code: error.code }, what);
   else logger.error({ err: error }, what);

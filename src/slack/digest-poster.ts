@@ -11,12 +11,19 @@
  * conversations.join and the pause notice keep the retries: joining twice is harmless, and a
  * repeated pause notice is a rare duplicate DM to one person, better than none.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
 import { slackChannelProblems } from '../digests/failures.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { SlackMessage } from '../render/types.ts';
+import {
+  slackErrorString,
+  slackRateLimit,
+  webClientOptions,
+  withRateLimitRetry,
+} from './web-client.ts';
 
 /** A few retries of 5xx and network failures, spread over about 15 s. */
 export const backgroundRetryConfig = {
@@ -36,6 +43,9 @@ export const backgroundWebApiTimeoutMs = 15_000;
 /** A DM that Slack rate limits waits at most this long once before giving up. */
 const notifyRateLimitWaitMaxMs = 30_000;
 
+/** The wait before retrying a rate-limited DM when Slack gives no Retry-After. */
+const notifyRateLimitDefaultWaitMs = 1_000;
+
 export interface BackgroundClientSettings {
   readonly token: string;
   readonly fetch?: typeof fetch;
@@ -53,13 +63,15 @@ function webClient(
   settings: BackgroundClientSettings,
   retryConfig: { readonly retries: number },
 ): WebClientType {
-  return new WebClient(settings.token, {
-    retryConfig: { ...retryConfig },
-    timeout: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
-    rejectRateLimitedCalls: true,
-    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-    ...(settings.apiUrl === undefined ? {} : { slackApiUrl: settings.apiUrl }),
-  });
+  return new WebClient(
+    settings.token,
+    webClientOptions({
+      retryConfig,
+      timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
+      ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+      ...(settings.apiUrl === undefined ? {} : { apiUrl: settings.apiUrl }),
+    }),
+  );
 }
 
 /**
@@ -70,24 +82,6 @@ export function backgroundWebClient(settings: BackgroundClientSettings): WebClie
   const client = webClient(settings, backgroundRetryConfig);
   singleAttemptClients.set(client, webClient(settings, singleAttemptRetryConfig));
   return client;
-}
-
-/** A client like `backgroundWebClient`'s that never resends a call by itself. */
-export function singleAttemptWebClient(settings: BackgroundClientSettings): WebClientType {
-  return webClient(settings, singleAttemptRetryConfig);
-}
-
-interface SlackErrorShape {
-  readonly code?: unknown;
-  readonly retryAfter?: unknown;
-  readonly data?: { readonly error?: unknown };
-}
-
-/** Slack's error string for a platform error (`{ ok: false, error }`), else undefined. */
-export function slackErrorString(error: unknown): string | undefined {
-  const shape = (error ?? {}) as SlackErrorShape;
-  if (shape.code !== 'slack_webapi_platform_error') return undefined;
-  return typeof shape.data?.error === 'string' ? shape.data.error : undefined;
 }
 
 /** The bot token itself is no good: no retry helps, an admin must reinstall or replace it. */
@@ -107,14 +101,10 @@ const tokenProblems = new Set([
  * the runner's own classification (5xx and network errors are transient there).
  */
 export function toDigestError(channelId: string, error: unknown): unknown {
-  const shape = (error ?? {}) as SlackErrorShape;
-  if (shape.code === 'slack_webapi_rate_limited_error') {
-    const seconds = Number(shape.retryAfter);
-    return new RateLimitedError(Number.isFinite(seconds) ? seconds * 1000 : undefined);
-  }
+  const limit = slackRateLimit(error);
+  if (limit !== undefined) return new RateLimitedError(limit.retryAfterMs);
   const reason = slackErrorString(error);
   if (reason === undefined) return error;
-  if (reason === 'ratelimited') return new RateLimitedError();
   const problem = slackChannelProblems[reason];
   if (problem !== undefined)
     return new ChannelUnreachableError(channelId, problem, { cause: error });
@@ -129,11 +119,6 @@ export function toDigestError(channelId: string, error: unknown): unknown {
 export interface SlackDigestPosterOptions {
   /** For conversations.join and the pause notice, which may be retried. */
   readonly client: WebClientType;
-  /**
-   * For the digests' chat.postMessage; it must not retry (`singleAttemptWebClient`). Defaults to
-   * the single-attempt twin of a `backgroundWebClient`, else to `client` itself.
-   */
-  readonly postClient?: WebClientType;
   readonly logger?: Logger;
   /** Waits out a rate-limited DM; tests pass a fake. */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -152,11 +137,10 @@ export class SlackDigestPoster implements DigestPoster {
 
   constructor(options: SlackDigestPosterOptions) {
     this.#client = options.client;
-    this.#postClient =
-      options.postClient ?? singleAttemptClients.get(options.client) ?? options.client;
+    // A `backgroundWebClient` has a single-attempt twin for digest posts; tests pass fakes.
+    this.#postClient = singleAttemptClients.get(options.client) ?? options.client;
     this.#logger = options.logger ?? silentLogger;
-    this.#sleep =
-      options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
+    this.#sleep = options.sleep ?? ((ms) => sleep(ms, undefined, { ref: false }));
   }
 
   /**
@@ -179,14 +163,14 @@ export class SlackDigestPoster implements DigestPoster {
 
   async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
     try {
-      await this.#postMessage(this.#client, userId, message);
+      await withRateLimitRetry(() => this.#postMessage(this.#client, userId, message), {
+        maxWaitMs: notifyRateLimitWaitMaxMs,
+        beyondMax: 'give-up',
+        defaultWaitMs: notifyRateLimitDefaultWaitMs,
+        sleep: this.#sleep,
+      });
     } catch (error) {
-      const mapped = toDigestError(userId, error);
-      const waitMs =
-        mapped instanceof RateLimitedError ? (mapped.retryAfterMs ?? 1_000) : undefined;
-      if (waitMs === undefined || waitMs > notifyRateLimitWaitMaxMs) throw mapped;
-      await this.#sleep(waitMs);
-      await this.#postMessage(this.#client, userId, message);
+      throw toDigestError(userId, error);
     }
   }
 

@@ -18,6 +18,7 @@ import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
 import type { SlackModule } from './index.ts';
 import type { UserDirectory } from './user-directory.ts';
+import { timedOut, within } from './within.ts';
 
 export interface DigestFeatureOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */
@@ -40,19 +41,12 @@ export interface DigestFeatureOptions {
 /** How long closing the store may take at least, even when the tick used up the budget. */
 const storeCloseGraceMs = 1_000;
 
-/** Resolves when `work` settles or after `ms`, whichever comes first; true when it settled. */
-async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
-  });
-  const settled = work.then(
-    () => true as const,
-    () => true as const,
+/** `work` with its failure ignored: shutdown only needs to know that it ended. */
+function settled(work: Promise<unknown>): Promise<void> {
+  return work.then(
+    () => undefined,
+    () => undefined,
   );
-  const done = await Promise.race([settled, expired]);
-  clearTimeout(timer);
-  return done;
 }
 
 export class DigestFeature implements DigestSurface {
@@ -152,11 +146,14 @@ export class DigestFeature implements DigestSurface {
   close(budgetMs: number): Promise<void> {
     this.#closing ??= (async () => {
       const started = Date.now();
-      if (!(await within(this.stopTimer(), budgetMs))) {
+      if ((await within(settled(this.stopTimer()), budgetMs)) === timedOut) {
         this.logger.warn('a digest tick was still running at shutdown; its claims will expire');
       }
       const left = Math.max(storeCloseGraceMs, budgetMs - (Date.now() - started));
-      if (this.#store !== undefined && !(await within(this.#store.close(), left))) {
+      if (
+        this.#store !== undefined &&
+        (await within(settled(this.#store.close()), left)) === timedOut
+      ) {
         this.logger.warn('the digest store did not close in time');
       }
     })();

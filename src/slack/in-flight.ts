@@ -2,6 +2,8 @@
  * Work that must finish before the process exits (answers still owed to someone). Shutdown drains
  * it with a deadline, then aborts what is left so each person still gets a final message.
  */
+import { timedOut, within } from './within.ts';
+
 export class InFlight {
   readonly #running = new Set<Promise<unknown>>();
   readonly #abort = new AbortController();
@@ -35,16 +37,9 @@ export class InFlight {
 
   async #settledWithin(ms: number): Promise<boolean> {
     if (this.#running.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
     const settled = (async () => {
       while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
-      return true as const;
     })();
-    const done = await Promise.race([settled, expired]);
-    clearTimeout(timer);
-    return done;
+    return (await within(settled, ms)) !== timedOut;
   }
 }

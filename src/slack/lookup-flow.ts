@@ -4,8 +4,15 @@
  * from Bolt so the console shows exactly what Slack would show.
  */
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import { type AppError, isAppError, type ParseError, TimeoutError } from '../errors.ts';
+import {
+  type AppError,
+  type ErrorCode,
+  isAppError,
+  type ParseError,
+  TimeoutError,
+} from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { digestVerbs } from '../parsing/digest.ts';
 import { parseLookup } from '../parsing/index.ts';
 import type { LookupRequest } from '../parsing/types.ts';
 import { renderAnswer } from '../render/answer.ts';
@@ -93,25 +100,6 @@ const greetingWords = new Set([
 /** `good morning` and the like: `good` alone is not a greeting. */
 const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
 const helpFirstWords = new Set(['help', '?', '-h', '--help', 'usage', 'commands']);
-/** Verbs of `/influencers digest …`, typed without `digest`. */
-const digestVerbs = new Set([
-  'pause',
-  'stop',
-  'resume',
-  'unpause',
-  'start',
-  'remove',
-  'delete',
-  'cancel',
-  'run',
-  'list',
-  'show',
-  'status',
-  'settings',
-  'schedule',
-  'subscribe',
-  'unsubscribe',
-]);
 /** Other words that read as a command to the bot; verbs other modules own are routed earlier. */
 const otherCommandWords = new Set(['config', 'version', 'about', 'digest', 'digests']);
 
@@ -304,10 +292,20 @@ function isDeadline(error: unknown): boolean {
   return error instanceof TimeoutError && error.phase === 'deadline';
 }
 
-/** Errors that come from what the person asked for; the answer tells them how to fix it. */
-const personsMistakes = new Set(['parse_error', 'unknown_database', 'access_denied']);
+/**
+ * Errors that come from what the person asked for, in a lookup or a digest command: the answer
+ * tells them how to fix it, so the logs keep a trace at info, not an alert.
+ */
+const personsMistakes = new Set<ErrorCode>([
+  'parse_error',
+  'unknown_database',
+  'access_denied',
+  'digest_not_found',
+  'digest_permission_denied',
+  'channel_unreachable',
+]);
 
-function isPersonsMistake(error: unknown): error is AppError {
+export function isPersonsMistake(error: unknown): error is AppError {
   return isAppError(error) && personsMistakes.has(error.code);
 }
 

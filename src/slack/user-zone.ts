@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.ts';
 import { resolveZone } from '../parsing/zone.ts';
 import { UserDirectory } from './user-directory.ts';
+import { timedOut, within } from './within.ts';
 
 export interface UserZone {
   /** IANA zone from the Slack profile, or `UTC` when it could not be read in time. */
@@ -35,13 +36,10 @@ export class UserZones {
   }
 
   async zoneOf(client: WebClient, userId: string): Promise<UserZone> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), this.#waitMs);
-    });
-    const zone = await Promise.race([this.#fetch(client, userId), expired]);
-    clearTimeout(timer);
-    return zone === undefined ? { zone: 'UTC', fallback: true } : { zone, fallback: false };
+    const zone = await within(this.#fetch(client, userId), this.#waitMs);
+    return zone === undefined || zone === timedOut
+      ? { zone: 'UTC', fallback: true }
+      : { zone, fallback: false };
   }
 
   async #fetch(client: WebClient, userId: string): Promise<string | undefined> {

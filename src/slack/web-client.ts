@@ -1,4 +1,5 @@
-import type { WebClientOptions } from '@slack/web-api';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RetryOptions, WebClientOptions } from '@slack/web-api';
 
 /**
  * The Web API client's defaults suit background jobs: ten retries over about 30 minutes. Every call
@@ -28,41 +29,82 @@ export interface WebClientSettings {
   readonly fetch?: typeof fetch;
   /** Web API base URL (GovSlack, a proxy, tests). */
   readonly apiUrl?: string;
+  /** Default {@link interactiveRetryConfig}; background work retries longer. */
+  readonly retryConfig?: RetryOptions;
+  /** Per-request timeout; default {@link webApiTimeoutMs}. */
+  readonly timeoutMs?: number;
 }
 
 /**
- * Options of the client every listener uses. A 429 rejects the one call that got it: by default the
- * client would pause its whole queue for Retry-After, so one throttled users.info would freeze
- * every DM answer and make `views.open` miss its 3-second trigger.
+ * Options of every Web API client this app makes, interactive or background. A 429 rejects the one
+ * call that got it: by default the client would pause its whole queue for Retry-After, so one
+ * throttled users.info would freeze every DM answer and make `views.open` miss its 3-second
+ * trigger, and the digest runner paces a throttled workspace itself.
  */
 export function webClientOptions(settings: WebClientSettings): WebClientOptions {
   return {
-    retryConfig: { ...interactiveRetryConfig },
-    timeout: webApiTimeoutMs,
+    retryConfig: { ...(settings.retryConfig ?? interactiveRetryConfig) },
+    timeout: settings.timeoutMs ?? webApiTimeoutMs,
     rejectRateLimitedCalls: true,
     ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
     ...(settings.apiUrl === undefined ? {} : { slackApiUrl: settings.apiUrl }),
   };
 }
 
-/** Retry-After in ms when `error` is the Web API client's rate-limited error, else undefined. */
+interface SlackErrorShape {
+  readonly code?: unknown;
+  readonly retryAfter?: unknown;
+  readonly data?: { readonly error?: unknown };
+}
+
+/** Slack's error string for a platform error (`{ ok: false, error }`), else undefined. */
+export function slackErrorString(error: unknown): string | undefined {
+  const shape = (error ?? {}) as SlackErrorShape;
+  if (shape.code !== 'slack_webapi_platform_error') return undefined;
+  return typeof shape.data?.error === 'string' ? shape.data.error : undefined;
+}
+
+/**
+ * Whether Slack rate limited the call (a 429, or `ok: false` with `ratelimited`), and for how long
+ * when it said so; undefined for any other error. The one reading of Slack's Retry-After.
+ */
+export function slackRateLimit(
+  error: unknown,
+): { readonly retryAfterMs: number | undefined } | undefined {
+  const shape = (error ?? {}) as SlackErrorShape;
+  if (shape.code === 'slack_webapi_rate_limited_error') {
+    const seconds = shape.retryAfter;
+    return {
+      retryAfterMs:
+        typeof seconds === 'number' && Number.isFinite(seconds)
+          ? Math.max(0, seconds * 1000)
+          : undefined,
+    };
+  }
+  return slackErrorString(error) === 'ratelimited' ? { retryAfterMs: undefined } : undefined;
+}
+
+/** Retry-After in ms (0 when Slack did not say) when Slack rate limited the call, else undefined. */
 export function slackRetryAfterMs(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const shape = error as { code?: unknown; retryAfter?: unknown };
-  if (shape.code !== 'slack_webapi_rate_limited_error') return undefined;
-  return typeof shape.retryAfter === 'number' && Number.isFinite(shape.retryAfter)
-    ? Math.max(0, shape.retryAfter * 1000)
-    : 0;
+  const limit = slackRateLimit(error);
+  return limit === undefined ? undefined : (limit.retryAfterMs ?? 0);
 }
 
 export interface RateLimitRetryOptions {
-  /** Longest wait before the retry, whatever Retry-After says. */
+  /** Longest wait before the retry; default {@link rateLimitRetryMaxWaitMs}. */
   readonly maxWaitMs?: number;
+  /**
+   * A Retry-After beyond `maxWaitMs`: wait `maxWaitMs` and retry (`wait-max`, the default), or
+   * throw the 429 at once (`give-up`) for work that would rather fail than retry too early.
+   */
+  readonly beyondMax?: 'wait-max' | 'give-up';
+  /** The wait when Slack gives no Retry-After; default 0. */
+  readonly defaultWaitMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
- * Runs `call`; when Slack rate limits it, waits Retry-After (at most `maxWaitMs`) and tries once
+ * Runs `call`; when Slack rate limits it, waits Retry-After (bounded by `maxWaitMs`) and tries once
  * more. Any other failure, or a second 429, is thrown to the caller, which logs it.
  */
 export async function withRateLimitRetry<T>(
@@ -72,12 +114,12 @@ export async function withRateLimitRetry<T>(
   try {
     return await call();
   } catch (error) {
-    const retryAfterMs = slackRetryAfterMs(error);
-    if (retryAfterMs === undefined) throw error;
-    const wait = Math.min(retryAfterMs, options.maxWaitMs ?? rateLimitRetryMaxWaitMs);
-    await (options.sleep ?? defaultSleep)(wait);
+    const limit = slackRateLimit(error);
+    if (limit === undefined) throw error;
+    const maxWaitMs = options.maxWaitMs ?? rateLimitRetryMaxWaitMs;
+    const retryAfterMs = limit.retryAfterMs ?? options.defaultWaitMs ?? 0;
+    if (retryAfterMs > maxWaitMs && options.beyondMax === 'give-up') throw error;
+    await (options.sleep ?? sleep)(Math.min(retryAfterMs, maxWaitMs));
     return call();
   }
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

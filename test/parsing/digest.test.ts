@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DigestWindow } from '../../src/digests/model.ts';
 import { nextRuns } from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
-import { type DigestCommand, parseDigestCommand } from '../../src/parsing/digest.ts';
+import { type DigestCommand, digestVerbs, parseDigestCommand } from '../../src/parsing/digest.ts';
 
 const now = new Date('2026-11-21T15:30:00Z');
 const context = { now, zone: 'America/New_York' };
@@ -246,6 +246,47 @@ describe('parseDigestCommand', () => {
   ])('reads %j', (text, expected) => {
     expect(parseDigestCommand(text, context)).toEqual(expected);
   });
+
+  it.each([...digestVerbs].filter(([, verb]) => verb !== 'list' && verb !== 'create'))(
+    'reads digest %s <id> as the %s action',
+    (word, action) => {
+      expect(parseDigestCommand(`digest ${word} 7K3M9Q`, context)).toEqual({
+        kind: action,
+        id: '7K3M9Q',
+      });
+    },
+  );
+
+  it('reads digest stop as pausing, not as a new digest of the phrase stop', () => {
+    expect(parseDigestCommand('digest stop 7K3M9Q', context)).toEqual({
+      kind: 'pause',
+      id: '7K3M9Q',
+    });
+  });
+
+  it.each([...digestVerbs].filter(([, verb]) => verb === 'list'))(
+    'reads digest %s as the list',
+    (word) => {
+      expect(parseDigestCommand(`digest ${word}`, context)).toEqual({ kind: 'list' });
+    },
+  );
+
+  it('refuses words after a list verb', () => {
+    const error = parseDigestCommand('digest show 7K3M9Q', context);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as ParseError).message).toBe(
+      '“digest show” takes nothing after it, not “7K3M9Q”. Try: /influencers digests',
+    );
+  });
+
+  it.each([...digestVerbs].filter(([, verb]) => verb === 'create'))(
+    'reads digest %s <databases> <schedule> as a new digest',
+    (word) => {
+      const { spec } = create(`digest ${word} #hcsm every monday at 9am`);
+      expect(spec.databases).toEqual(['#hcsm']);
+      expect(spec.schedule.expression).toBe('0 9 * * 1');
+    },
+  );
 
   describe('refuses what it cannot schedule, saying what and how', () => {
     it.each([

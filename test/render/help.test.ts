@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
+import { digestVerbs } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { digestVerbHint, helpExamples, renderHelp } from '../../src/render/help.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
@@ -119,6 +120,19 @@ describe('digestVerbHint', () => {
   ])('suggests the digest command for %s %j', (verb, rest, expected) => {
     expect(digestVerbHint(verb, rest, '/influencers')).toBe(expected);
   });
+
+  it.each([...digestVerbs])(
+    'hints the digest command for every digest verb: %s',
+    (verb, action) => {
+      const expected =
+        action === 'list'
+          ? "Did you mean `/influencers digests`? It lists this channel's digests; digest commands start with `digest`."
+          : action === 'create'
+            ? 'Did you mean `/influencers digest #hcsm every monday at 9am`? Digest commands start with `digest`.'
+            : `Did you mean \`/influencers digest ${action} 7K3M9Q\`? Digest commands start with \`digest\`.`;
+      expect(digestVerbHint(verb, action === 'create' ? '' : '7K3M9Q')).toBe(expected);
+    },
+  );
 
   it('escapes what the person typed', () => {
     expect(digestVerbHint('pause', '<!channel>')).toContain('digest pause &lt;!channel&gt;');

@@ -8,6 +8,7 @@ import {
   UnknownDatabaseError,
 } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
+import { digestVerbs } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import type { LookupRequest } from '../../src/parsing/types.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
@@ -111,6 +112,10 @@ describe('LookupFlow.plan', () => {
         hint: digestVerbHint(verb, rest, '/influencers'),
       }),
     });
+  });
+
+  it.each([...digestVerbs.keys()])('reads %s typed without digest as a digest verb', (verb) => {
+    expect(leadingWord(`${verb} 7K3M9Q`)).toEqual({ kind: 'digest_verb', verb, rest: '7K3M9Q' });
   });
 
   it.each(['diabetes', 'diabetes last week', '"run" last week', 'goodrx yesterday', 'good'])(

@@ -17,6 +17,7 @@ import {
   webClientOptions,
   withRateLimitRetry,
 } from '../../src/slack/web-client.ts';
+import { timedOut, within } from '../../src/slack/within.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 describe('ResponseUrl', () => {
@@ -269,5 +270,58 @@ describe('boltLogger', () => {
       component: 'bolt',
     });
     expect(records[1]).toMatchObject({ msg: 'while posting', err: { message: 'failed' } });
+  });
+});
+
+describe('within', () => {
+  it('gives the value of work that settles in time', async () => {
+    expect(await within(Promise.resolve('done'), 1_000)).toBe('done');
+  });
+
+  it('gives timedOut when the time runs out first', async () => {
+    expect(await within(new Promise(() => {}), 5)).toBe(timedOut);
+  });
+
+  it('throws the failure of work that fails in time', async () => {
+    await expect(within(Promise.reject(new Error('boom')), 1_000)).rejects.toThrow('boom');
+  });
+});
+
+describe('withRateLimitRetry beyond its longest wait', () => {
+  const rateLimited = (retryAfter: number) =>
+    Object.assign(new Error('rate limited'), {
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter,
+    });
+
+  it('throws at once with give-up, and waits the default when Slack gives no Retry-After', async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    let calls = 0;
+    await expect(
+      withRateLimitRetry(
+        async () => {
+          calls += 1;
+          throw rateLimited(60);
+        },
+        { maxWaitMs: 30_000, beyondMax: 'give-up', sleep },
+      ),
+    ).rejects.toThrow('rate limited');
+    expect(calls).toBe(1);
+    const platformLimited = Object.assign(new Error('ratelimited'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'ratelimited' },
+    });
+    calls = 0;
+    const result = await withRateLimitRetry(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw platformLimited;
+        return 'posted';
+      },
+      { defaultWaitMs: 1_000, sleep },
+    );
+    expect(result).toBe('posted');
+    expect(waits).toEqual([1_000]);
   });
 });

@@ -1,0 +1,22 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** What {@link within} resolves to when the time ran out first. */
+export const timedOut: unique symbol = Symbol('timed out');
+
+/**
+ * Waits for `work` at most `ms`: its value when it settles first (a rejection is thrown), else
+ * {@link timedOut}. For budgets (shutdown, a profile lookup inside the 3-second ack) where the
+ * caller moves on without the work; the work itself is not cancelled, and the timer never outlives
+ * the race.
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof timedOut> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      work,
+      sleep(Math.max(0, ms), timedOut, { signal: timer.signal, ref: false }),
+    ]);
+  } finally {
+    timer.abort();
+  }
+}
