@@ -670,8 +670,9 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
 
 /** What a pause, resume, remove or run by text or button came to. */
 export type DigestActionResult =
-  | { readonly action: 'pause'; readonly digest: Digest }
-  | { readonly action: 'resume'; readonly digest: Digest }
+  /** `changed: false`: it already was paused (or running), so nothing happened. */
+  | { readonly action: 'pause'; readonly digest: Digest; readonly changed?: boolean }
+  | { readonly action: 'resume'; readonly digest: Digest; readonly changed?: boolean }
   /** `digest` as it was before removal. */
   | { readonly action: 'remove'; readonly digest: Digest }
   /** `started`: the run is under way and its result will show in the channel. */
@@ -701,10 +702,10 @@ export function renderDigestActionResult(
   let text: string;
   switch (result.action) {
     case 'pause':
-      text = `:double_vertical_bar: ${what} is paused. Resume it with \`${cmd} digest resume ${id}\`.`;
+      text = `:double_vertical_bar: ${what} ${result.changed === false ? 'was already paused' : 'is paused'}. Resume it with \`${cmd} digest resume ${id}\`.`;
       break;
     case 'resume':
-      text = `:arrow_forward: ${what} is running again. Next run: ${runTime(digest.nextRunAt, digest.schedule.zone, options.now)}.`;
+      text = `:arrow_forward: ${what} ${result.changed === false ? 'was already running' : 'is running again'}. Next run: ${runTime(digest.nextRunAt, digest.schedule.zone, options.now)}.`;
       break;
     case 'remove':
       text = `:wastebasket: ${what} was removed. It will not post again.`;

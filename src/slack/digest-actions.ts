@@ -21,7 +21,9 @@ import { slackDigestAccess } from './digest-access.ts';
 import { type DigestSurface, logDigestFailure, runActionResult } from './digest-commands.ts';
 import type { DigestActionOutcome } from './digest-manager.ts';
 import { publishHome } from './home.ts';
+import { postInConversation } from './messages.ts';
 import { ResponseUrl } from './response-url.ts';
+import { requestTeamId } from './team-guard.ts';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -40,7 +42,9 @@ export function digestHomeSection(surface: DigestSurface): HomeSection {
 function actionResult(outcome: DigestActionOutcome): DigestActionResult {
   return outcome.action === 'run'
     ? runActionResult(outcome.digest, outcome.result)
-    : { action: outcome.action, digest: outcome.digest };
+    : outcome.action === 'remove'
+      ? { action: 'remove', digest: outcome.digest }
+      : { action: outcome.action, digest: outcome.digest, changed: outcome.changed };
 }
 
 /** One digest button: acks at once, acts, then refreshes where it was pressed. */
@@ -48,7 +52,7 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
   return async ({ ack, action: button, body, client, context }: ButtonArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
-    const teamId = body.team?.id ?? body.user.team_id ?? context.teamId ?? '';
+    const teamId = requestTeamId(body) ?? context.teamId ?? '';
     const caller = { teamId, userId };
     const fromHome = body.container?.type === 'view' || body.view?.type === 'home';
     const channelId = body.channel?.id ?? (body.container?.channel_id as string | undefined);
@@ -101,7 +105,7 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
           return;
         }
         // The Home tab has no response_url: say it in the app's DM, then show the current state.
-        await client.chat.postMessage({ channel: userId, ...message }).catch((dmError: unknown) => {
+        await postInConversation(client, { channel: userId }, message).catch((dmError: unknown) => {
           surface.logger.warn(
             { err: dmError },
             'could not tell a person why a digest action failed',

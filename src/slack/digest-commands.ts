@@ -41,11 +41,9 @@ export interface DigestSurface {
 export function runActionResult(digest: Digest, result: RunNowResult): DigestActionResult {
   switch (result.outcome) {
     case 'posted':
-      return { action: 'run', digest, outcome: 'posted' };
     case 'already':
-      return { action: 'run', digest, outcome: 'already' };
     case 'unconfirmed':
-      return { action: 'run', digest, outcome: 'unconfirmed' };
+      return { action: 'run', digest, outcome: result.outcome };
     case 'failed':
       return {
         action: 'run',
@@ -258,7 +256,9 @@ export async function answerDigestCommand(
         if (outcome.action === 'run') return;
         await send(
           renderDigestActionResult(
-            { action: outcome.action, digest: outcome.digest },
+            outcome.action === 'remove'
+              ? { action: 'remove', digest: outcome.digest }
+              : { action: outcome.action, digest: outcome.digest, changed: outcome.changed },
             { now: now(), command },
           ),
         );

@@ -20,7 +20,7 @@ import { actionIds, callbackIds } from '../render/ids.ts';
 import { utcFallbackNote } from '../render/status.ts';
 import type { HomeViewer, SlackDeps } from './deps.ts';
 import { isParseError } from './lookup-flow.ts';
-import { deliverLookup } from './messages.ts';
+import { deliverLookup, postInConversation } from './messages.ts';
 import { requestTeamId } from './team-guard.ts';
 import { slackRetryAfterMs } from './web-client.ts';
 
@@ -88,7 +88,7 @@ export function openLookupModal(deps: SlackDeps) {
       }
       deps.logger.warn({ retryAfterMs }, 'Slack rate limited views.open; telling the person');
       try {
-        await client.chat.postMessage({ channel: body.user.id, ...renderLookupModalUnavailable() });
+        await postInConversation(client, { channel: body.user.id }, renderLookupModalUnavailable());
       } catch (notice) {
         deps.logger.warn({ err: notice }, 'could not say that the lookup modal did not open');
       }

@@ -6,7 +6,7 @@ import { errorText, renderError } from '../render/errors.ts';
 import { renderRefusedHome } from '../render/home.ts';
 import { lookupModalInputs } from '../render/ids.ts';
 import type { SeenEvents } from './deps.ts';
-import { withRateLimitRetry } from './web-client.ts';
+import { postInConversation } from './messages.ts';
 
 type Record_ = Record<string, unknown>;
 
@@ -150,12 +150,10 @@ async function refuseEvent(
   const threadTs = isMention
     ? (stringField(event, 'thread_ts') ?? stringField(event, 'ts'))
     : stringField(event, 'thread_ts');
-  await withRateLimitRetry(() =>
-    client.chat.postMessage({
-      channel,
-      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-      ...refusal,
-    }),
+  await postInConversation(
+    client,
+    threadTs === undefined ? { channel } : { channel, threadTs },
+    refusal,
   );
 }
 

@@ -496,6 +496,16 @@ describe('renderDigestActionResult', () => {
       `:arrow_forward: ${what} is running again. Next run: Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')}).`,
     ],
     [
+      'pause of a digest already paused',
+      { action: 'pause', digest: digest(), changed: false },
+      `:double_vertical_bar: ${what} was already paused. Resume it with \`/influencers digest resume 7K3M9Q\`.`,
+    ],
+    [
+      'resume of a digest already running',
+      { action: 'resume', digest: digest(), changed: false },
+      `:arrow_forward: ${what} was already running. Next run: Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')}).`,
+    ],
+    [
       'remove',
       { action: 'remove', digest: digest() },
       `:wastebasket: ${what} was removed. It will not post again.`,
