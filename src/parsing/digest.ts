@@ -131,6 +131,21 @@ export function parseDigestCommand(
   }
 }
 
+/**
+ * True when `text` would create a digest: only then does its meaning depend on the creator's zone,
+ * so a surface can skip asking Slack for it (and parse once) for every other command.
+ */
+export function createsDigest(text: string): boolean {
+  const tokens = tokenize(normaliseSlackText(text).trim());
+  const verb = tokens[0]?.kind === 'word' ? tokens[0].lower : undefined;
+  const next = tokens[1];
+  if ((verb !== 'digest' && verb !== 'digests') || next === undefined) return false;
+  if (next.kind !== 'word') return true;
+  if (tokens.length === 2 && (next.lower === 'help' || next.lower === '?')) return false;
+  const action = digestVerbs.get(next.lower);
+  return action === undefined || action === 'create';
+}
+
 function readDigestCommand(raw: string, context: DigestParseContext): DigestCommand {
   if (Number.isNaN(context.now.getTime())) {
     throw new RangeError('parseDigestCommand needs a valid `now`');

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/
 import { commandName } from '../parsing/messages.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
+import { planFor } from './messages.ts';
 import { ResponseUrl } from './response-url.ts';
 import { firstWord, typedText } from './text.ts';
 
@@ -21,14 +22,7 @@ export function influencersCommand(deps: SlackDeps) {
       return;
     }
 
-    const userZone = deps.flow.asksForUsage(text)
-      ? { zone: 'UTC', fallback: false }
-      : await deps.zones.zoneOf(client, command.user_id);
-    const plan = deps.flow.plan(text, {
-      zone: userZone.zone,
-      zoneFallback: userZone.fallback,
-      command: command.command,
-    });
+    const plan = await planFor(deps, client, command.user_id, text, command.command);
     if (plan.kind !== 'lookup') {
       await ack({ response_type: 'ephemeral', ...plan.message });
       return;

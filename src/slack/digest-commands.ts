@@ -9,7 +9,7 @@ import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
 import { isAppError, ParseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
+import { createsDigest, type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
@@ -70,13 +70,12 @@ export function logDigestFailure(logger: Logger, error: unknown, what: string): 
 export function digestCommand(surface: DigestSurface, deps: SlackDeps): Subcommand {
   return async ({ command, ack, client, context }) => {
     const text = typedText(command.text);
-    let parsed = parseDigestCommand(text, { now: surface.now(), zone: 'UTC' });
-    let zoneFallback = false;
-    if (!(parsed instanceof ParseError) && parsed.kind === 'create') {
-      const zone = await deps.zones.zoneOf(client, command.user_id);
-      zoneFallback = zone.fallback;
-      parsed = parseDigestCommand(text, { now: surface.now(), zone: zone.zone });
-    }
+    // Only a new digest depends on the creator's zone: nothing else waits on users.info.
+    const zone = createsDigest(text)
+      ? await deps.zones.zoneOf(client, command.user_id)
+      : { zone: 'UTC', fallback: false };
+    const zoneFallback = zone.fallback;
+    const parsed = parseDigestCommand(text, { now: surface.now(), zone: zone.zone });
     if (parsed instanceof ParseError) {
       await ack({ response_type: 'ephemeral', ...renderError(parsed) });
       return;

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { LookupRequest } from '../parsing/types.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
+import type { LookupPlan } from './lookup-flow.ts';
 import { typedText } from './text.ts';
 import { withRateLimitRetry } from './web-client.ts';
 
@@ -41,15 +42,33 @@ async function answerInConversation(
   userId: string,
   text: string,
 ): Promise<void> {
-  const zone = deps.flow.asksForUsage(text)
-    ? { zone: 'UTC', fallback: false }
-    : await deps.zones.zoneOf(client, userId);
-  const plan = deps.flow.plan(text, { zone: zone.zone, zoneFallback: zone.fallback });
+  const plan = await planFor(deps, client, userId, text);
   if (plan.kind !== 'lookup') {
     await postInConversation(client, where, plan.message);
     return;
   }
   await deliverLookup(deps, client, where, plan.request, plan.pending, plan.note);
+}
+
+/**
+ * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
+ * not wait on users.info.
+ */
+export async function planFor(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+  text: string,
+  command?: string,
+): Promise<LookupPlan> {
+  const zone = deps.flow.asksForUsage(text)
+    ? { zone: 'UTC', fallback: false }
+    : await deps.zones.zoneOf(client, userId);
+  return deps.flow.plan(text, {
+    zone: zone.zone,
+    zoneFallback: zone.fallback,
+    ...(command === undefined ? {} : { command }),
+  });
 }
 
 /**

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { DigestWindow } from '../../src/digests/model.ts';
 import { nextRuns } from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
-import { type DigestCommand, digestVerbs, parseDigestCommand } from '../../src/parsing/digest.ts';
+import {
+  createsDigest,
+  type DigestCommand,
+  digestVerbs,
+  parseDigestCommand,
+} from '../../src/parsing/digest.ts';
 
 const now = new Date('2026-11-21T15:30:00Z');
 const context = { now, zone: 'America/New_York' };
@@ -656,5 +661,60 @@ describe('parseDigestCommand (order, zones and parts of the day)', () => {
     expect(parseDigestCommand('digest #hcsm every 6th monday', context)).toMatchObject({
       reason: 'bad_schedule',
     });
+  });
+});
+
+describe('createsDigest', () => {
+  const context = { now: new Date('2026-11-21T15:30:00Z'), zone: 'America/New_York' };
+  const words = [
+    'digest',
+    'digests',
+    '#hcsm',
+    'every',
+    'monday',
+    'at',
+    '9am',
+    'pause',
+    'stop',
+    'run',
+    'help',
+    'create',
+    'show',
+    'K7Q2XD',
+    '"patient safety"',
+    'group:Oncology',
+    'weekdays',
+    'top',
+    '5',
+    'in',
+    'Europe/London',
+    '?',
+  ];
+
+  it('agrees with the parser on every command it reads', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('digest', 'digests', 'Digest'),
+        fc.array(fc.constantFrom(...words), { maxLength: 8 }),
+        (head, tail) => {
+          const text = [head, ...tail].join(' ');
+          const parsed = parseDigestCommand(text, context);
+          if (parsed instanceof ParseError) return;
+          expect(createsDigest(text)).toBe(parsed.kind === 'create');
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['digest #hcsm every monday at 9am', true],
+    ['digest create #hcsm every monday at 9am', true],
+    ['digest stop K7Q2XD', false],
+    ['digest help', false],
+    ['digests', false],
+    ['digest', false],
+  ])('says %j creates a digest: %s', (text, creates) => {
+    expect(createsDigest(text)).toBe(creates);
   });
 });
