@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -58,9 +58,20 @@ function webApiCallsInSource(): string[] {
   return [...methods].sort();
 }
 
+/**
+ * Slack's official manifest schema sits beside the clone in CI (`../shared`). A clone elsewhere may
+ * not have it: the validation is then skipped with a message, but never in CI, where it must run.
+ */
+const schemaUrl = new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url);
+const hasSchema = existsSync(schemaUrl);
+if (!hasSchema) {
+  if (process.env.CI)
+    throw new Error(`CI must validate manifest.yml, but ${schemaUrl.pathname} is missing`);
+  console.warn(`Manifest schema validation skipped: ${schemaUrl.pathname} not found`);
+}
+
 describe('manifest.yml', () => {
-  it('validates against the Slack app manifest schema', () => {
-    const schemaUrl = new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url);
+  it.skipIf(!hasSchema)('validates against the Slack app manifest schema', () => {
     const schema = JSON.parse(readFileSync(schemaUrl, 'utf8')) as Record<string, unknown>;
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     // The schema uses a non-standard `regex` keyword and the `uri` format.
