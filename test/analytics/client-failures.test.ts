@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import {
   AccessDeniedError,
@@ -13,19 +13,9 @@ import {
   UnknownDatabaseError,
 } from '../../src/errors.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
-import { FakeClock, type Harness, lastWeek, rejectionOf, startHarness } from './helpers.ts';
+import { FakeClock, type Harness, harnessPerTest, lastWeek, rejectionOf } from './helpers.ts';
 
-let harness: Harness | undefined;
-
-async function start(...args: Parameters<typeof startHarness>): Promise<Harness> {
-  harness = await startHarness(...args);
-  return harness;
-}
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
 function dataStatuses(h: Harness): number[] {
   return h.sandbox.log

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import { metricNames } from '../../src/analytics/types.ts';
 import {
@@ -7,19 +7,9 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/errors.ts';
-import { FakeClock, type Harness, lastWeek, rejectionOf, startHarness } from './helpers.ts';
+import { FakeClock, harnessPerTest, lastWeek, rejectionOf } from './helpers.ts';
 
-let harness: Harness | undefined;
-
-async function start(...args: Parameters<typeof startHarness>): Promise<Harness> {
-  harness = await startHarness(...args);
-  return harness;
-}
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
 describe('AnalyticsClient against the sandbox', () => {
   it('returns the top influencers of #hcsm for the last 7 days', async () => {

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { afterEach } from 'vitest';
 import { AnalyticsClient, type AnalyticsClientOptions } from '../../src/analytics/client.ts';
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
@@ -107,4 +108,17 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     throw new Error(`rejected with a non-Error: ${String(error)}`);
   }
   throw new Error('expected a rejection, but the promise resolved');
+}
+
+/** A `start()` for a test file: each test's harness is closed after that test. */
+export function harnessPerTest(): (...args: Parameters<typeof startHarness>) => Promise<Harness> {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+  return async (...args) => {
+    harness = await startHarness(...args);
+    return harness;
+  };
 }

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CronSchedule } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
-import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
-import { type SlackServer, startSlackServer } from '../helpers/slack-server.ts';
+import { demoClient } from '../../src/sandbox/server.ts';
+import { useJobServices } from '../helpers/job-services.ts';
 
 const cliEntry = new URL('../../src/cli.ts', import.meta.url).pathname;
 
@@ -36,25 +35,11 @@ function cli(args: readonly string[], env: Record<string, string> = {}): Promise
   });
 }
 
-let dir: string;
-let sandbox: Sandbox;
-let slack: SlackServer;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'digests-cli-'));
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-  slack = await startSlackServer();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await slack?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const services = useJobServices('digests-cli-');
 
 describe('node src/cli.ts migrate', () => {
   it('applies the migrations once, then finds the store up to date', async () => {
-    const path = join(dir, 'migrate.sqlite');
+    const path = join(services.dir, 'migrate.sqlite');
     const first = await cli(['migrate', '--sqlite', path]);
     expect(first).toMatchObject({ code: 0, stdout: `SQLite ${path}: applied 1 migration(s)\n` });
     const again = await cli(['migrate', '--sqlite', path]);
@@ -64,7 +49,7 @@ describe('node src/cli.ts migrate', () => {
 
 describe('node src/cli.ts digests run-due', () => {
   it('lists every missing variable and exits 2 without touching the store', async () => {
-    const path = join(dir, 'unconfigured.sqlite');
+    const path = join(services.dir, 'unconfigured.sqlite');
     const run = await cli(['digests', 'run-due', '--sqlite', path], {
       ANALYTICS_CLIENT_ID: 'id',
     });
@@ -79,7 +64,7 @@ describe('node src/cli.ts digests run-due', () => {
   });
 
   it('posts a due digest exactly once when two run at the same time', async () => {
-    const path = join(dir, 'due.sqlite');
+    const path = join(services.dir, 'due.sqlite');
     expect((await cli(['migrate', '--sqlite', path])).code).toBe(0);
     const schedule: CronSchedule = {
       kind: 'cron',
@@ -105,8 +90,8 @@ describe('node src/cli.ts digests run-due', () => {
 
     const env = {
       SLACK_BOT_TOKEN: 'xoxb-cli-bot-token',
-      SLACK_API_URL: `${slack.url}/api/`,
-      ANALYTICS_BASE_URL: sandbox.url,
+      SLACK_API_URL: `${services.slack.url}/api/`,
+      ANALYTICS_BASE_URL: services.sandbox.url,
       ANALYTICS_CLIENT_ID: demoClient.id,
       ANALYTICS_CLIENT_SECRET: demoClient.secret,
       LOG_LEVEL: 'warn',
@@ -122,7 +107,7 @@ describe('node src/cli.ts digests run-due', () => {
     const posted = runs.map((run) => Number(/posted (\d)/.exec(run.stdout)?.[1]));
     expect(posted.sort()).toEqual([0, 1]);
 
-    const posts = slack.slack.api('chat.postMessage');
+    const posts = services.slack.slack.api('chat.postMessage');
     expect(posts).toHaveLength(1);
     expect(posts[0]?.args.channel).toBe('C0CRONJOB1');
     expect(posts[0]?.authorization).toBe('Bearer xoxb-cli-bot-token');
@@ -139,6 +124,6 @@ describe('node src/cli.ts digests run-due', () => {
     expect((await cli(['digests', 'run-due', '--sqlite', path], env)).stdout).toContain(
       'claimed 0, posted 0',
     );
-    expect(slack.slack.api('chat.postMessage')).toHaveLength(1);
+    expect(services.slack.slack.api('chat.postMessage')).toHaveLength(1);
   }, 30_000);
 });

@@ -1,29 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CronSchedule } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
-import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
-import { type SlackServer, startSlackServer } from '../helpers/slack-server.ts';
+import { demoClient } from '../../src/sandbox/server.ts';
+import { useJobServices } from '../helpers/job-services.ts';
 import { spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
 
-let dir: string;
-let sandbox: Sandbox;
-let slack: SlackServer;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'digests-timer-'));
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-  slack = await startSlackServer();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await slack?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const services = useJobServices('digests-timer-');
 
 async function dueDigest(path: string, channelId: string): Promise<void> {
   const schedule: CronSchedule = {
@@ -58,8 +42,8 @@ function appEnv(path: string, extra: Record<string, string> = {}): Record<string
     PORT: '0',
     SLACK_SIGNING_SECRET: 'timer-signing-secret',
     SLACK_BOT_TOKEN: 'xoxb-timer-bot-token',
-    SLACK_API_URL: `${slack.url}/api/`,
-    ANALYTICS_BASE_URL: sandbox.url,
+    SLACK_API_URL: `${services.slack.url}/api/`,
+    ANALYTICS_BASE_URL: services.sandbox.url,
     ANALYTICS_CLIENT_ID: demoClient.id,
     ANALYTICS_CLIENT_SECRET: demoClient.secret,
     DIGESTS_SQLITE_PATH: path,
@@ -69,12 +53,12 @@ function appEnv(path: string, extra: Record<string, string> = {}): Record<string
 
 describe('the in-app digest timer in HTTP mode', () => {
   it('posts a due digest after start, and stops with the app on SIGTERM', async () => {
-    const path = join(dir, 'timer.sqlite');
+    const path = join(services.dir, 'timer.sqlite');
     await dueDigest(path, 'C0TIMER001');
     const app = spawnApp(appEnv(path));
     try {
       await waitForOutput(app.stdout, /"msg":"digest timer started"/);
-      await slack.slack.waitFor(
+      await services.slack.slack.waitFor(
         (call) => call.method === 'chat.postMessage' && call.args.channel === 'C0TIMER001',
       );
       const signalledAt = performance.now();
@@ -86,14 +70,14 @@ describe('the in-app digest timer in HTTP mode', () => {
     } finally {
       app.child.kill('SIGKILL');
     }
-    const posts = slack.slack
+    const posts = services.slack.slack
       .api('chat.postMessage')
       .filter((call) => call.args.channel === 'C0TIMER001');
     expect(posts).toHaveLength(1);
   }, 30_000);
 
   it('leaves due digests to a platform scheduler when DIGESTS_ENABLED=false', async () => {
-    const path = join(dir, 'disabled.sqlite');
+    const path = join(services.dir, 'disabled.sqlite');
     await dueDigest(path, 'C0TIMER002');
     const app = spawnApp(appEnv(path, { DIGESTS_ENABLED: 'false' }));
     try {
@@ -106,7 +90,9 @@ describe('the in-app digest timer in HTTP mode', () => {
       app.child.kill('SIGKILL');
     }
     expect(
-      slack.slack.api('chat.postMessage').filter((call) => call.args.channel === 'C0TIMER002'),
+      services.slack.slack
+        .api('chat.postMessage')
+        .filter((call) => call.args.channel === 'C0TIMER002'),
     ).toEqual([]);
   }, 30_000);
 });
