@@ -22,6 +22,7 @@ import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import type { DigestStore } from './digests/store.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { defined } from './model/defined.ts';
 import { boltLogger } from './slack/bolt-logger.ts';
 import { createExtensions, SeenEvents, type SlackDeps } from './slack/deps.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/digest-poster.ts';
@@ -91,7 +92,7 @@ export function createApp(
       analytics,
       logger: logger.child({ component: 'lookup' }),
       policy: config.lookup,
-      ...(overrides.now === undefined ? {} : { now: overrides.now }),
+      ...defined({ now: overrides.now }),
     }),
     logger,
     zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs, directory: users }),
@@ -104,7 +105,7 @@ export function createApp(
   const backgroundClient = backgroundWebClient({
     token: config.slack.botToken.reveal(),
     fetch: fetchFn,
-    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+    ...defined({ apiUrl: config.slack.apiUrl }),
   });
   const digests = new DigestFeature({
     openStore: async () =>
@@ -119,17 +120,15 @@ export function createApp(
     displayName: displayNames(users, backgroundClient),
     policy: config.digests,
     logger: logger.child({ component: 'digests' }),
-    ...(overrides.now === undefined ? {} : { now: overrides.now }),
-    ...(overrides.digests?.clock === undefined ? {} : { clock: overrides.digests.clock }),
-    ...(overrides.digests?.runnerOptions === undefined
-      ? {}
-      : { runnerOptions: overrides.digests.runnerOptions }),
+    ...defined({ now: overrides.now }),
+    ...defined({ clock: overrides.digests?.clock }),
+    ...defined({ runnerOptions: overrides.digests?.runnerOptions }),
   });
 
   let stopping = false;
   const clientOptions = webClientOptions({
     fetch: fetchFn,
-    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+    ...defined({ apiUrl: config.slack.apiUrl }),
   });
   const common = {
     token: config.slack.botToken.reveal(),
@@ -219,7 +218,7 @@ export function startupSummary(config: Config, port: number | undefined): Record
   return {
     mode: config.mode,
     version: config.version,
-    ...(port === undefined ? {} : { port }),
+    ...defined({ port }),
     analytics: config.analytics?.baseUrl ?? 'built-in sandbox',
     allowedTeams: config.allowedTeamIds.length === 0 ? 'all' : config.allowedTeamIds.join(','),
   };
@@ -315,7 +314,7 @@ async function runConsoleMode(config: ConsoleConfig): Promise<void> {
     input: process.stdin,
     output: process.stdout,
     logger,
-    ...(zone === undefined ? {} : { zone }),
+    ...defined({ zone }),
   });
   process.exit(code);
 }

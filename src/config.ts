@@ -3,6 +3,7 @@ import { z } from 'zod';
 import pkg from '../package.json' with { type: 'json' };
 import type { PostgresTls } from './digests/postgres-store.ts';
 import { ConfigError } from './errors.ts';
+import { defined } from './model/defined.ts';
 
 /**
  * A credential read from the environment. It prints as `[redacted]` through `String()`, JSON,
@@ -451,8 +452,8 @@ function readStorage(env: Env, problems: string[]): StorageConfig {
   const sqlitePath = present(env, 'DIGESTS_SQLITE_PATH');
   return {
     ...(databaseUrl === undefined ? {} : { databaseUrl: new Secret(databaseUrl) }),
-    ...(databaseTls === undefined ? {} : { databaseTls }),
-    ...(sqlitePath === undefined ? {} : { sqlitePath }),
+    ...defined({ databaseTls }),
+    ...defined({ sqlitePath }),
   };
 }
 
@@ -571,7 +572,7 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
   return deepFreeze({
     version: pkg.version,
     logLevel,
-    slack: { botToken, ...(apiUrl === undefined ? {} : { apiUrl }) },
+    slack: { botToken, ...defined({ apiUrl }) },
     analytics,
     analyticsTimeoutMs,
     storage,

@@ -4,6 +4,7 @@
  */
 import type { AnalyticsConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { AnalyticsClient } from './client.ts';
 
 /** The console's in-process sandbox: a plain secret, the default auth scheme. */
@@ -39,9 +40,7 @@ export function analyticsClientFor(
         : settings.clientSecret.reveal(),
     ...('authScheme' in settings ? { authScheme: settings.authScheme } : {}),
     deadlineMs: policy.timeoutMs,
-    ...(policy.responseCacheTtlMs === undefined
-      ? {}
-      : { responseCacheTtlMs: policy.responseCacheTtlMs }),
+    ...defined({ responseCacheTtlMs: policy.responseCacheTtlMs }),
     logger: logger.child({ component: 'analytics' }),
   });
 }

@@ -12,6 +12,7 @@ import type { Clock, DigestPoster, DigestRunnerOptions, TickReport } from '../di
 import type { DigestStore } from '../digests/store.ts';
 import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger, silentLogger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { backgroundWebClient, SlackDigestPoster } from '../slack/digest-poster.ts';
 import { createDigestRunner } from '../slack/digest-runtime.ts';
 import { displayNames, UserDirectory } from '../slack/user-directory.ts';
@@ -43,9 +44,9 @@ export async function runDueOnce(deps: RunDueDeps): Promise<TickReport> {
       graceMs: configDefaults.digestGraceMs,
       maxConsecutiveFailures: configDefaults.digestMaxFailures,
     },
-    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
-    ...(deps.runnerOptions === undefined ? {} : { runnerOptions: deps.runnerOptions }),
-    ...(deps.displayName === undefined ? {} : { displayName: deps.displayName }),
+    ...defined({ clock: deps.clock }),
+    ...defined({ runnerOptions: deps.runnerOptions }),
+    ...defined({ displayName: deps.displayName }),
   });
   return runner.runDue(deps.now?.() ?? new Date());
 }
@@ -71,7 +72,7 @@ export function createDigestDeps(
   );
   const client = backgroundWebClient({
     token: config.slack.botToken.reveal(),
-    ...(config.slack.apiUrl === undefined ? {} : { apiUrl: config.slack.apiUrl }),
+    ...defined({ apiUrl: config.slack.apiUrl }),
   });
   const poster = new SlackDigestPoster({
     client,

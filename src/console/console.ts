@@ -11,6 +11,7 @@ import { openDigestStore } from '../digests/open-store.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
 import { commandName } from '../parsing/messages.ts';
 import { resolveZone } from '../parsing/zone.ts';
@@ -105,7 +106,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     analytics,
     logger: logger.child({ component: 'lookup' }),
     policy: config.lookup,
-    ...(options.now === undefined ? {} : { now: options.now }),
+    ...defined({ now: options.now }),
   });
 
   // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
@@ -178,7 +179,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   };
 
   const lookup = async (text: string, command: string | undefined) => {
-    const plan = flow.plan(text, { zone, ...(command === undefined ? {} : { command }) });
+    const plan = flow.plan(text, { zone, ...defined({ command }) });
     if (plan.kind !== 'lookup') {
       show(plan.message);
       return;

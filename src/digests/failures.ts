@@ -4,6 +4,7 @@
  * RateLimitedError with `retryAfterMs`) or @slack/web-api's own errors unchanged.
  */
 import { type ChannelProblem, type ErrorCode, isAppError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 
 export interface Failure {
   readonly kind: 'transient' | 'permanent';
@@ -65,7 +66,7 @@ export function classifyFailure(error: unknown): Failure {
       return {
         kind: 'transient',
         code: 'rate_limited',
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...defined({ retryAfterMs }),
       };
     }
     if (error.code === 'channel_unreachable') {

@@ -4,6 +4,7 @@
  * milliseconds and JSON as text; PostgreSQL uses timestamptz and jsonb) plus its own claim query.
  */
 import { DigestNotFoundError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 import type { Digest, LastRun, NewDigest, RankedAccount } from './model.ts';
 import { newDigestId } from './model.ts';
 import type {
@@ -116,7 +117,7 @@ function rowToDelivery(row: SqlRow): Delivery {
     ...(finishedAt ? { finishedAt } : {}),
     ...(messageTs ? { messageTs } : {}),
     ...(errorCode ? { errorCode: errorCode as NonNullable<Delivery['errorCode']> } : {}),
-    ...(skippedCount === undefined ? {} : { skippedCount }),
+    ...defined({ skippedCount }),
   };
 }
 

@@ -18,6 +18,7 @@ import type { CronSchedule, DigestWindow, WindowUnit } from '../digests/model.ts
 import { normalizeDigestId } from '../digests/model.ts';
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
@@ -413,7 +414,7 @@ function buildSchedule(
     expression,
     zone,
     cadence: inferCadence(expression),
-    ...(description === undefined ? {} : { description }),
+    ...defined({ description }),
   };
   try {
     validateSchedule(schedule, now);

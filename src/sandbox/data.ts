@@ -4,6 +4,7 @@
  * same request always gets the same answer and a longer window gets proportionally more activity.
  */
 import { LRUCache } from 'lru-cache';
+import { defined } from '../model/defined.ts';
 import type { CataloguePredicate, Topic } from './catalogue.ts';
 
 /** Metrics the influencers endpoint reports and sorts by (the `metric` parameter). */
@@ -546,10 +547,10 @@ function toWire(total: Totals, rank: number): WireInfluencer {
     user: {
       id: String(1_000_000_000 + Math.floor(unitHash(`id:${account.screenName}`) * 8_000_000_000)),
       screen_name: account.screenName,
-      ...(account.displayName === undefined ? {} : { display_name: account.displayName }),
-      ...(account.profileImage === undefined ? {} : { profile_image: account.profileImage }),
+      ...defined({ display_name: account.displayName }),
+      ...defined({ profile_image: account.profileImage }),
       hsg_score: account.hsgScore,
-      ...(account.categories === undefined ? {} : { stakeholder_categories: account.categories }),
+      ...defined({ stakeholder_categories: account.categories }),
       followers_count: account.followers,
     },
   };

@@ -9,6 +9,7 @@ import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
 import { isAppError, ParseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { createsDigest, type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
 import {
   type DigestActionResult,
@@ -51,9 +52,7 @@ export function runActionResult(digest: Digest, result: RunNowResult): DigestAct
         outcome: 'failed',
         failure: {
           code: result.failure.code,
-          ...(result.failure.channelProblem === undefined
-            ? {}
-            : { channelProblem: result.failure.channelProblem }),
+          ...defined({ channelProblem: result.failure.channelProblem }),
         },
       };
   }
@@ -96,7 +95,7 @@ export function digestCommand(surface: DigestSurface, deps: SlackDeps): Subcomma
       text,
       zoneFallback,
       caller: { teamId: command.team_id, userId: command.user_id },
-      ...(botUserId === undefined ? {} : { botUserId }),
+      ...defined({ botUserId }),
     };
     await deps.inFlight.track(answer(request, parsed));
   };
@@ -134,7 +133,7 @@ async function answer(
         surface.logger,
       ),
       commandName: command.command,
-      ...(request.botUserId === undefined ? {} : { botUserId: request.botUserId }),
+      ...defined({ botUserId: request.botUserId }),
     },
     parsed,
     (message, replace = false) =>
@@ -209,7 +208,7 @@ export async function answerDigestCommand(
             windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
             notes,
             command,
-            ...(context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+            ...defined({ botUserId: context.botUserId }),
           }),
         );
         return;

@@ -17,6 +17,7 @@ import { slackChannelProblems } from '../digests/failures.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../render/types.ts';
 import {
   slackErrorString,
@@ -68,8 +69,8 @@ function webClient(
     webClientOptions({
       retryConfig,
       timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
-      ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-      ...(settings.apiUrl === undefined ? {} : { apiUrl: settings.apiUrl }),
+      ...defined({ fetch: settings.fetch }),
+      ...defined({ apiUrl: settings.apiUrl }),
     }),
   );
 }

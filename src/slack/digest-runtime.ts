@@ -12,6 +12,7 @@ import {
 } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store.ts';
 import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digests.ts';
 
 export interface DigestRuntimeOptions {
@@ -48,12 +49,12 @@ export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner 
     },
     renderPauseNotice: renderDigestPaused,
     logger: options.logger,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...defined({ clock: options.clock }),
     options: {
       ...options.runnerOptions,
       graceMs: options.policy.graceMs,
       maxConsecutiveFailures: options.policy.maxConsecutiveFailures,
-      ...(options.policy.tickMs === undefined ? {} : { tickMs: options.policy.tickMs }),
+      ...defined({ tickMs: options.policy.tickMs }),
     },
   });
 }

@@ -9,6 +9,7 @@ import type { DigestPolicy } from '../config.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store.ts';
 import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { digestActionIds } from '../render/digest-ids.ts';
 import type { SlackDeps } from './deps.ts';
 import { AdminDirectory } from './digest-access.ts';
@@ -66,7 +67,7 @@ export class DigestFeature implements DigestSurface {
     this.now = options.now ?? (() => new Date());
     this.admins = new AdminDirectory({
       logger: options.logger,
-      ...(options.users === undefined ? {} : { directory: options.users }),
+      ...defined({ directory: options.users }),
     });
   }
 
@@ -95,13 +96,9 @@ export class DigestFeature implements DigestSurface {
       poster: this.#options.poster,
       logger: this.logger,
       policy: this.#options.policy,
-      ...(this.#options.displayName === undefined
-        ? {}
-        : { displayName: this.#options.displayName }),
-      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
-      ...(this.#options.runnerOptions === undefined
-        ? {}
-        : { runnerOptions: this.#options.runnerOptions }),
+      ...defined({ displayName: this.#options.displayName }),
+      ...defined({ clock: this.#options.clock }),
+      ...defined({ runnerOptions: this.#options.runnerOptions }),
     });
     this.#store = store;
     this.#runner = runner;

@@ -12,6 +12,7 @@ import {
   TimeoutError,
 } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
 import { digestVerbs } from '../parsing/digest.ts';
 import { parseLookup } from '../parsing/index.ts';
 import type { LookupRequest } from '../parsing/types.ts';
@@ -193,14 +194,14 @@ export class LookupFlow {
 
   /** Status messages name the year only when the window is not in the current one. */
   #statusOptions(note?: string): { now: Date; note?: string } {
-    return { now: this.#now(), ...(note === undefined ? {} : { note }) };
+    return { now: this.#now(), ...defined({ note }) };
   }
 
   /** The analytics answer for a request; the client shares identical in-flight calls and caches. */
   result(request: LookupRequest, signal?: AbortSignal): Promise<InfluencersResult> {
     return this.#analytics.getInfluencers(toQuery(request), {
       deadlineMs: this.#policy.timeoutMs,
-      ...(signal === undefined ? {} : { signal }),
+      ...defined({ signal }),
     });
   }
 
@@ -243,7 +244,7 @@ export class LookupFlow {
       const result = await Promise.race([this.result(request, controller.signal), aborted]);
       const renderOptions = {
         shareable: options.shareable ?? false,
-        ...(options.note === undefined ? {} : { note: options.note }),
+        ...defined({ note: options.note }),
       };
       message = renderAnswer(request, result, renderOptions);
       outcome = 'answered';

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../parsing/types.ts';
 import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps } from './deps.ts';
@@ -67,7 +68,7 @@ export async function planFor(
   return deps.flow.plan(text, {
     zone: zone.zone,
     zoneFallback: zone.fallback,
-    ...(command === undefined ? {} : { command }),
+    ...defined({ command }),
   });
 }
 

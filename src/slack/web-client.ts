@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryOptions, WebClientOptions } from '@slack/web-api';
+import { defined } from '../model/defined.ts';
 
 /**
  * The Web API client's defaults suit background jobs: ten retries over about 30 minutes. Every call
@@ -46,8 +47,8 @@ export function webClientOptions(settings: WebClientSettings): WebClientOptions 
     retryConfig: { ...(settings.retryConfig ?? interactiveRetryConfig) },
     timeout: settings.timeoutMs ?? webApiTimeoutMs,
     rejectRateLimitedCalls: true,
-    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-    ...(settings.apiUrl === undefined ? {} : { slackApiUrl: settings.apiUrl }),
+    ...defined({ fetch: settings.fetch }),
+    ...defined({ slackApiUrl: settings.apiUrl }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '../../src/model/defined.ts';
 /**
  * Request bodies as Slack sends them to the app's one endpoint: slash commands and interactivity
  * as form bodies (interactivity wraps JSON in `payload=`), events as JSON envelopes.
@@ -99,7 +100,7 @@ export function blockAction(options: ButtonOptions): EncodedBody & { responseUrl
         action_id: options.actionId,
         block_id: options.blockId ?? 'block',
         text: { type: 'plain_text', text: 'button' },
-        ...(options.value === undefined ? {} : { value: options.value }),
+        ...defined({ value: options.value }),
         action_ts: '1700000001.000200',
       },
     ],

@@ -6,6 +6,7 @@ import type { Digest } from '../../src/digests/model.ts';
 import { rankChanges } from '../../src/digests/rank-changes.ts';
 import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { defined } from '../../src/model/defined.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
 import {
   failureWords,
@@ -222,7 +223,7 @@ describe('renderDigestList', () => {
         slot: new Date('2026-11-16T09:00:00Z'),
         outcome,
         at: now,
-        ...(errorCode === undefined ? {} : { errorCode }),
+        ...defined({ errorCode }),
       },
     });
     const message = renderDigestList([listed], { now, channelId: 'C0123', viewerId: 'U1' });
@@ -566,13 +567,13 @@ describe('digest rendering limits', () => {
         databases,
         top,
         status: paused ? 'paused' : 'active',
-        ...(reason === undefined ? {} : { pausedReason: reason }),
+        ...defined({ pausedReason: reason }),
         schedule: {
           kind: 'cron',
           expression: '0 9 * * 1',
           zone: 'Europe/London',
           cadence: 'weekly',
-          ...(description === undefined ? {} : { description }),
+          ...defined({ description }),
         },
         lastRun: { slot: now, outcome: 'failed', at: now, errorCode: 'timeout' },
       }),

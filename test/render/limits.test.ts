@@ -1,5 +1,6 @@
 import type { AnyBlock, KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
+import { defined } from '../../src/model/defined.ts';
 import {
   assertWithinBlockKitLimits,
   blockKitLimits,
@@ -18,7 +19,7 @@ const button = (text: string, value?: string): KnownBlock => ({
       type: 'button',
       action_id: 'a',
       text: { type: 'plain_text', text },
-      ...(value === undefined ? {} : { value }),
+      ...defined({ value }),
     },
   ],
 });
