@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { parseLookup } from '../parsing/index.ts';
-import { resolveZone } from '../parsing/zone.ts';
+import { resolveZone } from '../time/zone-names.ts';
 import { type CliCommand, type CliIo, readArguments, writeLine } from './command.ts';
 
 const usage = 'parse [--tz <zone>] [--now <ISO instant>] (--jsonl | "<text>")';

@@ -14,7 +14,6 @@ import { type Logger, silentLogger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
 import { commandName } from '../parsing/messages.ts';
-import { resolveZone } from '../parsing/zone.ts';
 import {
   connectInstructions,
   consoleBannerText,
@@ -35,6 +34,7 @@ import { answerDigestCommand } from '../slack/digest-commands.ts';
 import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
 import { createDigestRunner } from '../slack/digest-runtime.ts';
 import { LookupFlow } from '../slack/lookup-flow.ts';
+import { resolveZone } from '../time/zone-names.ts';
 
 export interface ConsoleOptions {
   readonly input: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -19,9 +19,9 @@
 import { Cron } from 'croner';
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
-import { formatInstant } from '../parsing/time/evaluate.ts';
-import { resolveZone } from '../parsing/zone.ts';
-import { zoneFor } from '../zones.ts';
+import { formatInstant } from '../time/format.ts';
+import { isValidZone } from '../time/zone-names.ts';
+import { zoneFor } from '../time/zones.ts';
 import type { Cadence, CronSchedule, DigestWindow } from './model.ts';
 
 /** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
@@ -45,11 +45,6 @@ function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
     cronCache.set(key, cron);
   }
   return cron;
-}
-
-/** A zone a digest may run in: the canonical names the command grammar produces, or `UTC`. */
-export function isValidZone(zone: string): boolean {
-  return resolveZone(zone) === zone;
 }
 
 /**

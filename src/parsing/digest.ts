@@ -19,6 +19,7 @@ import { normalizeDigestId } from '../digests/model.ts';
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
+import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
@@ -39,7 +40,6 @@ import type { TimeExpression, TimeOfDay } from './time/expression.ts';
 import { matchTimeExpression } from './time/expression.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';
 import { type Token, tokenize } from './tokens.ts';
-import { resolveZone } from './zone.ts';
 
 /** A digest to create, as the command describes it; the store adds ids and bookkeeping. */
 export interface DigestSpec {

@@ -2,6 +2,8 @@
  * Free-text command parsing: pure functions from what a person typed in Slack to a validated
  * request. Everything a second command grammar needs is exported from here.
  */
+
+export { resolveZone } from '../time/zone-names.ts';
 export {
   type DatabaseItem,
   type DatabaseToken,
@@ -23,4 +25,3 @@ export { normaliseSlackText } from './slack-text.ts';
 export * from './time/index.ts';
 export { fragmentOf, type Token, type TokenKind, tokenize, tokensText } from './tokens.ts';
 export type { LookupRequest, ParseContext, ParseDefaults } from './types.ts';
-export { resolveZone } from './zone.ts';

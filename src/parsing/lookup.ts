@@ -19,6 +19,7 @@
  * - `this morning`, `last night`, `yesterday evening`, `tonight` are refused: give the hours.
  */
 import { ParseError } from '../errors.ts';
+import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages.ts';
@@ -34,7 +35,6 @@ import {
 } from './time/index.ts';
 import { tokenize } from './tokens.ts';
 import type { LookupRequest, ParseContext, ParseDefaults } from './types.ts';
-import { resolveZone } from './zone.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 

@@ -2,11 +2,12 @@
  * Clauses that tune a request rather than name data: the time zone and the number of results.
  * Shared by every command grammar.
  */
+
+import { resolveCity, resolveZone } from '../time/zone-names.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages.ts';
 import { zoneAbbreviations } from './reserved.ts';
 import type { Token } from './tokens.ts';
-import { resolveCity, resolveZone } from './zone.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;

@@ -11,7 +11,7 @@ import type { Cadence, Digest, LastRun } from '../digests/model.ts';
 import type { RankChanges } from '../digests/rank-changes.ts';
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
 import type { LookupRequest } from '../parsing/types.ts';
-import { zoneFor } from '../zones.ts';
+import { zoneFor } from '../time/zones.ts';
 import { renderAnswer } from './answer.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
 import {

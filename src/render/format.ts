@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { LookupRequest } from '../parsing/types.ts';
-import { zoneFor } from '../zones.ts';
+import { zoneFor } from '../time/zones.ts';
 
 /** Every date a person reads is formatted in English: the rest of the bot's words are English too. */
 const locale = 'en-US';

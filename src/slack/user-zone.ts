@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.ts';
-import { resolveZone } from '../parsing/zone.ts';
+import { resolveZone } from '../time/zone-names.ts';
 import { UserDirectory } from './user-directory.ts';
 import { timedOut, within } from './within.ts';
 

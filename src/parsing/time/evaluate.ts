@@ -4,7 +4,8 @@
  * 23 or 25 hours long and midnight is the zone's midnight.
  */
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { zoneFor } from '../../zones.ts';
+import { formatInstant } from '../../time/format.ts';
+import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './expression.ts';
 import type { Unit } from './vocabulary.ts';
@@ -113,14 +114,6 @@ export function checkWindow(
     throw parseErrors.invertedWindow(fragment, formatInstant(start), formatInstant(clamped));
   }
   return { start, end: clamped };
-}
-
-/**
- * ISO 8601 to the second with the zone's numeric offset, `+00:00` for UTC as well (never `Z`), so
- * every timestamp has one shape: `2026-11-14T00:00:00-05:00`.
- */
-export function formatInstant(instant: DateTime): string {
-  return instant.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
 
 function inRange(instant: DateTime): boolean {

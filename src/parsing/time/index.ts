@@ -7,13 +7,15 @@ import { parseErrors } from '../messages.ts';
 import { normaliseSlackText } from '../slack-text.ts';
 import { type Token, tokenize, tokensText } from '../tokens.ts';
 import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './evaluate.ts';
+
+export { formatInstant } from '../../time/format.ts';
+
 import { matchTimeExpression } from './expression.ts';
 
 export {
   checkWindow,
   defaultTimeWindow,
   evaluateTimeExpression,
-  formatInstant,
   type TimeContext,
   type TimeWindow,
   zonedNow,

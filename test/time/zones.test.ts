@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime, IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { zoneFor } from '../src/zones.ts';
+import { zoneFor } from '../../src/time/zones.ts';
 
 const zoneNames = [
   'America/New_York',

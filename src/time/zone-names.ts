@@ -119,3 +119,8 @@ export function resolveCity(place: string): string | 'region' | undefined {
   const zones = cityZones().get(key);
   return zones?.length === 1 ? zones[0] : undefined;
 }
+
+/** A zone a digest may run in: the canonical names the command grammar produces, or `UTC`. */
+export function isValidZone(zone: string): boolean {
+  return resolveZone(zone) === zone;
+}
