@@ -15,7 +15,7 @@ import {
   type HttpConfig,
   loadConfig,
   type SocketConfig,
-} from './config.ts';
+} from './config/app-config.ts';
 import { runConsole } from './console/console.ts';
 import { openDigestStore } from './digests/open-store.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';

@@ -2,7 +2,7 @@
  * The one place an analytics client is built from settings: the app, the console and the
  * scheduler job each call it, so they cannot drift apart in how they reach the service.
  */
-import type { AnalyticsConfig } from '../config.ts';
+import type { AnalyticsConfig } from '../config/sections.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { AnalyticsClient } from './client.ts';

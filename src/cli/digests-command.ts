@@ -6,7 +6,8 @@
  */
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
-import { configDefaults, type DigestJobConfig, loadDigestJobConfig } from '../config.ts';
+import { type DigestJobConfig, loadDigestJobConfig } from '../config/job-config.ts';
+import { configDefaults } from '../config/sections.ts';
 import { openDigestStore } from '../digests/open-store.ts';
 import type { Clock, DigestPoster, DigestRunnerOptions, TickReport } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store.ts';

@@ -3,9 +3,10 @@
  * applies pending digest-store migrations and exits. The Procfile's `release:` phase runs it on
  * every deploy; it is idempotent and safe beside running instances.
  */
-import { loadStorageConfig, postgresTlsModes, type StorageConfig } from '../config.ts';
+import { loadStorageConfig } from '../config/job-config.ts';
+import type { PostgresTls } from '../config/sections.ts';
+import { postgresTlsModes, type StorageConfig } from '../config/sections.ts';
 import { openDigestStore } from '../digests/open-store.ts';
-import type { PostgresTls } from '../digests/postgres-store.ts';
 import { defaultSqlitePath } from '../digests/sqlite-store.ts';
 import { ConfigError } from '../errors.ts';
 import type { CliCommand, CliIo } from './command.ts';

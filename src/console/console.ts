@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline';
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
-import type { ConsoleConfig } from '../config.ts';
+import type { ConsoleConfig } from '../config/app-config.ts';
 import { openDigestStore } from '../digests/open-store.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';

@@ -3,7 +3,9 @@
  * claimed with `FOR UPDATE SKIP LOCKED`, so concurrent runners each take different rows without
  * waiting on each other; migrations hold a transaction-scoped advisory lock.
  */
+
 import pg from 'pg';
+import type { PostgresTls } from '../config/sections.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql-store.ts';
@@ -22,7 +24,6 @@ import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
  * `off`: plain TCP. `no-verify`: TLS without checking the certificate chain, what Heroku Postgres
  * documents (its certificates are not signed by a public CA). `verify`: TLS with full checks.
  */
-export type PostgresTls = 'off' | 'no-verify' | 'verify';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:pass@host:5432/db?sslmode=require`, e.g. Heroku's DATABASE_URL. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseStoreLocation, runMigrate } from '../../src/cli/migrate-command.ts';
-import { loadStorageConfig } from '../../src/config.ts';
+import { loadStorageConfig } from '../../src/config/job-config.ts';
 
 function sink(): Writable & { text(): string } {
   const chunks: string[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadDigestJobConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/app-config.ts';
+import { loadDigestJobConfig } from '../../src/config/job-config.ts';
 import { ConfigError } from '../../src/errors.ts';
 
 const analytics = {

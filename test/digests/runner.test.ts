@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
-import { configDefaults } from '../../src/config.ts';
+import { configDefaults } from '../../src/config/sections.ts';
 import type { Digest } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import type { RankChanges } from '../../src/digests/rank-changes.ts';

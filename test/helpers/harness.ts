@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { type AppOverrides, createApp, type RunningApp } from '../../src/app.ts';
-import { type HttpConfig, loadConfig } from '../../src/config.ts';
+import { type HttpConfig, loadConfig } from '../../src/config/app-config.ts';
 import { createLogger } from '../../src/logger.ts';
 import {
   demoClient,

@@ -1,6 +1,6 @@
 import { App } from '@slack/bolt';
 import { type AppOverrides, createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/app-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeSlack } from './fake-slack.ts';
 

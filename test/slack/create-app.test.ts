@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, startupSummary, zoneArgument } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/app-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, Secret } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/app-config.ts';
+import { Secret } from '../../src/config/secret.ts';
 import { ConfigError } from '../../src/errors.ts';
 
 const analytics = {

@@ -1,0 +1,105 @@
+/**
+ * Readers of single environment variables: each returns the value or a fallback and adds one
+ * actionable sentence to `problems` when the variable is set wrongly, so a start reports every
+ * problem at once.
+ */
+import { z } from 'zod';
+import { Secret } from './secret.ts';
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function present(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function integerVar(
+  env: Env,
+  problems: string[],
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = z.coerce.number().int().min(min).max(max).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(
+    `${name} must be a whole number from ${min} to ${max} (got "${raw}"); unset it to use ${fallback}.`,
+  );
+  return fallback;
+}
+
+export function urlVar(
+  env: Env,
+  problems: string[],
+  name: string,
+  example: string,
+): string | undefined {
+  const raw = present(env, name);
+  if (raw === undefined) return undefined;
+  const parsed = z.url({ protocol: /^https?$/ }).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(`${name} must be an http(s) URL such as ${example} (got "${raw}").`);
+  return undefined;
+}
+
+export function tokenVar(
+  env: Env,
+  problems: string[],
+  name: string,
+  prefix: string,
+  where: string,
+): Secret | undefined {
+  const raw = present(env, name);
+  if (raw === undefined) return undefined;
+  if (!raw.startsWith(prefix)) {
+    problems.push(`${name} must start with "${prefix}": copy it from ${where}.`);
+  }
+  return new Secret(raw);
+}
+
+export const howToFindSlack = {
+  SLACK_SIGNING_SECRET: 'Basic Information > App Credentials > Signing Secret',
+  SLACK_BOT_TOKEN: 'OAuth & Permissions > Bot User OAuth Token (xoxb-...)',
+  SLACK_APP_TOKEN:
+    'Basic Information > App-Level Tokens, with the connections:write scope (xapp-...)',
+} as const;
+
+export const booleanWords: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+};
+
+/** SLACK_API_URL with the trailing slash @slack/web-api expects. */
+export function readSlackApiUrl(env: Env, problems: string[]): string | undefined {
+  const raw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
+  return raw === undefined ? undefined : raw.endsWith('/') ? raw : `${raw}/`;
+}
+
+export function readLogLevel(env: Env, problems: string[], fallback: LogLevel): LogLevel {
+  const raw = present(env, 'LOG_LEVEL')?.toLowerCase();
+  if (raw === undefined) return fallback;
+  const parsed = z.enum(logLevels).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${raw}").`);
+  return fallback;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !(value instanceof Secret)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

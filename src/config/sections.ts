@@ -1,0 +1,191 @@
+/**
+ * The settings the app and the scheduler job share (the analytics service, lookups, digest
+ * storage and policy), with their defaults and the one reader of each.
+ */
+import { z } from 'zod';
+import { defined } from '../model/defined.ts';
+import { booleanWords, type Env, integerVar, present, urlVar } from './env.ts';
+import { Secret } from './secret.ts';
+
+export interface AnalyticsConfig {
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: Secret;
+  /** The word before the access token on data requests; `Bearer` unless the service says else. */
+  readonly authScheme: string;
+}
+
+export interface LookupPolicy {
+  /** After this long without an answer, the pending message is updated once to say so. */
+  readonly progressUpdateMs: number;
+  /** The final deadline of one lookup, retries included; far inside response_url's 30 minutes. */
+  readonly timeoutMs: number;
+  /** How long an ack may wait for users.info before falling back to UTC. */
+  readonly userZoneWaitMs: number;
+  /** How long an analytics answer is reused (Share in channel, repeated questions). */
+  readonly responseCacheTtlMs: number;
+}
+
+/** Where digests are stored: PostgreSQL when a URL is set, else the SQLite file. */
+export interface StorageConfig {
+  readonly databaseUrl?: Secret;
+  /** Overrides what DATABASE_URL implies about TLS; see `postgresConnectionConfig`. */
+  readonly databaseTls?: PostgresTls;
+  /** Default `./data/digests.sqlite`. */
+  readonly sqlitePath?: string;
+}
+
+/** How this instance runs scheduled digests. */
+export interface DigestPolicy {
+  /** False when a platform scheduler runs `digests run-due` instead of the in-app timer. */
+  readonly timerEnabled: boolean;
+  /** Between two ticks of the in-app timer. */
+  readonly tickMs: number;
+  /** A missed slot younger than this is still posted once; older ones are skipped. */
+  readonly graceMs: number;
+  /** Failed runs in a row before a digest is paused and its creator told. */
+  readonly maxConsecutiveFailures: number;
+}
+
+/** Defaults, named for what they protect. */
+export const configDefaults = {
+  port: 3000,
+  progressUpdateMs: 8_000,
+  lookupTimeoutMs: 120_000,
+  userZoneWaitMs: 1_000,
+  responseCacheTtlMs: 60_000,
+  digestTickMs: 30_000,
+  digestGraceMs: 3_600_000,
+  digestMaxFailures: 3,
+} as const;
+
+/** response_url stays usable for 30 minutes; the final answer must arrive well before that. */
+export const maxLookupTimeoutMs = 25 * 60_000;
+/** Slack waits 3 s for an ack; the users.info wait must leave room for everything else. */
+export const maxUserZoneWaitMs = 2_000;
+
+export const analyticsVars = [
+  'ANALYTICS_BASE_URL',
+  'ANALYTICS_CLIENT_ID',
+  'ANALYTICS_CLIENT_SECRET',
+];
+
+/** Every DATABASE_TLS value, which the `--tls` flag of the CLI accepts too. */
+export const postgresTlsModes = ['off', 'no-verify', 'verify'] as const;
+
+/** How the digest store's PostgreSQL connection uses TLS; see `postgresConnectionConfig`. */
+export type PostgresTls = (typeof postgresTlsModes)[number];
+
+/** An HTTP auth scheme is one token (RFC 9110 §11.1): `Bearer`, `Token`, `OAuth`. */
+export function readAuthScheme(env: Env, problems: string[]): string {
+  const raw = present(env, 'ANALYTICS_AUTH_SCHEME');
+  if (raw === undefined) return 'Bearer';
+  if (/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(raw)) return raw;
+  problems.push(
+    `ANALYTICS_AUTH_SCHEME must be one word such as Bearer or Token (got "${raw}"); unset it for Bearer.`,
+  );
+  return 'Bearer';
+}
+
+/**
+ * The analytics service variables, read the same way for the app and the scheduler job. When
+ * `optional`, none set means no service (the console's sandbox) and only a partial set is a problem;
+ * otherwise each missing variable is one problem ending in `whyNeeded`.
+ */
+export function readAnalytics(
+  env: Env,
+  problems: string[],
+  need: { readonly optional: boolean; readonly whyNeeded: string },
+): AnalyticsConfig | undefined {
+  const set = analyticsVars.filter((name) => present(env, name) !== undefined);
+  const baseUrl = urlVar(env, problems, 'ANALYTICS_BASE_URL', 'https://api.example.com');
+  const clientId = present(env, 'ANALYTICS_CLIENT_ID');
+  const clientSecret = present(env, 'ANALYTICS_CLIENT_SECRET');
+  if (set.length > 0 || !need.optional) {
+    for (const name of analyticsVars.filter((n) => !set.includes(n))) {
+      problems.push(`${name} is missing: ${need.whyNeeded}`);
+    }
+  }
+  const complete = baseUrl !== undefined && clientId !== undefined && clientSecret !== undefined;
+  // Only a console without a service skips the scheme: it has nothing to send it to.
+  const authScheme = complete || !need.optional ? readAuthScheme(env, problems) : 'Bearer';
+  return complete
+    ? { baseUrl, clientId, clientSecret: new Secret(clientSecret), authScheme }
+    : undefined;
+}
+
+export function readStorage(env: Env, problems: string[]): StorageConfig {
+  const databaseUrl = present(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined) {
+    // The URL carries a password: problems name its scheme at most, never the value.
+    const parsed = z.url({ protocol: /^postgres(ql)?$/ }).safeParse(databaseUrl);
+    if (!parsed.success) {
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1];
+      problems.push(
+        `DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/db${scheme ? ` (got a ${scheme}: URL)` : ''}; unset it to store digests in SQLite.`,
+      );
+    }
+  }
+  const tlsRaw = present(env, 'DATABASE_TLS')?.toLowerCase();
+  let databaseTls: PostgresTls | undefined;
+  if (tlsRaw !== undefined) {
+    const parsed = z.enum(postgresTlsModes).safeParse(tlsRaw);
+    if (parsed.success) databaseTls = parsed.data;
+    else
+      problems.push(
+        `DATABASE_TLS must be one of ${postgresTlsModes.join(', ')} (got "${tlsRaw}"); unset it to decide from DATABASE_URL (Heroku Postgres needs no-verify, the default for remote hosts).`,
+      );
+  }
+  const sqlitePath = present(env, 'DIGESTS_SQLITE_PATH');
+  return {
+    ...(databaseUrl === undefined ? {} : { databaseUrl: new Secret(databaseUrl) }),
+    ...defined({ databaseTls }),
+    ...defined({ sqlitePath }),
+  };
+}
+
+/** `forJob`: one tick of `digests run-due`, which no timer setting constrains. */
+export function readDigestPolicy(env: Env, problems: string[], forJob = false): DigestPolicy {
+  const enabledRaw = present(env, 'DIGESTS_ENABLED')?.toLowerCase();
+  let timerEnabled = true;
+  if (enabledRaw !== undefined) {
+    const value = booleanWords[enabledRaw];
+    if (value === undefined) {
+      problems.push(
+        `DIGESTS_ENABLED must be true or false (got "${enabledRaw}"); set it to false when a platform scheduler runs \`npm run digests:run-due\` instead of the in-app timer.`,
+      );
+    } else {
+      timerEnabled = value;
+    }
+  }
+  const tickMs = integerVar(
+    env,
+    problems,
+    'DIGEST_TICK_MS',
+    configDefaults.digestTickMs,
+    1_000,
+    3_600_000,
+  );
+  const graceMs = integerVar(
+    env,
+    problems,
+    'DIGEST_GRACE_MS',
+    configDefaults.digestGraceMs,
+    60_000,
+    7 * 24 * 3_600_000,
+  );
+  const maxConsecutiveFailures = integerVar(
+    env,
+    problems,
+    'DIGEST_MAX_FAILURES',
+    configDefaults.digestMaxFailures,
+    1,
+    100,
+  );
+  if (!forJob && timerEnabled && tickMs >= graceMs) {
+    problems.push(
+      `DIGEST_TICK_MS (${tickMs}) must be shorter than DIGEST_GRACE_MS (${graceMs}): a slot falling between two ticks would be older than the grace window and skipped.`,
+    );
+  }
+  return { timerEnabled, tickMs, graceMs, maxConsecutiveFailures };
+}
