@@ -3,24 +3,9 @@
  * with a stable `code`; `src/render/errors.ts` turns them into words with one exhaustive switch.
  * Messages here are for logs and developers: they never carry a credential or a token.
  */
+import type { ErrorCode } from './model/error-codes.ts';
 
-export type ErrorCode =
-  | 'config_invalid'
-  | 'parse_error'
-  | 'credentials_rejected'
-  | 'unauthorized'
-  | 'access_denied'
-  | 'unknown_database'
-  | 'bad_request'
-  | 'rate_limited'
-  | 'service_unavailable'
-  | 'timeout'
-  | 'network'
-  | 'invalid_response'
-  | 'team_not_allowed'
-  | 'digest_not_found'
-  | 'digest_permission_denied'
-  | 'channel_unreachable';
+export type { ErrorCode } from './model/error-codes.ts';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;

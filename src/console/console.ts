@@ -11,9 +11,10 @@ import { openDigestStore } from '../digests/open-store.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
-import { commandName } from '../parsing/messages.ts';
 import {
   connectInstructions,
   consoleBannerText,
@@ -28,7 +29,6 @@ import { renderDigestHelp } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
-import type { SlackMessage } from '../render/types.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
 import { answerDigestCommand } from '../slack/digest-commands.ts';
 import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
@@ -159,7 +159,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   const digest = async (text: string) => {
     const parsed = parseDigestCommand(text, { now: now(), zone });
     if (parsed instanceof ParseError) return show(renderError(parsed));
-    if (parsed.kind === 'help') return show(renderDigestHelp({ command: commandName }));
+    if (parsed.kind === 'help') return show(renderDigestHelp({ command: slashCommand }));
     await answerDigestCommand(
       {
         manager: digests,
@@ -168,7 +168,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         caller: consoleCaller,
         channelId: consoleChannel,
         access: consoleAccess,
-        commandName: commandName,
+        commandName: slashCommand,
       },
       parsed,
       async (message) => {
@@ -220,9 +220,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         else print(jsonModeText(showJson));
         print('');
       } else if (isDigestLine(line)) {
-        await digest(line.slice(commandName.length).trim());
-      } else if (line === commandName || line.startsWith(`${commandName} `)) {
-        await lookup(line.slice(commandName.length), commandName);
+        await digest(line.slice(slashCommand.length).trim());
+      } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
+        await lookup(line.slice(slashCommand.length), slashCommand);
       } else if (line.startsWith('/')) {
         print(`${unknownConsoleCommandText(line)}\n`);
       } else {
@@ -242,6 +242,6 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
 
 /** `/influencers digest …` (or `digests`), the command word in any case. */
 function isDigestLine(line: string): boolean {
-  if (line.slice(0, commandName.length).toLowerCase() !== commandName) return false;
-  return /^\s+digests?(\s|$)/i.test(line.slice(commandName.length));
+  if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
+  return /^\s+digests?(\s|$)/i.test(line.slice(slashCommand.length));
 }

@@ -38,11 +38,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
+import type { Digest, DigestWindow, RankedAccount } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { failureWords } from '../render/digests.ts';
-import type { SlackMessage } from '../render/types.ts';
 import { Coalescer } from './batcher.ts';
 import { classifyFailure, type Failure, mayHavePosted } from './failures.ts';
-import type { Digest, DigestWindow, RankedAccount } from './model.ts';
 import { type RankChanges, rankChanges } from './rank-changes.ts';
 import {
   countRunsBetween,

@@ -19,10 +19,10 @@
 import { Cron } from 'croner';
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
+import type { Cadence, CronSchedule, DigestWindow } from '../model/digest.ts';
 import { formatInstant } from '../time/format.ts';
 import { isValidZone } from '../time/zone-names.ts';
 import { zoneFor } from '../time/zones.ts';
-import type { Cadence, CronSchedule, DigestWindow } from './model.ts';
 
 /** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
 export const minScheduleIntervalMs = 60 * 60 * 1000;

@@ -5,8 +5,8 @@
  */
 import { DigestNotFoundError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
-import type { Digest, LastRun, NewDigest, RankedAccount } from './model.ts';
-import { newDigestId } from './model.ts';
+import type { Digest, LastRun, NewDigest, RankedAccount } from '../model/digest.ts';
+import { newDigestId } from '../model/digest.ts';
 import type {
   BeginDeliveryResult,
   Claim,

@@ -22,7 +22,7 @@
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
 import type { ErrorCode } from '../errors.ts';
-import type { Digest, NewDigest, RankedAccount, RunOutcome } from './model.ts';
+import type { Digest, NewDigest, RankedAccount, RunOutcome } from '../model/digest.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */

@@ -14,16 +14,23 @@
  *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
  *   engine's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
  */
-import type { CronSchedule, DigestWindow, WindowUnit } from '../digests/model.ts';
-import { normalizeDigestId } from '../digests/model.ts';
+
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
+import {
+  type DigestAction,
+  digestVerbs,
+  exampleDigestId,
+  slashCommand,
+} from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
+import type { CronSchedule, DigestWindow, WindowUnit } from '../model/digest.ts';
+import { normalizeDigestId } from '../model/digest.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
-import { commandName, exampleCommand, parseErrors, quote } from './messages.ts';
+import { exampleCommand, parseErrors, quote } from './messages.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import {
   cronExpression,
@@ -52,8 +59,6 @@ export interface DigestSpec {
   readonly zone: string;
 }
 
-export type DigestAction = 'pause' | 'resume' | 'remove' | 'run';
-
 export type DigestCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'list' }
@@ -78,41 +83,6 @@ export interface DigestParseContext {
   /** Default 10, as for lookups. */
   readonly defaultTop?: number;
 }
-
-/** An id in examples: Crockford base32, as the store makes them. */
-export const exampleDigestId = '7K3M9Q';
-
-/** What a word after `digest` asks for: an action on one digest, the list, or a new digest. */
-export type DigestVerb = DigestAction | 'list' | 'create';
-
-/**
- * Every verb of the digest commands and what it does: the digest grammar reads them after
- * `digest`, and the lookup flow and its help hint recognise them typed without it, so a word
- * works in one place exactly when it is hinted at in the other.
- */
-export const digestVerbs: ReadonlyMap<string, DigestVerb> = new Map<string, DigestVerb>([
-  ['pause', 'pause'],
-  ['stop', 'pause'],
-  ['disable', 'pause'],
-  ['resume', 'resume'],
-  ['unpause', 'resume'],
-  ['start', 'resume'],
-  ['enable', 'resume'],
-  ['remove', 'remove'],
-  ['delete', 'remove'],
-  ['cancel', 'remove'],
-  ['unsubscribe', 'remove'],
-  ['run', 'run'],
-  ['send', 'run'],
-  ['post', 'run'],
-  ['list', 'list'],
-  ['show', 'list'],
-  ['status', 'list'],
-  ['settings', 'list'],
-  ['create', 'create'],
-  ['schedule', 'create'],
-  ['subscribe', 'create'],
-]);
 
 /**
  * Reads a digest command (the slash command's raw `text`, starting with `digest` or `digests`).
@@ -532,7 +502,7 @@ function digestExample(reason: ParseError['reason']): string {
  * copy. The digest grammar's own calls pass {@link digestExample} directly.
  */
 function forDigest(error: ParseError): ParseError {
-  const lookupTail = `Try: ${commandName} `;
+  const lookupTail = `Try: ${slashCommand} `;
   const at = error.message.lastIndexOf(lookupTail);
   if (at === -1 || error.message.startsWith('digest', at + lookupTail.length)) return error;
   return new ParseError(

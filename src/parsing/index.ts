@@ -3,6 +3,8 @@
  * request. Everything a second command grammar needs is exported from here.
  */
 
+export { slashCommand } from '../model/commands.ts';
+export type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';
 export { resolveZone } from '../time/zone-names.ts';
 export {
   type DatabaseItem,
@@ -19,9 +21,8 @@ export {
   scanCommand,
 } from './grammar.ts';
 export { lookupDefaults, parseLookup } from './lookup.ts';
-export { commandName, exampleCommand, parseErrors, quote } from './messages.ts';
+export { exampleCommand, parseErrors, quote } from './messages.ts';
 export { matchTopOption, matchZoneOption, topRange } from './options.ts';
 export { normaliseSlackText } from './slack-text.ts';
 export * from './time/index.ts';
 export { fragmentOf, type Token, type TokenKind, tokenize, tokensText } from './tokens.ts';
-export type { LookupRequest, ParseContext, ParseDefaults } from './types.ts';

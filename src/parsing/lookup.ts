@@ -19,6 +19,7 @@
  * - `this morning`, `last night`, `yesterday evening`, `tonight` are refused: give the hours.
  */
 import { ParseError } from '../errors.ts';
+import type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
@@ -34,7 +35,6 @@ import {
   type TimeExpression,
 } from './time/index.ts';
 import { tokenize } from './tokens.ts';
-import type { LookupRequest, ParseContext, ParseDefaults } from './types.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 

@@ -4,14 +4,14 @@
  * parameter is that command's arguments, a lookup unless the grammar raising it passes its own
  * (the digest grammar passes a digest).
  */
-import { ParseError } from '../errors.ts';
-import { rangeWords } from './reserved.ts';
 
-export const commandName = '/influencers';
+import { ParseError } from '../errors.ts';
+import { slashCommand } from '../model/commands.ts';
+import { rangeWords } from './reserved.ts';
 
 /** `Try: /influencers <args>`, the closing line of every message. */
 export function exampleCommand(args: string): string {
-  return `${commandName} ${args}`;
+  return `${slashCommand} ${args}`;
 }
 
 /** Quotes a fragment with typographic quotes, so straight quotes inside it stay legible. */

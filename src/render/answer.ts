@@ -8,7 +8,8 @@ import type {
 } from '@slack/types';
 import { z } from 'zod';
 import type { Influencer, InfluencersResult, Metric } from '../analytics/types.ts';
-import type { LookupRequest } from '../parsing/types.ts';
+import type { LookupRequest } from '../model/lookup.ts';
+import type { SlackMessage } from '../model/message.ts';
 import {
   cleanText,
   compactNumber,
@@ -22,7 +23,6 @@ import {
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
-import type { SlackMessage } from './types.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */

@@ -2,7 +2,7 @@
  * Words only the local console prints (it has no Slack to render Block Kit in): they live here with
  * every other user-facing text.
  */
-import { commandName } from '../parsing/messages.ts';
+import { slashCommand } from '../model/commands.ts';
 
 /** `--tz` named a zone this machine does not know. */
 export function consoleZoneErrorText(zone: string): string {
@@ -24,8 +24,8 @@ export function ignoredSlackSettingsText(names: readonly string[]): string | und
 
 /** What the console understands, shown at start and after `help`. */
 export const consoleCommands = [
-  `${commandName} <lookup>   what you would type in a channel, e.g. ${commandName} #hcsm last week`,
-  `${commandName} digest …   schedule a digest here, e.g. ${commandName} digest #hcsm every monday at 9am`,
+  `${slashCommand} <lookup>   what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
+  `${slashCommand} digest …   schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
   "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
   'help                     how to write a lookup',
   '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',

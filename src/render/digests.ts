@@ -7,10 +7,11 @@
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import type { Cadence, Digest, LastRun } from '../digests/model.ts';
 import type { RankChanges } from '../digests/rank-changes.ts';
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
-import type { LookupRequest } from '../parsing/types.ts';
+import type { Cadence, Digest, LastRun } from '../model/digest.ts';
+import type { LookupRequest } from '../model/lookup.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { zoneFor } from '../time/zones.ts';
 import { renderAnswer } from './answer.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
@@ -24,7 +25,7 @@ import {
   truncate,
   truncateMrkdwn,
 } from './format.ts';
-import { commandName } from './help.ts';
+import { commandLabel } from './help.ts';
 import { assertWithinBlockKitLimits, blockKitLimits, checkBlockKitLimits } from './limits.ts';
 import {
   describeSchedule,
@@ -32,7 +33,6 @@ import {
   shortMonthSkipDay,
   shortMonthsNote,
 } from './schedule.ts';
-import type { SlackMessage } from './types.ts';
 
 const locale = 'en-US';
 const slackId = /^[A-Z0-9]{2,20}$/;
@@ -88,7 +88,7 @@ function runTime(instant: Date, zone: string, now: Date | undefined): string {
 }
 
 function command(options: { readonly command?: string }): string {
-  return escapeMrkdwn(commandName(options.command));
+  return escapeMrkdwn(commandLabel(options.command));
 }
 
 export interface DigestCreatedOptions {
@@ -625,7 +625,7 @@ export interface DigestHelpOptions {
 
 /** `/influencers digest` or `digest help`: how to create and manage digests. */
 export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage {
-  const plain = commandName(options.command);
+  const plain = commandLabel(options.command);
   const cmd = escapeMrkdwn(plain);
   const examples = [
     'digest #hcsm every monday at 9am',

@@ -9,7 +9,8 @@ import {
   RateLimitedError,
   UnknownDatabaseError,
 } from '../errors.ts';
-import { commandName } from '../parsing/messages.ts';
+import { slashCommand } from '../model/commands.ts';
+import type { SlackMessage } from '../model/message.ts';
 import {
   cleanText,
   escapeMrkdwn,
@@ -19,7 +20,6 @@ import {
   truncateMrkdwn,
 } from './format.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
-import type { SlackMessage } from './types.ts';
 
 export interface ErrorTextOptions {
   /** The bot's user id (`U…`), so "invite me" can name the bot as a mention Slack renders. */
@@ -109,7 +109,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       const id = error instanceof DigestNotFoundError ? error.digestId : undefined;
       return (
         `There is no digest ${id ? `with id ${quote(id)} ` : 'with that id '}here. ` +
-        `Use \`${commandName} digests\` to list the digests of this channel.`
+        `Use \`${slashCommand} digests\` to list the digests of this channel.`
       );
     }
     case 'digest_permission_denied': {

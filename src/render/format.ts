@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { LookupRequest } from '../parsing/types.ts';
+import type { LookupRequest } from '../model/lookup.ts';
 import { zoneFor } from '../time/zones.ts';
 
 /** Every date a person reads is formatted in English: the rest of the bot's words are English too. */

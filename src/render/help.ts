@@ -1,9 +1,8 @@
 import type { KnownBlock } from '@slack/types';
-import { digestVerbs } from '../parsing/digest.ts';
-import { commandName as slashCommand } from '../parsing/messages.ts';
+import { digestVerbs, slashCommand } from '../model/commands.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
 import { assertWithinBlockKitLimits } from './limits.ts';
-import type { SlackMessage } from './types.ts';
 
 /**
  * Lookups as a person types them after the command (or in a DM). Each is within the parser's
@@ -30,7 +29,7 @@ export interface HelpOptions {
 
 /** The usage message: for `help`, empty text, a greeting, or an unknown verb. */
 export function renderHelp(options: HelpOptions = {}): SlackMessage {
-  const plainCommand = commandName(options.command);
+  const plainCommand = commandLabel(options.command);
   const command = escapeMrkdwn(plainCommand);
   const examples = helpExamples.map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);
   const hint = options.hint === undefined ? '' : truncate(options.hint, 1000);
@@ -63,7 +62,7 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
  * the others (`list`, `status`, `settings`…) point at the list of this channel's digests.
  */
 export function digestVerbHint(verb: string, rest: string, command?: string): string {
-  const plainCommand = commandName(command);
+  const plainCommand = commandLabel(command);
   const action = digestVerbs.get(verb.toLowerCase());
   const target = truncate(cleanText(rest), 200);
   if (action === undefined || action === 'list' || action === 'create') {
@@ -89,10 +88,10 @@ export function digestVerbHint(verb: string, rest: string, command?: string): st
 }
 
 /**
- * The command as configured, cleaned and bounded (not yet escaped); the parser's `commandName`
+ * The command as configured, cleaned and bounded (not yet escaped); `slashCommand`
  * when none is configured.
  */
-export function commandName(command: string | undefined): string {
+export function commandLabel(command: string | undefined): string {
   const clean = truncate(cleanText(command ?? ''), 32);
   return clean.length > 0 ? clean : slashCommand;
 }

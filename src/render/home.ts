@@ -1,7 +1,8 @@
 import type { HomeView, InputBlock, KnownBlock, ModalView } from '@slack/types';
 import type { ParseError, ParseErrorReason } from '../errors.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
-import { commandName, grammarSummary, helpExamples } from './help.ts';
+import { commandLabel, grammarSummary, helpExamples } from './help.ts';
 import {
   actionIds,
   blockIds,
@@ -10,7 +11,6 @@ import {
   lookupModalInputs,
 } from './ids.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
-import type { SlackMessage } from './types.ts';
 
 export interface HomeOptions {
   /** The slash command as configured. Default `/influencers`. */
@@ -25,7 +25,7 @@ export interface HomeOptions {
 
 /** The Home tab: what the bot does, how to ask, and a button that opens the lookup modal. */
 export function renderHome(options: HomeOptions = {}): HomeView {
-  const command = escapeMrkdwn(commandName(options.command));
+  const command = escapeMrkdwn(commandLabel(options.command));
   const examples = helpExamples
     .slice(0, 3)
     .map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);

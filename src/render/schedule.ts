@@ -3,8 +3,9 @@
  * digest rules put in a ParseError (errorText shows them like any parse error). The schedule math
  * itself is in digests/schedule.ts.
  */
-import type { Cadence, CronSchedule, DigestWindow } from '../digests/model.ts';
+
 import { weekdays } from '../digests/schedule.ts';
+import type { Cadence, CronSchedule, DigestWindow } from '../model/digest.ts';
 
 /** Creating or resuming a digest whose schedule has no future run. */
 export function scheduleNeverRunsText(expression: string): string {

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import type { LookupRequest } from '../parsing/types.ts';
+import type { LookupRequest } from '../model/lookup.ts';
+import type { SlackMessage } from '../model/message.ts';
 import {
   cleanText,
   escapeMrkdwn,
@@ -11,7 +12,6 @@ import {
   truncateMrkdwn,
 } from './format.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
-import type { SlackMessage } from './types.ts';
 
 export interface StatusOptions {
   /** A remark for the user, e.g. that times are in UTC because the profile has no zone. */

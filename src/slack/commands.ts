@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { commandName } from '../parsing/messages.ts';
-import type { SlackMessage } from '../render/types.ts';
+import { slashCommand } from '../model/commands.ts';
+import type { SlackMessage } from '../model/message.ts';
 import type { SlackDeps } from './deps.ts';
 import { planFor } from './messages.ts';
 import { ResponseUrl } from './response-url.ts';
@@ -44,5 +44,5 @@ export function influencersCommand(deps: SlackDeps) {
 }
 
 export function register(app: App, deps: SlackDeps): void {
-  app.command(commandName, influencersCommand(deps));
+  app.command(slashCommand, influencersCommand(deps));
 }

@@ -5,9 +5,10 @@
  * message is replaced through the action's response_url, the Home tab is published again.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { normalizeDigestId } from '../digests/model.ts';
 import { DigestNotFoundError } from '../errors.ts';
-import type { DigestAction } from '../parsing/digest.ts';
+import type { DigestAction } from '../model/commands.ts';
+import { normalizeDigestId } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
@@ -15,7 +16,6 @@ import {
   renderDigestList,
 } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
-import type { SlackMessage } from '../render/types.ts';
 import type { HomeSection, SlackDeps } from './deps.ts';
 import { slackDigestAccess } from './digest-access.ts';
 import { type DigestSurface, logDigestFailure, runActionResult } from './digest-commands.ts';

@@ -4,12 +4,13 @@
  * it and answers through response_url, ephemerally.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { Digest } from '../digests/model.ts';
 import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
 import { isAppError, ParseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
+import type { Digest } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { createsDigest, type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
 import {
   type DigestActionResult,
@@ -20,7 +21,6 @@ import {
 } from '../render/digests.ts';
 import { renderError } from '../render/errors.ts';
 import { digestUtcFallbackNote } from '../render/status.ts';
-import type { SlackMessage } from '../render/types.ts';
 import type { SlackDeps, Subcommand } from './deps.ts';
 import type { AdminDirectory } from './digest-access.ts';
 import { slackDigestAccess } from './digest-access.ts';

@@ -4,13 +4,15 @@
  * needs (can the bot post there, is this person an admin) come through `DigestAccess`, so the
  * rules are the same everywhere and testable without Slack.
  */
-import type { Digest } from '../digests/model.ts';
+
 import type { RunNowResult } from '../digests/runner.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import type { DigestStore } from '../digests/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
-import type { DigestAction, DigestSpec } from '../parsing/digest.ts';
+import type { DigestAction } from '../model/commands.ts';
+import type { Digest } from '../model/digest.ts';
+import type { DigestSpec } from '../parsing/digest.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
 
 /** Who is asking, and from which workspace: a digest belongs to one workspace only. */

@@ -18,7 +18,7 @@ import type { DigestPoster } from '../digests/runner.ts';
 import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import type { SlackMessage } from '../render/types.ts';
+import type { SlackMessage } from '../model/message.ts';
 import {
   slackErrorString,
   slackRateLimit,

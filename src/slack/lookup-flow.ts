@@ -12,10 +12,11 @@ import {
   TimeoutError,
 } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
-import { digestVerbs } from '../parsing/digest.ts';
+import type { LookupRequest } from '../model/lookup.ts';
+import type { SlackMessage } from '../model/message.ts';
 import { parseLookup } from '../parsing/index.ts';
-import type { LookupRequest } from '../parsing/types.ts';
 import { renderAnswer } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
 import { digestVerbHint, renderHelp } from '../render/help.ts';
@@ -26,7 +27,6 @@ import {
   renderTimedOut,
   utcFallbackNote,
 } from '../render/status.ts';
-import type { SlackMessage } from '../render/types.ts';
 
 export interface LookupPolicy {
   readonly progressUpdateMs: number;

@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { defined } from '../model/defined.ts';
-import type { LookupRequest } from '../parsing/types.ts';
-import type { SlackMessage } from '../render/types.ts';
+import type { LookupRequest } from '../model/lookup.ts';
+import type { SlackMessage } from '../model/message.ts';
 import type { SlackDeps } from './deps.ts';
 import type { LookupPlan } from './lookup-flow.ts';
 import { typedText } from './text.ts';

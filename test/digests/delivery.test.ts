@@ -12,8 +12,8 @@ import {
   type DigestRunnerOptions,
 } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestPaused } from '../../src/render/digests.ts';
-import type { SlackMessage } from '../../src/render/types.ts';
 import {
   announcePostgresSkip,
   digestInput,

@@ -6,11 +6,11 @@ import type {
   InfluencersQuery,
   InfluencersResult,
 } from '../../src/analytics/types.ts';
-import type { NewDigest } from '../../src/digests/model.ts';
 import { openPostgresStore } from '../../src/digests/postgres-store.ts';
 import type { Clock, DigestPoster } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
-import type { SlackMessage } from '../../src/render/types.ts';
+import type { NewDigest } from '../../src/model/digest.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 

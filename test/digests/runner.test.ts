@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import { configDefaults } from '../../src/config/sections.ts';
-import type { Digest } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import type { RankChanges } from '../../src/digests/rank-changes.ts';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
+import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CronSchedule, DigestWindow } from '../../src/digests/model.ts';
 import {
   countRunsBetween,
   inferCadence,
@@ -12,6 +11,7 @@ import {
   validateSchedule,
 } from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
+import type { CronSchedule, DigestWindow } from '../../src/model/digest.ts';
 import {
   describeSchedule,
   describeWindow,

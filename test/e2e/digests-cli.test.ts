@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CronSchedule } from '../../src/digests/model.ts';
 import { openDigestStore } from '../../src/digests/open-store.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
+import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Digest, NewDigest } from '../../src/digests/model.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
 import {
@@ -8,6 +7,7 @@ import {
   DigestPermissionError,
   ParseError,
 } from '../../src/errors.ts';
+import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { digestActionIds, digestHomeBlockId } from '../../src/render/digest-ids.ts';
 import {

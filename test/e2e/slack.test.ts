@@ -9,8 +9,8 @@ import {
   TeamNotAllowedError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import type { LookupRequest } from '../../src/parsing/types.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
 import { errorText, renderError } from '../../src/render/errors.ts';
 import { digestVerbHint, renderHelp } from '../../src/render/help.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Influencer, type Metric, metricNames } from '../../src/analytics/types.ts';
-import type { LookupRequest } from '../../src/parsing/types.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
-import type { LookupRequest } from '../../src/parsing/types.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
 import {
   decodeShareValue,
   encodeShareValue,
@@ -10,7 +11,6 @@ import {
 } from '../../src/render/answer.ts';
 import { actionIds, blockIds } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
-import type { SlackMessage } from '../../src/render/types.ts';
 
 const request: LookupRequest = {
   databases: ['#hcsm'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
-import { digestVerbs } from '../../src/parsing/digest.ts';
+import { digestVerbs } from '../../src/model/commands.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { digestVerbHint, helpExamples, renderHelp } from '../../src/render/help.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LookupRequest } from '../../src/parsing/types.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
 import {
   renderPending,
   renderStillRunning,

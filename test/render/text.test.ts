@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnknownDatabaseError } from '../../src/errors.ts';
-import type { LookupRequest } from '../../src/parsing/types.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { mrkdwnToPlain, toPlainText } from '../../src/render/text.ts';

@@ -1,6 +1,5 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Digest } from '../../src/digests/model.ts';
 import type { RunNowResult } from '../../src/digests/runner.ts';
 import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
 import type { DigestStore } from '../../src/digests/store.ts';
@@ -10,6 +9,7 @@ import {
   DigestPermissionError,
 } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
+import type { Digest } from '../../src/model/digest.ts';
 import type { DigestSpec } from '../../src/parsing/digest.ts';
 import { AdminDirectory, assertBotCanPost } from '../../src/slack/digest-access.ts';
 import { type DigestAccess, DigestManager } from '../../src/slack/digest-manager.ts';

@@ -8,9 +8,10 @@ import {
   UnknownDatabaseError,
 } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
-import { digestVerbs } from '../../src/parsing/digest.ts';
+import { digestVerbs } from '../../src/model/commands.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import type { LookupRequest } from '../../src/parsing/types.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { genericErrorText, renderError } from '../../src/render/errors.ts';
 import { digestVerbHint, renderHelp } from '../../src/render/help.ts';
@@ -21,7 +22,6 @@ import {
   renderTimedOut,
   utcFallbackNote,
 } from '../../src/render/status.ts';
-import type { SlackMessage } from '../../src/render/types.ts';
 import { LookupFlow, leadingWord, toQuery } from '../../src/slack/lookup-flow.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');

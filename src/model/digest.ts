@@ -3,7 +3,7 @@
  * the Slack surface; nothing here does I/O or reads the clock.
  */
 import { randomInt } from 'node:crypto';
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode } from './error-codes.ts';
 
 /**
  * How often a digest runs, as the person said it. It decides the default window: the time since
