@@ -17,9 +17,9 @@ import {
   type SocketConfig,
 } from './config/app-config.ts';
 import { runConsole } from './console/console.ts';
-import { openDigestStore } from './digests/open-store.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
-import type { DigestStore } from './digests/store.ts';
+import { openDigestStore } from './digests/store/open.ts';
+import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { defined } from './model/defined.ts';

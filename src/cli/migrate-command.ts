@@ -6,8 +6,8 @@
 import { loadStorageConfig } from '../config/job-config.ts';
 import type { PostgresTls } from '../config/sections.ts';
 import { postgresTlsModes, type StorageConfig } from '../config/sections.ts';
-import { openDigestStore } from '../digests/open-store.ts';
-import { defaultSqlitePath } from '../digests/sqlite-store.ts';
+import { openDigestStore } from '../digests/store/open.ts';
+import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { ConfigError } from '../errors.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';

@@ -40,10 +40,10 @@ import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
 import type { Digest, DigestWindow, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
 import { failureWords } from '../render/digests.ts';
-import { Coalescer } from './batcher.ts';
+import { Coalescer } from './coalescer.ts';
 import { classifyFailure, type Failure, mayHavePosted } from './failures.ts';
-import { type RankChanges, rankChanges } from './rank-changes.ts';
 import {
   countRunsBetween,
   latestRunAtOrBefore,
@@ -60,7 +60,7 @@ import type {
   DeliveryStart,
   DigestStore,
   SlotCompletion,
-} from './store.ts';
+} from './store/store.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {

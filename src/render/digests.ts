@@ -7,11 +7,11 @@
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import type { RankChanges } from '../digests/rank-changes.ts';
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
 import type { Cadence, Digest, LastRun } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { RankChanges } from '../model/rank-changes.ts';
 import { zoneFor } from '../time/zones.ts';
 import { renderAnswer } from './answer.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';

@@ -4,8 +4,8 @@
  * itself is in digests/schedule.ts.
  */
 
-import { weekdays } from '../digests/schedule.ts';
 import type { Cadence, CronSchedule, DigestWindow } from '../model/digest.ts';
+import { weekdays } from '../time/cron.ts';
 
 /** Creating or resuming a digest whose schedule has no future run. */
 export function scheduleNeverRunsText(expression: string): string {

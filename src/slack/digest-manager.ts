@@ -7,7 +7,7 @@
 
 import type { RunNowResult } from '../digests/runner.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
-import type { DigestStore } from '../digests/store.ts';
+import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';

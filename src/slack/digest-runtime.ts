@@ -10,7 +10,7 @@ import {
   DigestRunner,
   type DigestRunnerOptions,
 } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store.ts';
+import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digests.ts';

@@ -7,7 +7,7 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store.ts';
+import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { digestActionIds } from '../render/digest-ids.ts';

@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { openPostgresStore } from '../../src/digests/postgres-store.ts';
 import {
   type DigestPoster,
   DigestRunner,
   defaultAnalyticsConcurrency,
 } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import { openPostgresStore } from '../../src/digests/store/postgres.ts';
+import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';

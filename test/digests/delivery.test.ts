@@ -4,14 +4,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../src/analytics/types.ts';
-import { openDigestStore } from '../../src/digests/open-store.ts';
 import {
   type Clock,
   type DigestPoster,
   DigestRunner,
   type DigestRunnerOptions,
 } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import { openDigestStore } from '../../src/digests/store/open.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestPaused } from '../../src/render/digests.ts';
 import {

@@ -6,9 +6,9 @@ import type {
   InfluencersQuery,
   InfluencersResult,
 } from '../../src/analytics/types.ts';
-import { openPostgresStore } from '../../src/digests/postgres-store.ts';
 import type { Clock, DigestPoster } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import { openPostgresStore } from '../../src/digests/store/postgres.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import { configDefaults } from '../../src/config/sections.ts';
-import { openDigestStore } from '../../src/digests/open-store.ts';
-import type { RankChanges } from '../../src/digests/rank-changes.ts';
 import {
   type DigestPoster,
   DigestRunner,
   type DigestRunnerOptions,
   digestRunnerDefaults,
 } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import { openDigestStore } from '../../src/digests/store/open.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
+import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 

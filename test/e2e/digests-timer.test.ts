@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDigestStore } from '../../src/digests/open-store.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
+import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { useJobServices } from '../helpers/job-services.ts';

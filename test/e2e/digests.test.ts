@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,

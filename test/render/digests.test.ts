@@ -2,12 +2,12 @@ import type { KnownBlock } from '@slack/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { InfluencersQuery, InfluencersResult } from '../../src/analytics/types.ts';
-import { rankChanges } from '../../src/digests/rank-changes.ts';
 import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import { defined } from '../../src/model/defined.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
+import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
 import {
   failureWords,

@@ -1,8 +1,8 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunNowResult } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
-import type { DigestStore } from '../../src/digests/store.ts';
+import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
+import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,

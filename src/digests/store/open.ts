@@ -3,10 +3,10 @@
  * embedded SQLite file. Migrations run here, at start, so an instance never works on an old
  * schema; running them again (the release phase, a second instance) is a no-op.
  */
-import type { PostgresTls, StorageConfig } from '../config/sections.ts';
-import type { Logger } from '../logger.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { defaultSqlitePath, openSqliteStore } from './sqlite-store.ts';
+import type { PostgresTls, StorageConfig } from '../../config/sections.ts';
+import type { Logger } from '../../logger.ts';
+import { openPostgresStore } from './postgres.ts';
+import { defaultSqlitePath, openSqliteStore } from './sqlite.ts';
 import type { DigestStore } from './store.ts';
 
 /**

@@ -5,10 +5,10 @@
  */
 
 import pg from 'pg';
-import type { PostgresTls } from '../config/sections.ts';
-import { type Logger, silentLogger } from '../logger.ts';
+import type { PostgresTls } from '../../config/sections.ts';
+import { type Logger, silentLogger } from '../../logger.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql-store.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
 import {
   type CompletionField,
   completionAssignments,
@@ -17,7 +17,7 @@ import {
   failedMayOverwrite,
   postedMayOverwrite,
   SqlDigestStore,
-} from './sql-store.ts';
+} from './sql.ts';
 import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalescer } from '../../src/digests/batcher.ts';
+import { Coalescer } from '../../src/digests/coalescer.ts';
 
 interface Deferred {
   readonly items: readonly number[];

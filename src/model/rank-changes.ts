@@ -2,7 +2,7 @@
  * How a digest's ranking moved since its previous posted run: the part of a digest none of the
  * usual dashboards shows. Pure; screen names compare case-insensitively, as Twitter/X treats them.
  */
-import type { RankedAccount } from '../model/digest.ts';
+import type { RankedAccount } from './digest.ts';
 
 export interface RankMove {
   readonly screenName: string;

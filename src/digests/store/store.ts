@@ -21,8 +21,8 @@
  * would, in one transaction (SQLite) or one set-based statement (PostgreSQL), so a tick of
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
-import type { ErrorCode } from '../errors.ts';
-import type { Digest, NewDigest, RankedAccount, RunOutcome } from '../model/digest.ts';
+import type { ErrorCode } from '../../errors.ts';
+import type { Digest, NewDigest, RankedAccount, RunOutcome } from '../../model/digest.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */

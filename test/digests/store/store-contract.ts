@@ -1,8 +1,8 @@
 /** The one DigestStore contract every adapter must pass; `store.test.ts` runs it per adapter. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Completion, DigestStore } from '../../src/digests/store.ts';
-import { DigestNotFoundError } from '../../src/errors.ts';
-import { digestInput } from './helpers.ts';
+import type { Completion, DigestStore } from '../../../src/digests/store/store.ts';
+import { DigestNotFoundError } from '../../../src/errors.ts';
+import { digestInput } from '../helpers.ts';
 
 export interface StoreFixture {
   readonly store: DigestStore;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDigestStore } from '../../src/digests/open-store.ts';
-import { postgresConnectionConfig } from '../../src/digests/postgres-store.ts';
-import { openSqliteStore } from '../../src/digests/sqlite-store.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from './helpers.ts';
+import { openDigestStore } from '../../../src/digests/store/open.ts';
+import { postgresConnectionConfig } from '../../../src/digests/store/postgres.ts';
+import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
+import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../helpers.ts';
 import { storeContract } from './store-contract.ts';
 
 storeContract('SQLite :memory:', async () => {

@@ -3,10 +3,10 @@
  * adapter supplies an executor that runs it (SQLite renumbers them, stores instants as epoch
  * milliseconds and JSON as text; PostgreSQL uses timestamptz and jsonb) plus its own claim query.
  */
-import { DigestNotFoundError } from '../errors.ts';
-import { defined } from '../model/defined.ts';
-import type { Digest, LastRun, NewDigest, RankedAccount } from '../model/digest.ts';
-import { newDigestId } from '../model/digest.ts';
+import { DigestNotFoundError } from '../../errors.ts';
+import { defined } from '../../model/defined.ts';
+import type { Digest, LastRun, NewDigest, RankedAccount } from '../../model/digest.ts';
+import { newDigestId } from '../../model/digest.ts';
 import type {
   BeginDeliveryResult,
   Claim,

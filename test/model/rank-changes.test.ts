@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../src/digests/failures.ts';
-import { rankChanges } from '../../src/digests/rank-changes.ts';
 import { ChannelUnreachableError, RateLimitedError, TimeoutError } from '../../src/errors.ts';
 import { normalizeDigestId } from '../../src/model/digest.ts';
+import { rankChanges } from '../../src/model/rank-changes.ts';
 
 const ranked = (...names: string[]) =>
   names.map((screenName, index) => ({ screenName, rank: index + 1 }));

@@ -9,8 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql-store.ts';
-import { SqlDigestStore } from './sql-store.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
+import { SqlDigestStore } from './sql.ts';
 import type { ClaimOptions } from './store.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
