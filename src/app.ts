@@ -21,18 +21,18 @@ import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
 import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
+import { DigestFeature } from './flows/digest-service.ts';
+import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { defined } from './model/defined.ts';
-import { boltLogger } from './slack/bolt-logger.ts';
 import { createExtensions, SeenEvents, type SlackDeps } from './slack/deps.ts';
-import { backgroundWebClient, SlackDigestPoster } from './slack/digest-poster.ts';
-import { DigestFeature } from './slack/digests.ts';
-import { InFlight } from './slack/in-flight.ts';
 import { lookupModules, register, type SlackModule } from './slack/index.ts';
-import { LookupFlow } from './slack/lookup-flow.ts';
-import { displayNames, UserDirectory } from './slack/user-directory.ts';
-import { UserZones } from './slack/user-zone.ts';
-import { webClientOptions } from './slack/web-client.ts';
+import { boltLogger } from './slack/support/bolt-logger.ts';
+import { InFlight } from './slack/support/in-flight.ts';
+import { webClientOptions } from './slack/web-api/client.ts';
+import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
+import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
+import { UserZones } from './slack/web-api/user-zones.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
 export const shutdownBudgetMs = 25_000;

@@ -12,11 +12,11 @@ import type { Clock, DigestPoster, DigestRunnerOptions, TickReport } from '../di
 import { openDigestStore } from '../digests/store/open.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { ConfigError } from '../errors.ts';
+import { createDigestRunner } from '../flows/digest-runtime.ts';
 import { createLogger, type Logger, silentLogger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import { backgroundWebClient, SlackDigestPoster } from '../slack/digest-poster.ts';
-import { createDigestRunner } from '../slack/digest-runtime.ts';
-import { displayNames, UserDirectory } from '../slack/user-directory.ts';
+import { backgroundWebClient, SlackDigestPoster } from '../slack/web-api/poster.ts';
+import { displayNames, UserDirectory } from '../slack/web-api/user-directory.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 import { describeLocation, parseStoreLocation } from './migrate-command.ts';

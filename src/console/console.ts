@@ -10,6 +10,9 @@ import type { ConsoleConfig } from '../config/app-config.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { ParseError } from '../errors.ts';
+import { type DigestAccess, DigestManager } from '../flows/digest-manager.ts';
+import { createDigestRunner } from '../flows/digest-runtime.ts';
+import { LookupFlow } from '../flows/lookup.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
@@ -30,10 +33,7 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { answerDigestCommand } from '../slack/digest-commands.ts';
-import { type DigestAccess, DigestManager } from '../slack/digest-manager.ts';
-import { createDigestRunner } from '../slack/digest-runtime.ts';
-import { LookupFlow } from '../slack/lookup-flow.ts';
+import { answerDigestCommand } from '../slack/listeners/commands/digest.ts';
 import { resolveZone } from '../time/zone-names.ts';
 
 export interface ConsoleOptions {

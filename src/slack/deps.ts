@@ -2,10 +2,10 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
+import type { LookupFlow } from '../flows/lookup.ts';
 import type { Logger } from '../logger.ts';
-import type { InFlight } from './in-flight.ts';
-import type { LookupFlow } from './lookup-flow.ts';
-import type { UserZones } from './user-zone.ts';
+import type { InFlight } from './support/in-flight.ts';
+import type { UserZones } from './web-api/user-zones.ts';
 
 /** `/influencers <verb> <rest>` handed to another module; it must ack within 3 s itself. */
 export type Subcommand = (

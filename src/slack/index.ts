@@ -1,10 +1,10 @@
 import type { App } from '@slack/bolt';
-import { register as registerCommands } from './commands.ts';
 import type { SlackDeps } from './deps.ts';
-import { register as registerHome } from './home.ts';
-import { register as registerMessages } from './messages.ts';
-import { register as registerShare } from './share.ts';
-import { teamGuard } from './team-guard.ts';
+import { register as registerShare } from './listeners/actions/share.ts';
+import { register as registerCommands } from './listeners/commands/influencers.ts';
+import { register as registerHome } from './listeners/events/app-home-opened.ts';
+import { register as registerMessages } from './listeners/events/messages.ts';
+import { teamGuard } from './support/team-guard.ts';
 
 export type { HomeSection, SlackDeps, SlackExtensions, Subcommand } from './deps.ts';
 

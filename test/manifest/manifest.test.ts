@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { eventScopes, featureScopes, webApiScopes } from '../../src/slack/scopes.ts';
+import { eventScopes, featureScopes, webApiScopes } from '../../src/slack/web-api/scopes.ts';
 import { recordRegistrations } from '../helpers/recording-app.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -119,7 +119,7 @@ describe('manifest.yml', () => {
     const calls = webApiCallsInSource();
     expect(calls.length).toBeGreaterThan(0);
     const unknown = calls.filter((method) => !Object.hasOwn(webApiScopes, method));
-    expect(unknown, 'Web API methods without an entry in src/slack/scopes.ts').toEqual([]);
+    expect(unknown, 'Web API methods without an entry in src/slack/web-api/scopes.ts').toEqual([]);
     const needed = new Set<string>(featureScopes);
     for (const method of calls)
       for (const scope of webApiScopes[method as keyof typeof webApiScopes]) needed.add(scope);

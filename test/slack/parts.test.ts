@@ -1,23 +1,23 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createLogger, silentLogger } from '../../src/logger.ts';
-import { boltLogger } from '../../src/slack/bolt-logger.ts';
 import { SeenEvents } from '../../src/slack/deps.ts';
-import { InFlight } from '../../src/slack/in-flight.ts';
-import { ResponseUrl, responseUrlMaxUses } from '../../src/slack/response-url.ts';
+import { boltLogger } from '../../src/slack/support/bolt-logger.ts';
+import { InFlight } from '../../src/slack/support/in-flight.ts';
 import {
   isAllowedRequest,
   requestEnterpriseId,
   requestTeamId,
-} from '../../src/slack/team-guard.ts';
-import { firstWord, typedText } from '../../src/slack/text.ts';
-import { UserZones } from '../../src/slack/user-zone.ts';
+} from '../../src/slack/support/team-guard.ts';
+import { firstWord, typedText } from '../../src/slack/support/text.ts';
 import {
   slackRetryAfterMs,
   webClientOptions,
   withRateLimitRetry,
-} from '../../src/slack/web-client.ts';
-import { timedOut, within } from '../../src/slack/within.ts';
+} from '../../src/slack/web-api/client.ts';
+import { ResponseUrl, responseUrlMaxUses } from '../../src/slack/web-api/response-url.ts';
+import { UserZones } from '../../src/slack/web-api/user-zones.ts';
+import { timedOut, within } from '../../src/time/within.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 describe('ResponseUrl', () => {

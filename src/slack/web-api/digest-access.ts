@@ -4,11 +4,11 @@
  * by a non-creator asks).
  */
 import type { WebClient } from '@slack/web-api';
-import { ChannelUnreachableError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import type { DigestAccess, DigestCaller } from './digest-manager.ts';
+import { ChannelUnreachableError } from '../../errors.ts';
+import type { DigestAccess, DigestCaller } from '../../flows/digest-manager.ts';
+import type { Logger } from '../../logger.ts';
+import { slackErrorString } from './client.ts';
 import { UserDirectory } from './user-directory.ts';
-import { slackErrorString } from './web-client.ts';
 
 /** Roles change rarely; ten minutes keeps users.info calls rare and a demotion effective soon. */
 

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logger.ts';
-import { resolveZone } from '../time/zone-names.ts';
+import type { Logger } from '../../logger.ts';
+import { timedOut, within } from '../../time/within.ts';
+import { resolveZone } from '../../time/zone-names.ts';
 import { UserDirectory } from './user-directory.ts';
-import { timedOut, within } from './within.ts';
 
 export interface UserZone {
   /** IANA zone from the Slack profile, or `UTC` when it could not be read in time. */

@@ -8,11 +8,11 @@ import {
   DigestNotFoundError,
   DigestPermissionError,
 } from '../../src/errors.ts';
+import { type DigestAccess, DigestManager } from '../../src/flows/digest-manager.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { DigestSpec } from '../../src/parsing/digest.ts';
-import { AdminDirectory, assertBotCanPost } from '../../src/slack/digest-access.ts';
-import { type DigestAccess, DigestManager } from '../../src/slack/digest-manager.ts';
+import { AdminDirectory, assertBotCanPost } from '../../src/slack/web-api/digest-access.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 const now = new Date('2026-03-27T10:00:00Z');

@@ -5,25 +5,25 @@
  * message is replaced through the action's response_url, the Home tab is published again.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { DigestNotFoundError } from '../errors.ts';
-import type { DigestAction } from '../model/commands.ts';
-import { normalizeDigestId } from '../model/digest.ts';
-import type { SlackMessage } from '../model/message.ts';
+import { DigestNotFoundError } from '../../../errors.ts';
+import type { DigestActionOutcome } from '../../../flows/digest-manager.ts';
+import type { DigestAction } from '../../../model/commands.ts';
+import { normalizeDigestId } from '../../../model/digest.ts';
+import type { SlackMessage } from '../../../model/message.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
   renderDigestHomeSection,
   renderDigestList,
-} from '../render/digests.ts';
-import { renderError } from '../render/errors.ts';
-import type { HomeSection, SlackDeps } from './deps.ts';
-import { slackDigestAccess } from './digest-access.ts';
-import { type DigestSurface, logDigestFailure, runActionResult } from './digest-commands.ts';
-import type { DigestActionOutcome } from './digest-manager.ts';
-import { publishHome } from './home.ts';
-import { postInConversation } from './messages.ts';
-import { ResponseUrl } from './response-url.ts';
-import { requestTeamId } from './team-guard.ts';
+} from '../../../render/digests.ts';
+import { renderError } from '../../../render/errors.ts';
+import type { HomeSection, SlackDeps } from '../../deps.ts';
+import { requestTeamId } from '../../support/team-guard.ts';
+import { slackDigestAccess } from '../../web-api/digest-access.ts';
+import { ResponseUrl } from '../../web-api/response-url.ts';
+import { type DigestSurface, logDigestFailure, runActionResult } from '../commands/digest.ts';
+import { publishHome } from '../events/app-home-opened.ts';
+import { postInConversation } from '../events/messages.ts';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 

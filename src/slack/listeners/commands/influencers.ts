@@ -1,10 +1,10 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { slashCommand } from '../model/commands.ts';
-import type { SlackMessage } from '../model/message.ts';
-import type { SlackDeps } from './deps.ts';
-import { planFor } from './messages.ts';
-import { ResponseUrl } from './response-url.ts';
-import { firstWord, typedText } from './text.ts';
+import { slashCommand } from '../../../model/commands.ts';
+import type { SlackMessage } from '../../../model/message.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { firstWord, typedText } from '../../support/text.ts';
+import { ResponseUrl } from '../../web-api/response-url.ts';
+import { planFor } from '../events/messages.ts';
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { displayNames, factsOf, UserDirectory } from '../../src/slack/user-directory.ts';
+import { displayNames, factsOf, UserDirectory } from '../../../src/slack/web-api/user-directory.ts';
 
 /** A WebClient whose users.info answers from `answer`, counting calls. */
 function client(answer: (user: string) => Promise<unknown>): WebClient & { calls: string[] } {

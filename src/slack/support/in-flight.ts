@@ -2,7 +2,7 @@
  * Work that must finish before the process exits (answers still owed to someone). Shutdown drains
  * it with a deadline, then aborts what is left so each person still gets a final message.
  */
-import { timedOut, within } from './within.ts';
+import { timedOut, within } from '../../time/within.ts';
 
 export class InFlight {
   readonly #running = new Set<Promise<unknown>>();

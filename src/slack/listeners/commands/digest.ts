@@ -4,30 +4,30 @@
  * it and answers through response_url, ephemerally.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { RunNowResult } from '../digests/runner.ts';
-import { runWindow } from '../digests/schedule.ts';
-import { isAppError, ParseError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import { defined } from '../model/defined.ts';
-import type { Digest } from '../model/digest.ts';
-import type { SlackMessage } from '../model/message.ts';
-import { createsDigest, type DigestCommand, parseDigestCommand } from '../parsing/digest.ts';
+import type { RunNowResult } from '../../../digests/runner.ts';
+import { runWindow } from '../../../digests/schedule.ts';
+import { isAppError, ParseError } from '../../../errors.ts';
+import type { DigestAccess, DigestCaller, DigestManager } from '../../../flows/digest-manager.ts';
+import { isPersonsMistake } from '../../../flows/lookup.ts';
+import type { Logger } from '../../../logger.ts';
+import { defined } from '../../../model/defined.ts';
+import type { Digest } from '../../../model/digest.ts';
+import type { SlackMessage } from '../../../model/message.ts';
+import { createsDigest, type DigestCommand, parseDigestCommand } from '../../../parsing/digest.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestHelp,
   renderDigestList,
-} from '../render/digests.ts';
-import { renderError } from '../render/errors.ts';
-import { digestUtcFallbackNote } from '../render/status.ts';
-import type { SlackDeps, Subcommand } from './deps.ts';
-import type { AdminDirectory } from './digest-access.ts';
-import { slackDigestAccess } from './digest-access.ts';
-import type { DigestAccess, DigestCaller, DigestManager } from './digest-manager.ts';
-import { isPersonsMistake } from './lookup-flow.ts';
-import { ResponseUrl } from './response-url.ts';
-import { typedText } from './text.ts';
+} from '../../../render/digests.ts';
+import { renderError } from '../../../render/errors.ts';
+import { digestUtcFallbackNote } from '../../../render/status.ts';
+import type { SlackDeps, Subcommand } from '../../deps.ts';
+import { typedText } from '../../support/text.ts';
+import type { AdminDirectory } from '../../web-api/digest-access.ts';
+import { slackDigestAccess } from '../../web-api/digest-access.ts';
+import { ResponseUrl } from '../../web-api/response-url.ts';
 
 /** What the digest handlers share: the rules, the admin cache and the clock. */
 export interface DigestSurface {

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.ts';
-import type { SlackMessage } from '../model/message.ts';
+import type { Logger } from '../../logger.ts';
+import type { SlackMessage } from '../../model/message.ts';
 
 /** Slack accepts five posts to one response_url within 30 minutes. */
 export const responseUrlMaxUses = 5;

@@ -11,15 +11,15 @@ import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { digestActionIds } from '../render/digest-ids.ts';
-import type { SlackDeps } from './deps.ts';
-import { AdminDirectory } from './digest-access.ts';
-import { digestButton, digestHomeSection } from './digest-actions.ts';
-import { type DigestSurface, digestCommand } from './digest-commands.ts';
+import type { SlackDeps } from '../slack/deps.ts';
+import type { SlackModule } from '../slack/index.ts';
+import { digestButton, digestHomeSection } from '../slack/listeners/actions/digest-buttons.ts';
+import { type DigestSurface, digestCommand } from '../slack/listeners/commands/digest.ts';
+import { AdminDirectory } from '../slack/web-api/digest-access.ts';
+import type { UserDirectory } from '../slack/web-api/user-directory.ts';
+import { timedOut, within } from '../time/within.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
-import type { SlackModule } from './index.ts';
-import type { UserDirectory } from './user-directory.ts';
-import { timedOut, within } from './within.ts';
 
 export interface DigestFeatureOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */

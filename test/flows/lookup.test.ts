@@ -7,6 +7,7 @@ import {
   TimeoutError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
+import { LookupFlow, leadingWord, toQuery } from '../../src/flows/lookup.ts';
 import { createLogger } from '../../src/logger.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
@@ -22,7 +23,6 @@ import {
   renderTimedOut,
   utcFallbackNote,
 } from '../../src/render/status.ts';
-import { LookupFlow, leadingWord, toQuery } from '../../src/slack/lookup-flow.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {

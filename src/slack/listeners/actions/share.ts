@@ -4,11 +4,11 @@ import type {
   BlockButtonAction,
   SlackActionMiddlewareArgs,
 } from '@slack/bolt';
-import { decodeShareValue, renderAnswer, renderShared } from '../render/answer.ts';
-import { renderError } from '../render/errors.ts';
-import { actionIds } from '../render/ids.ts';
-import type { SlackDeps } from './deps.ts';
-import { ResponseUrl } from './response-url.ts';
+import { decodeShareValue, renderAnswer, renderShared } from '../../../render/answer.ts';
+import { renderError } from '../../../render/errors.ts';
+import { actionIds } from '../../../render/ids.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { ResponseUrl } from '../../web-api/response-url.ts';
 
 /**
  * "Share in channel" under an ephemeral answer: posts the same answer in the channel through the

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, mayHavePosted } from '../../src/digests/failures.ts';
-import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../src/errors.ts';
+import { classifyFailure, mayHavePosted } from '../../../src/digests/failures.ts';
+import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../../src/errors.ts';
 import {
   backgroundWebClient,
   SlackDigestPoster,
   toDigestError,
-} from '../../src/slack/digest-poster.ts';
-import { FakeSlack } from '../helpers/fake-slack.ts';
+} from '../../../src/slack/web-api/poster.ts';
+import { FakeSlack } from '../../helpers/fake-slack.ts';
 
 const message = { text: 'Weekly digest', blocks: [] };
 

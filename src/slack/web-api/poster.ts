@@ -13,18 +13,18 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
-import { slackChannelProblems } from '../digests/failures.ts';
-import type { DigestPoster } from '../digests/runner.ts';
-import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../errors.ts';
-import { type Logger, silentLogger } from '../logger.ts';
-import { defined } from '../model/defined.ts';
-import type { SlackMessage } from '../model/message.ts';
+import { slackChannelProblems } from '../../digests/failures.ts';
+import type { DigestPoster } from '../../digests/runner.ts';
+import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../errors.ts';
+import { type Logger, silentLogger } from '../../logger.ts';
+import { defined } from '../../model/defined.ts';
+import type { SlackMessage } from '../../model/message.ts';
 import {
   slackErrorString,
   slackRateLimit,
   webClientOptions,
   withRateLimitRetry,
-} from './web-client.ts';
+} from './client.ts';
 
 /** A few retries of 5xx and network failures, spread over about 15 s. */
 export const backgroundRetryConfig = {

@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { defined } from '../model/defined.ts';
-import type { LookupRequest } from '../model/lookup.ts';
-import type { SlackMessage } from '../model/message.ts';
-import type { SlackDeps } from './deps.ts';
-import type { LookupPlan } from './lookup-flow.ts';
-import { typedText } from './text.ts';
-import { withRateLimitRetry } from './web-client.ts';
+import type { LookupPlan } from '../../../flows/lookup.ts';
+import { defined } from '../../../model/defined.ts';
+import type { LookupRequest } from '../../../model/lookup.ts';
+import type { SlackMessage } from '../../../model/message.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { typedText } from '../../support/text.ts';
+import { withRateLimitRetry } from '../../web-api/client.ts';
 
 export interface Conversation {
   readonly channel: string;

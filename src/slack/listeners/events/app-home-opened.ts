@@ -9,20 +9,20 @@ import type {
 } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { isParseError } from '../../../flows/lookup.ts';
 import {
   lookupTextFromModal,
   modalErrors,
   renderHome,
   renderLookupModal,
   renderLookupModalUnavailable,
-} from '../render/home.ts';
-import { actionIds, callbackIds } from '../render/ids.ts';
-import { utcFallbackNote } from '../render/status.ts';
-import type { HomeViewer, SlackDeps } from './deps.ts';
-import { isParseError } from './lookup-flow.ts';
+} from '../../../render/home.ts';
+import { actionIds, callbackIds } from '../../../render/ids.ts';
+import { utcFallbackNote } from '../../../render/status.ts';
+import type { HomeViewer, SlackDeps } from '../../deps.ts';
+import { requestTeamId } from '../../support/team-guard.ts';
+import { slackRetryAfterMs } from '../../web-api/client.ts';
 import { deliverLookup, postInConversation } from './messages.ts';
-import { requestTeamId } from './team-guard.ts';
-import { slackRetryAfterMs } from './web-client.ts';
 
 /**
  * Publishes a person's Home tab: what the bot does, examples, the Look up button, then the sections

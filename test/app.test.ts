@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, startupSummary, zoneArgument } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/app-config.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { FakeSlack } from '../helpers/fake-slack.ts';
+import { createApp, startupSummary, zoneArgument } from '../src/app.ts';
+import { loadConfig } from '../src/config/app-config.ts';
+import { silentLogger } from '../src/logger.ts';
+import { FakeSlack } from './helpers/fake-slack.ts';
 
 const analytics = {
   ANALYTICS_BASE_URL: 'https://api.example.com',

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryOptions, WebClientOptions } from '@slack/web-api';
-import { defined } from '../model/defined.ts';
+import { defined } from '../../model/defined.ts';
 
 /**
  * The Web API client's defaults suit background jobs: ten retries over about 30 minutes. Every call

@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { TeamNotAllowedError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import { errorText, renderError } from '../render/errors.ts';
-import { renderRefusedHome } from '../render/home.ts';
-import { lookupModalInputs } from '../render/ids.ts';
-import type { SeenEvents } from './deps.ts';
-import { postInConversation } from './messages.ts';
+import { TeamNotAllowedError } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { errorText, renderError } from '../../render/errors.ts';
+import { renderRefusedHome } from '../../render/home.ts';
+import { lookupModalInputs } from '../../render/ids.ts';
+import type { SeenEvents } from '../deps.ts';
+import { postInConversation } from '../listeners/events/messages.ts';
 
 type Record_ = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../logger.ts';
 
 const boltToPino: Record<LogLevel, string> = {
   [LogLevel.ERROR]: 'error',
