@@ -21,15 +21,17 @@ import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
 import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
-import { DigestFeature } from './flows/digest-service.ts';
+import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { defined } from './model/defined.ts';
-import { createExtensions, SeenEvents, type SlackDeps } from './slack/deps.ts';
-import { lookupModules, register, type SlackModule } from './slack/index.ts';
+import type { SlackDeps } from './slack/deps.ts';
+import { register } from './slack/index.ts';
 import { boltLogger } from './slack/support/bolt-logger.ts';
 import { InFlight } from './slack/support/in-flight.ts';
+import { SeenEvents } from './slack/support/seen-events.ts';
 import { webClientOptions } from './slack/web-api/client.ts';
+import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
 import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
@@ -52,8 +54,8 @@ export interface AppOverrides {
   readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
   /** Clock for parsing relative dates. */
   readonly now?: () => Date;
-  /** Modules registered after the lookup surface (later features). */
-  readonly modules?: readonly SlackModule[];
+  /** Listeners registered after the app's own (tests). */
+  readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
   /** Digest wiring for tests: a store already open, the runner's clock and finer settings. */
@@ -68,7 +70,7 @@ export interface RunningApp {
   readonly app: App;
   readonly deps: SlackDeps;
   /** Store, runner and rules of scheduled digests; the store opens in `start()`. */
-  readonly digests: DigestFeature;
+  readonly digests: DigestService;
   /** Initialises (auth.test) and starts listening; HTTP mode resolves with the bound port. */
   start(): Promise<{ port: number | undefined }>;
   /** Stops accepting requests, lets in-flight lookups finish (bounded), then releases everything. */
@@ -87,6 +89,28 @@ export function createApp(
   const inFlight = new InFlight();
   // One users.info cache for zones, admin rights and names.
   const users = new UserDirectory();
+  const backgroundClient = backgroundWebClient({
+    token: config.slack.botToken.reveal(),
+    fetch: fetchFn,
+    ...defined({ apiUrl: config.slack.apiUrl }),
+  });
+  const digests = new DigestService({
+    openStore: async () =>
+      overrides.digests?.store ??
+      openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
+    analytics,
+    poster: new SlackDigestPoster({
+      client: backgroundClient,
+      logger: logger.child({ component: 'digest-poster' }),
+    }),
+    displayName: displayNames(users, backgroundClient),
+    policy: config.digests,
+    logger: logger.child({ component: 'digests' }),
+    ...defined({ now: overrides.now }),
+    ...defined({ clock: overrides.digests?.clock }),
+    ...defined({ runnerOptions: overrides.digests?.runnerOptions }),
+  });
+
   const deps: SlackDeps = {
     flow: new LookupFlow({
       analytics,
@@ -99,31 +123,9 @@ export function createApp(
     inFlight,
     seenEvents: new SeenEvents(),
     fetch: fetchFn,
-    extensions: createExtensions(),
+    digests,
+    admins: new AdminDirectory({ logger, directory: users }),
   };
-
-  const backgroundClient = backgroundWebClient({
-    token: config.slack.botToken.reveal(),
-    fetch: fetchFn,
-    ...defined({ apiUrl: config.slack.apiUrl }),
-  });
-  const digests = new DigestFeature({
-    openStore: async () =>
-      overrides.digests?.store ??
-      openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
-    analytics,
-    poster: new SlackDigestPoster({
-      client: backgroundClient,
-      logger: logger.child({ component: 'digest-poster' }),
-    }),
-    users,
-    displayName: displayNames(users, backgroundClient),
-    policy: config.digests,
-    logger: logger.child({ component: 'digests' }),
-    ...defined({ now: overrides.now }),
-    ...defined({ clock: overrides.digests?.clock }),
-    ...defined({ runnerOptions: overrides.digests?.runnerOptions }),
-  });
 
   let stopping = false;
   const clientOptions = webClientOptions({
@@ -167,11 +169,8 @@ export function createApp(
       'unhandled error in a Slack listener',
     );
   });
-  register(app, deps, config.allowedTeamIds, [
-    ...lookupModules,
-    digests.register,
-    ...(overrides.modules ?? []),
-  ]);
+  register(app, deps, config.allowedTeamIds);
+  for (const extra of overrides.modules ?? []) extra(app, deps);
 
   let server: Server | undefined;
   return {

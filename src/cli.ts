@@ -8,7 +8,14 @@ import type { CliCommand } from './cli/command.ts';
 const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
   parse: () => import('./cli/parse-command.ts'),
   migrate: () => import('./cli/migrate-command.ts'),
-  digests: () => import('./cli/digests-command.ts'),
+  // The entry point, not cli/, reaches the Slack layer: it hands the job its Slack outlet.
+  digests: async () => {
+    const [{ digestsCommand }, { slackDigestOutlet }] = await Promise.all([
+      import('./cli/digests-command.ts'),
+      import('./slack/web-api/digest-outlet.ts'),
+    ]);
+    return { command: digestsCommand(slackDigestOutlet) };
+  },
 };
 
 /** Finds the longest command whose words start `argv` (`digests run-due` before `digests`). */

@@ -10,8 +10,9 @@ import type { ConsoleConfig } from '../config/app-config.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { ParseError } from '../errors.ts';
-import { type DigestAccess, DigestManager } from '../flows/digest-manager.ts';
-import { createDigestRunner } from '../flows/digest-runtime.ts';
+import { answerDigestCommand } from '../flows/digest-commands.ts';
+import type { DigestAccess } from '../flows/digest-manager.ts';
+import { DigestService } from '../flows/digest-service.ts';
 import { LookupFlow } from '../flows/lookup.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
@@ -33,7 +34,6 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { answerDigestCommand } from '../slack/listeners/commands/digest.ts';
 import { resolveZone } from '../time/zone-names.ts';
 
 export interface ConsoleOptions {
@@ -57,6 +57,9 @@ const consoleAccess: DigestAccess = {
   assertCanPost: async () => {},
   isAdmin: async () => true,
 };
+
+/** How long exiting may wait for a digest run in flight and the store to close. */
+const consoleCloseBudgetMs = 25_000;
 
 /** The machine's zone unless one was asked for; UTC when the machine names none. */
 export function consoleZone(requested: string | undefined): string {
@@ -110,7 +113,6 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   });
 
   // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
-  const store = await openDigestStore({ sqlitePath: ':memory:' });
   const poster: DigestPoster = {
     post: async (_channelId, message) => {
       print('[digest posted in this channel]');
@@ -122,22 +124,20 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       show(message);
     },
   };
-  const runner = createDigestRunner({
-    store,
+  const now = options.now ?? (() => new Date());
+  const service = new DigestService({
+    openStore: () => openDigestStore({ sqlitePath: ':memory:' }),
     analytics,
     poster,
     logger: logger.child({ component: 'digests' }),
     policy: config.digests,
     displayName: async () => 'you',
-  });
-  const now = options.now ?? (() => new Date());
-  const digests = new DigestManager({
-    store,
-    runNow: (digest) => runner.runNow(digest),
     now,
-    logger: logger.child({ component: 'digests' }),
   });
-  runner.start();
+  await service.open();
+  // The console's timer runs whatever DIGESTS_ENABLED says: its store lives only as long as it.
+  service.runner.start();
+  const digests = service.manager;
 
   print(
     consoleBannerText({
@@ -232,8 +232,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     }
   } finally {
     lines.close();
-    await runner.stop();
-    await store.close();
+    await service.close(consoleCloseBudgetMs);
     await analytics.close?.();
     await sandbox?.close();
   }

@@ -1,27 +1,20 @@
 /**
- * Scheduled digests in the Slack app: the store, the runner and its in-app timer, the commands,
- * the buttons and the Home tab section, composed once. `createApp` builds it, opens the store
- * before it listens, starts the timer once it listens, and stops both on shutdown.
+ * Scheduled digests as every surface runs them: the store, the runner and its timer, and the
+ * rules people act through (`DigestManager`), composed once. The Slack app, the local console and
+ * `digests run-due` each build one; the app opens the store before it listens, starts the timer
+ * once it listens, and stops both on shutdown.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import { digestActionIds } from '../render/digest-ids.ts';
-import type { SlackDeps } from '../slack/deps.ts';
-import type { SlackModule } from '../slack/index.ts';
-import { digestButton, digestHomeSection } from '../slack/listeners/actions/digest-buttons.ts';
-import { type DigestSurface, digestCommand } from '../slack/listeners/commands/digest.ts';
-import { AdminDirectory } from '../slack/web-api/digest-access.ts';
-import type { UserDirectory } from '../slack/web-api/user-directory.ts';
 import { timedOut, within } from '../time/within.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
 
-export interface DigestFeatureOptions {
+export interface DigestServiceOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */
   readonly openStore: () => Promise<DigestStore>;
   readonly analytics: AnalyticsApi;
@@ -33,8 +26,6 @@ export interface DigestFeatureOptions {
   /** The runner's clock; default the system clock. */
   readonly clock?: Clock;
   readonly runnerOptions?: DigestRunnerOptions;
-  /** The shared users.info cache (admin rights). */
-  readonly users?: UserDirectory;
   /** The creator's name for the "created by …" line of posted digests. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
 }
@@ -50,25 +41,20 @@ function settled(work: Promise<unknown>): Promise<void> {
   );
 }
 
-export class DigestFeature implements DigestSurface {
-  readonly admins: AdminDirectory;
+export class DigestService {
   readonly logger: Logger;
   readonly now: () => Date;
-  readonly #options: DigestFeatureOptions;
+  readonly #options: DigestServiceOptions;
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(options: DigestFeatureOptions) {
+  constructor(options: DigestServiceOptions) {
     this.#options = options;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
-    this.admins = new AdminDirectory({
-      logger: options.logger,
-      ...defined({ directory: options.users }),
-    });
   }
 
   get manager(): DigestManager {
@@ -156,16 +142,4 @@ export class DigestFeature implements DigestSurface {
     })();
     return this.#closing;
   }
-
-  /** The Slack module: the `digest` and `digests` verbs, the buttons, the Home section. */
-  readonly register: SlackModule = (app: App, deps: SlackDeps) => {
-    const command = digestCommand(this, deps);
-    deps.extensions.subcommands.set('digest', command);
-    deps.extensions.subcommands.set('digests', command);
-    app.action<BlockButtonAction>(digestActionIds.runNow, digestButton(this, deps, 'run'));
-    app.action<BlockButtonAction>(digestActionIds.pause, digestButton(this, deps, 'pause'));
-    app.action<BlockButtonAction>(digestActionIds.resume, digestButton(this, deps, 'resume'));
-    app.action<BlockButtonAction>(digestActionIds.remove, digestButton(this, deps, 'remove'));
-    deps.extensions.homeSections.push(digestHomeSection(this));
-  };
 }

@@ -3,7 +3,9 @@
  * text -> parser -> analytics -> renderer, with the progress and timeout policy. It imports nothing
  * from Bolt so the console shows exactly what Slack would show.
  */
+
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import type { LookupPolicy } from '../config/sections.ts';
 import {
   type AppError,
   type ErrorCode,
@@ -28,15 +30,13 @@ import {
   utcFallbackNote,
 } from '../render/status.ts';
 
-export interface LookupPolicy {
-  readonly progressUpdateMs: number;
-  readonly timeoutMs: number;
-}
+/** The part of the lookup settings the flow applies: progress notice and final deadline. */
+type FlowPolicy = Pick<LookupPolicy, 'progressUpdateMs' | 'timeoutMs'>;
 
 export interface LookupFlowOptions {
   readonly analytics: AnalyticsApi;
   readonly logger: Logger;
-  readonly policy: LookupPolicy;
+  readonly policy: FlowPolicy;
   /** The clock for parsing relative dates; tests pin it. */
   readonly now?: () => Date;
 }
@@ -137,7 +137,7 @@ export function leadingWord(text: string): LeadingWord | undefined {
 export class LookupFlow {
   readonly #analytics: AnalyticsApi;
   readonly #logger: Logger;
-  readonly #policy: LookupPolicy;
+  readonly #policy: FlowPolicy;
   readonly #now: () => Date;
 
   constructor(options: LookupFlowOptions) {

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createLogger, silentLogger } from '../../src/logger.ts';
-import { SeenEvents } from '../../src/slack/deps.ts';
 import { boltLogger } from '../../src/slack/support/bolt-logger.ts';
 import { InFlight } from '../../src/slack/support/in-flight.ts';
+import { SeenEvents } from '../../src/slack/support/seen-events.ts';
 import {
   isAllowedRequest,
   requestEnterpriseId,

@@ -5,16 +5,16 @@ import type { Logger } from '../../logger.ts';
 import { errorText, renderError } from '../../render/errors.ts';
 import { renderRefusedHome } from '../../render/home.ts';
 import { lookupModalInputs } from '../../render/ids.ts';
-import type { SeenEvents } from '../deps.ts';
-import { postInConversation } from '../listeners/events/messages.ts';
+import { postInConversation } from '../web-api/conversation.ts';
+import type { SeenEvents } from './seen-events.ts';
 
-type Record_ = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
-function asRecord(value: unknown): Record_ | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record_) : undefined;
+function asRecord(value: unknown): JsonObject | undefined {
+  return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
 }
 
-function stringField(record: Record_ | undefined, name: string): string | undefined {
+function stringField(record: JsonObject | undefined, name: string): string | undefined {
   const value = record?.[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -102,7 +102,7 @@ export function teamGuard(
       }
       if (type === 'view_submission' && 'ack' in args && args.ack !== undefined) {
         const blockId = firstInputBlockId(args.body);
-        const ack = args.ack as (response: Record_) => Promise<void>;
+        const ack = args.ack as (response: JsonObject) => Promise<void>;
         await ack({ response_action: 'errors', errors: { [blockId]: errorText(error) } });
         return;
       }

@@ -1,54 +1,27 @@
 /**
- * The digest buttons (Run now, Pause, Resume, Remove) under the channel list and on the Home tab,
- * and the Home tab's "Your digests" section. Each button's value is the digest id; the same rules
+ * The digest buttons (Run now, Pause, Resume, Remove) under the channel list and on the Home tab. Each button's value is the digest id; the same rules
  * apply as for the typed commands. After a change the surface it came from is refreshed: the list
  * message is replaced through the action's response_url, the Home tab is published again.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { DigestNotFoundError } from '../../../errors.ts';
-import type { DigestActionOutcome } from '../../../flows/digest-manager.ts';
+import { digestActionResult, logDigestFailure } from '../../../flows/digest-commands.ts';
 import type { DigestAction } from '../../../model/commands.ts';
 import { normalizeDigestId } from '../../../model/digest.ts';
 import type { SlackMessage } from '../../../model/message.ts';
-import {
-  type DigestActionResult,
-  renderDigestActionResult,
-  renderDigestHomeSection,
-  renderDigestList,
-} from '../../../render/digests.ts';
+import { renderDigestActionResult, renderDigestList } from '../../../render/digests.ts';
 import { renderError } from '../../../render/errors.ts';
-import type { HomeSection, SlackDeps } from '../../deps.ts';
+import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../support/team-guard.ts';
+import { postInConversation } from '../../web-api/conversation.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
+import { publishHome } from '../../web-api/home.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
-import { type DigestSurface, logDigestFailure, runActionResult } from '../commands/digest.ts';
-import { publishHome } from '../events/app-home-opened.ts';
-import { postInConversation } from '../events/messages.ts';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-/** "Your digests" on the Home tab: the digests the viewer created in this workspace. */
-export function digestHomeSection(surface: DigestSurface): HomeSection {
-  return async ({ userId, teamId }) => {
-    if (teamId === undefined) {
-      surface.logger.warn({ userId }, 'no workspace known for this Home tab; digests left out');
-      return [];
-    }
-    const digests = await surface.manager.listForCreator(teamId, userId);
-    return renderDigestHomeSection(digests, { now: surface.now(), viewerId: userId });
-  };
-}
-
-function actionResult(outcome: DigestActionOutcome): DigestActionResult {
-  return outcome.action === 'run'
-    ? runActionResult(outcome.digest, outcome.result)
-    : outcome.action === 'remove'
-      ? { action: 'remove', digest: outcome.digest }
-      : { action: outcome.action, digest: outcome.digest, changed: outcome.changed };
-}
-
 /** One digest button: acks at once, acts, then refreshes where it was pressed. */
-export function digestButton(surface: DigestSurface, deps: SlackDeps, action: DigestAction) {
+export function digestButton(deps: SlackDeps, action: DigestAction) {
   return async ({ ack, action: button, body, client, context }: ButtonArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
@@ -61,7 +34,7 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
         ? undefined
         : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
     const errorOptions = context.botUserId === undefined ? {} : { botUserId: context.botUserId };
-    const now = surface.now;
+    const { manager, logger, now } = deps.digests;
     const send = async (message: SlackMessage, replace: boolean) => {
       await reply?.send({ response_type: 'ephemeral', replace_original: replace, ...message });
     };
@@ -72,11 +45,11 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
         if (id === undefined) throw new DigestNotFoundError(button.value ?? '');
         const access = slackDigestAccess(
           client,
-          surface.admins,
+          deps.admins,
           channelId === undefined ? undefined : { id: channelId },
-          surface.logger,
+          logger,
         );
-        const outcome = await surface.manager.act(caller, action, id, access, {
+        const outcome = await manager.act(caller, action, id, access, {
           beforeRun: async (digest) => {
             if (fromHome) return;
             await send(
@@ -93,12 +66,12 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
           return;
         }
         if (channelId !== undefined) {
-          const digests = await surface.manager.listForChannel(teamId, channelId);
+          const digests = await manager.listForChannel(teamId, channelId);
           await send(renderDigestList(digests, { now: now(), channelId, viewerId: userId }), true);
         }
-        await send(renderDigestActionResult(actionResult(outcome), { now: now() }), false);
+        await send(renderDigestActionResult(digestActionResult(outcome), { now: now() }), false);
       } catch (error) {
-        logDigestFailure(surface.logger, error, `digest button ${action} failed`);
+        logDigestFailure(logger, error, `digest button ${action} failed`);
         const message = renderError(error, errorOptions);
         if (!fromHome) {
           await send(message, false);
@@ -106,13 +79,10 @@ export function digestButton(surface: DigestSurface, deps: SlackDeps, action: Di
         }
         // The Home tab has no response_url: say it in the app's DM, then show the current state.
         await postInConversation(client, { channel: userId }, message).catch((dmError: unknown) => {
-          surface.logger.warn(
-            { err: dmError },
-            'could not tell a person why a digest action failed',
-          );
+          logger.warn({ err: dmError }, 'could not tell a person why a digest action failed');
         });
         await publishHome(deps, client, { userId, teamId }).catch((homeError: unknown) => {
-          surface.logger.warn({ err: homeError }, 'could not refresh the Home tab');
+          logger.warn({ err: homeError }, 'could not refresh the Home tab');
         });
       }
     };

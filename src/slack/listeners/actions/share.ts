@@ -1,12 +1,6 @@
-import type {
-  AllMiddlewareArgs,
-  App,
-  BlockButtonAction,
-  SlackActionMiddlewareArgs,
-} from '@slack/bolt';
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { decodeShareValue, renderAnswer, renderShared } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
-import { actionIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
 
@@ -62,8 +56,4 @@ export function shareAnswer(deps: SlackDeps) {
     })();
     await deps.inFlight.track(work);
   };
-}
-
-export function register(app: App, deps: SlackDeps): void {
-  app.action<BlockButtonAction>(actionIds.shareAnswer, shareAnswer(deps));
 }

@@ -1,24 +1,25 @@
-import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { slashCommand } from '../../../model/commands.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { planFor } from '../../support/lookup-delivery.ts';
 import { firstWord, typedText } from '../../support/text.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
-import { planFor } from '../events/messages.ts';
+import { type CommandArgs, digestCommand } from './digest.ts';
+
+/** The first words that make `/influencers …` a digest command rather than a lookup. */
+const digestWords: ReadonlySet<string> = new Set(['digest', 'digests']);
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
  * parse error, ephemerally), then replaces that message through response_url with the answer.
- * Verbs registered by other modules (`digest`, `digests`) are routed to them first.
+ * `digest …` and `digests` are digest commands.
  */
 export function influencersCommand(deps: SlackDeps) {
-  return async (args: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+  const digest = digestCommand(deps);
+  return async (args: CommandArgs): Promise<void> => {
     const { command, ack, client } = args;
     const text = typedText(command.text);
-    const { word, rest } = firstWord(text);
-    const subcommand = deps.extensions.subcommands.get(word.toLowerCase());
-    if (subcommand !== undefined) {
-      await subcommand(args, rest);
+    if (digestWords.has(firstWord(text).word.toLowerCase())) {
+      await digest(args, text);
       return;
     }
 
@@ -41,8 +42,4 @@ export function influencersCommand(deps: SlackDeps) {
       ),
     );
   };
-}
-
-export function register(app: App, deps: SlackDeps): void {
-  app.command(slashCommand, influencersCommand(deps));
 }

@@ -1,36 +1,9 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { LookupPlan } from '../../../flows/lookup.ts';
-import { defined } from '../../../model/defined.ts';
-import type { LookupRequest } from '../../../model/lookup.ts';
-import type { SlackMessage } from '../../../model/message.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { deliverLookup, planFor } from '../../support/lookup-delivery.ts';
 import { typedText } from '../../support/text.ts';
-import { withRateLimitRetry } from '../../web-api/client.ts';
-
-export interface Conversation {
-  readonly channel: string;
-  /**
-   * Set for mentions and for DMs typed in a thread: every message of the answer goes into that
-   * thread.
-   */
-  readonly threadTs?: string;
-}
-
-/**
- * chat.postMessage for someone waiting on the answer: a 429 (Slack's per-channel pace) is waited
- * out once, briefly; a second one is thrown for the caller to log.
- */
-export function postInConversation(
-  client: WebClient,
-  where: Conversation,
-  message: SlackMessage,
-): Promise<{ ts?: string | undefined }> {
-  const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
-  return withRateLimitRetry(() =>
-    client.chat.postMessage({ channel: where.channel, ...thread, ...message }),
-  );
-}
+import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
@@ -49,58 +22,6 @@ async function answerInConversation(
     return;
   }
   await deliverLookup(deps, client, where, plan.request, plan.pending, plan.note);
-}
-
-/**
- * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
- * not wait on users.info.
- */
-export async function planFor(
-  deps: SlackDeps,
-  client: WebClient,
-  userId: string,
-  text: string,
-  command?: string,
-): Promise<LookupPlan> {
-  const zone = deps.flow.asksForUsage(text)
-    ? { zone: 'UTC', fallback: false }
-    : await deps.zones.zoneOf(client, userId);
-  return deps.flow.plan(text, {
-    zone: zone.zone,
-    zoneFallback: zone.fallback,
-    ...defined({ command }),
-  });
-}
-
-/**
- * Posts `pending` where the person will read the answer, then replaces it with the answer. Used by
- * DMs, mentions and the Home tab's modal (whose answer arrives as a DM).
- */
-export async function deliverLookup(
-  deps: SlackDeps,
-  client: WebClient,
-  where: Conversation,
-  request: LookupRequest,
-  pendingMessage: SlackMessage,
-  note: string | undefined,
-): Promise<void> {
-  const post = (message: SlackMessage) => postInConversation(client, where, message);
-  const pending = await post(pendingMessage);
-  const ts = pending.ts;
-  const update = async (message: SlackMessage) => {
-    if (ts === undefined) await post(message);
-    else
-      await withRateLimitRetry(() =>
-        client.chat.update({ channel: where.channel, ts, ...message }),
-      );
-  };
-  await deps.inFlight.track(
-    deps.flow.run(
-      request,
-      { progress: update, finish: update },
-      { note, signal: deps.inFlight.signal },
-    ),
-  );
 }
 
 /**
@@ -159,9 +80,4 @@ export function appMention(deps: SlackDeps) {
       deps.logger.error({ err: error, channel: event.channel }, 'could not answer a mention');
     }
   };
-}
-
-export function register(app: App, deps: SlackDeps): void {
-  app.event('message', directMessage(deps));
-  app.event('app_mention', appMention(deps));
 }

@@ -1,0 +1,170 @@
+/**
+ * What a digest command does once it is read, whatever surface it came from (the slash command,
+ * a button, the local console): create, list, run, pause, resume or remove through the
+ * `DigestManager`, then answer in the renderer's words. Bolt-free, so the console and Slack agree.
+ */
+import type { RunNowResult } from '../digests/runner.ts';
+import { runWindow } from '../digests/schedule.ts';
+import { isAppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
+import type { Digest } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import type { DigestCommand } from '../parsing/digest.ts';
+import {
+  type DigestActionResult,
+  renderDigestActionResult,
+  renderDigestCreated,
+  renderDigestList,
+} from '../render/digests.ts';
+import { renderError } from '../render/errors.ts';
+import type {
+  DigestAccess,
+  DigestActionOutcome,
+  DigestCaller,
+  DigestManager,
+} from './digest-manager.ts';
+import { isPersonsMistake } from './lookup.ts';
+
+/** A run's outcome as the action result renders it. */
+export function runActionResult(digest: Digest, result: RunNowResult): DigestActionResult {
+  switch (result.outcome) {
+    case 'posted':
+    case 'already':
+    case 'unconfirmed':
+      return { action: 'run', digest, outcome: result.outcome };
+    case 'failed':
+      return {
+        action: 'run',
+        digest,
+        outcome: 'failed',
+        failure: {
+          code: result.failure.code,
+          ...defined({ channelProblem: result.failure.channelProblem }),
+        },
+      };
+  }
+}
+
+/** A person's mistake at info, other app errors as warnings; anything else is ours: an error. */
+export function logDigestFailure(logger: Logger, error: unknown, what: string): void {
+  if (isPersonsMistake(error)) {
+    logger.info({ code: error.code, reason: error.message }, what);
+  } else if (isAppError(error)) logger.warn({ err: error, code: error.code }, what);
+  else logger.error({ err: error }, what);
+}
+
+/** What a button's or command's outcome says, as the action result renders it. */
+export function digestActionResult(outcome: DigestActionOutcome): DigestActionResult {
+  return outcome.action === 'run'
+    ? runActionResult(outcome.digest, outcome.result)
+    : outcome.action === 'remove'
+      ? { action: 'remove', digest: outcome.digest }
+      : { action: outcome.action, digest: outcome.digest, changed: outcome.changed };
+}
+
+/** Everything a digest command needs from the surface it came from (Slack or the console). */
+export interface DigestCommandContext {
+  readonly manager: DigestManager;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly caller: DigestCaller;
+  /** The channel the command was typed in: where a created digest posts. */
+  readonly channelId: string;
+  readonly access: DigestAccess;
+  /** `/influencers`, as the person typed it, for the commands quoted back. */
+  readonly commandName: string;
+  readonly botUserId?: string;
+}
+
+/** Shows a message; `replace` replaces the previous one. True when it was shown. */
+export type DigestReply = (message: SlackMessage, replace?: boolean) => Promise<boolean>;
+
+/**
+ * Does what a digest command asks and answers through `send`; never throws (failures are
+ * answered in words). `refine` may adjust a new digest's spec before it is created.
+ */
+export async function answerDigestCommand(
+  context: DigestCommandContext,
+  parsed: Exclude<DigestCommand, { kind: 'help' }>,
+  send: DigestReply,
+  refine?: (
+    parsed: Extract<DigestCommand, { kind: 'create' }>,
+  ) => Promise<Pick<Extract<DigestCommand, { kind: 'create' }>, 'spec' | 'notes'>>,
+): Promise<void> {
+  const { manager, caller, access, commandName: command } = context;
+  const now = () => context.now();
+  try {
+    switch (parsed.kind) {
+      case 'create': {
+        const { spec, notes } = refine ? await refine(parsed) : parsed;
+        const created = await manager.create(caller, context.channelId, spec, access);
+        await send(
+          renderDigestCreated(created.digest, {
+            now: now(),
+            nextRuns: created.nextRuns,
+            windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
+            notes,
+            command,
+            ...defined({ botUserId: context.botUserId }),
+          }),
+        );
+        return;
+      }
+      case 'list': {
+        const digests = await manager.listForChannel(caller.teamId, context.channelId);
+        await send(
+          renderDigestList(digests, {
+            now: now(),
+            channelId: context.channelId,
+            viewerId: caller.userId,
+            command,
+          }),
+        );
+        return;
+      }
+      case 'run': {
+        let started = false;
+        const outcome = await manager.act(caller, 'run', parsed.id, access, {
+          beforeRun: async (digest) => {
+            started = await send(
+              renderDigestActionResult(
+                { action: 'run', digest, outcome: 'started' },
+                { now: now(), command },
+              ),
+            );
+          },
+        });
+        if (outcome.action !== 'run') return;
+        await send(
+          renderDigestActionResult(runActionResult(outcome.digest, outcome.result), {
+            now: now(),
+            command,
+          }),
+          started,
+        );
+        return;
+      }
+      case 'pause':
+      case 'resume':
+      case 'remove': {
+        const outcome = await manager.act(caller, parsed.kind, parsed.id, access);
+        if (outcome.action === 'run') return;
+        await send(
+          renderDigestActionResult(
+            outcome.action === 'remove'
+              ? { action: 'remove', digest: outcome.digest }
+              : { action: outcome.action, digest: outcome.digest, changed: outcome.changed },
+            { now: now(), command },
+          ),
+        );
+        return;
+      }
+    }
+  } catch (error) {
+    logDigestFailure(context.logger, error, `digest ${parsed.kind} failed`);
+    await send(
+      renderError(error, context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+    );
+  }
+}
