@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type CataloguePredicate, demoCatalogue } from '../../src/sandbox/catalogue.ts';
-import { population, sandboxMetrics, topInfluencers, unitHash } from '../../src/sandbox/data.ts';
+import { sandboxMetrics, topInfluencers } from '../../src/sandbox/data.ts';
+import { population } from '../../src/sandbox/population.ts';
+import { unitHash } from '../../src/sandbox/seeded.ts';
 
 const now = new Date('2026-03-10T15:20:30Z');
 const byName = (name: string): CataloguePredicate => {
