@@ -1,5 +1,8 @@
 import type { InfluencersQuery } from './types.ts';
 
+/** Path of the token endpoint, relative to the base URL (spec §4.1). */
+export const tokenPath = '/v1/oauth/token';
+
 /** Path of the influencers endpoint, relative to the base URL (spec §4.2). */
 export const influencersPath = '/v1/twitter/analytics/people/influencers';
 

@@ -1,0 +1,259 @@
+/**
+ * The HTTP leg of the client: one request through undici within the per-attempt timeouts and the
+ * caller's abort signal, the body read whole, and every way it can go wrong turned into an error
+ * the retry policy can weigh. Nothing here retries or decides what a status means.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { InvalidResponseError, NetworkError, TimeoutError, type TimeoutPhase } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { influencersPath, tokenPath } from './query.ts';
+import type { SecretScrubber } from './redaction.ts';
+import { type ErrorBody, readErrorBody } from './responses.ts';
+
+/** The service's two endpoints: the same status means something different on each. */
+export type Endpoint = 'token' | 'data';
+
+/** A complete answer, whatever its status. */
+export interface Exchange {
+  readonly status: number;
+  readonly headers: Dispatcher.ResponseData['headers'];
+  readonly text: string;
+}
+
+type AttemptPhase = Exclude<TimeoutPhase, 'deadline'>;
+
+/** A non-success status from either endpoint, before the retry policy decides what it means. */
+export class StatusFailureError extends Error {
+  readonly endpoint: Endpoint;
+  readonly status: number;
+  readonly retryAfterHeader: string | undefined;
+  readonly body: ErrorBody;
+
+  constructor(endpoint: Endpoint, exchange: Exchange, scrubber: SecretScrubber) {
+    super(`HTTP ${exchange.status}`);
+    this.endpoint = endpoint;
+    this.status = exchange.status;
+    this.retryAfterHeader = headerValue(exchange.headers['retry-after']);
+    this.body = readErrorBody(
+      exchange.text,
+      headerValue(exchange.headers['content-type']),
+      (text) => scrubber.scrub(text),
+    );
+  }
+}
+
+/** The request never got a complete answer: connection failure or a per-attempt timeout. */
+export class TransportFailureError extends Error {
+  readonly code: string | undefined;
+  readonly phase: AttemptPhase | undefined;
+  readonly retryable: boolean;
+
+  constructor(code: string | undefined, cause: Error) {
+    super(`transport failure (${code ?? cause.name})`, { cause });
+    this.code = code;
+    this.phase = timeoutPhases[code ?? ''];
+    this.retryable = !nonRetryableCodes.has(code ?? '');
+  }
+}
+
+const timeoutPhases: Record<string, AttemptPhase> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+/** Failures that say the request itself is wrong or the client is shut: retrying cannot help. */
+const nonRetryableCodes = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+
+/** Why the client aborted a signal of its own. */
+type StopReason = 'abandoned' | 'closed';
+
+/** The abort reason the client gives its own signals, so a stop can be told apart from a failure. */
+export class CallStoppedError extends Error {
+  readonly reason: StopReason;
+
+  constructor(reason: StopReason) {
+    super(`call ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/** What a caller sees when a request was stopped from the inside rather than failed. */
+export function stopError(reason: unknown): Error {
+  if (reason instanceof CallStoppedError && reason.reason === 'closed') return closedError();
+  return new NetworkError('The analytics request was cancelled');
+}
+
+/** What every call gets once the client is closed, whether it was in flight or came after. */
+export function closedError(): NetworkError {
+  return new NetworkError('The analytics client is closed');
+}
+
+/**
+ * Decodes a JSON body without letting the parser's message out: it quotes the start of the body,
+ * which may be a credential cut short.
+ */
+export function exchangeJson(exchange: Exchange, notJson: string): unknown {
+  try {
+    return JSON.parse(exchange.text);
+  } catch {
+    throw new InvalidResponseError(exchange.status, notJson);
+  }
+}
+
+/** Settled once, when the client is built. */
+export interface TransportOptions {
+  /** Service root; a path prefix is kept. */
+  readonly baseUrl: string;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxConnectionsPerOrigin: number;
+  /** Used instead of an Agent of the transport's own, and never closed by it. */
+  readonly dispatcher: Dispatcher | undefined;
+  readonly logger: Logger;
+  readonly scrubber: SecretScrubber;
+}
+
+/** One attempt; `signal` stops it once nobody waits for it or the client closes. */
+export interface OutgoingRequest {
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly signal: AbortSignal;
+  /** Only for the log record. */
+  readonly attempt: number;
+}
+
+const loggedPaths: Readonly<Record<Endpoint, string>> = { token: tokenPath, data: influencersPath };
+
+/**
+ * Sends the client's requests to the one service it talks to, on an Agent of its own unless the
+ * client is handed a dispatcher. Errors it throws are already scrubbed of credentials.
+ */
+export class Transport {
+  readonly #origin: string;
+  readonly #pathPrefix: string;
+  readonly #connectTimeoutMs: number;
+  readonly #headersTimeoutMs: number;
+  readonly #bodyTimeoutMs: number;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownAgent: Agent | undefined;
+  readonly #logger: Logger;
+  readonly #scrubber: SecretScrubber;
+  readonly #sent: Record<Endpoint, number> = { token: 0, data: 0 };
+
+  constructor(options: TransportOptions) {
+    const base = new URL(options.baseUrl);
+    this.#origin = base.origin;
+    this.#pathPrefix = base.pathname.replace(/\/+$/, '');
+    this.#connectTimeoutMs = options.connectTimeoutMs;
+    this.#headersTimeoutMs = options.headersTimeoutMs;
+    this.#bodyTimeoutMs = options.bodyTimeoutMs;
+    this.#logger = options.logger;
+    this.#scrubber = options.scrubber;
+    if (options.dispatcher) {
+      this.#dispatcher = options.dispatcher;
+    } else {
+      this.#ownAgent = new Agent({
+        connectTimeout: this.#connectTimeoutMs,
+        headersTimeout: this.#headersTimeoutMs,
+        bodyTimeout: this.#bodyTimeoutMs,
+        connections: options.maxConnectionsPerOrigin,
+      });
+      this.#dispatcher = this.#ownAgent;
+    }
+  }
+
+  /** Requests sent to `endpoint` so far, answered or not; for the client's stats. */
+  sent(endpoint: Endpoint): number {
+    return this.#sent[endpoint];
+  }
+
+  /**
+   * One attempt. Resolves with any complete answer; rejects with a TransportFailureError when
+   * there is none, or with the caller's stop error when `signal` aborted.
+   */
+  async send(
+    endpoint: Endpoint,
+    method: 'GET' | 'POST',
+    path: string,
+    request: OutgoingRequest,
+  ): Promise<Exchange> {
+    this.#sent[endpoint] += 1;
+    const started = performance.now();
+    try {
+      const response = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: `${this.#pathPrefix}${path}`,
+        method,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal: request.signal,
+        headersTimeout: this.#headersTimeoutMs,
+        bodyTimeout: this.#bodyTimeoutMs,
+      });
+      const text = await response.body.text();
+      this.#logger.debug(
+        {
+          method,
+          path: loggedPaths[endpoint],
+          status: response.statusCode,
+          attempt: request.attempt,
+          durationMs: Math.round(performance.now() - started),
+        },
+        'analytics request',
+      );
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (request.signal.aborted) throw stopError(request.signal.reason);
+      const failure = new TransportFailureError(errorCode(error), this.#scrubber.safeCause(error));
+      this.#logger.debug(
+        {
+          method,
+          path: loggedPaths[endpoint],
+          failure: failure.message,
+          attempt: request.attempt,
+          durationMs: Math.round(performance.now() - started),
+        },
+        'analytics request failed',
+      );
+      throw failure;
+    }
+  }
+
+  /** The typed error a caller sees once the retry policy gives up on a transport failure. */
+  typedError(failure: TransportFailureError, attempts: number): TimeoutError | NetworkError {
+    const cause = failure.cause;
+    if (failure.phase !== undefined) {
+      return new TimeoutError(failure.phase, this.#phaseTimeoutMs(failure.phase), { cause });
+    }
+    return new NetworkError(
+      `Could not reach the analytics service (${failure.code ?? 'connection failed'}) after ${attempts} attempt(s)`,
+      { cause },
+    );
+  }
+
+  /** Releases the transport's own sockets; a dispatcher it was handed stays open. */
+  async close(): Promise<void> {
+    await this.#ownAgent?.close();
+  }
+
+  #phaseTimeoutMs(phase: AttemptPhase): number {
+    if (phase === 'connect') return this.#connectTimeoutMs;
+    if (phase === 'headers') return this.#headersTimeoutMs;
+    return this.#bodyTimeoutMs;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
