@@ -27,15 +27,16 @@ import {
 } from './format.ts';
 import { commandLabel } from './help.ts';
 import { assertWithinBlockKitLimits, blockKitLimits, checkBlockKitLimits } from './limits.ts';
+import { channelMention, isSlackId, userMention } from './mentions.ts';
 import {
   describeSchedule,
   describeWindow,
   shortMonthSkipDay,
   shortMonthsNote,
 } from './schedule.ts';
+import { unhandled } from './unhandled.ts';
 
 const locale = 'en-US';
-const slackId = /^[A-Z0-9]{2,20}$/;
 /** Database lists in one line are cut here: the full list is in the digest's own posts. */
 const maxDatabasesText = 200;
 /** Handles per kind of rank change; the rest are counted. */
@@ -50,11 +51,11 @@ function subject(digest: Digest, options: { channel?: boolean } = {}): string {
 }
 
 function channel(id: string): string {
-  return slackId.test(id) ? `<#${id}>` : 'an unknown channel';
+  return channelMention(id, 'an unknown channel');
 }
 
 function user(id: string): string {
-  return slackId.test(id) ? `<@${id}>` : 'someone';
+  return userMention(id, 'someone');
 }
 
 /** The schedule in words, zone included: "Mondays at 09:00 Europe/London". */
@@ -112,10 +113,7 @@ export interface DigestCreatedOptions {
 export function renderDigestCreated(digest: Digest, options: DigestCreatedOptions): SlackMessage {
   const zone = digest.schedule.zone;
   const cmd = command(options);
-  const poster =
-    options.botUserId !== undefined && slackId.test(options.botUserId)
-      ? `<@${options.botUserId}> will post`
-      : 'I will post';
+  const poster = isSlackId(options.botUserId) ? `<@${options.botUserId}> will post` : 'I will post';
   const runs = options.nextRuns.slice(0, 3).map((run, index) => {
     const window = options.windows[index];
     const covers =
@@ -327,6 +325,9 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date): string
   }
 }
 
+/** Codes with nothing a person can do about them; the logs say more. */
+const unexpectedFailure = 'an unexpected error (the details are in the app logs)';
+
 /** A stored error code in words, short enough for a list line. */
 export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProblem): string {
   switch (code) {
@@ -359,9 +360,9 @@ export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProbl
     case 'digest_not_found':
     case 'digest_permission_denied':
     case 'unknown':
-      return 'an unexpected error (the details are in the app logs)';
+      return unexpectedFailure;
     default:
-      return unhandled(code);
+      return unhandled(code, unexpectedFailure);
   }
 }
 
@@ -380,14 +381,8 @@ function channelProblemWords(problem: ChannelProblem | undefined): string {
     case undefined:
       return 'I could not post in the channel';
     default:
-      return unhandled(problem);
+      return unhandled(problem, unexpectedFailure);
   }
-}
-
-/** Compiles only while every case is handled; at run time an unknown value reads as unexpected. */
-function unhandled(value: never): string {
-  void value;
-  return 'an unexpected error (the details are in the app logs)';
 }
 
 function buttons(digest: Digest): ActionsBlock {
@@ -594,7 +589,7 @@ function fixWords(
   cause: Exclude<PauseCause, string>,
   botUserId: string | undefined,
 ): string | undefined {
-  const me = botUserId !== undefined && slackId.test(botUserId) ? `<@${botUserId}>` : 'me';
+  const me = userMention(botUserId, 'me');
   switch (cause.code) {
     case 'channel_unreachable':
       switch (cause.channelProblem) {

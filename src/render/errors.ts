@@ -20,6 +20,8 @@ import {
   truncateMrkdwn,
 } from './format.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { channelMention, isSlackId } from './mentions.ts';
+import { unhandled } from './unhandled.ts';
 
 export interface ErrorTextOptions {
   /** The bot's user id (`U…`), so "invite me" can name the bot as a mention Slack renders. */
@@ -46,7 +48,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
     case 'unknown_database': {
       const database = error instanceof UnknownDatabaseError ? error.database : undefined;
       return database
-        ? `There is no database called ${quote(database)}. Check the spelling: hashtags keep their ` +
+        ? `There is no database called ${quoteLiteral(database)}. Check the spelling: hashtags keep their ` +
             '`#`, phrases go in quotes, groups are written `group:Name`.'
         : 'One of the databases you asked for does not exist. Check the spelling: hashtags keep ' +
             'their `#`, phrases go in quotes, groups are written `group:Name`.';
@@ -54,7 +56,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
     case 'access_denied': {
       const database = error instanceof AccessDeniedError ? error.database : undefined;
       return database
-        ? `This app's analytics account has no access to ${quote(database)}. Ask an admin to ` +
+        ? `This app's analytics account has no access to ${quoteLiteral(database)}. Ask an admin to ` +
             'request access, or try another database.'
         : "This app's analytics account has no access to a database you asked for. Ask an admin " +
             'to request access, or try another database.';
@@ -71,7 +73,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       );
     case 'bad_request': {
       const detail = error instanceof BadRequestError ? error.serviceMessage : undefined;
-      const reason = detail ? ` It said: ${quote(truncate(detail, 300))}.` : '';
+      const reason = detail ? ` It said: ${quoteLiteral(truncate(detail, 300))}.` : '';
       return (
         `The analytics service did not accept this request.${reason} Check the databases and ` +
         'the window, then try again.'
@@ -108,13 +110,13 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
     case 'digest_not_found': {
       const id = error instanceof DigestNotFoundError ? error.digestId : undefined;
       return (
-        `There is no digest ${id ? `with id ${quote(id)} ` : 'with that id '}here. ` +
+        `There is no digest ${id ? `with id ${quoteLiteral(id)} ` : 'with that id '}here. ` +
         `Use \`${slashCommand} digests\` to list the digests of this channel.`
       );
     }
     case 'digest_permission_denied': {
       const creator = error instanceof DigestPermissionError ? error.creatorId : undefined;
-      const who = creator !== undefined && slackId.test(creator) ? ` (<@${creator}>)` : '';
+      const who = isSlackId(creator) ? ` (<@${creator}>)` : '';
       return `Only the digest's creator${who} or a workspace admin can change this digest.`;
     }
     case 'channel_unreachable':
@@ -125,7 +127,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
         'its configuration (the app logs say what is wrong).'
       );
     default:
-      return unhandled(code);
+      return unhandled(code, genericErrorText);
   }
 }
 
@@ -140,18 +142,14 @@ export function renderError(error: unknown, options: ErrorTextOptions = {}): Sla
   return message;
 }
 
-const slackId = /^[A-Z0-9]{2,20}$/;
-
 function channelText(
   error: ChannelUnreachableError | undefined,
   options: ErrorTextOptions,
 ): string {
-  const channel =
-    error !== undefined && slackId.test(error.channelId) ? `<#${error.channelId}>` : 'that channel';
-  const invite =
-    options.botUserId !== undefined && slackId.test(options.botUserId)
-      ? `/invite <@${options.botUserId}>`
-      : '`/invite @` followed by this app’s name';
+  const channel = channelMention(error?.channelId, 'that channel');
+  const invite = isSlackId(options.botUserId)
+    ? `/invite <@${options.botUserId}>`
+    : '`/invite @` followed by this app’s name';
   const problem = error?.problem;
   switch (problem) {
     case 'not_in_channel':
@@ -167,20 +165,17 @@ function channelText(
     case undefined:
       return `I can't post in ${channel}. Check that the channel exists and that I'm a member of it (${invite}).`;
     default:
-      return unhandled(problem);
+      return unhandled(problem, genericErrorText);
   }
 }
 
-/** A name a user or the service supplied, shown literally. */
-function quote(name: string): string {
-  return `“${neutralizeMrkdwn(truncate(cleanText(name), 200))}”`;
-}
-
 /**
- * Compiles only while every case above is handled: adding an error code or a channel problem
- * without words for it fails the type check here. At run time an unknown value gets the generic text.
+ * A name a user or the service supplied, shown literally inside these words: cleaned to one line,
+ * cut to 200 characters and neutralized so no markup or mention in it takes effect, then put in
+ * typographic quotes. parsing/messages.ts's `quote` only adds the quotes: a parse error's message
+ * is escaped as a whole when it is shown (the `parse_error` case above), so its fragments must not
+ * be escaped twice.
  */
-function unhandled(value: never): string {
-  void value;
-  return genericErrorText;
+function quoteLiteral(name: string): string {
+  return `“${neutralizeMrkdwn(truncate(cleanText(name), 200))}”`;
 }

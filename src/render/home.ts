@@ -11,6 +11,7 @@ import {
   lookupModalInputs,
 } from './ids.ts';
 import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { unhandled } from './unhandled.ts';
 
 export interface HomeOptions {
   /** The slash command as configured. Default `/influencers`. */
@@ -233,14 +234,8 @@ function inputFor(reason: ParseErrorReason): LookupModalInput {
     case 'unrecognised':
       return 'window';
     default:
-      return unhandledReason(reason);
+      return unhandled(reason, 'databases');
   }
-}
-
-/** Compiles only while every parse error reason has an input; at run time, the first input. */
-function unhandledReason(reason: never): LookupModalInput {
-  void reason;
-  return 'databases';
 }
 
 function textInput(
