@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Influencer, InfluencersResult, Metric } from '../analytics/types.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { context, section } from './blocks.ts';
 import {
   cleanText,
   compactNumber,
@@ -22,7 +23,7 @@ import {
   truncateMrkdwn,
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
-import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { blockKitLimits, checked } from './limits.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -74,15 +75,13 @@ export function renderAnswer(
       ? result.influencers.slice(0, request.top)
       : result.influencers;
   if (influencers.length === 0) {
-    const message = {
+    return checked({
       text: truncateMrkdwn(
         `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}.`,
         blockKitLimits.fallbackText,
       ),
       blocks: [...head, section(emptyHint(databases))],
-    };
-    assertWithinBlockKitLimits(message);
-    return message;
+    });
   }
 
   const tail: KnownBlock[] = [];
@@ -106,12 +105,10 @@ export function renderAnswer(
   const more =
     shown < entries.length ? [context(`…and ${entries.length - shown} more not shown here`)] : [];
 
-  const message = {
+  return checked({
     text: fallbackText(request, databases, entries),
     blocks: [...head, ...list, ...more, ...tail],
-  };
-  assertWithinBlockKitLimits(message);
-  return message;
+  });
 }
 
 /**
@@ -127,18 +124,13 @@ export const shareTooLongNote =
  */
 export function renderShared(message: SlackMessage, userId: string): SlackMessage {
   if (!/^[UW][A-Z0-9]+$/.test(userId)) return message;
-  const by: KnownBlock = {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: `Shared by <@${userId}>` }],
-  };
+  const by = context(`Shared by <@${userId}>`);
   const blocks =
     message.blocks.length < blockKitLimits.messageBlocks ? [...message.blocks, by] : message.blocks;
-  const shared = {
+  return checked({
     text: truncateMrkdwn(`<@${userId}> shared: ${message.text}`, blockKitLimits.fallbackText),
     blocks,
-  };
-  assertWithinBlockKitLimits(shared);
-  return shared;
+  });
 }
 
 const shareValueSchema = z.object({
@@ -356,16 +348,6 @@ function header(text: string): HeaderBlock {
     type: 'header',
     text: { type: 'plain_text', text: truncate(cleanText(text), blockKitLimits.headerText) },
   };
-}
-
-function context(mrkdwn: string): ContextBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: mrkdwn }] };
-}
-
-function section(mrkdwn: string, accessory?: ImageElement): SectionBlock {
-  const block: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
-  if (accessory !== undefined) block.accessory = accessory;
-  return block;
 }
 
 function shareActions(value: string): ActionsBlock {

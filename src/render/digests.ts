@@ -14,6 +14,7 @@ import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
 import { zoneFor } from '../time/zones.ts';
 import { renderAnswer } from './answer.ts';
+import { context, section } from './blocks.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
 import {
   cleanText,
@@ -26,7 +27,12 @@ import {
   truncateMrkdwn,
 } from './format.ts';
 import { commandLabel } from './help.ts';
-import { assertWithinBlockKitLimits, blockKitLimits, checkBlockKitLimits } from './limits.ts';
+import {
+  assertWithinBlockKitLimits,
+  blockKitLimits,
+  checkBlockKitLimits,
+  checked,
+} from './limits.ts';
 import { channelMention, isSlackId, userMention } from './mentions.ts';
 import {
   describeSchedule,
@@ -727,17 +733,4 @@ export function renderDigestActionResult(
   }
   const message = truncateMrkdwn(text, blockKitLimits.fallbackText);
   return checked({ text: message, blocks: [section(message)] });
-}
-
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
-function context(text: string): ContextBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text }] };
-}
-
-function checked(message: SlackMessage): SlackMessage {
-  assertWithinBlockKitLimits(message);
-  return message;
 }

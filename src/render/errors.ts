@@ -1,4 +1,3 @@
-import type { KnownBlock } from '@slack/types';
 import {
   AccessDeniedError,
   BadRequestError,
@@ -11,6 +10,7 @@ import {
 } from '../errors.ts';
 import { slashCommand } from '../model/commands.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { section } from './blocks.ts';
 import {
   cleanText,
   escapeMrkdwn,
@@ -19,7 +19,7 @@ import {
   truncate,
   truncateMrkdwn,
 } from './format.ts';
-import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { blockKitLimits, checked } from './limits.ts';
 import { channelMention, isSlackId } from './mentions.ts';
 import { unhandled } from './unhandled.ts';
 
@@ -134,12 +134,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
 /** An error as a message: the same words as {@link errorText}, marked as a problem. */
 export function renderError(error: unknown, options: ErrorTextOptions = {}): SlackMessage {
   const text = truncateMrkdwn(errorText(error, options), blockKitLimits.fallbackText - 20);
-  const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${text}` } },
-  ];
-  const message = { text, blocks };
-  assertWithinBlockKitLimits(message);
-  return message;
+  return checked({ text, blocks: [section(`:warning: ${text}`)] });
 }
 
 function channelText(

@@ -1,8 +1,9 @@
 import type { KnownBlock } from '@slack/types';
 import { digestVerbs, slashCommand } from '../model/commands.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { section } from './blocks.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
-import { assertWithinBlockKitLimits } from './limits.ts';
+import { checked } from './limits.ts';
 
 /**
  * Lookups as a person types them after the command (or in a DM). Each is within the parser's
@@ -45,15 +46,13 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
     section(grammarSummary),
     section(dmNote(command)),
   ];
-  const message = {
+  return checked({
     text:
       hint === ''
         ? `How to use ${command}: for example ${command} ${escapeMrkdwn(helpExamples[0])}`
         : hint,
     blocks,
-  };
-  assertWithinBlockKitLimits(message);
-  return message;
+  });
 }
 
 /**
@@ -113,8 +112,4 @@ function dmNote(command: string): string {
     '`#hcsm yesterday`), or mention me in a channel with that text and I answer in a thread. ' +
     'Type `help` any time to see this again.'
   );
-}
-
-function section(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
 }

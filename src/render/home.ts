@@ -1,6 +1,7 @@
 import type { HomeView, InputBlock, KnownBlock, ModalView } from '@slack/types';
 import type { ParseError, ParseErrorReason } from '../errors.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { context, section } from './blocks.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
 import { commandLabel, grammarSummary, helpExamples } from './help.ts';
 import {
@@ -10,7 +11,7 @@ import {
   type LookupModalInput,
   lookupModalInputs,
 } from './ids.ts';
-import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { blockKitLimits, checked } from './limits.ts';
 import { unhandled } from './unhandled.ts';
 
 export interface HomeOptions {
@@ -52,15 +53,7 @@ export function renderHome(options: HomeOptions = {}): HomeView {
     { type: 'divider' },
     section(`*Try in any channel*\n${examples.join('\n')}`),
     section(grammarSummary),
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: 'Or send me the same text in the Messages tab, for example `#hcsm yesterday`.',
-        },
-      ],
-    },
+    context('Or send me the same text in the Messages tab, for example `#hcsm yesterday`.'),
   ];
 
   const extra = options.sections ?? [];
@@ -70,18 +63,15 @@ export function renderHome(options: HomeOptions = {}): HomeView {
     if (extra.length <= room) {
       blocks.push(...extra);
     } else {
-      blocks.push(...extra.slice(0, room - 1), {
-        type: 'context',
-        elements: [
-          { type: 'mrkdwn', text: `…and ${extra.length - (room - 1)} more items not shown here.` },
-        ],
-      });
+      blocks.push(
+        ...extra.slice(0, room - 1),
+        context(`…and ${extra.length - (room - 1)} more items not shown here.`),
+      );
     }
   }
 
   const view: HomeView = { type: 'home', callback_id: callbackIds.home, blocks };
-  assertWithinBlockKitLimits(view, 'view');
-  return view;
+  return checked(view, 'view');
 }
 
 /**
@@ -94,8 +84,7 @@ export function renderRefusedHome(refusal: string): HomeView {
     callback_id: callbackIds.home,
     blocks: [section(`:no_entry: ${truncate(refusal, blockKitLimits.sectionText - 20)}`)],
   };
-  assertWithinBlockKitLimits(view, 'view');
-  return view;
+  return checked(view, 'view');
 }
 
 /** Sent as a DM when Slack rate limited opening the lookup modal: the trigger is gone by then. */
@@ -105,12 +94,10 @@ export const lookupModalUnavailableText =
 
 /** {@link lookupModalUnavailableText} as a message. */
 export function renderLookupModalUnavailable(): SlackMessage {
-  const message = {
+  return checked({
     text: lookupModalUnavailableText,
     blocks: [section(`:hourglass: ${lookupModalUnavailableText}`)],
-  };
-  assertWithinBlockKitLimits(message);
-  return message;
+  });
 }
 
 /** What the lookup modal's inputs hold; each can be prefilled. */
@@ -181,8 +168,7 @@ export function renderLookupModal(options: LookupModalOptions = {}): ModalView {
       },
     ],
   };
-  assertWithinBlockKitLimits(view, 'view');
-  return view;
+  return checked(view, 'view');
 }
 
 /** `view.state.values` as Slack sends it on submission (only the part read here). */
@@ -264,8 +250,4 @@ function textInput(
     hint: { type: 'plain_text', text: spec.hint },
     element,
   };
-}
-
-function section(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
 }

@@ -247,3 +247,9 @@ export function assertWithinBlockKitLimits(surface: Renderable, kind: Surface = 
     throw new Error(`Rendered ${kind} breaks Block Kit limits: ${problems.join('; ')}`);
   }
 }
+
+/** {@link assertWithinBlockKitLimits} as a renderer's last step: returns `surface` once it fits. */
+export function checked<T extends Renderable>(surface: T, kind: Surface = 'message'): T {
+  assertWithinBlockKitLimits(surface, kind);
+  return surface;
+}

@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { context, section } from './blocks.ts';
 import {
   cleanText,
   escapeMrkdwn,
@@ -11,7 +12,7 @@ import {
   truncate,
   truncateMrkdwn,
 } from './format.ts';
-import { assertWithinBlockKitLimits, blockKitLimits } from './limits.ts';
+import { blockKitLimits, checked } from './limits.ts';
 
 export interface StatusOptions {
   /** A remark for the user, e.g. that times are in UTC because the profile has no zone. */
@@ -74,17 +75,10 @@ function subject(request: LookupRequest, now: Date | undefined): string {
 
 function statusMessage(mrkdwn: string, options: StatusOptions): SlackMessage {
   const text = truncateMrkdwn(mrkdwn, blockKitLimits.fallbackText);
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
+  const blocks: KnownBlock[] = [section(text)];
   const note = options.note === undefined ? '' : cleanText(options.note);
-  if (note.length > 0) {
-    blocks.push({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: truncateMrkdwn(escapeMrkdwn(note), 1000) }],
-    });
-  }
-  const message = { text, blocks };
-  assertWithinBlockKitLimits(message);
-  return message;
+  if (note.length > 0) blocks.push(context(truncateMrkdwn(escapeMrkdwn(note), 1000)));
+  return checked({ text, blocks });
 }
 
 /** Added to a lookup when the person's Slack zone could not be read in time. */
