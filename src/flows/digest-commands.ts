@@ -16,7 +16,7 @@ import {
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestList,
-} from '../render/digests.ts';
+} from '../render/digest-management.ts';
 import { renderError } from '../render/errors.ts';
 import type {
   DigestAccess,

@@ -15,7 +15,7 @@ import {
   renderDigestCreated,
   renderDigestList,
   renderDigestPaused,
-} from '../../src/render/digests.ts';
+} from '../../src/render/digest-management.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { renderDigestHomeSection } from '../../render/digests.ts';
+import { renderDigestHomeSection } from '../../render/digest-management.ts';
 import { renderHome } from '../../render/home.ts';
 import type { SlackDeps } from '../deps.ts';
 

@@ -9,7 +9,7 @@ import { digestActionResult, logDigestFailure } from '../../../flows/digest-comm
 import type { DigestAction } from '../../../model/commands.ts';
 import { normalizeDigestId } from '../../../model/digest.ts';
 import type { SlackMessage } from '../../../model/message.ts';
-import { renderDigestActionResult, renderDigestList } from '../../../render/digests.ts';
+import { renderDigestActionResult, renderDigestList } from '../../../render/digest-management.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../support/team-guard.ts';

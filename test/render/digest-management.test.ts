@@ -18,7 +18,7 @@ import {
   renderDigestList,
   renderDigestMessage,
   renderDigestPaused,
-} from '../../src/render/digests.ts';
+} from '../../src/render/digest-management.ts';
 import { renderHome } from '../../src/render/home.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 
