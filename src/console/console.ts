@@ -29,7 +29,7 @@ import {
   noMessageYetText,
   unknownConsoleCommandText,
 } from '../render/console.ts';
-import { renderDigestHelp } from '../render/digest-management.ts';
+import { renderDigestHelp } from '../render/digest-help.ts';
 import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';

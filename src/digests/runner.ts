@@ -41,7 +41,7 @@ import { silentLogger } from '../logger.ts';
 import type { Digest, DigestWindow, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
-import { failureWords } from '../render/digest-management.ts';
+import { failureWords } from '../render/digest-failures.ts';
 import { Coalescer } from './coalescer.ts';
 import { classifyFailure, type Failure, mayHavePosted } from './failures.ts';
 import {

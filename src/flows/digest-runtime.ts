@@ -13,7 +13,7 @@ import {
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import { renderDigestMessage, renderDigestPaused } from '../render/digest-management.ts';
+import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 
 export interface DigestRuntimeOptions {
   readonly store: DigestStore;

@@ -3,7 +3,7 @@ import type { LookupRequest } from '../model/lookup.ts';
 import { zoneFor } from '../time/zones.ts';
 
 /** Every date a person reads is formatted in English: the rest of the bot's words are English too. */
-const locale = 'en-US';
+export const locale = 'en-US';
 
 /**
  * Escapes the three characters Slack's mrkdwn treats as control characters. Every string that did

@@ -95,6 +95,11 @@ export function commandLabel(command: string | undefined): string {
   return clean.length > 0 ? clean : slashCommand;
 }
 
+/** {@link commandLabel} for mrkdwn, where most messages name the command. */
+export function commandMrkdwn(command: string | undefined): string {
+  return escapeMrkdwn(commandLabel(command));
+}
+
 /** The grammar in four lines; shared with the Home tab. */
 export const grammarSummary =
   '*Databases*: hashtags `#hcsm`, phrases in quotes `"patient safety"`, numeric ids `4711`, ' +

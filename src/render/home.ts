@@ -3,7 +3,7 @@ import type { ParseError, ParseErrorReason } from '../errors.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
 import { cleanText, escapeMrkdwn, truncate } from './format.ts';
-import { commandLabel, grammarSummary, helpExamples } from './help.ts';
+import { commandMrkdwn, grammarSummary, helpExamples } from './help.ts';
 import {
   actionIds,
   blockIds,
@@ -27,7 +27,7 @@ export interface HomeOptions {
 
 /** The Home tab: what the bot does, how to ask, and a button that opens the lookup modal. */
 export function renderHome(options: HomeOptions = {}): HomeView {
-  const command = escapeMrkdwn(commandLabel(options.command));
+  const command = commandMrkdwn(options.command);
   const examples = helpExamples
     .slice(0, 3)
     .map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);

@@ -22,7 +22,7 @@ import { openPostgresStore } from '../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-management.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 
 const digestCount = 10_000;

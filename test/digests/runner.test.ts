@@ -12,7 +12,7 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-management.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 
 type StoreCall = 'beginDelivery' | 'beginDeliveries' | 'complete' | 'completeMany';

@@ -14,8 +14,8 @@ import {
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestList,
-  renderDigestPaused,
 } from '../../src/render/digest-management.ts';
+import { renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';

@@ -1,61 +1,20 @@
-import type { KnownBlock } from '@slack/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { InfluencersQuery, InfluencersResult } from '../../src/analytics/types.ts';
-import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import { defined } from '../../src/model/defined.ts';
-import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
 import {
-  failureWords,
   renderDigestActionResult,
   renderDigestCreated,
-  renderDigestHelp,
   renderDigestHomeSection,
   renderDigestList,
-  renderDigestMessage,
-  renderDigestPaused,
 } from '../../src/render/digest-management.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderHome } from '../../src/render/home.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
-
-const now = new Date('2026-11-21T15:30:00Z');
-
-function digest(overrides: Partial<Digest> = {}): Digest {
-  return {
-    id: '7K3M9Q',
-    teamId: 'T1',
-    channelId: 'C0123',
-    creatorId: 'U42',
-    databases: ['#hcsm', 'patient safety'],
-    schedule: { kind: 'cron', expression: '0 9 * * 1', zone: 'Europe/London', cadence: 'weekly' },
-    window: { kind: 'since-previous-run' },
-    top: 10,
-    status: 'active',
-    consecutiveFailures: 0,
-    nextRunAt: new Date('2026-11-23T09:00:00Z'),
-    createdAt: new Date('2026-11-20T10:00:00Z'),
-    updatedAt: new Date('2026-11-20T10:00:00Z'),
-    ...overrides,
-  };
-}
-
-function texts(blocks: readonly KnownBlock[]): string[] {
-  return blocks.flatMap((block) => {
-    if (block.type === 'section' && block.text) return [block.text.text];
-    if (block.type === 'context') {
-      return block.elements.flatMap((element) => ('text' in element ? [element.text] : []));
-    }
-    if (block.type === 'header') return [block.text.text];
-    return [];
-  });
-}
-
-const mondayDate = (seconds: number, fallback: string): string =>
-  `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+import { digest, mondayDate, now, query, result, texts } from './helpers.ts';
 
 describe('renderDigestCreated', () => {
   it('states what, where, the schedule, the next three runs with their windows, and how to stop it', () => {
@@ -254,197 +213,6 @@ describe('renderDigestList', () => {
   });
 });
 
-const query: InfluencersQuery = {
-  databases: ['#hcsm'],
-  start: '2026-11-16T09:00:00+00:00',
-  end: '2026-11-23T09:00:00+00:00',
-  timezone: 'Europe/London',
-  limit: 10,
-};
-
-const result: InfluencersResult = {
-  influencers: [
-    { rank: 1, screenName: 'alice', stakeholderCategories: [], metrics: { mentions: 10 } },
-    { rank: 2, screenName: 'bob', stakeholderCategories: [], metrics: {} },
-  ],
-};
-
-describe('renderDigestMessage', () => {
-  it('is the lookup answer with a context line, and rank changes from the second run on', () => {
-    const changes = rankChanges(
-      [
-        { screenName: 'bob', rank: 1 },
-        { screenName: 'carol', rank: 2 },
-      ],
-      [
-        { screenName: 'alice', rank: 1 },
-        { screenName: 'bob', rank: 2 },
-      ],
-    );
-    const message = renderDigestMessage(digest(), query, result, changes, {
-      createdByName: 'Jane *Doe*',
-    });
-    expect(message.text).toBe(
-      'Weekly digest: Top 2 influencers for #hcsm, Nov 16–Nov 23: @alice, @bob',
-    );
-    expect(texts(message.blocks)).toEqual([
-      'Top influencers for #hcsm',
-      `Window: ${mondayDate(1794819600, 'Nov 16, 2026 09:00 GMT')} → ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')} · queried in Europe/London`,
-      'Weekly digest · Mondays at 09:00 Europe/London · created by Jane ∗Doe∗ · id 7K3M9Q',
-      '*1.* <https://x.com/alice|@alice>\n10 mentions',
-      '*2.* <https://x.com/bob|@bob>',
-      '*Since the previous run*\n*New*: @alice at #1\n*Down*: @bob −1 to #2\n*Dropped out*: @carol (was #2)',
-    ]);
-  });
-
-  it('shows no rank changes on the first run and mentions the creator without a name', () => {
-    const message = renderDigestMessage(
-      digest({
-        schedule: { kind: 'cron', expression: '30 8 * * 1-5', zone: 'UTC', cadence: 'custom' },
-      }),
-      query,
-      result,
-      rankChanges(undefined, []),
-    );
-    const lines = texts(message.blocks);
-    expect(lines[2]).toBe('Digest · Weekdays at 08:30 UTC · created by <@U42> · id 7K3M9Q');
-    expect(lines.at(-1)).toBe('*2.* <https://x.com/bob|@bob>');
-  });
-
-  it('says so when nothing moved, and counts moves beyond ten', () => {
-    const same = rankChanges(
-      [{ screenName: 'alice', rank: 1 }],
-      [{ screenName: 'ALICE', rank: 1 }],
-    );
-    expect(texts(renderDigestMessage(digest(), query, result, same).blocks).at(-1)).toBe(
-      '*Since the previous run*\nNo change in the ranking since the previous run.',
-    );
-    const previous = Array.from({ length: 12 }, (_, i) => ({ screenName: `p${i}`, rank: i + 1 }));
-    const current = Array.from({ length: 12 }, (_, i) => ({ screenName: `c${i}`, rank: i + 1 }));
-    const moved = texts(
-      renderDigestMessage(digest(), query, result, rankChanges(previous, current)).blocks,
-    ).at(-1);
-    expect(moved).toContain('@c9 at #10 and 2 more\n');
-    expect(moved).toMatch(/@p9 \(was #10\) and 2 more$/);
-  });
-
-  it('fits the Block Kit limits with 50 long entries and many moves, folding entries', () => {
-    const long = 'W'.repeat(200);
-    const full: InfluencersResult = {
-      influencers: Array.from({ length: 50 }, (_, i) => ({
-        rank: i + 1,
-        screenName: `${long}${i}`,
-        displayName: `${long} ${i}`,
-        profileImageUrl: `https://example.com/${i}.png`,
-        hsgScore: 10,
-        stakeholderCategories: Array.from({ length: 6 }, (_, c) => ({ name: `${long}${c}` })),
-        metrics: { mentions: 1, retweets: 2, tweets: 3, impressions: 4, replies: 5 },
-      })),
-    };
-    const previous = Array.from({ length: 50 }, (_, i) => ({
-      screenName: `${long}x${i}`,
-      rank: i + 1,
-    }));
-    const changes = rankChanges(
-      previous,
-      full.influencers.map((influencer) => ({
-        screenName: influencer.screenName,
-        rank: influencer.rank,
-      })),
-    );
-    const message = renderDigestMessage(
-      digest({ top: 50 }),
-      { ...query, limit: 50 },
-      full,
-      changes,
-    );
-    expect(checkBlockKitLimits(message)).toEqual([]);
-    const lines = texts(message.blocks);
-    expect(lines[2]).toContain('Weekly digest · ');
-    expect(lines.at(-1)).toMatch(/^\*Since the previous run\*\n\*New\*: /);
-    expect(lines.at(-2)).toMatch(/^…and \d+ more not shown here$/);
-  });
-
-  it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {
-    const render: RenderDigest = renderDigestMessage;
-    const notice: RenderPauseNotice = renderDigestPaused;
-    const message = render(digest(), query, result, rankChanges(undefined, []));
-    expect('blocks' in message && message.blocks.length).toBe(5);
-    expect(notice(digest(), { code: 'channel_unreachable', channelProblem: 'archived' }).text).toBe(
-      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
-    );
-  });
-});
-
-describe('failureWords', () => {
-  it.each([
-    ['channel_unreachable', 'not_in_channel', 'I am no longer a member of the channel'],
-    ['channel_unreachable', 'archived', 'the channel was archived'],
-    ['channel_unreachable', 'direct_message', 'I cannot post in that conversation'],
-    [
-      'access_denied',
-      undefined,
-      "a database in it is not accessible to this app's analytics account",
-    ],
-    [
-      'credentials_rejected',
-      undefined,
-      "the analytics service rejected this app's credentials; an admin must check them",
-    ],
-    [
-      'config_invalid',
-      undefined,
-      "Slack or the analytics service refused this app's configuration; an admin must check its tokens",
-    ],
-    ['unknown', undefined, 'an unexpected error (the details are in the app logs)'],
-  ] as const)('words %s (%s) for people', (code, problem, words) => {
-    expect(failureWords(code, problem)).toBe(words);
-  });
-});
-
-describe('renderDigestPaused', () => {
-  it.each([
-    [
-      { code: 'channel_unreachable', channelProblem: 'archived' },
-      'the channel was archived.\nUnarchive the channel (or remove this digest and create it in another channel), then resume it with `/influencers digest resume 7K3M9Q`.',
-    ],
-    [
-      { code: 'channel_unreachable', channelProblem: 'not_in_channel' },
-      'I am no longer a member of the channel.\nInvite <@UBOT> back to the channel with `/invite`, then resume it with `/influencers digest resume 7K3M9Q`.',
-    ],
-    [
-      { code: 'access_denied' },
-      "a database in it is not accessible to this app's analytics account.\nCheck its databases (remove this digest and create it again without the one that is gone), then resume it with `/influencers digest resume 7K3M9Q`.",
-    ],
-    [
-      { code: 'credentials_rejected' },
-      "the analytics service rejected this app's credentials; an admin must check them.\nAsk an admin to check this app's analytics credentials, then resume it with `/influencers digest resume 7K3M9Q`.",
-    ],
-    [
-      { code: 'service_unavailable' },
-      'the analytics service was unavailable.\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
-    ],
-    [
-      'the bot is not a member of the channel <b> (3 failed runs in a row)',
-      'the bot is not a member of the channel &lt;b&gt; (3 failed runs in a row).\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
-    ],
-  ] as const)('tells the creator why (%j) and how to resume', (cause, why) => {
-    const message = renderDigestPaused(digest(), cause, { botUserId: 'UBOT' });
-    expect(texts(message.blocks)).toEqual([
-      `:double_vertical_bar: Your digest *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London) was paused: ${why}`,
-      'Or remove it with `/influencers digest remove 7K3M9Q`.',
-    ]);
-    expect(checkBlockKitLimits(message)).toEqual([]);
-  });
-
-  it('falls back to the stored reason', () => {
-    const message = renderDigestPaused(digest({ pausedReason: 'the channel was archived' }));
-    expect(message.text).toBe(
-      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
-    );
-  });
-});
-
 describe('renderDigestHomeSection', () => {
   it('lists the person’s digests in every channel with the same buttons', () => {
     const blocks = renderDigestHomeSection([digest(), digest({ id: 'B00000', channelId: 'C9' })], {
@@ -462,24 +230,6 @@ describe('renderDigestHomeSection', () => {
     expect(texts(renderDigestHomeSection([], { now }))).toEqual([
       '*Your digests*\nYou have no digests yet. Create one in any channel, for example `/influencers digest #hcsm every monday at 9am`, and it posts there on its schedule.',
     ]);
-  });
-});
-
-describe('renderDigestHelp', () => {
-  it('gives the examples, the schedule forms and the management commands', () => {
-    const message = renderDigestHelp();
-    const lines = texts(message.blocks);
-    expect(lines[2]).toBe(
-      '*Create one*\n' +
-        '• `/influencers digest #hcsm every monday at 9am`\n' +
-        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours`\n' +
-        '• `/influencers digest "patient safety" every month on the 1st at 10:00 in Europe/London`\n' +
-        '• `/influencers digest #hcsm cron "0 9 * * 1"`',
-    );
-    expect(lines[3]).toContain('use `on the last day of every month` for month ends');
-    expect(lines[3]).toContain('Without a time it runs at 09:00');
-    expect(lines[4]).toContain('`/influencers digest pause <id>`');
-    expect(checkBlockKitLimits(message)).toEqual([]);
   });
 });
 

@@ -1,0 +1,109 @@
+/**
+ * A digest's failures in words: what went wrong, for the list, the run answer and the pause notice,
+ * and what the creator can do about it. The runner stores only the code; the words are made here.
+ */
+import type { ChannelProblem, ErrorCode } from '../errors.ts';
+import { userMention } from './mentions.ts';
+import { unhandled } from './unhandled.ts';
+
+/** Why a digest was paused: the runner's words, or a failure's code (and channel problem). */
+export type PauseCause =
+  | string
+  | { readonly code: ErrorCode | 'unknown'; readonly channelProblem?: ChannelProblem };
+
+/** Codes with nothing a person can do about them; the logs say more. */
+const unexpectedFailure = 'an unexpected error (the details are in the app logs)';
+
+/**
+ * A failed run's stored code in words short enough for one line: the list's last run, the answer
+ * to Run now and the pause notice all say it alike.
+ */
+export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProblem): string {
+  switch (code) {
+    case 'channel_unreachable':
+      return channelProblemWords(problem);
+    case 'credentials_rejected':
+    case 'unauthorized':
+      return "the analytics service rejected this app's credentials; an admin must check them";
+    case 'access_denied':
+      return "a database in it is not accessible to this app's analytics account";
+    case 'unknown_database':
+      return 'a database in it no longer exists';
+    case 'bad_request':
+      return 'the analytics service did not accept its question';
+    case 'rate_limited':
+      return 'the analytics service was too busy';
+    case 'service_unavailable':
+      return 'the analytics service was unavailable';
+    case 'timeout':
+      return 'the analytics service took too long to answer';
+    case 'network':
+      return 'the analytics service could not be reached';
+    case 'invalid_response':
+      return 'the analytics service sent an answer this app could not read';
+    case 'team_not_allowed':
+      return 'this workspace is no longer enabled for the app';
+    case 'config_invalid':
+      return "Slack or the analytics service refused this app's configuration; an admin must check its tokens";
+    case 'parse_error':
+    case 'digest_not_found':
+    case 'digest_permission_denied':
+    case 'unknown':
+      return unexpectedFailure;
+    default:
+      return unhandled(code, unexpectedFailure);
+  }
+}
+
+function channelProblemWords(problem: ChannelProblem | undefined): string {
+  switch (problem) {
+    case 'archived':
+      return 'the channel was archived';
+    case 'not_in_channel':
+      return 'I am no longer a member of the channel';
+    case 'not_found':
+      return 'the channel no longer exists, or I can no longer see it';
+    case 'restricted':
+      return 'posting in the channel is restricted';
+    case 'direct_message':
+      return 'I cannot post in that conversation';
+    case undefined:
+      return 'I could not post in the channel';
+    default:
+      return unhandled(problem, unexpectedFailure);
+  }
+}
+
+/**
+ * What the creator can do about a failure that paused their digest, as the first half of a
+ * sentence ("Invite <@U1> back to the channel with `/invite`"); undefined when nothing in
+ * particular helps (a busy or unreachable service), so the notice only says to resume later.
+ */
+export function fixWords(
+  cause: Exclude<PauseCause, string>,
+  botUserId: string | undefined,
+): string | undefined {
+  const me = userMention(botUserId, 'me');
+  switch (cause.code) {
+    case 'channel_unreachable':
+      switch (cause.channelProblem) {
+        case 'archived':
+          return 'Unarchive the channel (or remove this digest and create it in another channel)';
+        case 'not_in_channel':
+        case 'not_found':
+          return `Invite ${me} back to the channel with \`/invite\``;
+        case 'restricted':
+          return 'Ask a channel manager to let me post there';
+        default:
+          return `Check that the channel exists and that ${me} can post there`;
+      }
+    case 'access_denied':
+    case 'unknown_database':
+      return 'Check its databases (remove this digest and create it again without the one that is gone)';
+    case 'credentials_rejected':
+    case 'unauthorized':
+      return "Ask an admin to check this app's analytics credentials";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * How to create and manage digests, for `digest help` and a bare `digest`: every schedule and
+ * window form the digest grammar reads, in one message.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { SlackMessage } from '../model/message.ts';
+import { section } from './blocks.ts';
+import { escapeMrkdwn } from './format.ts';
+import { commandLabel } from './help.ts';
+import { checked } from './limits.ts';
+
+export interface DigestHelpOptions {
+  readonly command?: string;
+}
+
+/** `/influencers digest` or `digest help`: how to create and manage digests. */
+export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage {
+  const plain = commandLabel(options.command);
+  const cmd = escapeMrkdwn(plain);
+  const examples = [
+    'digest #hcsm every monday at 9am',
+    'digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours',
+    'digest "patient safety" every month on the 1st at 10:00 in Europe/London',
+    'digest #hcsm cron "0 9 * * 1"',
+  ].map((example) => `• \`${cmd} ${escapeMrkdwn(example)}\``);
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Scheduled digests' } },
+    section(
+      'A digest posts the top influencers of your databases in this channel on a schedule, ' +
+        'with how the ranking moved since the previous run.',
+    ),
+    section(`*Create one*\n${examples.join('\n')}`),
+    section(
+      '*Schedule*: `every day at 9am`, `every morning at 8`, `every monday at 9am`, ' +
+        '`mondays and thursdays at 17:30`, `every mon, wed and fri at 17:30`, `weekdays at 8:30`, ' +
+        '`weekends at 10`, `every month on the 1st at 10:00`, `on the last day of every month at ' +
+        '17:00`, `every 6 hours`, or `cron "<five fields>"`. Without a time it runs at 09:00; a ' +
+        'bare hour is on the 24-hour clock (`at 17`). The 29th to 31st are skipped in months ' +
+        'without them: use `on the last day of every month` for month ends. At most once an hour.\n' +
+        '*Window*: by default the time since the previous run (the previous day for daily, 7 days ' +
+        'for weekly, the previous calendar month for monthly, every month since the previous run ' +
+        'for the 29th to 31st), or `last 24 hours`, `past 7 days`, ' +
+        '`last 2 weeks`.\n' +
+        '*Time zone*: yours from your Slack profile, or `in Europe/London`. Runs keep their local ' +
+        'time across daylight-saving changes.\n' +
+        '*How many*: `top 20`, from 1 to 50 (default 10).',
+    ),
+    section(
+      '*Manage*\n' +
+        `• \`${cmd} digests\`: this channel's digests, with buttons\n` +
+        `• \`${cmd} digest pause <id>\`, \`resume <id>\`, \`run <id>\`, \`remove <id>\`\n` +
+        'Only the creator of a digest or a workspace admin can change it.',
+    ),
+  ];
+  return checked({
+    text: `Scheduled digests: for example ${cmd} digest #hcsm every monday at 9am`,
+    blocks,
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * How every digest message names a digest: its subject, channel, creator, schedule and run times,
+ * so the confirmation, the list, the post and the notices call it by the same words.
+ */
+import { DateTime } from 'luxon';
+import type { Digest } from '../model/digest.ts';
+import { zoneFor } from '../time/zones.ts';
+import {
+  cleanText,
+  escapeMrkdwn,
+  formatDatabases,
+  locale,
+  neutralizeMrkdwn,
+  slackDate,
+  truncate,
+} from './format.ts';
+import { channelMention, userMention } from './mentions.ts';
+import { describeSchedule } from './schedule.ts';
+
+/** Database lists in one line are cut here: the full list is in the digest's own posts. */
+const maxDatabasesText = 200;
+
+/**
+ * A digest's databases, how many people and where, in mrkdwn: "top 10 of #hcsm in <#C1>". Leave
+ * the channel out where the message already names it.
+ */
+export function digestSubject(digest: Digest, options: { channel?: boolean } = {}): string {
+  const databases = neutralizeMrkdwn(truncate(formatDatabases(digest.databases), maxDatabasesText));
+  const where = options.channel === false ? '' : ` in ${digestChannel(digest.channelId)}`;
+  return `top ${digest.top} of ${databases}${where}`;
+}
+
+/** A digest's channel as a mention; a stored id gone wrong reads as words, not as a broken token. */
+export function digestChannel(id: string): string {
+  return channelMention(id, 'an unknown channel');
+}
+
+/** A digest's creator as a mention, for when no display name is at hand. */
+export function digestPerson(id: string): string {
+  return userMention(id, 'someone');
+}
+
+/** The schedule in words, zone included: "Mondays at 09:00 Europe/London". */
+export function scheduleWords(digest: Pick<Digest, 'schedule'>): string {
+  const words = digest.schedule.description ?? describeSchedule(digest.schedule);
+  return truncate(cleanText(words), 200);
+}
+
+/**
+ * "Mon Nov 23, 09:00 GMT" in the schedule's zone, for text every reader sees alike; the year only
+ * when it is not `now`'s.
+ */
+export function zonedTime(instant: Date, zone: string, now: Date | undefined): string {
+  const time = DateTime.fromJSDate(instant, { zone: zoneFor(zone) }).setLocale(locale);
+  if (!time.isValid) return escapeMrkdwn(instant.toISOString());
+  const thisYear =
+    now === undefined ? undefined : DateTime.fromJSDate(now, { zone: zoneFor(zone) }).year;
+  const pattern = thisYear === time.year ? 'ccc LLL d, HH:mm ZZZZ' : 'ccc LLL d, yyyy, HH:mm ZZZZ';
+  return time.toFormat(pattern);
+}
+
+/**
+ * A run's time in the schedule's zone, then as a date each reader sees in their own zone: the
+ * schedule is kept in its zone, but the reader acts in theirs.
+ */
+export function runTime(instant: Date, zone: string, now: Date | undefined): string {
+  const iso =
+    DateTime.fromJSDate(instant, { zone: zoneFor(zone) }).toISO() ?? instant.toISOString();
+  return `${zonedTime(instant, zone, now)} (your time: ${slackDate(iso, zone)})`;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { InfluencersResult } from '../../src/analytics/types.ts';
+import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
+import { rankChanges } from '../../src/model/rank-changes.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import { digest, mondayDate, query, result, texts } from './helpers.ts';
+
+describe('renderDigestMessage', () => {
+  it('is the lookup answer with a context line, and rank changes from the second run on', () => {
+    const changes = rankChanges(
+      [
+        { screenName: 'bob', rank: 1 },
+        { screenName: 'carol', rank: 2 },
+      ],
+      [
+        { screenName: 'alice', rank: 1 },
+        { screenName: 'bob', rank: 2 },
+      ],
+    );
+    const message = renderDigestMessage(digest(), query, result, changes, {
+      createdByName: 'Jane *Doe*',
+    });
+    expect(message.text).toBe(
+      'Weekly digest: Top 2 influencers for #hcsm, Nov 16–Nov 23: @alice, @bob',
+    );
+    expect(texts(message.blocks)).toEqual([
+      'Top influencers for #hcsm',
+      `Window: ${mondayDate(1794819600, 'Nov 16, 2026 09:00 GMT')} → ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')} · queried in Europe/London`,
+      'Weekly digest · Mondays at 09:00 Europe/London · created by Jane ∗Doe∗ · id 7K3M9Q',
+      '*1.* <https://x.com/alice|@alice>\n10 mentions',
+      '*2.* <https://x.com/bob|@bob>',
+      '*Since the previous run*\n*New*: @alice at #1\n*Down*: @bob −1 to #2\n*Dropped out*: @carol (was #2)',
+    ]);
+  });
+
+  it('shows no rank changes on the first run and mentions the creator without a name', () => {
+    const message = renderDigestMessage(
+      digest({
+        schedule: { kind: 'cron', expression: '30 8 * * 1-5', zone: 'UTC', cadence: 'custom' },
+      }),
+      query,
+      result,
+      rankChanges(undefined, []),
+    );
+    const lines = texts(message.blocks);
+    expect(lines[2]).toBe('Digest · Weekdays at 08:30 UTC · created by <@U42> · id 7K3M9Q');
+    expect(lines.at(-1)).toBe('*2.* <https://x.com/bob|@bob>');
+  });
+
+  it('says so when nothing moved, and counts moves beyond ten', () => {
+    const same = rankChanges(
+      [{ screenName: 'alice', rank: 1 }],
+      [{ screenName: 'ALICE', rank: 1 }],
+    );
+    expect(texts(renderDigestMessage(digest(), query, result, same).blocks).at(-1)).toBe(
+      '*Since the previous run*\nNo change in the ranking since the previous run.',
+    );
+    const previous = Array.from({ length: 12 }, (_, i) => ({ screenName: `p${i}`, rank: i + 1 }));
+    const current = Array.from({ length: 12 }, (_, i) => ({ screenName: `c${i}`, rank: i + 1 }));
+    const moved = texts(
+      renderDigestMessage(digest(), query, result, rankChanges(previous, current)).blocks,
+    ).at(-1);
+    expect(moved).toContain('@c9 at #10 and 2 more\n');
+    expect(moved).toMatch(/@p9 \(was #10\) and 2 more$/);
+  });
+
+  it('fits the Block Kit limits with 50 long entries and many moves, folding entries', () => {
+    const long = 'W'.repeat(200);
+    const full: InfluencersResult = {
+      influencers: Array.from({ length: 50 }, (_, i) => ({
+        rank: i + 1,
+        screenName: `${long}${i}`,
+        displayName: `${long} ${i}`,
+        profileImageUrl: `https://example.com/${i}.png`,
+        hsgScore: 10,
+        stakeholderCategories: Array.from({ length: 6 }, (_, c) => ({ name: `${long}${c}` })),
+        metrics: { mentions: 1, retweets: 2, tweets: 3, impressions: 4, replies: 5 },
+      })),
+    };
+    const previous = Array.from({ length: 50 }, (_, i) => ({
+      screenName: `${long}x${i}`,
+      rank: i + 1,
+    }));
+    const changes = rankChanges(
+      previous,
+      full.influencers.map((influencer) => ({
+        screenName: influencer.screenName,
+        rank: influencer.rank,
+      })),
+    );
+    const message = renderDigestMessage(
+      digest({ top: 50 }),
+      { ...query, limit: 50 },
+      full,
+      changes,
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
+    const lines = texts(message.blocks);
+    expect(lines[2]).toContain('Weekly digest · ');
+    expect(lines.at(-1)).toMatch(/^\*Since the previous run\*\n\*New\*: /);
+    expect(lines.at(-2)).toMatch(/^…and \d+ more not shown here$/);
+  });
+
+  it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {
+    const render: RenderDigest = renderDigestMessage;
+    const notice: RenderPauseNotice = renderDigestPaused;
+    const message = render(digest(), query, result, rankChanges(undefined, []));
+    expect('blocks' in message && message.blocks.length).toBe(5);
+    expect(notice(digest(), { code: 'channel_unreachable', channelProblem: 'archived' }).text).toBe(
+      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
+    );
+  });
+});
+
+describe('renderDigestPaused', () => {
+  it.each([
+    [
+      { code: 'channel_unreachable', channelProblem: 'archived' },
+      'the channel was archived.\nUnarchive the channel (or remove this digest and create it in another channel), then resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      { code: 'channel_unreachable', channelProblem: 'not_in_channel' },
+      'I am no longer a member of the channel.\nInvite <@UBOT> back to the channel with `/invite`, then resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      { code: 'access_denied' },
+      "a database in it is not accessible to this app's analytics account.\nCheck its databases (remove this digest and create it again without the one that is gone), then resume it with `/influencers digest resume 7K3M9Q`.",
+    ],
+    [
+      { code: 'credentials_rejected' },
+      "the analytics service rejected this app's credentials; an admin must check them.\nAsk an admin to check this app's analytics credentials, then resume it with `/influencers digest resume 7K3M9Q`.",
+    ],
+    [
+      { code: 'service_unavailable' },
+      'the analytics service was unavailable.\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+    [
+      'the bot is not a member of the channel <b> (3 failed runs in a row)',
+      'the bot is not a member of the channel &lt;b&gt; (3 failed runs in a row).\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
+    ],
+  ] as const)('tells the creator why (%j) and how to resume', (cause, why) => {
+    const message = renderDigestPaused(digest(), cause, { botUserId: 'UBOT' });
+    expect(texts(message.blocks)).toEqual([
+      `:double_vertical_bar: Your digest *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London) was paused: ${why}`,
+      'Or remove it with `/influencers digest remove 7K3M9Q`.',
+    ]);
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it('falls back to the stored reason', () => {
+    const message = renderDigestPaused(digest({ pausedReason: 'the channel was archived' }));
+    expect(message.text).toBe(
+      'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
+    );
+  });
+});
