@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { consoleZoneErrorText, ignoredSlackSettingsText } from '../../src/render/console.ts';
-import { scheduleNeverRunsText } from '../../src/render/schedule.ts';
-
-describe('scheduleNeverRunsText', () => {
-  it('names the schedule that has no future run', () => {
-    expect(scheduleNeverRunsText('0 9 30 2 *')).toBe('The schedule "0 9 30 2 *" never runs again.');
-  });
-});
 
 describe('consoleZoneErrorText', () => {
   it('names the zone and an example of a valid one', () => {
