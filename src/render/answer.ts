@@ -102,13 +102,28 @@ export function renderAnswer(
   const charBudget =
     blockKitLimits.messageBlockText - blockText(head) - blockText(tail) - moreLineReserve;
   const { blocks: list, shown } = layoutEntries(entries, blockBudget, charBudget);
-  const more =
-    shown < entries.length ? [context(`…and ${entries.length - shown} more not shown here`)] : [];
+  const more = shown < entries.length ? [moreNotShown(entries.length - shown)] : [];
 
   return checked({
     text: fallbackText(request, databases, entries),
     blocks: [...head, ...list, ...more, ...tail],
   });
+}
+
+/**
+ * The line that ends a list cut short. A digest that must drop more entries to fit its own lines
+ * re-counts it, so both say it alike.
+ */
+export function moreNotShown(count: number): ContextBlock {
+  return context(`…and ${count} more not shown here`);
+}
+
+/**
+ * An X handle without its leading @s, cleaned and bounded, not yet neutralized: the answer links
+ * it and a digest's rank changes list it, and both must name a person alike.
+ */
+export function bareHandle(screenName: string): string {
+  return truncate(cleanText(screenName).replace(/^@+/u, ''), maxHandleLength);
 }
 
 /**
@@ -187,10 +202,7 @@ function renderEntry(influencer: Influencer, index: number): Entry {
   const rank =
     Number.isFinite(influencer.rank) && influencer.rank > 0 ? influencer.rank : index + 1;
   const name = truncate(cleanText(influencer.displayName ?? ''), maxNameLength);
-  const handle = truncate(
-    cleanText(influencer.screenName ?? '').replace(/^@+/u, ''),
-    maxHandleLength,
-  );
+  const handle = bareHandle(influencer.screenName ?? '');
   const handleText = handle.length > 0 ? `@${neutralizeMrkdwn(handle)}` : '';
   const handleMarkup =
     handle.length > 0 && !handle.endsWith('…')

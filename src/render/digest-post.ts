@@ -9,7 +9,7 @@ import type { Cadence, Digest } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
-import { renderAnswer } from './answer.ts';
+import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
 import { context, section } from './blocks.ts';
 import { failureWords, fixWords, type PauseCause } from './digest-failures.ts';
 import { digestPerson, digestSubject, scheduleWords } from './digest-words.ts';
@@ -19,7 +19,6 @@ import { blockKitLimits, checkBlockKitLimits, checked } from './limits.ts';
 
 /** Handles per kind of rank change; the rest are counted. */
 const maxMovesShown = 10;
-const maxHandleLength = 50;
 
 const cadenceWords: Record<Cadence, string> = {
   daily: 'Daily digest',
@@ -78,7 +77,7 @@ export function renderDigestMessage(
   const assemble = (): KnownBlock[] => [
     ...head,
     ...entries,
-    ...(hidden > 0 ? [context(`…and ${hidden} more not shown here`)] : []),
+    ...(hidden > 0 ? [moreNotShown(hidden)] : []),
     ...(moves === undefined ? [] : [moves]),
   ];
   const text = truncateMrkdwn(`${label}: ${answer.text}`, blockKitLimits.fallbackText);
@@ -111,8 +110,7 @@ function moreCount(block: ContextBlock): number {
 /** How the ranking moved, compactly; undefined on a digest's first run. */
 function changesBlock(changes: RankChanges): SectionBlock | undefined {
   if (changes.firstRun) return undefined;
-  const handle = (name: string): string =>
-    `@${neutralizeMrkdwn(truncate(cleanText(name).replace(/^@+/u, ''), maxHandleLength))}`;
+  const handle = (name: string): string => `@${neutralizeMrkdwn(bareHandle(name))}`;
   const list = <T>(items: readonly T[], word: (item: T) => string): string => {
     const shown = items.slice(0, maxMovesShown).map(word);
     const rest = items.length - shown.length;
