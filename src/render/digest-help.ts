@@ -5,8 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../model/message.ts';
 import { section } from './blocks.ts';
-import { escapeMrkdwn } from './format.ts';
-import { commandLabel } from './help.ts';
+import { commandMrkdwn, exampleLines } from './help.ts';
 import { checked } from './limits.ts';
 
 export interface DigestHelpOptions {
@@ -15,21 +14,20 @@ export interface DigestHelpOptions {
 
 /** `/influencers digest` or `digest help`: how to create and manage digests. */
 export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage {
-  const plain = commandLabel(options.command);
-  const cmd = escapeMrkdwn(plain);
-  const examples = [
+  const cmd = commandMrkdwn(options.command);
+  const examples = exampleLines(cmd, [
     'digest #hcsm every monday at 9am',
     'digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours',
     'digest "patient safety" every month on the 1st at 10:00 in Europe/London',
     'digest #hcsm cron "0 9 * * 1"',
-  ].map((example) => `• \`${cmd} ${escapeMrkdwn(example)}\``);
+  ]);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Scheduled digests' } },
     section(
       'A digest posts the top influencers of your databases in this channel on a schedule, ' +
         'with how the ranking moved since the previous run.',
     ),
-    section(`*Create one*\n${examples.join('\n')}`),
+    section(`*Create one*\n${examples}`),
     section(
       '*Schedule*: `every day at 9am`, `every morning at 8`, `every monday at 9am`, ' +
         '`mondays and thursdays at 17:30`, `every mon, wed and fri at 17:30`, `weekdays at 8:30`, ' +

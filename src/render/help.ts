@@ -32,7 +32,6 @@ export interface HelpOptions {
 export function renderHelp(options: HelpOptions = {}): SlackMessage {
   const plainCommand = commandLabel(options.command);
   const command = escapeMrkdwn(plainCommand);
-  const examples = helpExamples.map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);
   const hint = options.hint === undefined ? '' : truncate(options.hint, 1000);
   const blocks: KnownBlock[] = [
     ...(hint === '' ? [] : [section(`:bulb: ${hint}`)]),
@@ -42,7 +41,7 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
         'a time zone and how many people to list. Answers are visible only to you, with a button ' +
         'to share them in the channel.',
     ),
-    section(`*Examples*\n${examples.join('\n')}`),
+    section(`*Examples*\n${exampleLines(command, helpExamples)}`),
     section(grammarSummary),
     section(dmNote(command)),
   ];
@@ -93,6 +92,14 @@ export function digestVerbHint(verb: string, rest: string, command?: string): st
 export function commandLabel(command: string | undefined): string {
   const clean = truncate(cleanText(command ?? ''), 32);
   return clean.length > 0 ? clean : slashCommand;
+}
+
+/**
+ * Examples as bullet lines of code a person can copy as they are: "• `/influencers #hcsm last
+ * week`". `command` is already mrkdwn ({@link commandMrkdwn}).
+ */
+export function exampleLines(command: string, examples: readonly string[]): string {
+  return examples.map((example) => `• \`${command} ${escapeMrkdwn(example)}\``).join('\n');
 }
 
 /** {@link commandLabel} for mrkdwn, where most messages name the command. */

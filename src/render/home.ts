@@ -2,8 +2,8 @@ import type { HomeView, InputBlock, KnownBlock, ModalView } from '@slack/types';
 import type { ParseError, ParseErrorReason } from '../errors.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
-import { cleanText, escapeMrkdwn, truncate } from './format.ts';
-import { commandMrkdwn, grammarSummary, helpExamples } from './help.ts';
+import { cleanText, truncate } from './format.ts';
+import { commandMrkdwn, exampleLines, grammarSummary, helpExamples } from './help.ts';
 import {
   actionIds,
   blockIds,
@@ -28,9 +28,6 @@ export interface HomeOptions {
 /** The Home tab: what the bot does, how to ask, and a button that opens the lookup modal. */
 export function renderHome(options: HomeOptions = {}): HomeView {
   const command = commandMrkdwn(options.command);
-  const examples = helpExamples
-    .slice(0, 3)
-    .map((example) => `• \`${command} ${escapeMrkdwn(example)}\``);
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Who drove the conversation?' } },
     section(
@@ -51,7 +48,7 @@ export function renderHome(options: HomeOptions = {}): HomeView {
       ],
     },
     { type: 'divider' },
-    section(`*Try in any channel*\n${examples.join('\n')}`),
+    section(`*Try in any channel*\n${exampleLines(command, helpExamples.slice(0, 3))}`),
     section(grammarSummary),
     context('Or send me the same text in the Messages tab, for example `#hcsm yesterday`.'),
   ];

@@ -109,6 +109,13 @@ function richText(elements: readonly ElementLike[] | undefined): string {
     .join('');
 }
 
+function elementsToPlain(elements: readonly ElementLike[] | undefined, separator: string): string {
+  return (elements ?? [])
+    .map(elementToPlain)
+    .filter((text) => text.length > 0)
+    .join(separator);
+}
+
 function blockToPlain(block: BlockLike): string {
   switch (block.type) {
     case 'header': {
@@ -127,15 +134,9 @@ function blockToPlain(block: BlockLike): string {
       return lines.join('\n');
     }
     case 'context':
-      return (block.elements ?? [])
-        .map(elementToPlain)
-        .filter((text) => text.length > 0)
-        .join('  ');
+      return elementsToPlain(block.elements, '  ');
     case 'actions':
-      return (block.elements ?? [])
-        .map(elementToPlain)
-        .filter((text) => text.length > 0)
-        .join(' ');
+      return elementsToPlain(block.elements, ' ');
     case 'divider':
       return '---';
     case 'image':
