@@ -9,7 +9,7 @@ import { answerDigestCommand } from '../../../flows/digest-commands.ts';
 import type { DigestCaller } from '../../../flows/digest-manager.ts';
 import { defined } from '../../../model/defined.ts';
 import { createsDigest, type DigestCommand, parseDigestCommand } from '../../../parsing/digest.ts';
-import { renderDigestHelp } from '../../../render/digest-management.ts';
+import { renderDigestHelp } from '../../../render/digest-help.ts';
 import { renderError } from '../../../render/errors.ts';
 import { digestUtcFallbackNote } from '../../../render/status.ts';
 import type { SlackDeps } from '../../deps.ts';
