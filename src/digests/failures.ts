@@ -166,3 +166,33 @@ export function mayHavePosted(error: unknown): boolean {
       return true;
   }
 }
+
+/** How a step that certainly had no effect is tried again. */
+export interface RetryPolicy {
+  /** Attempts in all, the first one included. */
+  readonly attempts: number;
+  /** The wait after the first failed attempt, doubled after each further one. */
+  readonly backoffMs: number;
+}
+
+/** The wait after the `tried`-th failed attempt. */
+export function backoffDelay(policy: RetryPolicy, tried: number): number {
+  return policy.backoffMs * 2 ** (tried - 1);
+}
+
+/** A step that gave up: carries the failure that decided it, the original error as its cause. */
+export class RunFailedError extends Error {
+  readonly failure: Failure;
+
+  constructor(failure: Failure, cause: unknown) {
+    super(`digest run failed: ${failure.code}`, { cause });
+    this.failure = failure;
+  }
+}
+
+/** What made a run fail, and the error to log for it. */
+export function runFailure(error: unknown): { readonly failure: Failure; readonly cause: unknown } {
+  return error instanceof RunFailedError
+    ? { failure: error.failure, cause: error.cause }
+    : { failure: classifyFailure(error), cause: error };
+}

@@ -1,0 +1,12 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** The runner's only source of time, so tests can drive ticks, backoff and pacing. */
+export interface Clock {
+  now(): Date;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms) => delay(ms),
+};

@@ -1,0 +1,382 @@
+import type { Logger } from '../logger.ts';
+import type { Digest, RankedAccount } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import { failureWords } from '../render/digest-failures.ts';
+import type { Clock } from './clock.ts';
+import { Coalescer } from './coalescer.ts';
+import {
+  backoffDelay,
+  classifyFailure,
+  type Failure,
+  mayHavePosted,
+  type RetryPolicy,
+  RunFailedError,
+  runFailure,
+} from './failures.ts';
+import type { Pacer } from './pacing.ts';
+import type {
+  BeginDeliveryResult,
+  Completion,
+  Delivery,
+  DeliveryStart,
+  DigestStore,
+  SlotCompletion,
+} from './store/store.ts';
+import type { TickReport } from './tick.ts';
+
+/** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
+export interface DigestPoster {
+  post(channelId: string, message: SlackMessage): Promise<{ ts: string }>;
+  /** A direct message to the digest's creator (pause notices). */
+  notifyCreator(userId: string, message: SlackMessage): Promise<void>;
+}
+
+/** The DM to a digest's creator when repeated failures paused it; `failure` says what to fix. */
+export type RenderPauseNotice = (
+  digest: Digest,
+  failure: Pick<Failure, 'code' | 'channelProblem'>,
+) => SlackMessage;
+
+/** How a manual run ended, for the person who asked for it. */
+export type RunNowResult =
+  | { readonly outcome: 'posted'; readonly ts: string }
+  | { readonly outcome: 'failed'; readonly failure: Failure }
+  /** Slack may or may not have posted it (a timeout after sending); it is not sent again. */
+  | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
+  | { readonly outcome: 'already' };
+
+/** A slot's message, and the ranking recorded once it is posted. */
+export interface ComposedDigest {
+  readonly ranking: RankedAccount[];
+  readonly message: SlackMessage;
+}
+
+export interface DeliveriesOptions {
+  readonly store: DigestStore;
+  readonly owner: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly poster: DigestPoster;
+  readonly pacer: Pacer;
+  /** For failures that certainly did not post. */
+  readonly retry: RetryPolicy;
+  readonly maxConsecutiveFailures: number;
+  readonly renderPauseNotice: RenderPauseNotice;
+  /** Most delivery records per store call. */
+  readonly storeBatchSize: number;
+}
+
+/** How one paced post step ended. */
+type PostOutcome =
+  | { readonly kind: 'posted'; readonly ts: string }
+  /** The slot's record was there already: nothing was sent. */
+  | { readonly kind: 'already'; readonly delivery: Delivery }
+  /** The post may have reached Slack: not sent again, recorded `unconfirmed`. */
+  | { readonly kind: 'unconfirmed'; readonly error: unknown };
+
+type Attempt =
+  | { readonly kind: 'sent'; readonly ts: string }
+  | { readonly kind: 'already'; readonly delivery: Delivery }
+  | { readonly kind: 'error'; readonly error: unknown };
+
+type DeliveryCounts = Pick<TickReport, 'posted' | 'failed' | 'unconfirmed' | 'paused'>;
+
+/**
+ * The delivery record of each slot, from `posting` to `posted`, `failed` or `unconfirmed`: what is
+ * sent again, what is given up, and what is never sent twice. Scheduled slots write their records
+ * through batches shared with the digests that reach the same step at the same moment.
+ */
+export class Deliveries {
+  readonly #options: DeliveriesOptions;
+  readonly #begins: Coalescer<DeliveryStart, BeginDeliveryResult>;
+  readonly #completions: Coalescer<SlotCompletion, void>;
+
+  constructor(options: DeliveriesOptions) {
+    this.#options = options;
+    const { store, storeBatchSize: maxBatch } = options;
+    // Two batches in flight: one being written while the next fills, and PostgreSQL's pool can
+    // run both on separate connections.
+    const maxInFlight = 2;
+    this.#begins = new Coalescer({
+      run: (starts) => store.beginDeliveries(starts),
+      single: (start) => store.beginDelivery(start.digestId, start.slot, start.owner, start.now),
+      maxBatch,
+      maxInFlight,
+    });
+    this.#completions = new Coalescer({
+      run: async (items) => {
+        await store.completeMany(items);
+        return items.map(() => undefined);
+      },
+      single: (item) => store.complete(item.digestId, item.slot, item.completion),
+      maxBatch,
+      maxInFlight,
+    });
+  }
+
+  /**
+   * Posts a scheduled slot and moves the digest on to `next`. Errors escape only when a record
+   * could not be written; the slot's records then keep it from being posted twice.
+   */
+  async deliver(
+    digest: Digest,
+    slot: Date,
+    next: Date,
+    compose: () => Promise<ComposedDigest>,
+    report: DeliveryCounts,
+  ): Promise<void> {
+    const { owner, clock } = this.#options;
+    // No pre-check of the delivery record: the analytics question is usually shared anyway, and
+    // beginDelivery, right before the post, is the atomic check that matters.
+    let outcome: PostOutcome;
+    let ranking: RankedAccount[];
+    try {
+      const composed = await compose();
+      ranking = composed.ranking;
+      outcome = await this.#post(digest, slot, composed.message, () =>
+        this.#begins.submit({ digestId: digest.id, slot, owner, now: clock.now() }),
+      );
+    } catch (error) {
+      await this.#fail(digest, slot, next, error, report);
+      return;
+    }
+    if (outcome.kind === 'already') {
+      await this.#settleAlreadyHandled(digest, slot, outcome.delivery, next, report);
+      return;
+    }
+    if (outcome.kind === 'unconfirmed') {
+      report.unconfirmed++;
+      const failure = this.#unconfirmed(
+        outcome.error,
+        { digestId: digest.id, slot: slot.toISOString() },
+        'digest post may or may not have reached Slack; not sending it again',
+      );
+      await this.#complete(digest.id, slot, {
+        owner,
+        outcome: 'unconfirmed',
+        at: clock.now(),
+        errorCode: failure.code,
+        nextRunAt: next,
+      });
+      return;
+    }
+    // Posted: a failure to record it is not a failed run. It escapes, and the lease is given
+    // back; the slot stays `posting`, so the next runner records it unconfirmed rather than
+    // posting it again.
+    await this.#complete(digest.id, slot, {
+      owner,
+      outcome: 'posted',
+      at: clock.now(),
+      messageTs: outcome.ts,
+      ranking,
+      nextRunAt: next,
+      consecutiveFailures: 0,
+    });
+    report.posted++;
+  }
+
+  /**
+   * Posts a slot outside the schedule ("Run now"): its records neither move the schedule nor
+   * count toward pausing, and are written at once rather than batched.
+   */
+  async deliverNow(
+    digest: Digest,
+    slot: Date,
+    compose: () => Promise<ComposedDigest>,
+  ): Promise<RunNowResult> {
+    const { store, owner, clock, logger } = this.#options;
+    try {
+      const { ranking, message } = await compose();
+      const outcome = await this.#post(digest, slot, message, () =>
+        store.beginDelivery(digest.id, slot, owner, clock.now()),
+      );
+      if (outcome.kind === 'already') return { outcome: 'already' };
+      if (outcome.kind === 'unconfirmed') {
+        const failure = this.#unconfirmed(
+          outcome.error,
+          { digestId: digest.id },
+          'manual digest post may or may not have reached Slack; not sending it again',
+        );
+        await this.#completeNow(digest, slot, { outcome: 'unconfirmed', errorCode: failure.code });
+        return { outcome: 'unconfirmed', failure };
+      }
+      await this.#completeNow(digest, slot, { outcome: 'posted', messageTs: outcome.ts, ranking });
+      return { outcome: 'posted', ts: outcome.ts };
+    } catch (error) {
+      const { failure, cause } = runFailure(error);
+      logger.warn(
+        { err: cause, digestId: digest.id, code: failure.code },
+        'manual digest run failed',
+      );
+      await this.#completeNow(digest, slot, { outcome: 'failed', errorCode: failure.code });
+      return { outcome: 'failed', failure };
+    }
+  }
+
+  /** A manual run's record, written at once: no other digest reaches the step beside it. */
+  #completeNow(
+    digest: Digest,
+    slot: Date,
+    settled: Pick<Completion, 'outcome' | 'errorCode' | 'messageTs' | 'ranking'>,
+  ): Promise<void> {
+    const { store, owner, clock } = this.#options;
+    return store.complete(digest.id, slot, { owner, at: clock.now(), ...settled });
+  }
+
+  /** Logs a post that may have reached Slack; returns the failure its record keeps. */
+  #unconfirmed(error: unknown, context: Record<string, string>, message: string): Failure {
+    const failure = classifyFailure(error);
+    this.#options.logger.warn({ err: error, ...context, code: failure.code }, message);
+    return failure;
+  }
+
+  /**
+   * The slot already had a record when this runner came to post it. Only a `posting` record
+   * (another runner started and never confirmed) becomes an `unconfirmed` last run; a slot
+   * another runner settled keeps its record and last run, and this runner only moves the digest
+   * on (a no-op when that runner already did) and gives its lease back.
+   */
+  async #settleAlreadyHandled(
+    digest: Digest,
+    slot: Date,
+    delivery: Delivery,
+    next: Date,
+    report: DeliveryCounts,
+  ): Promise<void> {
+    const { store, owner, clock, logger } = this.#options;
+    const at = clock.now();
+    let settled: Pick<Completion, 'outcome' | 'messageTs' | 'errorCode'>;
+    switch (delivery.status) {
+      case 'skipped':
+        await store.recordSkipped(digest.id, slot, {
+          owner,
+          at,
+          count: delivery.skippedCount ?? 1,
+          nextRunAt: next,
+        });
+        return;
+      case 'posting':
+        report.unconfirmed++;
+        logger.warn(
+          { digestId: digest.id, slot: slot.toISOString(), by: delivery.owner },
+          'another runner started posting this slot and never confirmed; not posting it again',
+        );
+        settled = { outcome: 'unconfirmed' };
+        break;
+      case 'posted':
+        settled = {
+          outcome: 'posted',
+          ...(delivery.messageTs ? { messageTs: delivery.messageTs } : {}),
+        };
+        break;
+      case 'failed':
+        // beginDelivery retakes a failed record, so this only happens if a store does not.
+        settled = { outcome: 'failed', errorCode: delivery.errorCode ?? 'unknown' };
+        break;
+    }
+    await this.#complete(digest.id, slot, { owner, at, ...settled, nextRunAt: next });
+  }
+
+  /** Records a failed slot, and pauses the digest (telling its creator) after too many in a row. */
+  async #fail(digest: Digest, slot: Date, next: Date, error: unknown, report: DeliveryCounts) {
+    const { owner, clock, logger } = this.#options;
+    const { failure, cause } = runFailure(error);
+    const failures = digest.consecutiveFailures + 1;
+    const pause = failures >= this.#options.maxConsecutiveFailures;
+    logger.warn(
+      { err: cause, digestId: digest.id, code: failure.code, failures },
+      'digest run failed',
+    );
+    await this.#complete(digest.id, slot, {
+      owner,
+      outcome: 'failed',
+      at: clock.now(),
+      errorCode: failure.code,
+      nextRunAt: next,
+      consecutiveFailures: failures,
+      ...(pause ? { pauseReason: this.#pauseReason(failure, failures) } : {}),
+    });
+    report.failed++;
+    if (!pause) return;
+    report.paused++;
+    await this.#notifyPause(digest, failure);
+  }
+
+  #pauseReason(failure: Failure, failures: number): string {
+    return `${failureWords(failure.code, failure.channelProblem)} (${failures} failed runs in a row)`;
+  }
+
+  async #notifyPause(digest: Digest, failure: Failure): Promise<void> {
+    const { poster, renderPauseNotice, logger } = this.#options;
+    try {
+      await poster.notifyCreator(digest.creatorId, renderPauseNotice(digest, failure));
+    } catch (notifyError) {
+      logger.warn(
+        { err: notifyError, digestId: digest.id },
+        'could not tell the creator about the pause',
+      );
+    }
+  }
+
+  /** Through the batch writer; the record commits before this resolves. */
+  #complete(digestId: string, slot: Date, completion: Completion): Promise<void> {
+    return this.#completions.submit({ digestId, slot, completion });
+  }
+
+  /**
+   * chat.postMessage in the channel's turn (see Pacer), with `begin` writing the slot's `posting`
+   * record inside that step, immediately before the message is sent. Resends only what certainly
+   * did not reach Slack, after giving the record back so that a crash during the wait loses
+   * nothing; throws a RunFailedError when it gives up.
+   */
+  async #post(
+    digest: Digest,
+    slot: Date,
+    message: SlackMessage,
+    begin: () => Promise<BeginDeliveryResult>,
+  ): Promise<PostOutcome> {
+    const { store, owner, clock, pacer, retry } = this.#options;
+    for (let tried = 1; ; tried++) {
+      const attempt = await pacer.paced(digest, (sending) =>
+        this.#attempt(digest, message, begin, sending),
+      );
+      if (attempt.kind === 'sent') return { kind: 'posted', ts: attempt.ts };
+      if (attempt.kind === 'already') return attempt;
+      const { error } = attempt;
+      if (mayHavePosted(error)) return { kind: 'unconfirmed', error };
+      const failure = classifyFailure(error);
+      // The `failed` completion replaces this runner's own `posting` record.
+      if (failure.kind === 'permanent' || tried >= retry.attempts) {
+        throw new RunFailedError(failure, error);
+      }
+      try {
+        await store.abandonDelivery(digest.id, slot, owner);
+      } catch (abandonError) {
+        throw new RunFailedError(failure, abandonError);
+      }
+      if (failure.retryAfterMs !== undefined) {
+        // The channel's queue waits it out, for every digest of the workspace.
+        pacer.holdWorkspace(digest.teamId, failure.retryAfterMs);
+      } else {
+        await clock.sleep(backoffDelay(retry, tried));
+      }
+    }
+  }
+
+  /** One paced post step: the `posting` record, then the message. */
+  async #attempt(
+    digest: Digest,
+    message: SlackMessage,
+    begin: () => Promise<BeginDeliveryResult>,
+    sending: () => void,
+  ): Promise<Attempt> {
+    const begun = await begin();
+    if (begun.kind === 'already') return { kind: 'already', delivery: begun.delivery };
+    sending();
+    try {
+      return { kind: 'sent', ts: (await this.#options.poster.post(digest.channelId, message)).ts };
+    } catch (error) {
+      return { kind: 'error', error };
+    }
+  }
+}
