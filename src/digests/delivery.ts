@@ -1,7 +1,7 @@
+import type { ChannelProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { failureWords } from '../render/digest-failures.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
 import {
@@ -37,6 +37,9 @@ export type RenderPauseNotice = (
   failure: Pick<Failure, 'code' | 'channelProblem'>,
 ) => SlackMessage;
 
+/** A failure in the words a paused digest shows as its reason in lists. */
+export type DescribeFailure = (code: Failure['code'], channelProblem?: ChannelProblem) => string;
+
 /** How a manual run ended, for the person who asked for it. */
 export type RunNowResult =
   | { readonly outcome: 'posted'; readonly ts: string }
@@ -62,6 +65,8 @@ export interface DeliveriesOptions {
   readonly retry: RetryPolicy;
   readonly maxConsecutiveFailures: number;
   readonly renderPauseNotice: RenderPauseNotice;
+  /** Without it, a pause reason names the failure's code. */
+  readonly describeFailure: DescribeFailure | undefined;
   /** Most delivery records per store call. */
   readonly storeBatchSize: number;
 }
@@ -303,7 +308,11 @@ export class Deliveries {
   }
 
   #pauseReason(failure: Failure, failures: number): string {
-    return `${failureWords(failure.code, failure.channelProblem)} (${failures} failed runs in a row)`;
+    const { describeFailure } = this.#options;
+    const words = describeFailure
+      ? describeFailure(failure.code, failure.channelProblem)
+      : [failure.code, failure.channelProblem].filter(Boolean).join(': ');
+    return `${words} (${failures} failed runs in a row)`;
   }
 
   async #notifyPause(digest: Digest, failure: Failure): Promise<void> {

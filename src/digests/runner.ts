@@ -9,6 +9,7 @@ import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
   Deliveries,
+  type DescribeFailure,
   type DigestPoster,
   type RenderPauseNotice,
   type RunNowResult,
@@ -22,6 +23,7 @@ import { DueTick, type TickOptions, type TickReport } from './tick.ts';
 
 export { type Clock, systemClock } from './clock.ts';
 export type {
+  DescribeFailure,
   DigestPoster,
   RenderPauseNotice,
   RunNowResult,
@@ -114,6 +116,11 @@ export interface DigestRunnerDeps {
   readonly poster: DigestPoster;
   readonly renderDigest: RenderDigest;
   readonly renderPauseNotice: RenderPauseNotice;
+  /**
+   * The pause reason a digest keeps and its lists show. Without it (tests, benchmarks) the reason
+   * names the failure's code.
+   */
+  readonly describeFailure?: DescribeFailure;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -200,6 +207,7 @@ export class DigestRunner {
       maxConsecutiveFailures:
         options.maxConsecutiveFailures ?? digestRunnerDefaults.maxConsecutiveFailures,
       renderPauseNotice: deps.renderPauseNotice,
+      describeFailure: deps.describeFailure,
       storeBatchSize: options.storeBatchSize ?? policyDefaults.storeBatchSize,
     });
     this.#tickOptions = {

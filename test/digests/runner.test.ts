@@ -12,6 +12,7 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
+import { failureWords } from '../../src/render/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 
@@ -87,6 +88,7 @@ describe('DigestRunner', () => {
         return { text: `digest ${digest.id}`, blocks: [] };
       },
       renderPauseNotice: renderDigestPaused,
+      describeFailure: failureWords,
       options: { owner, ...options },
     });
   }
@@ -221,6 +223,25 @@ describe('DigestRunner', () => {
     ]);
     clock.set('2026-06-29T08:00:10Z');
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
+  });
+
+  it('names the failure in the pause reason by its code when no words are given', async () => {
+    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    poster.failWith = (channelId) => new ChannelUnreachableError(channelId, 'archived');
+    const wordless = new DigestRunner({
+      store,
+      analytics,
+      poster,
+      clock,
+      renderDigest: (each) => ({ text: `digest ${each.id}`, blocks: [] }),
+      renderPauseNotice: renderDigestPaused,
+      options: { maxConsecutiveFailures: 1 },
+    });
+    expect(await wordless.runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
+    expect(await store.get(digest.id)).toMatchObject({
+      status: 'paused',
+      pausedReason: 'channel_unreachable: archived (1 failed runs in a row)',
+    });
   });
 
   it('counts an analytics failure and resets the count after a success', async () => {
