@@ -21,9 +21,29 @@ export class ConfigError extends AppError {
   readonly code = 'config_invalid';
   readonly problems: readonly string[];
 
-  constructor(problems: readonly string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  constructor(problems: readonly string[], options?: { cause?: unknown }) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`, options);
     this.problems = problems;
+  }
+}
+
+/**
+ * Slack refused the bot token while the app was running (revoked, expired, missing a scope): no
+ * retry helps, an admin must reinstall the app or replace SLACK_BOT_TOKEN. A configuration
+ * problem found late, so it reads as one wherever configuration problems are handled.
+ */
+export class SlackTokenRejectedError extends ConfigError {
+  /** Slack's error string (`invalid_auth`, `token_revoked`…). */
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(
+      [
+        `Slack refused the bot token (${reason}): reinstall the app from manifest.yml or update SLACK_BOT_TOKEN.`,
+      ],
+      options,
+    );
+    this.reason = reason;
   }
 }
 

@@ -13,6 +13,7 @@ import {
   ParseError,
   RateLimitedError,
   ServiceUnavailableError,
+  SlackTokenRejectedError,
   TeamNotAllowedError,
   TimeoutError,
   UnauthorizedError,
@@ -163,6 +164,12 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
   [
     'invalid configuration, without its details',
     new ConfigError(['ANALYTICS_CLIENT_SECRET: required']),
+    'This app is not configured correctly, so it cannot answer right now. An admin must fix its ' +
+      'configuration (the app logs say what is wrong).',
+  ],
+  [
+    'a bot token Slack refused, as a configuration problem without its details',
+    new SlackTokenRejectedError('token_revoked'),
     'This app is not configured correctly, so it cannot answer right now. An admin must fix its ' +
       'configuration (the app logs say what is wrong).',
   ],

@@ -15,7 +15,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
 import { slackChannelProblems } from '../../digests/failures.ts';
 import type { DigestPoster } from '../../digests/runner.ts';
-import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../errors.ts';
+import {
+  ChannelUnreachableError,
+  RateLimitedError,
+  SlackTokenRejectedError,
+} from '../../errors.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -98,8 +102,8 @@ const tokenProblems = new Set([
 
 /**
  * Slack's errors as the runner's: ChannelUnreachableError with its problem, RateLimitedError with
- * Retry-After, ConfigError when the token is rejected. Anything else is returned unchanged for
- * the runner's own classification (5xx and network errors are transient there).
+ * Retry-After, SlackTokenRejectedError when the token is rejected. Anything else is returned
+ * unchanged for the runner's own classification (5xx and network errors are transient there).
  */
 export function toDigestError(channelId: string, error: unknown): unknown {
   const limit = slackRateLimit(error);
@@ -109,11 +113,7 @@ export function toDigestError(channelId: string, error: unknown): unknown {
   const problem = slackChannelProblems[reason];
   if (problem !== undefined)
     return new ChannelUnreachableError(channelId, problem, { cause: error });
-  if (tokenProblems.has(reason)) {
-    return new ConfigError([
-      `Slack refused the bot token (${reason}): reinstall the app from manifest.yml or update SLACK_BOT_TOKEN.`,
-    ]);
-  }
+  if (tokenProblems.has(reason)) return new SlackTokenRejectedError(reason, { cause: error });
   return error;
 }
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, mayHavePosted } from '../../../src/digests/failures.ts';
-import { ChannelUnreachableError, ConfigError, RateLimitedError } from '../../../src/errors.ts';
+import {
+  ChannelUnreachableError,
+  ConfigError,
+  RateLimitedError,
+  SlackTokenRejectedError,
+} from '../../../src/errors.ts';
 import {
   backgroundWebClient,
   SlackDigestPoster,
@@ -52,6 +57,14 @@ describe('toDigestError', () => {
       expect(classifyFailure(mapped).kind).toBe('permanent');
     },
   );
+
+  it('says which token error Slack gave, and keeps it as the cause', () => {
+    const slackError = platformError('token_revoked');
+    const mapped = toDigestError('C1', slackError);
+    expect(mapped).toBeInstanceOf(SlackTokenRejectedError);
+    expect(mapped).toMatchObject({ code: 'config_invalid', reason: 'token_revoked' });
+    expect((mapped as SlackTokenRejectedError).cause).toBe(slackError);
+  });
 
   it('keeps Retry-After of a 429 in milliseconds, as a transient failure', () => {
     const mapped = toDigestError('C1', {
