@@ -6,6 +6,7 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/** Real time, for everything but tests. */
 export const systemClock: Clock = {
   now: () => new Date(),
   sleep: (ms) => delay(ms),

@@ -22,7 +22,6 @@ import type {
   DigestStore,
   SlotCompletion,
 } from './store/store.ts';
-import type { TickReport } from './tick.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {
@@ -84,7 +83,13 @@ type Attempt =
   | { readonly kind: 'already'; readonly delivery: Delivery }
   | { readonly kind: 'error'; readonly error: unknown };
 
-type DeliveryCounts = Pick<TickReport, 'posted' | 'failed' | 'unconfirmed' | 'paused'>;
+/** The counts a scheduled delivery adds to its tick's report. */
+interface DeliveryCounts {
+  posted: number;
+  failed: number;
+  unconfirmed: number;
+  paused: number;
+}
 
 /**
  * The delivery record of each slot, from `posting` to `posted`, `failed` or `unconfirmed`: what is

@@ -1,7 +1,8 @@
 /**
- * Sorts what went wrong in a run into "try again soon" and "a person must act", and says why in
- * words for the pause notice. Posters may throw the app's errors (ChannelUnreachableError,
- * RateLimitedError with `retryAfterMs`) or @slack/web-api's own errors unchanged.
+ * Sorts what went wrong in a run into "try again soon" and "a person must act", and says how a
+ * step that certainly had no effect is tried again. Posters may throw the app's errors
+ * (ChannelUnreachableError, RateLimitedError with `retryAfterMs`) or @slack/web-api's own errors
+ * unchanged.
  */
 import { type ChannelProblem, type ErrorCode, isAppError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
@@ -175,7 +176,7 @@ export interface RetryPolicy {
   readonly backoffMs: number;
 }
 
-/** The wait after the `tried`-th failed attempt. */
+/** The wait after the `tried`-th failed attempt: doubling, so a struggling far side recovers. */
 export function backoffDelay(policy: RetryPolicy, tried: number): number {
   return policy.backoffMs * 2 ** (tried - 1);
 }
