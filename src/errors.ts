@@ -254,3 +254,39 @@ export class ChannelUnreachableError extends AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * A Slack Web API call failed in a way no more precise class names: an `ok: false` the app has no
+ * meaning for, an HTTP error status, or a request that failed on the way. The Slack layer builds
+ * it and decides what the digest engine acts on, so the engine never reads Slack's payloads.
+ */
+export class SlackCallError extends AppError {
+  readonly code = 'slack_call_failed';
+  readonly method: string;
+  /** Slack's error string, `http_<status>`, or the network failure's code: for logs. */
+  readonly reason: string;
+  /** Worth trying again soon: Slack was briefly unable, not refusing. */
+  readonly transient: boolean;
+  /** The call may have taken effect although it failed, so it must not be sent again. */
+  readonly mayHaveActed: boolean;
+  /** False when the request failed on the way (network, timeout) rather than Slack refusing it. */
+  readonly answered: boolean;
+
+  constructor(
+    details: {
+      readonly method: string;
+      readonly reason: string;
+      readonly transient: boolean;
+      readonly mayHaveActed: boolean;
+      readonly answered: boolean;
+    },
+    options?: { cause?: unknown },
+  ) {
+    super(`Slack ${details.method} failed: ${details.reason}`, options);
+    this.method = details.method;
+    this.reason = details.reason;
+    this.transient = details.transient;
+    this.mayHaveActed = details.mayHaveActed;
+    this.answered = details.answered;
+  }
+}

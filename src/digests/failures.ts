@@ -1,10 +1,10 @@
 /**
  * Sorts what went wrong in a run into "try again soon" and "a person must act", and says how a
- * step that certainly had no effect is tried again. Posters may throw the app's errors
- * (ChannelUnreachableError, RateLimitedError with `retryAfterMs`) or @slack/web-api's own errors
- * unchanged.
+ * step that certainly had no effect is tried again. Posters throw the app's errors: the Slack
+ * layer has already said what a Slack failure means (`SlackCallError`, `ChannelUnreachableError`,
+ * `RateLimitedError`); anything else is unknown and treated with caution.
  */
-import { type ChannelProblem, type ErrorCode, isAppError } from '../errors.ts';
+import { type ChannelProblem, type ErrorCode, isAppError, SlackCallError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
 
 export interface Failure {
@@ -29,37 +29,6 @@ const permanentCodes = new Set<ErrorCode>([
   'digest_permission_denied',
 ]);
 
-/**
- * Slack error strings (chat.postMessage, conversations.join) that no retry can fix, and what they
- * mean for the channel. The Slack poster translates with this same table.
- */
-export const slackChannelProblems: Readonly<Record<string, ChannelProblem>> = {
-  not_in_channel: 'not_in_channel',
-  channel_not_found: 'not_found',
-  is_archived: 'archived',
-  channel_is_archived: 'archived',
-  restricted_action: 'restricted',
-  restricted_action_read_only_channel: 'restricted',
-  restricted_action_thread_only_channel: 'restricted',
-  restricted_action_non_threadable_channel: 'restricted',
-  cannot_join: 'restricted',
-  method_not_supported_for_channel_type: 'not_in_channel',
-};
-const slackTransientErrors = new Set([
-  'internal_error',
-  'fatal_error',
-  'service_unavailable',
-  'request_timeout',
-  'ratelimited',
-]);
-
-interface SlackLikeError {
-  readonly code?: unknown;
-  readonly retryAfter?: unknown;
-  readonly statusCode?: unknown;
-  readonly data?: { readonly error?: unknown };
-}
-
 export function classifyFailure(error: unknown): Failure {
   if (isAppError(error)) {
     if (error.code === 'rate_limited') {
@@ -74,98 +43,28 @@ export function classifyFailure(error: unknown): Failure {
       const channelProblem = (error as { problem?: ChannelProblem }).problem;
       return { kind: 'permanent', code: error.code, ...(channelProblem ? { channelProblem } : {}) };
     }
+    if (error instanceof SlackCallError) {
+      // Recorded as a network failure or as unknown, as a run's failure always has been.
+      const code = error.answered ? 'unknown' : 'network';
+      return { kind: error.transient ? 'transient' : 'permanent', code };
+    }
     return { kind: permanentCodes.has(error.code) ? 'permanent' : 'transient', code: error.code };
   }
-  const slack = (error ?? {}) as SlackLikeError;
-  switch (slack.code) {
-    case 'slack_webapi_rate_limited_error': {
-      const seconds = Number(slack.retryAfter);
-      return {
-        kind: 'transient',
-        code: 'rate_limited',
-        ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}),
-      };
-    }
-    case 'slack_webapi_platform_error': {
-      const reason = String(slack.data?.error ?? '');
-      const channelProblem = slackChannelProblems[reason];
-      if (channelProblem) return { kind: 'permanent', code: 'channel_unreachable', channelProblem };
-      return {
-        kind: slackTransientErrors.has(reason) ? 'transient' : 'permanent',
-        code: 'unknown',
-      };
-    }
-    case 'slack_webapi_http_error':
-      return { kind: Number(slack.statusCode) >= 500 ? 'transient' : 'permanent', code: 'unknown' };
-    case 'slack_webapi_request_error':
-      return { kind: 'transient', code: 'network' };
-    default:
-      return { kind: 'transient', code: 'unknown' };
-  }
+  return { kind: 'transient', code: 'unknown' };
 }
 
 /**
- * Slack's `ok: false` answers that, by Slack's own description, may come after part of the work
- * was done: "It's possible some aspect of the operation succeeded before the error was raised."
- */
-const slackMaybeDoneErrors = new Set(['internal_error', 'fatal_error']);
-
-/**
- * Network failures that happen before a request leaves this machine (no connection, no address),
- * so the far side cannot have acted on it. undici reports them in `cause.code`.
- */
-const notSentCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/** Codes at any depth of `original` / `cause`, as the Web API client and fetch nest them. */
-function nestedCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const { code, original, cause } = current as {
-      code?: unknown;
-      original?: unknown;
-      cause?: unknown;
-    };
-    if (typeof code === 'string') codes.push(code);
-    current = original ?? cause;
-  }
-  return codes;
-}
-
-/**
- * Whether a failed chat.postMessage may still have posted the message. chat.postMessage has no
- * idempotency key, so such an attempt is never sent again: the slot is recorded `unconfirmed`.
- * - Certainly not posted (false): Slack answered and said no (a 429, any `ok: false` but the two
- *   below, a 4xx), or the request never left (connection refused, DNS, connect timeout), or the
- *   poster translated Slack's answer into one of the app's errors (channel, token, rate limit).
- * - Maybe posted (true): a 5xx (a gateway may answer after Slack's backend acted), `ok: false`
- *   with `internal_error` or `fatal_error`, a timeout or a connection lost once the request was
- *   sent, and anything unrecognised.
+ * Whether a failed post may still have reached the channel. A post has no idempotency key, so
+ * such an attempt is never sent again: the slot is recorded `unconfirmed`. The poster says so for
+ * Slack's failures (`SlackCallError.mayHaveActed`); a rate limit, a channel or token problem
+ * certainly did not post; anything unrecognised may have.
  */
 export function mayHavePosted(error: unknown): boolean {
+  if (error instanceof SlackCallError) return error.mayHaveActed;
   if (isAppError(error)) {
     return ['timeout', 'network', 'service_unavailable', 'invalid_response'].includes(error.code);
   }
-  const slack = (error ?? {}) as SlackLikeError;
-  switch (slack.code) {
-    case 'slack_webapi_rate_limited_error':
-      return false;
-    case 'slack_webapi_platform_error':
-      return slackMaybeDoneErrors.has(String(slack.data?.error ?? ''));
-    case 'slack_webapi_http_error':
-      return Number(slack.statusCode) >= 500;
-    case 'slack_webapi_request_error':
-      return !nestedCodes(error).some((code) => notSentCodes.has(code));
-    default:
-      return true;
-  }
+  return true;
 }
 
 /** How a step that certainly had no effect is tried again. */

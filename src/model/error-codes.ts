@@ -15,4 +15,5 @@ export type ErrorCode =
   | 'team_not_allowed'
   | 'digest_not_found'
   | 'digest_permission_denied'
-  | 'channel_unreachable';
+  | 'channel_unreachable'
+  | 'slack_call_failed';

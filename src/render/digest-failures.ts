@@ -43,6 +43,8 @@ export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProbl
       return 'the analytics service sent an answer this app could not read';
     case 'team_not_allowed':
       return 'this workspace is no longer enabled for the app';
+    case 'slack_call_failed':
+      return 'Slack could not be reached or did not accept the post';
     case 'config_invalid':
       return "Slack or the analytics service refused this app's configuration; an admin must check its tokens";
     case 'parse_error':

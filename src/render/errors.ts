@@ -121,6 +121,8 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
     }
     case 'channel_unreachable':
       return channelText(error instanceof ChannelUnreachableError ? error : undefined, options);
+    case 'slack_call_failed':
+      return 'Slack could not be reached or did not accept the request. Try again in a minute.';
     case 'config_invalid':
       return (
         'This app is not configured correctly, so it cannot answer right now. An admin must fix ' +

@@ -1,4 +1,5 @@
 /** Fakes and builders shared by the digest tests. */
+
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type {
@@ -11,6 +12,7 @@ import { openPostgresStore } from '../../src/digests/store/postgres.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
+import { toDigestError } from '../../src/slack/web-api/poster.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -85,7 +87,10 @@ export interface Post {
   readonly ts: string;
 }
 
-/** Captures posts; `failWith(channelId)` decides an error to throw for a channel, if any. */
+/**
+ * Captures posts; `failWith(channelId)` decides an error to throw for a channel, if any. Slack's
+ * own errors reach the runner as the Slack poster hands them on, through `toDigestError`.
+ */
 export class FakePoster implements DigestPoster {
   readonly posts: Post[] = [];
   readonly attempts: { channelId: string; at: number }[] = [];
@@ -104,7 +109,7 @@ export class FakePoster implements DigestPoster {
     this.attempts.push({ channelId, at });
     const attempt = this.attempts.filter((item) => item.channelId === channelId).length;
     const error = this.failWith(channelId, attempt);
-    if (error) throw error;
+    if (error) throw toDigestError(channelId, error);
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const ts = `1700000000.${String(this.#next++).padStart(6, '0')}`;
     this.posts.push({ channelId, message, at, ts });

@@ -13,6 +13,7 @@ import {
   ParseError,
   RateLimitedError,
   ServiceUnavailableError,
+  SlackCallError,
   SlackTokenRejectedError,
   TeamNotAllowedError,
   TimeoutError,
@@ -173,6 +174,17 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
     'This app is not configured correctly, so it cannot answer right now. An admin must fix its ' +
       'configuration (the app logs say what is wrong).',
   ],
+  [
+    'a Slack call that failed',
+    new SlackCallError({
+      method: 'chat.postMessage',
+      reason: 'internal_error',
+      transient: true,
+      mayHaveActed: true,
+      answered: true,
+    }),
+    'Slack could not be reached or did not accept the request. Try again in a minute.',
+  ],
   ['a plain Error', new Error('boom'), generic],
   ['a thrown string', 'boom', generic],
   ['undefined', undefined, generic],
@@ -201,6 +213,7 @@ describe('errorText', () => {
       digest_not_found: true,
       digest_permission_denied: true,
       channel_unreachable: true,
+      slack_call_failed: true,
     };
     const covered = new Set(
       table.flatMap(([, error]) =>

@@ -13,22 +13,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
-import { slackChannelProblems } from '../../digests/failures.ts';
 import type { DigestPoster } from '../../digests/runner.ts';
-import {
-  ChannelUnreachableError,
-  RateLimitedError,
-  SlackTokenRejectedError,
-} from '../../errors.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import {
-  slackErrorString,
-  slackRateLimit,
-  webClientOptions,
-  withRateLimitRetry,
-} from './client.ts';
+import { slackErrorString, webClientOptions, withRateLimitRetry } from './client.ts';
+import { toAppError } from './failures.ts';
 
 /** A few retries of 5xx and network failures, spread over about 15 s. */
 export const backgroundRetryConfig = {
@@ -89,32 +79,9 @@ export function backgroundWebClient(settings: BackgroundClientSettings): WebClie
   return client;
 }
 
-/** The bot token itself is no good: no retry helps, an admin must reinstall or replace it. */
-const tokenProblems = new Set([
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
-  'missing_scope',
-  'not_allowed_token_type',
-]);
-
-/**
- * Slack's errors as the runner's: ChannelUnreachableError with its problem, RateLimitedError with
- * Retry-After, SlackTokenRejectedError when the token is rejected. Anything else is returned
- * unchanged for the runner's own classification (5xx and network errors are transient there).
- */
+/** What the digest runner is told when a post or a join fails: the app's error for it. */
 export function toDigestError(channelId: string, error: unknown): unknown {
-  const limit = slackRateLimit(error);
-  if (limit !== undefined) return new RateLimitedError(limit.retryAfterMs);
-  const reason = slackErrorString(error);
-  if (reason === undefined) return error;
-  const problem = slackChannelProblems[reason];
-  if (problem !== undefined)
-    return new ChannelUnreachableError(channelId, problem, { cause: error });
-  if (tokenProblems.has(reason)) return new SlackTokenRejectedError(reason, { cause: error });
-  return error;
+  return toAppError('chat.postMessage', channelId, error);
 }
 
 export interface SlackDigestPosterOptions {

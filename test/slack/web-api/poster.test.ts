@@ -79,9 +79,15 @@ describe('toDigestError', () => {
     });
   });
 
-  it('hands anything else back unchanged for the runner to classify', () => {
+  it('turns any other Slack failure into a SlackCallError and hands other errors back unchanged', () => {
     const other = platformError('internal_error');
-    expect(toDigestError('C1', other)).toBe(other);
+    expect(toDigestError('C1', other)).toMatchObject({
+      code: 'slack_call_failed',
+      reason: 'internal_error',
+      transient: true,
+      mayHaveActed: true,
+      cause: other,
+    });
     const network = new Error('socket hang up');
     expect(toDigestError('C1', network)).toBe(network);
   });
@@ -150,7 +156,10 @@ describe('SlackDigestPoster', () => {
       client: backgroundWebClient({ token: 'xoxb-poster', fetch: silent, timeoutMs: 30 }),
     });
     const failure = slow.post('C0PUBLIC1', message);
-    await expect(failure).rejects.toMatchObject({ code: 'slack_webapi_request_error' });
+    await expect(failure).rejects.toMatchObject({
+      code: 'slack_call_failed',
+      cause: { code: 'slack_webapi_request_error' },
+    });
     expect(mayHavePosted(await failure.catch((error: unknown) => error))).toBe(true);
     expect(calls).toBe(1);
   });
@@ -167,7 +176,10 @@ describe('SlackDigestPoster', () => {
     const failure = new SlackDigestPoster({
       client: backgroundWebClient({ token: 'xoxb-poster', fetch: failing }),
     }).post('C0PUBLIC1', message);
-    await expect(failure).rejects.toMatchObject({ code: 'slack_webapi_http_error' });
+    await expect(failure).rejects.toMatchObject({
+      code: 'slack_call_failed',
+      cause: { code: 'slack_webapi_http_error' },
+    });
     expect(mayHavePosted(await failure.catch((error: unknown) => error))).toBe(true);
     expect(calls).toBe(1);
   });
