@@ -46,7 +46,7 @@ import { normaliseSlackText } from './slack-text.ts';
 import type { TimeExpression, TimeOfDay } from './time/expression.ts';
 import { matchTimeExpression } from './time/expression.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';
-import { type Token, tokenize } from './tokens.ts';
+import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 /** A digest to create, as the command describes it; the store adds ids and bookkeeping. */
 export interface DigestSpec {
@@ -108,7 +108,7 @@ export function parseDigestCommand(
  */
 export function createsDigest(text: string): boolean {
   const tokens = tokenize(normaliseSlackText(text).trim());
-  const verb = tokens[0]?.kind === 'word' ? tokens[0].lower : undefined;
+  const verb = lowerAt(tokens, 0);
   const next = tokens[1];
   if ((verb !== 'digest' && verb !== 'digests') || next === undefined) return false;
   if (next.kind !== 'word') return true;
@@ -123,7 +123,7 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
   }
   const text = normaliseSlackText(raw).trim();
   const tokens = tokenize(text);
-  const verb = tokens[0]?.kind === 'word' ? tokens[0].lower : undefined;
+  const verb = lowerAt(tokens, 0);
   if (verb !== 'digest' && verb !== 'digests') {
     throw new ParseError(
       'bad_command',
@@ -132,7 +132,7 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
     );
   }
   const rest = tokens.slice(1);
-  const first = rest[0]?.kind === 'word' ? rest[0].lower : undefined;
+  const first = lowerAt(rest, 0);
   if (rest.length === 0) return verb === 'digests' ? { kind: 'list' } : { kind: 'help' };
   if (rest.length === 1 && (first === 'help' || first === '?')) return { kind: 'help' };
   const action = first === undefined ? undefined : digestVerbs.get(first);
@@ -198,11 +198,6 @@ interface DigestClauses {
   window: WindowClause;
   misspeltTime: never;
 }
-
-const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
-  const token = tokens[i];
-  return token?.kind === 'word' ? token.lower : undefined;
-};
 
 /** `since the previous run`, `since last run`, then any time expression (judged later). */
 const matchDigestWindow: Matcher<WindowClause> = (tokens, at) => {

@@ -28,7 +28,7 @@ import { exampleCommand, quote } from './messages.ts';
 import { matchTimeOfDay, type TimeOfDay } from './time/expression.ts';
 import { editDistance } from './time/misspelt.ts';
 import { weekdays } from './time/vocabulary.ts';
-import { type Token, tokensText } from './tokens.ts';
+import { lowerAt, type Token, tokensText } from './tokens.ts';
 
 /** When a day-level schedule names no time. */
 export const defaultDigestTime: TimeOfDay = { hour: 9, minute: 0, second: 0 };
@@ -213,11 +213,6 @@ export const digestErrors = {
     );
   },
 } as const;
-
-const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
-  const token = tokens[i];
-  return token?.kind === 'word' ? token.lower : undefined;
-};
 
 const fullWeekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const weekdaysCron = [1, 2, 3, 4, 5] as const;

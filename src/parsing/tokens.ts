@@ -24,6 +24,15 @@ export interface Token {
   readonly to: number;
 }
 
+/**
+ * The lower-cased word at `i`, for keyword matching; undefined for a quote, a comma, a dash or past
+ * the end, so a quoted `"last week"` never reads as a keyword.
+ */
+export function lowerAt(tokens: readonly Token[], i: number): string | undefined {
+  const token = tokens[i];
+  return token?.kind === 'word' ? token.lower : undefined;
+}
+
 const isSpace = (c: string): boolean => c === ' ';
 const isBreak = (c: string): boolean =>
   c === ' ' || c === ',' || c === '"' || c === '\u2013' || c === '\u2014';

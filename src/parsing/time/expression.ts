@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import type { ParseError } from '../../errors.ts';
 import type { Match, Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages.ts';
-import { type Token, tokensText } from '../tokens.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import {
   type CalendarUnit,
@@ -107,11 +107,6 @@ const rangeSeparators = new Map([
   ['through', true],
   ['thru', true],
 ]);
-
-const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
-  const token = tokens[i];
-  return token?.kind === 'word' ? token.lower : undefined;
-};
 
 const openEndWords = new Set(['until', 'till', 'til', 'through', 'thru']);
 const unixSeconds = /^\d{9,11}$/;

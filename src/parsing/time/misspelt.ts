@@ -4,7 +4,7 @@
  */
 import type { Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages.ts';
-import { type Token, tokensText } from '../tokens.ts';
+import { lowerAt, tokensText } from '../tokens.ts';
 import { misspellableUnits, misspellableWords, months } from './vocabulary.ts';
 
 const relativeWords = ['last', 'past', 'this', 'next'];
@@ -18,11 +18,6 @@ const clockShaped = /^\d+([ap]\.?m\.?)$/i;
  */
 const supportedShape =
   /^(\d{4}[-/]\d{1,2}[-/]\d{1,2}(t.*)?|\d{1,2}\/\d{1,2}(\/\d{2}|\/\d{4})?|\d{1,2}:\d{2}(:\d{2})?([ap]\.?m\.?)?)$/i;
-
-const lowerAt = (tokens: readonly Token[], i: number): string | undefined => {
-  const token = tokens[i];
-  return token?.kind === 'word' ? token.lower : undefined;
-};
 
 /**
  * Tried after the time grammar at each position: throws `bad_time` when the token there looks
