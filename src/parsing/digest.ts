@@ -43,9 +43,9 @@ import {
   tryDigest,
 } from './schedule-phrases.ts';
 import { normaliseSlackText } from './slack-text.ts';
-import type { TimeExpression, TimeOfDay } from './time/expression.ts';
-import { matchTimeExpression } from './time/expression.ts';
+import type { TimeExpression, TimeOfDay } from './time/ast.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';
+import { matchTimeExpression } from './time/ranges.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 /** A digest to create, as the command describes it; the store adds ids and bookkeeping. */

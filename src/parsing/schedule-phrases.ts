@@ -25,7 +25,8 @@
 import { ParseError } from '../errors.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { exampleCommand, quote } from './messages.ts';
-import { matchTimeOfDay, type TimeOfDay } from './time/expression.ts';
+import type { TimeOfDay } from './time/ast.ts';
+import { matchTimeOfDay } from './time/clock.ts';
 import { editDistance } from './time/misspelt.ts';
 import { weekdays } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';

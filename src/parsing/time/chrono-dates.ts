@@ -7,7 +7,7 @@
 import * as chrono from 'chrono-node';
 import type { Match } from '../grammar.ts';
 import { type Token, tokensText } from '../tokens.ts';
-import type { Moment } from './expression.ts';
+import type { Moment } from './ast.ts';
 import { months } from './vocabulary.ts';
 
 /** Words that end the stretch of text offered to chrono: they belong to the surrounding grammar. */

@@ -7,7 +7,7 @@ import { DateTime, FixedOffsetZone } from 'luxon';
 import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages.ts';
-import type { DateRef, Moment, TimeExpression, TimeOfDay } from './expression.ts';
+import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
 import type { Unit } from './vocabulary.ts';
 
 export interface TimeContext {

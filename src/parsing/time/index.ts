@@ -10,8 +10,10 @@ import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './eva
 
 export { formatInstant } from '../../time/format.ts';
 
-import { matchTimeExpression } from './expression.ts';
+import { matchTimeExpression } from './ranges.ts';
 
+export type { DateRef, Moment, MomentContext, TimeExpression, TimeOfDay } from './ast.ts';
+export { matchTimeOfDay } from './clock.ts';
 export {
   checkWindow,
   defaultTimeWindow,
@@ -20,9 +22,9 @@ export {
   type TimeWindow,
   zonedNow,
 } from './evaluate.ts';
-export type { DateRef, Moment, MomentContext, TimeExpression, TimeOfDay } from './expression.ts';
-export { matchMoment, matchTimeExpression, matchTimeOfDay } from './expression.ts';
 export { rejectMisspeltTime } from './misspelt.ts';
+export { matchMoment } from './moment.ts';
+export { matchTimeExpression } from './ranges.ts';
 export type { CalendarUnit, Unit } from './vocabulary.ts';
 
 /**

@@ -1,0 +1,123 @@
+/**
+ * One moment or span at a position: the dispatcher that tries each reading (relative words,
+ * periods, dates, times of day, and chrono-node last) in the order that keeps the common
+ * phrasings fast and unambiguous.
+ */
+import type { Match } from '../grammar.ts';
+import { parseErrors } from '../messages.ts';
+import { lowerAt, type Token } from '../tokens.ts';
+import type { Moment, MomentContext } from './ast.ts';
+import { matchChronoDate } from './chrono-dates.ts';
+import { matchTimeOfDay, withOffset } from './clock.ts';
+import { matchDate, matchRelativeDay, matchWeekday } from './dates.ts';
+import { calendar, matchAmount, matchQuarter, matchRelativePeriod, matchYear } from './periods.ts';
+import { type CalendarUnit, weekdays } from './vocabulary.ts';
+
+/**
+ * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
+ * rather than a range.
+ */
+export function matchMoment(
+  tokens: readonly Token[],
+  at: number,
+  context: MomentContext,
+): Match<Moment> | undefined {
+  const token = tokens[at];
+  if (token?.kind !== 'word') return undefined;
+  const word = token.lower;
+
+  switch (word) {
+    case 'on': {
+      const m = matchMoment(tokens, at + 1, 'prefixed');
+      return m !== undefined && (m.value.kind === 'day' || m.value.kind === 'local')
+        ? m
+        : undefined;
+    }
+    case 'in':
+    case 'during':
+    case 'over':
+    case 'for': {
+      const m = matchMoment(tokens, at + 1, 'prefixed');
+      return m !== undefined && isSpan(m.value) ? m : undefined;
+    }
+    case 'tonight':
+    case 'overnight':
+      throw parseErrors.partOfDay(token.text);
+    case 'the': {
+      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context);
+      return m !== undefined && m.value.kind !== 'now' ? m : undefined;
+    }
+    case 'now':
+      return { value: { kind: 'now' }, next: at + 1 };
+    case 'today':
+    case 'yesterday':
+    case 'tomorrow':
+      return matchRelativeDay(tokens, at, word);
+    case 'ytd':
+      return calendar('year', 0, at + 1);
+    case 'qtd':
+      return calendar('quarter', 0, at + 1);
+    case 'mtd':
+      return calendar('month', 0, at + 1);
+    case 'wtd':
+      return calendar('week', 0, at + 1);
+    case 'last':
+    case 'previous':
+    case 'past':
+    case 'this':
+    case 'current':
+    case 'next':
+      return matchRelativePeriod(tokens, at, word);
+    case 'year':
+    case 'quarter':
+    case 'month':
+    case 'week':
+      if (lowerAt(tokens, at + 1) === 'to' && lowerAt(tokens, at + 2) === 'date') {
+        return calendar(word as CalendarUnit, 0, at + 3);
+      }
+      if (word === 'week' && lowerAt(tokens, at + 1) === 'of') {
+        const day = matchMoment(tokens, at + 2, 'prefixed');
+        if (day === undefined || day.value.kind !== 'day') return undefined;
+        return { value: { kind: 'week-of', date: day.value.date }, next: day.next };
+      }
+      return undefined;
+  }
+
+  if (context === 'endpoint' && /^\d{9,11}$/.test(word)) {
+    return { value: { kind: 'instant', epochSeconds: Number(word) }, next: at + 1 };
+  }
+
+  const weekday = weekdays.get(word);
+  if (weekday !== undefined) return matchWeekday(tokens, at, weekday, context);
+
+  return (
+    matchDate(tokens, at, context) ??
+    matchAmount(tokens, at) ??
+    matchQuarter(tokens, at) ??
+    matchYear(tokens, at, context) ??
+    matchTimeFirst(tokens, at) ??
+    matchChronoDate(tokens, at)
+  );
+}
+
+const isSpan = (m: Moment): boolean =>
+  m.kind === 'month' ||
+  m.kind === 'quarter' ||
+  m.kind === 'year' ||
+  m.kind === 'calendar' ||
+  m.kind === 'rolling' ||
+  m.kind === 'through';
+
+/** A time first: `2pm`, `9:30 yesterday`, `14:05 on Sep 9`. */
+function matchTimeFirst(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const start = lowerAt(tokens, at) === 'at' ? at + 1 : at;
+  const time = matchTimeOfDay(tokens, start);
+  if (time === undefined) return undefined;
+  const dateAt = lowerAt(tokens, time.next) === 'on' ? time.next + 1 : time.next;
+  const dated = matchMoment(tokens, dateAt, 'prefixed');
+  if (dated !== undefined && dated.value.kind === 'day') {
+    const m = withOffset(tokens, dated.next, dated.value.date, time.value);
+    return { value: { ...m.value, dateAfterTime: true } as Moment, next: m.next };
+  }
+  return withOffset(tokens, time.next, undefined, time.value);
+}

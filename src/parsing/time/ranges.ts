@@ -1,0 +1,232 @@
+/**
+ * The top of the time grammar: a range (`from A to B`, `between A and B`, `Sep 1-8`), `since A`,
+ * or one moment standing for its period, read from the token stream into a `TimeExpression`.
+ */
+import type { ParseError } from '../../errors.ts';
+import type { Match, Matcher } from '../grammar.ts';
+import { parseErrors } from '../messages.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
+import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
+import { matchTimeOfDay } from './clock.ts';
+import { checkedDate, dayOfMonth } from './dates.ts';
+import { matchMoment } from './moment.ts';
+import { months } from './vocabulary.ts';
+
+const rangeSeparators = new Map([
+  ['to', false],
+  ['till', false],
+  ['til', false],
+  ['until', false],
+  ['through', true],
+  ['thru', true],
+]);
+
+const openEndWords = new Set(['until', 'till', 'til', 'through', 'thru']);
+const unixSeconds = /^\d{9,11}$/;
+const unixMillis = /^\d{12,14}$/;
+
+/**
+ * Reads one time expression at `at`: a range (`A to B`, `from A to B`, `A - B`, `between A and
+ * B`, `A through B`, `A to date`), `since A`, or a single expression (a period, or an instant the
+ * evaluator decides about). Times of day on both ends take a day that follows the range
+ * (`between 9am and 5pm yesterday`). Unix seconds start a range only with its separator
+ * (`1790000000 to 1791000000`); alone, a number is a database ID.
+ * @throws ParseError `bad_time` for a date that cannot exist (`2026-13-45`, `Feb 30`), a range
+ *   keyword with no readable time after it (`since yesterdy`, `between monday`), unix
+ *   milliseconds, an end with no start (`until yesterday`), a part of a day (`last night`).
+ */
+export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  if (word === 'since' || word === 'from') {
+    const start = matchEndpoint(tokens, at + 1);
+    if (start === undefined) {
+      // "from" also starts phrases ("tweets from doctors"); "since" only starts times.
+      if (word === 'from' && !unixMillis.test(lowerAt(tokens, at + 1) ?? '')) return undefined;
+      throw endpointError(tokens, at, at + 1);
+    }
+    const tail = matchRangeTail(tokens, start.value, start.next, true);
+    if (tail === undefined)
+      return { value: { kind: 'since', start: start.value }, next: start.next };
+    const first = tail.value.start ?? start.value;
+    return rangeWithDay(tokens, first, tail.value.end, tail.value.inclusive, tail.next);
+  }
+  if (word === 'between') {
+    const start = matchEndpoint(tokens, at + 1);
+    if (start === undefined) {
+      if (unixMillis.test(lowerAt(tokens, at + 1) ?? '')) throw endpointError(tokens, at, at + 1);
+      return undefined;
+    }
+    const end =
+      lowerAt(tokens, start.next) === 'and' ? matchEndpoint(tokens, start.next + 1) : undefined;
+    if (end === undefined) {
+      if (lowerAt(tokens, start.next) === 'and') throw endpointError(tokens, at, start.next + 1);
+      throw parseErrors.badTime(tokensText(tokens, at, start.next + 2));
+    }
+    return rangeWithDay(tokens, start.value, end.value, false, end.next);
+  }
+  if (word !== undefined && openEndWords.has(word)) {
+    const end = matchEndpoint(tokens, at + 1);
+    if (end !== undefined) throw parseErrors.openEnded(tokensText(tokens, at, end.next));
+    return undefined;
+  }
+  if (word !== undefined && unixMillis.test(word) && isRangeSeparator(tokens[at + 1])) {
+    throw parseErrors.unixMilliseconds(tokensText(tokens, at, at + 1));
+  }
+  if (word !== undefined && unixSeconds.test(word)) {
+    const start: Moment = { kind: 'instant', epochSeconds: Number(word) };
+    const tail = matchRangeTail(tokens, start, at + 1, false);
+    if (tail === undefined) return undefined;
+    return rangeWithDay(tokens, start, tail.value.end, tail.value.inclusive, tail.next);
+  }
+  const glued = word === undefined ? undefined : gluedTimes(tokens[at] as Token);
+  if (glued !== undefined) {
+    const [start, end] = glued;
+    return rangeWithDay(tokens, start, end, false, at + 1);
+  }
+  const moment = matchMoment(tokens, at, 'free');
+  if (moment === undefined) return undefined;
+  const tail = matchRangeTail(tokens, moment.value, moment.next, false);
+  if (tail === undefined)
+    return { value: { kind: 'period', moment: moment.value }, next: moment.next };
+  const first = tail.value.start ?? moment.value;
+  return rangeWithDay(tokens, first, tail.value.end, tail.value.inclusive, tail.next);
+};
+
+function isRangeSeparator(token: Token | undefined): boolean {
+  return token?.kind === 'dash' || rangeSeparators.has(token?.lower ?? '');
+}
+
+/** `9am-5pm`, `9:00-17:30`: two times of day glued by a dash. */
+function gluedTimes(token: Token): [Moment, Moment] | undefined {
+  const dash = token.lower.indexOf('-');
+  if (dash <= 0 || !/^\d/.test(token.lower)) return undefined;
+  const halves = [token.text.slice(0, dash), token.text.slice(dash + 1)].map((text) => [
+    { ...token, kind: 'word' as const, text, lower: text.toLowerCase() },
+  ]);
+  const start = matchTimeOfDay(halves[0] as Token[], 0);
+  const end = matchTimeOfDay(halves[1] as Token[], 0);
+  if (start === undefined || end === undefined || start.next !== 1 || end.next !== 1) {
+    return undefined;
+  }
+  return [
+    { kind: 'local', date: undefined, time: start.value },
+    { kind: 'local', date: undefined, time: end.value },
+  ];
+}
+
+/** Why no time follows the range keyword at `keyword`: unix milliseconds, or no time at all. */
+function endpointError(tokens: readonly Token[], keyword: number, at: number): ParseError {
+  const word = lowerAt(tokens, at);
+  if (word !== undefined && unixMillis.test(word)) {
+    return parseErrors.unixMilliseconds(tokensText(tokens, keyword, at + 1));
+  }
+  return parseErrors.badTime(tokensText(tokens, keyword, at + 1));
+}
+
+/**
+ * A range; when both ends are times of day without a date and a day follows (`9am to 5pm
+ * yesterday`, `between 9am and 5pm on Sep 9`), that day is the date of both.
+ */
+function rangeWithDay(
+  tokens: readonly Token[],
+  start: Moment,
+  end: Moment,
+  inclusive: boolean,
+  next: number,
+): Match<TimeExpression> {
+  if (start.kind === 'local' && start.date === undefined && end.kind === 'local') {
+    if (end.date !== undefined) {
+      // "between 9am and 5pm yesterday": the end read "5pm yesterday" as one time-first moment.
+      return end.dateAfterTime === true
+        ? { value: { kind: 'range', start: { ...start, date: end.date }, end, inclusive }, next }
+        : { value: { kind: 'range', start, end, inclusive }, next };
+    }
+    const dayAt = lowerAt(tokens, next) === 'on' ? next + 1 : next;
+    const day = matchMoment(tokens, dayAt, 'prefixed');
+    if (day !== undefined && day.value.kind === 'day') {
+      const date = day.value.date;
+      return {
+        value: {
+          kind: 'range',
+          start: { ...start, date },
+          end: { ...end, date },
+          inclusive,
+        },
+        next: day.next,
+      };
+    }
+  }
+  return { value: { kind: 'range', start, end, inclusive }, next };
+}
+
+function matchRangeTail(
+  tokens: readonly Token[],
+  start: Moment,
+  at: number,
+  committed: boolean,
+): Match<{ start?: Moment; end: Moment; inclusive: boolean }> | undefined {
+  const token = tokens[at];
+  if (token === undefined) return undefined;
+  const separator = lowerAt(tokens, at);
+  const inclusive = token.kind === 'dash' ? false : rangeSeparators.get(separator ?? '');
+  if (inclusive === undefined) return undefined;
+  if (separator === 'to' && lowerAt(tokens, at + 1) === 'date') {
+    return { value: { end: { kind: 'now' }, inclusive: false }, next: at + 2 };
+  }
+  const compact = compactEnd(tokens, start, at + 1);
+  if (compact !== undefined) {
+    // A dash lists days or months (`Sep 1 - 8`, `Jan - Mar`): the last one is included.
+    return {
+      value: { ...compact.value, inclusive: token.kind === 'dash' || inclusive },
+      next: compact.next,
+    };
+  }
+  const end = matchEndpoint(tokens, at + 1);
+  if (end === undefined) {
+    if (committed || unixMillis.test(lowerAt(tokens, at + 1) ?? '')) {
+      throw endpointError(tokens, at, at + 1);
+    }
+    return undefined;
+  }
+  return { value: { end: end.value, inclusive }, next: end.next };
+}
+
+/**
+ * The end of a compact range: a bare day number after a month-and-day start (`Sep 1 to 8`,
+ * `Sep 1 - 8, 2025`: a year after it holds for both ends), in the start's month, or a month name
+ * after a month (`Jan - Mar 2025`).
+ */
+function compactEnd(
+  tokens: readonly Token[],
+  start: Moment,
+  at: number,
+): Match<{ start: Moment; end: Moment }> | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  if (start.kind === 'day' && start.date.kind === 'ymd') {
+    const day = dayOfMonth.exec(word);
+    if (day === null || months.has(lowerAt(tokens, at + 1) ?? '')) return undefined;
+    const after = start.date.year === undefined ? yearAfterDay(tokens, at + 1) : undefined;
+    const next = after?.next ?? at + 1;
+    const year = after?.value ?? start.date.year;
+    const fragment = tokensText(tokens, at - 2, next);
+    const first = checkedDate(fragment, year, start.date.month, start.date.day);
+    const date = checkedDate(fragment, year, start.date.month, Number(day[1]));
+    return { value: { start: { kind: 'day', date: first }, end: { kind: 'day', date } }, next };
+  }
+  if (start.kind === 'month' && start.year === undefined) {
+    const month = months.get(word);
+    if (month === undefined || dayOfMonth.test(lowerAt(tokens, at + 1) ?? '')) return undefined;
+    const year = yearAt(tokens, at + 1);
+    return {
+      value: { start: { ...start, year }, end: { kind: 'month', month, year } },
+      next: year === undefined ? at + 1 : at + 2,
+    };
+  }
+  return undefined;
+}
+
+/** A range endpoint: any moment, and also unix seconds (9 to 11 digits). */
+function matchEndpoint(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  return matchMoment(tokens, at, 'endpoint');
+}
