@@ -9,7 +9,7 @@
  *   plain word or number after the schedule starts is refused (`every monday at 9 30`, `… please`),
  *   and a phrase before it may not hold schedule or time words (see `reserved.ts`); hashtags,
  *   quoted phrases and groups are databases wherever they stand. The schedule is in
- *   words (see `schedule-phrases.ts`) or `cron "<five fields>"`; the window counts back from each
+ *   words (see `schedule/grammar.ts`) or `cron "<five fields>"`; the window counts back from each
  *   run (`last 24 hours`, `past 7 days`, `last 2 weeks`) and defaults to the time since the
  *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
  *   engine's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
@@ -30,18 +30,11 @@ import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
-import { exampleCommand, parseErrors, quote } from './messages.ts';
+import { digestErrors, exampleCommand, parseErrors, quote, tryDigest } from './messages.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
-import {
-  cronExpression,
-  dayParts,
-  defaultDigestTime,
-  digestErrors,
-  matchAtTime,
-  matchSchedule,
-  type ScheduleClause,
-  tryDigest,
-} from './schedule-phrases.ts';
+import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
+import { cronExpression } from './schedule/cron.ts';
+import { matchAtTime, matchSchedule } from './schedule/grammar.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import type { TimeExpression, TimeOfDay } from './time/ast.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';

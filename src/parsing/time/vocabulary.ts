@@ -28,6 +28,11 @@ const weekdayNames = [
   ['sun', 'sunday'],
 ] as const;
 
+/** Weekday names in full, Monday first. */
+export const fullWeekdays: readonly string[] = weekdayNames.map(
+  (names) => names[names.length - 1] as string,
+);
+
 /** Month number 1-12 by name or abbreviation (`sep`, `sept.`, `september`). */
 export const months: ReadonlyMap<string, number> = new Map(
   monthNames.flatMap((names, i) =>
@@ -97,13 +102,7 @@ export const misspellableWords: readonly string[] = [
   'yesterday',
   'tomorrow',
   'today',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
+  ...fullWeekdays,
   'january',
   'february',
   'august',
@@ -133,6 +132,6 @@ export const misspellableUnits: readonly string[] = [
 
 /** Weekday and month names written in full, which stand alone as a time; abbreviations do not. */
 export const fullNames: ReadonlySet<string> = new Set([
-  ...weekdayNames.map((names) => names[names.length - 1] as string),
+  ...fullWeekdays,
   ...monthNames.map((names) => names[names.length - 1] as string),
 ]);
