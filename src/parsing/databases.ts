@@ -2,7 +2,7 @@
  * Database items (the spec's `databases` parameter) as people write them: `#hashtag`, a phrase,
  * a numeric ID, `group:<id or name>`.
  */
-import { parseErrors } from './messages.ts';
+import { databaseHints, parseErrors } from './messages/lookup.ts';
 import type { Token } from './tokens.ts';
 
 export interface DatabaseItem {
@@ -40,45 +40,36 @@ const groupPrefix = /^group:/i;
 export function readDatabaseToken(token: Token): DatabaseToken {
   if (token.kind === 'comma') return { kind: 'separator' };
   if (token.kind === 'dash') {
-    return { kind: 'invalid', hint: 'a dash only joins two times, as in Sep 1 - Sep 8' };
+    return { kind: 'invalid', hint: databaseHints.dash };
   }
   if (token.kind === 'quoted') {
     const prefix = token.prefix;
     if (prefix !== undefined && !groupPrefix.test(prefix)) {
-      return { kind: 'invalid', hint: 'only group: may come before a quoted name' };
+      return { kind: 'invalid', hint: databaseHints.prefixedQuote };
     }
-    if (token.text === '') return { kind: 'invalid', hint: 'the quotes are empty' };
+    if (token.text === '') return { kind: 'invalid', hint: databaseHints.emptyQuotes };
     return { kind: 'item', name: prefix === undefined ? token.text : `group:${token.text}` };
   }
   const text = token.text;
   if (text.startsWith('#')) {
     return hashtag.test(text)
       ? { kind: 'item', name: text }
-      : {
-          kind: 'invalid',
-          hint: 'a hashtag is # followed by letters, digits or underscores; quote a phrase instead',
-        };
+      : { kind: 'invalid', hint: databaseHints.hashtag };
   }
   if (groupPrefix.test(text)) {
     const name = text.slice('group:'.length);
     return hasLetterOrDigit.test(name)
       ? { kind: 'item', name: `group:${name}` }
-      : {
-          kind: 'invalid',
-          hint: 'group: needs an ID or a name, as in group:12 or group:"Rare Diseases"',
-        };
+      : { kind: 'invalid', hint: databaseHints.emptyGroup };
   }
   if (numericId.test(text)) return { kind: 'item', name: text };
   if (text.startsWith('<')) {
     return {
       kind: 'invalid',
-      hint: text.startsWith('<#')
-        ? 'Slack sent a channel without its name; type the hashtag as #name'
-        : 'mentions and links are not databases',
+      hint: text.startsWith('<#') ? databaseHints.unnamedChannel : databaseHints.mention,
     };
   }
-  if (!hasLetterOrDigit.test(text))
-    return { kind: 'invalid', hint: 'it is neither a database nor a time' };
+  if (!hasLetterOrDigit.test(text)) return { kind: 'invalid', hint: databaseHints.noWord };
   return { kind: 'word' };
 }
 

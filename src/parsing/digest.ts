@@ -17,12 +17,7 @@
 
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
-import {
-  type DigestAction,
-  digestVerbs,
-  exampleDigestId,
-  slashCommand,
-} from '../model/commands.ts';
+import { type DigestAction, digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { CronSchedule, DigestWindow, WindowUnit } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
@@ -30,7 +25,7 @@ import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
-import { digestErrors, exampleCommand, parseErrors, quote, tryDigest } from './messages.ts';
+import { digestErrors, digestNotes, forDigest } from './messages/digest.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
 import { cronExpression } from './schedule/cron.ts';
@@ -118,11 +113,7 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
   const tokens = tokenize(text);
   const verb = lowerAt(tokens, 0);
   if (verb !== 'digest' && verb !== 'digests') {
-    throw new ParseError(
-      'bad_command',
-      `Digest commands start with digest or digests, not ${quote(tokens[0]?.text ?? text)}. ${tryDigest}`,
-      tokens[0]?.text ?? text,
-    );
+    throw digestErrors.notDigestCommand(tokens[0]?.text ?? text);
   }
   const rest = tokens.slice(1);
   const first = lowerAt(rest, 0);
@@ -142,40 +133,17 @@ function readList(text: string, tokens: readonly Token[]): DigestCommand {
   if (extra === undefined) return { kind: 'list' };
   const command = text.slice(0, tokens[1]?.to ?? text.length);
   const fragment = text.slice(extra.from);
-  throw new ParseError(
-    'bad_command',
-    `${quote(command)} takes nothing after it, not ${quote(fragment)}. Try: ${exampleCommand('digests')}`,
-    fragment,
-  );
+  throw digestErrors.listTakesNothing(command, fragment);
 }
 
 function readAction(text: string, tokens: readonly Token[], action: DigestAction): DigestCommand {
   const command = text.slice(0, tokens[1]?.to ?? text.length);
-  const example = `Try: ${exampleCommand(`digest ${tokens[1]?.lower ?? action} ${exampleDigestId}`)}`;
+  const verb = tokens[1]?.lower ?? action;
   const idToken = tokens[2];
-  if (idToken === undefined) {
-    throw new ParseError(
-      'bad_command',
-      `${quote(command)} needs the id of a digest; ${exampleCommand('digests')} lists this channel's digests with their ids. ${example}`,
-      command,
-    );
-  }
-  if (tokens.length > 3) {
-    const extra = text.slice(idToken.from);
-    throw new ParseError(
-      'bad_command',
-      `${quote(command)} takes one digest id, not ${quote(extra)}. ${example}`,
-      extra,
-    );
-  }
+  if (idToken === undefined) throw digestErrors.missingId(command, verb);
+  if (tokens.length > 3) throw digestErrors.extraAfterId(command, text.slice(idToken.from), verb);
   const id = normalizeDigestId(idToken.text.replace(/[`'*]/g, ''));
-  if (id === undefined) {
-    throw new ParseError(
-      'bad_command',
-      `${quote(idToken.text)} is not a digest id: ids are 6 letters and digits, as ${exampleCommand('digests')} shows them. ${example}`,
-      idToken.text,
-    );
-  }
+  if (id === undefined) throw digestErrors.notAnId(idToken.text, verb);
   return { kind: action, id };
 }
 
@@ -251,21 +219,12 @@ function readCreate(
         }
         break;
       case 'zone':
-        if (zone !== undefined)
-          throw parseErrors.repeatedOption(
-            clause.fragment,
-            'time zone',
-            digestExample('unrecognised'),
-          );
+        if (zone !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'time zone');
         zone = clause.value;
         break;
       case 'top':
         if (top !== undefined) {
-          throw parseErrors.repeatedOption(
-            clause.fragment,
-            'number of results',
-            digestExample('unrecognised'),
-          );
+          throw digestErrors.repeatedOption(clause.fragment, 'number of results');
         }
         top = clause.value;
         break;
@@ -278,8 +237,7 @@ function readCreate(
           setTime(timeOfDay, clause.fragment);
           break;
         }
-        if (window !== undefined)
-          throw parseErrors.twoWindows(window.fragment, clause.fragment, digestExample('bad_time'));
+        if (window !== undefined) throw digestErrors.twoWindows(window.fragment, clause.fragment);
         window = clause;
         break;
       }
@@ -292,9 +250,9 @@ function readCreate(
     scan.databases,
     context.maxDatabases ?? lookupDefaults.maxDatabases,
   );
-  if (databases.length === 0) throw noDatabase(text.slice(start));
+  if (databases.length === 0) throw digestErrors.noDatabase(text.slice(start));
   if (schedule === undefined) {
-    throw noSchedule(scan.databases.map((item) => item.fragment).join(', '));
+    throw digestErrors.noSchedule(scan.databases.map((item) => item.fragment).join(', '));
   }
   // After the schedule only clauses may follow: a stray word or number there ("at 9 30",
   // "please") is a misread schedule, not a database.
@@ -356,14 +314,9 @@ function buildSchedule(
         throw digestErrors.notInDayPart(time.fragment, part);
       }
     }
-    if (time === undefined)
-      notes.push(`No time was given, so it runs at ${clock(defaultDigestTime)}.`);
-    if (days.kind === 'weekly' && days.days === undefined) {
-      notes.push('No day was given, so it runs on Mondays.');
-    }
-    if (days.kind === 'monthly' && days.day === undefined) {
-      notes.push('No day was given, so it runs on the 1st of every month.');
-    }
+    if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
+    if (days.kind === 'weekly' && days.days === undefined) notes.push(digestNotes.mondays);
+    if (days.kind === 'monthly' && days.day === undefined) notes.push(digestNotes.firstOfMonth);
     expression = cronExpression(days, time?.value ?? defaultDigestTime);
   }
 
@@ -425,81 +378,13 @@ function digestWindow(
       return own ? { kind: 'since-previous-run' } : lastWindow(1, moment.unit, fragment);
     }
   }
-  throw new ParseError(
-    'bad_time',
-    `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm weekdays at 8:30 last 24 hours')}`,
-    fragment,
-  );
+  throw digestErrors.fixedWindow(fragment);
 }
 
 function lastWindow(amount: number, unit: string, fragment: string): DigestWindow {
   const mapped = windowUnits[unit];
-  if (mapped === undefined) {
-    throw new ParseError(
-      'bad_time',
-      `${quote(fragment)} is too short for a digest's window: count it in hours, days, weeks or months. Try: ${exampleCommand('digest #hcsm every day at 9am last 24 hours')}`,
-      fragment,
-    );
-  }
+  if (mapped === undefined) throw digestErrors.windowTooShort(fragment);
   const total = amount * mapped.factor;
-  if (total < 1 || total > maxWindow[mapped.unit]) {
-    throw new ParseError(
-      'bad_time',
-      `${quote(fragment)} is not a window a digest can cover: from 1 hour to 1 year. Try: ${exampleCommand('digest #hcsm every monday at 9am last 2 weeks')}`,
-      fragment,
-    );
-  }
+  if (total < 1 || total > maxWindow[mapped.unit]) throw digestErrors.windowOutOfRange(fragment);
   return { kind: 'last', amount: total, unit: mapped.unit };
-}
-
-function noDatabase(fragment: string): ParseError {
-  return new ParseError(
-    'no_database',
-    `No database in ${quote(fragment)}: name at least one #hashtag, "quoted phrase", ID or group:<name> before the schedule. ${tryDigest}`,
-    fragment,
-  );
-}
-
-function noSchedule(databases: string): ParseError {
-  return new ParseError(
-    'bad_schedule',
-    `${quote(databases)} needs a schedule, such as every monday at 9am, weekdays at 8:30 or every month on the 1st at 10:00. Try: ${exampleCommand(`digest ${databases} every monday at 9am`)}`,
-    databases,
-  );
-}
-
-/** The digest to show in an error's closing example, by the error's reason. */
-function digestExample(reason: ParseError['reason']): string {
-  switch (reason) {
-    case 'unknown_zone':
-      return 'digest #hcsm every monday at 9am in Europe/London';
-    case 'bad_top':
-      return 'digest #hcsm every monday at 9am top 20';
-    case 'too_many_databases':
-      return 'digest #hcsm, #bcsm every monday at 9am';
-    case 'bad_time':
-      return 'digest #hcsm every monday at 9am last 7 days';
-    default:
-      return 'digest #hcsm every monday at 9am';
-  }
-}
-
-/**
- * The matchers shared with lookups (options, databases, times) raise their errors with a lookup
- * example, since they do not know which grammar calls them; a digest's should be one someone can
- * copy. The digest grammar's own calls pass {@link digestExample} directly.
- */
-function forDigest(error: ParseError): ParseError {
-  const lookupTail = `Try: ${slashCommand} `;
-  const at = error.message.lastIndexOf(lookupTail);
-  if (at === -1 || error.message.startsWith('digest', at + lookupTail.length)) return error;
-  return new ParseError(
-    error.reason,
-    `${error.message.slice(0, at)}Try: ${exampleCommand(digestExample(error.reason))}`,
-    error.fragment,
-  );
-}
-
-function clock(time: TimeOfDay): string {
-  return `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
 }

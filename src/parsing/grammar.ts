@@ -4,7 +4,7 @@
  * Anything that is neither is reported, never dropped.
  */
 import { type DatabaseItem, isBareNumber, readDatabaseToken } from './databases.ts';
-import { parseErrors } from './messages.ts';
+import { parseErrors } from './messages/lookup.ts';
 import { isReservedWord } from './reserved.ts';
 import { fragmentOf, type Token } from './tokens.ts';
 

@@ -21,7 +21,8 @@ export {
   scanCommand,
 } from './grammar.ts';
 export { lookupDefaults, parseLookup } from './lookup.ts';
-export { exampleCommand, parseErrors, quote } from './messages.ts';
+export { parseErrors } from './messages/lookup.ts';
+export { exampleCommand, quote } from './messages/wording.ts';
 export { matchTopOption, matchZoneOption, topRange } from './options.ts';
 export { normaliseSlackText } from './slack-text.ts';
 export * from './time/index.ts';

@@ -23,7 +23,7 @@ import type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
-import { parseErrors } from './messages.ts';
+import { parseErrors } from './messages/lookup.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {

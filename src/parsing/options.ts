@@ -5,7 +5,7 @@
 
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
 import type { Match, Matcher } from './grammar.ts';
-import { parseErrors } from './messages.ts';
+import { parseErrors } from './messages/lookup.ts';
 import { zoneAbbreviations } from './reserved.ts';
 import type { Token } from './tokens.ts';
 

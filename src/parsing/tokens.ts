@@ -2,8 +2,7 @@
  * The tokenizer shared by every command grammar. Tokens keep their place in the text so an error
  * can quote exactly what the person wrote.
  */
-import { ParseError } from '../errors.ts';
-import { exampleCommand, quote } from './messages.ts';
+import { parseErrors } from './messages/lookup.ts';
 
 /**
  * - `word`: a run of characters between spaces, commas, quotes and dashes; `lower` is for keyword
@@ -98,12 +97,7 @@ function token(kind: TokenKind, text: string, from: number, to: number): Token {
 function closingQuote(text: string, open: number): number {
   const close = text.indexOf('"', open + 1);
   if (close === -1) {
-    const fragment = text.slice(open);
-    throw new ParseError(
-      'unrecognised',
-      `The quote in ${quote(fragment)} is never closed: end a phrase with a second quote. Try: ${exampleCommand('"patient safety" last week')}`,
-      fragment,
-    );
+    throw parseErrors.unclosedQuote(text.slice(open));
   }
   return close;
 }

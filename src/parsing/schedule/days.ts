@@ -3,7 +3,7 @@
  * the month (`the 1st and 15th`, `the last day`) and nth weekdays (`the first monday`).
  */
 import type { Match } from '../grammar.ts';
-import { digestErrors } from '../messages.ts';
+import { digestErrors } from '../messages/digest.ts';
 import { editDistance } from '../time/misspelt.ts';
 import { fullWeekdays, weekdays } from '../time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';

@@ -23,7 +23,7 @@
  *   `last day` (cron `L`) runs at every month's end.
  */
 import type { Match, Matcher } from '../grammar.ts';
-import { digestErrors } from '../messages.ts';
+import { digestErrors } from '../messages/digest.ts';
 import type { TimeOfDay } from '../time/ast.ts';
 import { fullWeekdays } from '../time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';

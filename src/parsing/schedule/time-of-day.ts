@@ -1,7 +1,7 @@
 /** The time of day a schedule runs at, and the part of the day its words may name. */
 import { ParseError } from '../../errors.ts';
 import type { Match } from '../grammar.ts';
-import { digestErrors } from '../messages.ts';
+import { digestErrors } from '../messages/digest.ts';
 import type { TimeOfDay } from '../time/ast.ts';
 import { matchTimeOfDay } from '../time/clock.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';

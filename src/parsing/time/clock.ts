@@ -3,7 +3,7 @@
  * (`GMT`, `+02:00`). Parts of the day (`this morning`) are refused: they have no agreed hours.
  */
 import type { Match } from '../grammar.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import type { DateRef, Moment, TimeOfDay } from './ast.ts';
 

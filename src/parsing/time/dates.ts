@@ -5,7 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Match } from '../grammar.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type DateRef, type Moment, type MomentContext, yearAfterDay, yearAt } from './ast.ts';
 import { matchTimeOfDay, rejectPartOfDay, withOffset } from './clock.ts';

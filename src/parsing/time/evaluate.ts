@@ -6,7 +6,7 @@
 import { DateTime, FixedOffsetZone } from 'luxon';
 import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
 import type { Unit } from './vocabulary.ts';
 

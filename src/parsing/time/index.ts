@@ -3,7 +3,7 @@
  * Command grammars use the pieces (`matchTimeExpression` inside their clause list, then
  * `evaluateTimeExpression` once the zone is known); this is the whole path for one phrase.
  */
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { normaliseSlackText } from '../slack-text.ts';
 import { type Token, tokenize, tokensText } from '../tokens.ts';
 import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './evaluate.ts';

@@ -3,7 +3,7 @@
  * instead of a silent lookup of a phrase database called "yesterdy".
  */
 import type { Matcher } from '../grammar.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, tokensText } from '../tokens.ts';
 import { misspellableUnits, misspellableWords, months } from './vocabulary.ts';
 

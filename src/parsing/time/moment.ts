@@ -4,7 +4,7 @@
  * phrasings fast and unambiguous.
  */
 import type { Match } from '../grammar.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token } from '../tokens.ts';
 import type { Moment, MomentContext } from './ast.ts';
 import { matchChronoDate } from './chrono-dates.ts';

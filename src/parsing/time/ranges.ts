@@ -4,7 +4,7 @@
  */
 import type { ParseError } from '../../errors.ts';
 import type { Match, Matcher } from '../grammar.ts';
-import { parseErrors } from '../messages.ts';
+import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
 import { matchTimeOfDay } from './clock.ts';

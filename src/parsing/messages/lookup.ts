@@ -1,24 +1,14 @@
 /**
- * Every parse error message in one place, so each reason reads the same wherever a grammar raises
- * it: what was wrong, the fragment as typed, and a command that would work. Each builder's last
- * parameter is that command's arguments, a lookup unless the grammar raising it passes its own
- * (the digest grammar passes a digest).
+ * The sentences of the lookup grammar and of the parts every grammar shares (tokens, databases,
+ * times, zones, top), so each reason reads the same wherever it is raised: what was wrong, the
+ * fragment as typed, and a command that would work. Each builder's last parameter is that
+ * command's arguments, a lookup unless the grammar raising it passes its own (the digest grammar
+ * passes a digest).
  */
 
-import { ParseError } from '../errors.ts';
-import { slashCommand } from '../model/commands.ts';
-import { rangeWords } from './reserved.ts';
-import { type DayPart, hourlySteps } from './schedule/clause.ts';
-
-/** `Try: /influencers <args>`, the closing line of every message. */
-export function exampleCommand(args: string): string {
-  return `${slashCommand} ${args}`;
-}
-
-/** Quotes a fragment with typographic quotes, so straight quotes inside it stay legible. */
-export function quote(fragment: string): string {
-  return `“${fragment}”`;
-}
+import { ParseError } from '../../errors.ts';
+import { rangeWords } from '../reserved.ts';
+import { exampleCommand, quote } from './wording.ts';
 
 export const parseErrors = {
   empty(example = '#hcsm last week'): ParseError {
@@ -208,6 +198,15 @@ export const parseErrors = {
     );
   },
 
+  unclosedQuote(fragment: string, example = '"patient safety" last week'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `The quote in ${quote(fragment)} is never closed: end a phrase with a second quote. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  /** `hint`: why the fragment is no database either, one of `databaseHints`. */
   unrecognised(fragment: string, hint: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'unrecognised',
@@ -215,6 +214,18 @@ export const parseErrors = {
       fragment,
     );
   },
+} as const;
+
+/** Why a token no clause claimed is no database either, for `parseErrors.unrecognised`. */
+export const databaseHints = {
+  dash: 'a dash only joins two times, as in Sep 1 - Sep 8',
+  prefixedQuote: 'only group: may come before a quoted name',
+  emptyQuotes: 'the quotes are empty',
+  hashtag: 'a hashtag is # followed by letters, digits or underscores; quote a phrase instead',
+  emptyGroup: 'group: needs an ID or a name, as in group:12 or group:"Rare Diseases"',
+  unnamedChannel: 'Slack sent a channel without its name; type the hashtag as #name',
+  mention: 'mentions and links are not databases',
+  noWord: 'it is neither a database nor a time',
 } as const;
 
 /** Why a reserved word cannot stay in a phrase, and what it would take to be read. */
@@ -232,143 +243,3 @@ function reservedHint(word: string): string {
   }
   return `${shown} is a word I read as a time, a schedule or an option, and it makes none here`;
 }
-
-const exampleArgs = 'digest #hcsm every monday at 9am';
-/** `Try: /influencers digest #hcsm every monday at 9am`. */
-export const tryDigest = `Try: ${exampleCommand(exampleArgs)}`;
-
-const scheduleForms =
-  'Say every day, every monday, mondays and thursdays, weekdays, every month on the 1st, on the ' +
-  'last day of every month or every 6 hours, with a time such as at 9am or at 17:30';
-
-/** Messages of the digest grammar: what was wrong, the fragment as typed, a command that works. */
-export const digestErrors = {
-  unreadable(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `I can't read ${quote(fragment)} as a schedule. ${scheduleForms}. ${tryDigest}`,
-      fragment,
-    );
-  },
-
-  unknownWeekday(fragment: string, word: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `I can't read ${quote(fragment)} as a schedule: ${quote(word)} is not a day of the week (monday to sunday, or mon, tue, wed, thu, fri, sat, sun). ${tryDigest}`,
-      fragment,
-    );
-  },
-
-  badTimeOfDay(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} is not a time of day: use 00:00 to 23:59, or 9am, 5:30pm, noon. Try: ${exampleCommand('digest #hcsm every day at 17:30')}`,
-      fragment,
-    );
-  },
-
-  secondsInTime(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} has seconds: digests run on the minute, so give hours and minutes. Try: ${exampleCommand('digest #hcsm every day at 17:30')}`,
-      fragment,
-    );
-  },
-
-  notMorning(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} is not in the morning: say every day instead of every morning for a time after noon. Try: ${exampleCommand('digest #hcsm every day at 5pm')}`,
-      fragment,
-    );
-  },
-
-  notInDayPart(fragment: string, part: DayPart): ParseError {
-    const example = part === 'morning' ? 'at 8am' : part === 'afternoon' ? 'at 2pm' : 'at 6pm';
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} is not in the ${part}: give the time with am or pm, or on the 24-hour clock (${example}). Try: ${exampleCommand(`digest #hcsm every weekday ${part} ${example}`)}`,
-      fragment,
-    );
-  },
-
-  afterSchedule(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `I don't understand ${quote(fragment)} after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>], so name the databases first and, after the schedule, only a window (last 7 days), top N or a zone (in Europe/London). ${tryDigest}`,
-      fragment,
-    );
-  },
-
-  dayOfMonth(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} is not a day of the month: use the 1st to the 31st, or the last day. Try: ${exampleCommand('digest #hcsm every month on the 1st at 10:00')}`,
-      fragment,
-    );
-  },
-
-  hourlyStep(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} does not divide the day into equal runs: use every hour or every ${hourlySteps.slice(1).join(', ')} hours, or a daily schedule. Try: ${exampleCommand('digest #hcsm every 6 hours')}`,
-      fragment,
-    );
-  },
-
-  tooFrequent(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} is too often: a digest runs at most once an hour. Try: ${exampleCommand('digest #hcsm every hour')}`,
-      fragment,
-    );
-  },
-
-  unsupportedInterval(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)} can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. ${tryDigest}`,
-      fragment,
-    );
-  },
-
-  timeWithoutDays(fragment: string, schedule: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(schedule)} sets its own times, so ${quote(fragment)} can't be added to it: leave the time out, or use a daily schedule. Try: ${exampleCommand('digest #hcsm every day at 9am')}`,
-      fragment,
-    );
-  },
-
-  unquotedCron(fragment: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `${quote(fragment)}: put the five cron fields in quotes after cron. Try: ${exampleCommand('digest #hcsm cron "0 9 * * 1"')}`,
-      fragment,
-    );
-  },
-
-  /** The engine's own message about a cron expression, with a command that works. */
-  engine(error: ParseError): ParseError {
-    const message = error.message.includes('Try: ')
-      ? error.message
-      : `${error.message} Try: ${exampleCommand('digest #hcsm cron "0 9 * * 1"')}`;
-    return new ParseError(error.reason, message, error.fragment);
-  },
-
-  twoSchedules(first: string, second: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `Two schedules given, ${quote(first)} and ${quote(second)}: give one per digest, or create a second digest. ${tryDigest}`,
-      second,
-    );
-  },
-
-  twoTimes(first: string, second: string): ParseError {
-    return new ParseError(
-      'bad_schedule',
-      `Two times given, ${quote(first)} and ${quote(second)}: a digest runs at one time, so create a second digest for the other. ${tryDigest}`,
-      second,
-    );
-  },
-} as const;
