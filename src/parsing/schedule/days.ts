@@ -182,6 +182,7 @@ export function matchDayList(tokens: readonly Token[], at: number): Match<Schedu
   return withTime(tokens, i, { kind: 'weekly', days: sorted }, false);
 }
 
+/** Whether a weekday, a list or a range of them starts at `at`, so the schedule's days go on. */
 export function startsDayList(tokens: readonly Token[], at: number): boolean {
   return readDayRange(tokens, at) !== undefined;
 }

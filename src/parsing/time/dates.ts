@@ -1,7 +1,7 @@
 /**
  * Calendar days as people write them: ISO and US numeric dates, month names with a day or alone,
- * days listed with a dash (`Sep 1-8`), weekdays and `yesterday`, `today`, `tomorrow`, each with
- * an optional time of day after it.
+ * days listed with a dash (`Sep 1-8`), weekdays and `yesterday`, `today`, `tomorrow`; a single
+ * day may take a time of day after it.
  */
 import { DateTime } from 'luxon';
 import type { Match } from '../grammar.ts';
@@ -15,6 +15,7 @@ const isoDateTime = /^\d{4}-\d{2}-\d{2}t\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}
 const hasOffset = /(z|[+-]\d{2}(:?\d{2})?)$/;
 const isoDate = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/;
 const usDate = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/;
+/** A day of the month (`9`, `9th`); alone, also the end of a compact range (`Sep 1 to 8`). */
 export const dayOfMonth = /^(\d{1,2})(st|nd|rd|th)?$/;
 
 /**
@@ -133,6 +134,10 @@ function matchDayList(
   };
 }
 
+/**
+ * The day as a DateRef once it can exist.
+ * @throws ParseError `bad_time` quoting `fragment` for a day no year has (`Feb 30`, `2026-13-45`).
+ */
 export function checkedDate(
   fragment: string,
   year: number | undefined,

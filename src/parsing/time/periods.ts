@@ -16,6 +16,7 @@ import {
   weekdays,
 } from './vocabulary.ts';
 
+/** The calendar period `offset` whole units from the current one (`ytd`, `last week`). */
 export function calendar(unit: CalendarUnit, offset: number, next: number): Match<Moment> {
   return { value: { kind: 'calendar', unit, offset }, next };
 }
@@ -92,6 +93,7 @@ export function matchAmount(tokens: readonly Token[], at: number): Match<Moment>
   return { value: { kind: 'rolling', amount, unit }, next };
 }
 
+/** `Q3`, `q1 2025`: without a year, the most recent such quarter that has started. */
 export function matchQuarter(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const word = lowerAt(tokens, at);
   const q = word === undefined ? null : /^q([1-4])$/.exec(word);
