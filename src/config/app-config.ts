@@ -7,6 +7,7 @@ import {
   integerVar,
   type LogLevel,
   present,
+  readBotToken,
   readLogLevel,
   readSlackApiUrl,
   tokenVar,
@@ -21,6 +22,7 @@ import {
   maxUserZoneWaitMs,
   readAnalytics,
   readDigestPolicy,
+  readLookupTimeoutMs,
   readStorage,
   type StorageConfig,
 } from './sections.ts';
@@ -87,13 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
 
   const signingSecretRaw = present(env, 'SLACK_SIGNING_SECRET');
-  const botToken = tokenVar(
-    env,
-    problems,
-    'SLACK_BOT_TOKEN',
-    'xoxb-',
-    howToFindSlack.SLACK_BOT_TOKEN,
-  );
+  const botToken = readBotToken(env, problems);
   const appToken = tokenVar(
     env,
     problems,
@@ -162,14 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     100,
     maxLookupTimeoutMs,
   );
-  const timeoutMs = integerVar(
-    env,
-    problems,
-    'LOOKUP_TIMEOUT_MS',
-    configDefaults.lookupTimeoutMs,
-    1_000,
-    maxLookupTimeoutMs,
-  );
+  const timeoutMs = readLookupTimeoutMs(env, problems);
   if (timeoutMs <= progressUpdateMs) {
     problems.push(
       `LOOKUP_TIMEOUT_MS (${timeoutMs}) must be longer than PROGRESS_UPDATE_MS (${progressUpdateMs}), or the "still running" update could never be sent.`,

@@ -103,3 +103,8 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** SLACK_BOT_TOKEN, which every mode that talks to Slack needs. */
+export function readBotToken(env: Env, problems: string[]): Secret | undefined {
+  return tokenVar(env, problems, 'SLACK_BOT_TOKEN', 'xoxb-', howToFindSlack.SLACK_BOT_TOKEN);
+}

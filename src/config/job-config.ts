@@ -5,20 +5,18 @@ import {
   deepFreeze,
   type Env,
   howToFindSlack,
-  integerVar,
   type LogLevel,
+  readBotToken,
   readLogLevel,
   readSlackApiUrl,
-  tokenVar,
 } from './env.ts';
 import type { Secret } from './secret.ts';
 import {
   type AnalyticsConfig,
-  configDefaults,
   type DigestPolicy,
-  maxLookupTimeoutMs,
   readAnalytics,
   readDigestPolicy,
+  readLookupTimeoutMs,
   readStorage,
   type StorageConfig,
 } from './sections.ts';
@@ -57,13 +55,7 @@ export interface DigestJobConfig {
  */
 export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
   const problems: string[] = [];
-  const botToken = tokenVar(
-    env,
-    problems,
-    'SLACK_BOT_TOKEN',
-    'xoxb-',
-    howToFindSlack.SLACK_BOT_TOKEN,
-  );
+  const botToken = readBotToken(env, problems);
   if (botToken === undefined) {
     problems.push(
       `SLACK_BOT_TOKEN is missing: digests are posted with the bot token (${howToFindSlack.SLACK_BOT_TOKEN}).`,
@@ -76,14 +68,7 @@ export function loadDigestJobConfig(env: Env = process.env): DigestJobConfig {
       'digests ask the analytics service (ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET).',
   });
   const logLevel = readLogLevel(env, problems, 'info');
-  const analyticsTimeoutMs = integerVar(
-    env,
-    problems,
-    'LOOKUP_TIMEOUT_MS',
-    configDefaults.lookupTimeoutMs,
-    1_000,
-    maxLookupTimeoutMs,
-  );
+  const analyticsTimeoutMs = readLookupTimeoutMs(env, problems);
   const storage = readStorage(env, problems);
   const { graceMs, maxConsecutiveFailures } = readDigestPolicy(env, problems, true);
   if (problems.length > 0 || !botToken || !analytics) {

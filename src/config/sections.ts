@@ -189,3 +189,15 @@ export function readDigestPolicy(env: Env, problems: string[], forJob = false): 
   }
   return { timerEnabled, tickMs, graceMs, maxConsecutiveFailures };
 }
+
+/** LOOKUP_TIMEOUT_MS: the deadline of one analytics call, retries included. */
+export function readLookupTimeoutMs(env: Env, problems: string[]): number {
+  return integerVar(
+    env,
+    problems,
+    'LOOKUP_TIMEOUT_MS',
+    configDefaults.lookupTimeoutMs,
+    1_000,
+    maxLookupTimeoutMs,
+  );
+}
