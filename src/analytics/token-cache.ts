@@ -51,7 +51,7 @@ export class TokenCache {
   get(): Promise<string> {
     const cached = this.#cache.get(tokenKey);
     if (cached !== undefined) return Promise.resolve(cached);
-    if (this.#pending) return this.#pending;
+    if (this.#pending !== undefined) return this.#pending;
     const pending = this.#exchange();
     this.#pending = pending;
     const clear = (): void => {
