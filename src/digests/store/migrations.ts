@@ -101,6 +101,24 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'seen keys',
+    sqlite: `
+      CREATE TABLE seen_keys (
+        key TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX seen_keys_expiry ON seen_keys (expires_at);
+    `,
+    postgres: `
+      CREATE TABLE seen_keys (
+        key TEXT PRIMARY KEY,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX seen_keys_expiry ON seen_keys (expires_at);
+    `,
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -7,6 +7,7 @@ import { DigestNotFoundError } from '../../errors.ts';
 import { defined } from '../../model/defined.ts';
 import type { Digest, LastRun, NewDigest, RankedAccount } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
+import { SqlSightings } from './sightings.ts';
 import type {
   BeginDeliveryResult,
   Claim,
@@ -256,10 +257,16 @@ function isUniqueViolation(error: unknown): boolean {
 export class SqlDigestStore implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly #sql: SqlExecutor;
+  readonly #sightings: SqlSightings;
 
   constructor(executor: SqlExecutor) {
     this.#sql = executor;
     this.dialect = executor.dialect;
+    this.#sightings = new SqlSightings(executor);
+  }
+
+  firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {
+    return this.#sightings.firstSighting(key, now, ttlMs);
   }
 
   migrate(): Promise<number> {

@@ -108,7 +108,13 @@ export interface SkipRecord {
   readonly nextRunAt: Date;
 }
 
-export interface DigestStore {
+/** Keys shared by every instance for a while; see `SqlSightings`. */
+export interface Sightings {
+  /** True the first time `key` is seen within `ttlMs`; of concurrent callers, exactly one. */
+  firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean>;
+}
+
+export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;

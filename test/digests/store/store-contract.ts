@@ -666,5 +666,40 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       await store.remove(digest.id);
       expect(await store.getDelivery(digest.id, slot)).toBeUndefined();
     });
+
+    describe('sightings', () => {
+      const later = (ms: number) => new Date(now.getTime() + ms);
+
+      it('answers true only the first time a key is seen while it lives', async () => {
+        expect([
+          await store.firstSighting('sig:a', now, 300_000),
+          await store.firstSighting('sig:a', later(299_999), 300_000),
+          await store.firstSighting('sig:b', now, 300_000),
+        ]).toEqual([true, false, true]);
+      });
+
+      it('sees a key again as new once its time to live has passed, and remembers it anew', async () => {
+        await store.firstSighting('event:Ev1', now, 60_000);
+        expect(await store.firstSighting('event:Ev1', later(60_000), 60_000)).toBe(true);
+        expect(await store.firstSighting('event:Ev1', later(90_000), 60_000)).toBe(false);
+      });
+
+      it('lets exactly one of several instances see a key first', async () => {
+        const others = fixture.openSibling
+          ? await Promise.all([fixture.openSibling(), fixture.openSibling()])
+          : [store, store];
+        const firsts = await Promise.all(
+          [store, ...others].map((each) => each.firstSighting('sig:shared', now, 300_000)),
+        );
+        expect(firsts.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('keeps working after expired keys were purged', async () => {
+        await store.firstSighting('sig:old', now, 1_000);
+        expect(await store.firstSighting('sig:new', later(3_600_000), 1_000)).toBe(true);
+        expect(await store.firstSighting('sig:old', later(3_600_000), 1_000)).toBe(true);
+        expect(await store.firstSighting('sig:new', later(3_600_000), 1_000)).toBe(false);
+      });
+    });
   });
 }
