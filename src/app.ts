@@ -4,8 +4,7 @@
  * `createApp` and start it on port 0 with an injected `fetch`.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
 import { readArguments } from './cli/command.ts';
@@ -26,10 +25,12 @@ import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { defined } from './model/defined.ts';
 import type { SlackDeps } from './slack/deps.ts';
+import { frontDoor } from './slack/http/front-door.ts';
+import { close, listen, slackServer } from './slack/http/server.ts';
 import { register } from './slack/index.ts';
 import { boltLogger } from './slack/support/bolt-logger.ts';
 import { InFlight } from './slack/support/in-flight.ts';
-import { SeenEvents } from './slack/support/seen-events.ts';
+import { SeenRequests } from './slack/support/seen-requests.ts';
 import { webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
@@ -121,7 +122,10 @@ export function createApp(
     logger,
     zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs, directory: users }),
     inFlight,
-    seenEvents: new SeenEvents(),
+    seen: new SeenRequests({
+      sightings: () => digests.store,
+      logger: logger.child({ component: 'requests' }),
+    }),
     fetch: fetchFn,
     digests,
     admins: new AdminDirectory({ logger, directory: users }),
@@ -132,36 +136,51 @@ export function createApp(
     fetch: fetchFn,
     ...defined({ apiUrl: config.slack.apiUrl }),
   });
+  const boltLog = boltLogger(logger);
   const common = {
     token: config.slack.botToken.reveal(),
-    logger: boltLogger(logger),
+    logger: boltLog,
     clientOptions,
     // auth.test runs in start(), where a bad token is an awaited error rather than a crash.
     deferInitialization: true,
   };
-  const app =
-    config.mode === 'http'
-      ? new App({
-          ...common,
-          signingSecret: config.slack.signingSecret.reveal(),
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(stopping ? 503 : 200, { 'content-type': 'application/json' });
-                res.end(
-                  JSON.stringify({
-                    status: stopping ? 'stopping' : 'ok',
-                    version: config.version,
-                    mode: config.mode,
-                  }),
-                );
-              },
-            },
-          ],
-        })
-      : new App({ ...common, appToken: config.slack.appToken.reveal(), socketMode: true });
+  let server: Server | undefined;
+  let app: App;
+  if (config.mode === 'http') {
+    const receiver = new HTTPReceiver({
+      signingSecret: config.slack.signingSecret.reveal(),
+      // The front door has checked the signature, and more, before a request gets here.
+      signatureVerification: false,
+      logger: boltLog,
+      customRoutes: [
+        {
+          path: '/healthz',
+          method: ['GET'],
+          handler: (_req, res) => {
+            res.writeHead(stopping ? 503 : 200, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({
+                status: stopping ? 'stopping' : 'ok',
+                version: config.version,
+                mode: config.mode,
+              }),
+            );
+          },
+        },
+      ],
+    });
+    app = new App({ ...common, receiver });
+    server = slackServer(
+      frontDoor({
+        signingSecret: config.slack.signingSecret.reveal(),
+        next: receiver.requestListener,
+        firstSignature: (signature) => deps.seen.firstSignature(signature),
+        logger: logger.child({ component: 'http' }),
+      }),
+    );
+  } else {
+    app = new App({ ...common, appToken: config.slack.appToken.reveal(), socketMode: true });
+  }
 
   app.error(async (error) => {
     logger.error(
@@ -172,22 +191,19 @@ export function createApp(
   register(app, deps, config.allowedTeamIds);
   for (const extra of overrides.modules ?? []) extra(app, deps);
 
-  let server: Server | undefined;
   return {
     app,
     deps,
     digests,
     async start() {
       await app.init();
-      // Before listening: a digest command must find the store open.
+      // Before listening: a digest command and the replay check must find the store open.
       await digests.open();
-      if (config.mode === 'socket') {
-        await app.start();
-      } else {
-        server = (await app.start(overrides.port ?? config.port)) as Server;
-      }
+      let port: number | undefined;
+      if (server === undefined) await app.start();
+      else port = await listen(server, overrides.port ?? config.port);
       digests.startTimer();
-      return { port: server === undefined ? undefined : (server.address() as AddressInfo).port };
+      return { port };
     },
     async stop() {
       if (stopping) return;
@@ -195,9 +211,11 @@ export function createApp(
       const stoppedAt = Date.now();
       // The timer stops beside everything else: a tick in flight finishes while lookups drain.
       void digests.stopTimer();
-      const closing = app.stop().catch((error: unknown) => {
-        logger.warn({ err: error }, 'stopping the Slack receiver failed');
-      });
+      const closing = (server === undefined ? app.stop() : close(server)).catch(
+        (error: unknown) => {
+          logger.warn({ err: error }, 'stopping the Slack receiver failed');
+        },
+      );
       server?.closeIdleConnections();
       const cut = setTimeout(() => server?.closeAllConnections(), connectionCloseGraceMs);
       await closing;

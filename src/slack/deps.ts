@@ -2,7 +2,7 @@ import type { DigestService } from '../flows/digest-service.ts';
 import type { LookupFlow } from '../flows/lookup.ts';
 import type { Logger } from '../logger.ts';
 import type { InFlight } from './support/in-flight.ts';
-import type { SeenEvents } from './support/seen-events.ts';
+import type { SeenRequests } from './support/seen-requests.ts';
 import type { AdminDirectory } from './web-api/digest-access.ts';
 import type { UserZones } from './web-api/user-zones.ts';
 
@@ -12,7 +12,8 @@ export interface SlackDeps {
   readonly logger: Logger;
   readonly zones: UserZones;
   readonly inFlight: InFlight;
-  readonly seenEvents: SeenEvents;
+  /** Request signatures and event ids already handled, across instances. */
+  readonly seen: SeenRequests;
   /** The same fetch Bolt uses, for response_url posts. */
   readonly fetch: typeof fetch;
   /** Scheduled digests; their store opens before the app listens. */

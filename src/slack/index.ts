@@ -13,7 +13,7 @@ export type { SlackDeps } from './deps.ts';
  * listener folder: the one way a Slack handler is added.
  */
 export function register(app: App, deps: SlackDeps, allowedTeamIds: readonly string[]): void {
-  app.use(teamGuard(allowedTeamIds, { logger: deps.logger, seenEvents: deps.seenEvents }));
+  app.use(teamGuard(allowedTeamIds, { logger: deps.logger, seen: deps.seen }));
   registerCommands(app, deps);
   registerEvents(app, deps);
   registerActions(app, deps);

@@ -473,6 +473,51 @@ describe('request authenticity and access', () => {
     ).toEqual([]);
   });
 
+  it.each([
+    ['more than 5 minutes ahead', (now: number) => now + 302],
+    ['ten years ahead', (now: number) => now + 10 * 365 * 86_400],
+    ['1e10', () => 1e10],
+  ])('answers 401 to a timestamp %s', async (_name, timestampAt) => {
+    const command = slashCommand({ text: '#hcsm last week' });
+    const timestamp = timestampAt(Math.floor(Date.now() / 1000));
+    const response = await harness.send(command, { timestamp });
+    expect(response.status).toBe(401);
+    await sleep(200);
+    expect(harness.slack.responses(command.responseUrl)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a form body payload=null',
+      { body: 'payload=null', contentType: 'application/x-www-form-urlencoded' },
+    ],
+    ['a JSON body null', { body: 'null', contentType: 'application/json' }],
+  ])('answers 400 to %s and keeps serving', async (_name, payload) => {
+    const response = await harness.send(payload);
+    expect(response.status).toBe(400);
+    const command = slashCommand({ text: '#hcsm last week' });
+    expect((await harness.send(command)).status).toBe(200);
+    expect(headerOf(await finalResponse(harness, command.responseUrl))).toBe(
+      'Top influencers for #hcsm',
+    );
+  });
+
+  it('runs a command replayed with its signature once', async () => {
+    const command = slashCommand({ text: '#bcsm past 5 hours' });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const first = await harness.send(command, { timestamp });
+    const replays = await Promise.all([1, 2, 3].map(() => harness.send(command, { timestamp })));
+    expect(first.status).toBe(200);
+    expect(replays.map((replay) => [replay.status, replay.text])).toEqual([
+      [200, ''],
+      [200, ''],
+      [200, ''],
+    ]);
+    await finalResponse(harness, command.responseUrl);
+    await sleep(200);
+    expect(harness.slack.responses(command.responseUrl)).toHaveLength(1);
+  });
+
   it('answers /healthz with status, version and mode', async () => {
     const response = await fetch(`${harness.url}/healthz`);
     expect(response.status).toBe(200);

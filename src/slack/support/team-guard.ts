@@ -6,7 +6,7 @@ import { errorText, renderError } from '../../render/errors.ts';
 import { renderRefusedHome } from '../../render/home.ts';
 import { lookupModalInputs } from '../../render/ids.ts';
 import { postInConversation } from '../web-api/conversation.ts';
-import type { SeenEvents } from './seen-events.ts';
+import type { SeenRequests } from './seen-requests.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ export function isAllowedRequest(
 export interface TeamGuardOptions {
   readonly logger: Logger;
   /** Slack redelivers events; a refusal is posted once per event id. */
-  readonly seenEvents?: SeenEvents;
+  readonly seen?: SeenRequests;
 }
 
 /**
@@ -137,7 +137,7 @@ async function refuseEvent(
   const isMention = event.type === 'app_mention';
   const isHome = event.type === 'app_home_opened' && event.tab === 'home';
   if (!isDm && !isMention && !isHome) return;
-  if (options.seenEvents?.firstTime(stringField(record, 'event_id')) === false) return;
+  if ((await options.seen?.firstEvent(stringField(record, 'event_id'))) === false) return;
 
   const teamId = requestTeamId(body);
   const refusal = renderError(new TeamNotAllowedError(teamId ?? 'unknown'));

@@ -37,7 +37,7 @@ export function directMessage(deps: SlackDeps) {
   }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs): Promise<void> => {
     if (event.channel_type !== 'im' || event.subtype !== undefined) return;
     if (event.bot_id !== undefined || event.user === undefined) return;
-    if (!deps.seenEvents.firstTime(body.event_id)) return;
+    if (!(await deps.seen.firstEvent(body.event_id))) return;
     try {
       const thread = event.thread_ts === undefined ? {} : { threadTs: event.thread_ts };
       await answerInConversation(
@@ -66,7 +66,7 @@ export function appMention(deps: SlackDeps) {
   }: SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs): Promise<void> => {
     if (event.subtype !== undefined || event.bot_id !== undefined || event.user === undefined)
       return;
-    if (!deps.seenEvents.firstTime(body.event_id)) return;
+    if (!(await deps.seen.firstEvent(body.event_id))) return;
     const text = typedText(event.text, context.botUserId);
     try {
       await answerInConversation(

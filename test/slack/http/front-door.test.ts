@@ -1,0 +1,189 @@
+import type { IncomingMessage, Server } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/logger.ts';
+import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
+import { close, listen, slackServer } from '../../../src/slack/http/server.ts';
+import { signSlackRequest } from '../../helpers/signing.ts';
+
+const secret = 'front-door-signing-secret';
+const form = 'application/x-www-form-urlencoded';
+const command = 'command=%2Finfluencers&text=%23hcsm+last+week&team_id=T0TEAM001';
+
+let server: Server;
+let url: string;
+/** What reached the receiver behind the front door. */
+let passed: { path: string; rawBody: string | undefined }[];
+let seen: Set<string>;
+
+beforeEach(async () => {
+  passed = [];
+  seen = new Set();
+  server = slackServer(
+    frontDoor({
+      signingSecret: secret,
+      next: (req, res) => {
+        const rawBody = (req as IncomingMessage & { rawBody?: Buffer }).rawBody;
+        passed.push({ path: req.url ?? '', rawBody: rawBody?.toString('utf8') });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      },
+      firstSignature: async (signature) => {
+        if (seen.has(signature)) return false;
+        seen.add(signature);
+        return true;
+      },
+      logger: silentLogger,
+    }),
+    { headersTimeoutMs: 500, requestTimeoutMs: 1_000 },
+  );
+  url = `http://127.0.0.1:${await listen(server, 0)}`;
+});
+
+afterEach(async () => {
+  server.closeAllConnections();
+  await close(server);
+});
+
+async function post(
+  body: string,
+  headers: Record<string, string>,
+  contentType = form,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}/slack/events`, {
+    method: 'POST',
+    headers: { 'content-type': contentType, ...headers },
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Sends the head of a request and `sent` bytes of a body that would be `declared` long, then
+ * waits for an answer without sending the rest.
+ */
+function partialRequest(
+  headers: Record<string, string>,
+  declared: number,
+  sent: number,
+): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    const head = Object.entries({ ...headers, 'content-type': form, 'content-length': declared })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`POST /slack/events HTTP/1.1\r\nhost: localhost\r\n${head}\r\n`);
+    socket.write('x'.repeat(sent));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
+      if (status !== undefined) {
+        socket.destroy();
+        resolve({ status: Number(status), ms: performance.now() - started });
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('frontDoor', () => {
+  it('passes a signed command to the receiver with its body already read', async () => {
+    const response = await post(command, signSlackRequest(secret, command));
+    expect(response).toEqual({ status: 200, text: '{"ok":true}' });
+    expect(passed).toEqual([{ path: '/slack/events', rawBody: command }]);
+  });
+
+  it('refuses a request without signature headers before reading its body', async () => {
+    const answer = await partialRequest({}, 3_900_000, 1_024);
+    expect(answer.status).toBe(401);
+    expect(passed).toEqual([]);
+  });
+
+  it('refuses a declared body over 512 KB before reading it, even when signed', async () => {
+    const answer = await partialRequest(signSlackRequest(secret, 'x'), maxBodyBytes + 1, 1_024);
+    expect(answer.status).toBe(413);
+  });
+
+  it('stops reading a body without a declared length at 512 KB', async () => {
+    const body = `text=${'a'.repeat(maxBodyBytes)}`;
+    const response = await fetch(`${url}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': form, ...signSlackRequest(secret, body) },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(passed).toEqual([]);
+  });
+
+  it.each([
+    ['more than 5 minutes old', () => nowS() - 302],
+    ['more than 5 minutes ahead', () => nowS() + 302],
+    ['ten years ahead', () => nowS() + 10 * 365 * 86_400],
+    ['1e10', () => 1e10],
+  ])('refuses a timestamp %s', async (_name, timestamp) => {
+    const response = await post(command, signSlackRequest(secret, command, timestamp()));
+    expect(response).toEqual({ status: 401, text: '' });
+    expect(passed).toEqual([]);
+  });
+
+  it('refuses a timestamp that is not a number of seconds', async () => {
+    const headers = { ...signSlackRequest(secret, command), 'x-slack-request-timestamp': '1e10' };
+    expect((await post(command, headers)).status).toBe(401);
+  });
+
+  it('refuses a wrong signature', async () => {
+    const response = await post(command, signSlackRequest('another-secret', command));
+    expect(response.status).toBe(401);
+    expect(passed).toEqual([]);
+  });
+
+  it.each([
+    ['a form payload of null', 'payload=null', form],
+    ['a form payload that is not JSON', 'payload=%7Bnope', form],
+    ['a form payload that is a list', 'payload=%5B1%5D', form],
+    ['a JSON body of null', 'null', 'application/json'],
+    ['a JSON body that is a string', '"event"', 'application/json'],
+    ['a body that is not JSON', '{"type":', 'application/json'],
+  ])('answers 400 to %s', async (_name, body, contentType) => {
+    const response = await post(body, signSlackRequest(secret, body), contentType);
+    expect(response).toEqual({ status: 400, text: '' });
+    expect(passed).toEqual([]);
+  });
+
+  it('answers a replayed request with an empty 200 and does not pass it on again', async () => {
+    const headers = signSlackRequest(secret, command);
+    await post(command, headers);
+    expect(await post(command, headers)).toEqual({ status: 200, text: '' });
+    expect(passed).toHaveLength(1);
+  });
+
+  it('lets other routes through to the receiver unchecked', async () => {
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(passed).toEqual([{ path: '/healthz', rawBody: undefined }]);
+  });
+
+  it('closes a connection whose body trickles in slower than the request timeout', async () => {
+    const answer = await partialRequest(signSlackRequest(secret, command), command.length, 10);
+    expect(answer.status).toBe(408);
+    // The request timeout (1 s here) is checked every second.
+    expect(answer.ms).toBeLessThan(3_000);
+  });
+
+  it('closes a connection whose headers never finish', async () => {
+    const started = performance.now();
+    const closed = await new Promise<number>((resolve) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.write('POST /slack/events HTTP/1.1\r\nhost: localhost\r\nx-slack-sig');
+      socket.on('data', () => {});
+      socket.on('close', () => resolve(performance.now() - started));
+    });
+    // The header timeout (500 ms here) is checked every second.
+    expect(closed).toBeLessThan(3_000);
+  });
+});
