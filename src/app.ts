@@ -22,7 +22,7 @@ import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger, releaseLogs } from './logger.ts';
 import { defined } from './model/defined.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
@@ -30,6 +30,7 @@ import { close, listen, slackServer } from './slack/http/server.ts';
 import { register } from './slack/index.ts';
 import { boltLogger } from './slack/support/bolt-logger.ts';
 import { InFlight } from './slack/support/in-flight.ts';
+import { handleProcessEnd } from './slack/support/lifecycle.ts';
 import { SeenRequests } from './slack/support/seen-requests.ts';
 import { webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
@@ -46,6 +47,8 @@ const abortGraceMs = 3_000;
 const connectionCloseGraceMs = 2_000;
 /** Kept back from the budget for closing the digest store and the analytics client. */
 const closeReserveMs = 2_000;
+/** The last of the budget: how long the logs may take to reach stdout before the exit. */
+const logReleaseMs = 1_000;
 
 export interface AppOverrides {
   /** Every Slack request (Web API and response_url) goes through it. */
@@ -286,35 +289,19 @@ async function main(): Promise<void> {
   } catch (error) {
     // A bad token, a port in use, a database that cannot be reached or migrated.
     logger.fatal({ err: error }, 'could not start');
-    logger.flush();
+    await releaseLogs(logger, logReleaseMs);
     process.exit(1);
   }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
-
-  let exiting = false;
-  const shutdown = (signal: string) => {
-    if (exiting) return;
-    exiting = true;
-    logger.info({ signal }, 'shutting down');
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, shutdownBudgetMs);
-    deadline.unref();
-    running.stop().then(
-      () => {
-        logger.info('stopped');
-        logger.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  handleProcessEnd({
+    events: process,
+    logger,
+    stop: () => running.stop(),
+    exit: (code) => {
+      void releaseLogs(logger, logReleaseMs).then(() => process.exit(code));
+    },
+    budgetMs: shutdownBudgetMs - logReleaseMs,
+  });
 }
 
 async function runConsoleMode(config: ConsoleConfig): Promise<void> {

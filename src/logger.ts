@@ -41,6 +41,20 @@ export interface LoggerOptions {
   readonly destination?: pino.DestinationStream;
 }
 
+/**
+ * Log bytes held in memory while stdout does not take them (a full pipe nobody reads); past this,
+ * new lines are dropped rather than let memory grow.
+ */
+const maxPendingLogBytes = 4 * 1024 * 1024;
+
+/** The stdout destinations this module made, which {@link releaseLogs} may let go of. */
+const stdoutStreams = new WeakMap<Logger, pino.DestinationStream & SonicBoomLike>();
+
+interface SonicBoomLike {
+  flush(callback: (error?: Error) => void): void;
+  destroy(): void;
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
@@ -57,7 +71,35 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
     });
   }
-  return pino(base);
+  // Asynchronous, so a slow or stuck reader of stdout never blocks the event loop. Every line is
+  // written at once all the same; a minLength above 0 only makes flush(cb) wait for the writes.
+  const stdout = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: 1,
+    maxLength: maxPendingLogBytes,
+  });
+  const logger = pino(base, stdout);
+  stdoutStreams.set(logger, stdout as unknown as pino.DestinationStream & SonicBoomLike);
+  return logger;
+}
+
+/**
+ * Writes what the logger still holds within `withinMs`, then lets go of stdout so that the process
+ * can exit even when nobody reads its logs: pino would otherwise retry a full pipe at exit forever.
+ * Call it last, just before `process.exit`: the logger writes nothing after it.
+ */
+export async function releaseLogs(logger: Logger, withinMs: number): Promise<void> {
+  const stream = stdoutStreams.get(logger);
+  if (stream === undefined) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, withinMs);
+    stream.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  stream.destroy();
 }
 
 /** A logger that drops everything: the default for library code that was given none. */

@@ -21,20 +21,68 @@ afterAll(async () => {
   await slack?.close();
 });
 
+function httpEnv(): Record<string, string> {
+  return {
+    TZ: 'Europe/Paris',
+    PORT: '0',
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_API_URL: `${slack.url}/api/`,
+    ANALYTICS_BASE_URL: sandbox.url,
+    ANALYTICS_CLIENT_ID: demoClient.id,
+    ANALYTICS_CLIENT_SECRET: demoClient.secret,
+    DIGESTS_SQLITE_PATH: ':memory:',
+    DIGESTS_ENABLED: 'false',
+  };
+}
+
+/** Unsigned requests, each refused with a log line: enough of them fill any pipe. */
+async function logLines(url: string, count: number): Promise<void> {
+  for (let sent = 0; sent < count; sent += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        fetch(`${url}/slack/events`, { method: 'POST', body: 'x' }).then(
+          (response) => response.text(),
+          () => '',
+        ),
+      ),
+    );
+  }
+}
+
 describe('SIGTERM in HTTP mode', () => {
+  it.each([
+    [
+      'nobody reads its log pipe any more',
+      (app: ReturnType<typeof spawnApp>) => app.child.stdout.pause(),
+    ],
+    ['its log pipe is closed', (app: ReturnType<typeof spawnApp>) => app.child.stdout.destroy()],
+  ])(
+    'exits within 25 s when %s',
+    async (_name, cutLogs) => {
+      const app = spawnApp(httpEnv());
+      try {
+        const started = await waitForOutput(
+          app.stdout,
+          /"port":(\d+).*"msg":"started in http mode"/,
+        );
+        const url = `http://127.0.0.1:${started[1]}`;
+        cutLogs(app);
+        await logLines(url, 2_000);
+        const signalledAt = performance.now();
+        app.child.kill('SIGTERM');
+        const exit = await app.exited;
+        expect(exit.at - signalledAt).toBeLessThan(25_000);
+        expect(exit.code).not.toBeNull();
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    },
+    40_000,
+  );
+
   it('stops accepting, finishes the lookup in flight, and exits 0 within 25 s', async () => {
-    const app = spawnApp({
-      TZ: 'Europe/Paris',
-      PORT: '0',
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_BOT_TOKEN: botToken,
-      SLACK_API_URL: `${slack.url}/api/`,
-      ANALYTICS_BASE_URL: sandbox.url,
-      ANALYTICS_CLIENT_ID: demoClient.id,
-      ANALYTICS_CLIENT_SECRET: demoClient.secret,
-      DIGESTS_SQLITE_PATH: ':memory:',
-      DIGESTS_ENABLED: 'false',
-    });
+    const app = spawnApp(httpEnv());
     try {
       const started = await waitForOutput(app.stdout, /"port":(\d+).*"msg":"started in http mode"/);
       expect(app.stdout()).toContain(`"analytics":"${sandbox.url}"`);
