@@ -15,15 +15,18 @@ import {
   loadConfig,
   type SocketConfig,
 } from './config/app-config.ts';
+import { storeWhere } from './config/sections.ts';
 import { runConsole } from './console/console.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
+import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs } from './logger.ts';
 import { defined } from './model/defined.ts';
+import { startFailureText } from './render/startup.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
@@ -32,6 +35,12 @@ import { boltLogger } from './slack/support/bolt-logger.ts';
 import { InFlight } from './slack/support/in-flight.ts';
 import { handleProcessEnd } from './slack/support/lifecycle.ts';
 import { SeenRequests } from './slack/support/seen-requests.ts';
+import {
+  type BotIdentity,
+  StoreUnavailableError,
+  startFailure,
+  verifyBotToken,
+} from './slack/support/startup.ts';
 import { webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
@@ -140,11 +149,14 @@ export function createApp(
     ...defined({ apiUrl: config.slack.apiUrl }),
   });
   const boltLog = boltLogger(logger);
+  const botToken = config.slack.botToken.reveal();
+  // start() checks the token itself (auth.test, retried while Slack is slow); Bolt then takes the
+  // bot's ids from here instead of calling auth.test with the interactive client's short timeout.
+  let identity: BotIdentity = { botId: undefined, botUserId: undefined };
   const common = {
-    token: config.slack.botToken.reveal(),
+    authorize: async () => ({ botToken, ...defined(identity) }),
     logger: boltLog,
     clientOptions,
-    // auth.test runs in start(), where a bad token is an awaited error rather than a crash.
     deferInitialization: true,
   };
   let server: Server | undefined;
@@ -199,9 +211,23 @@ export function createApp(
     deps,
     digests,
     async start() {
+      identity = await verifyBotToken({
+        token: botToken,
+        fetch: fetchFn,
+        logger: logger.child({ component: 'startup' }),
+        ...defined({ apiUrl: config.slack.apiUrl }),
+      });
       await app.init();
       // Before listening: a digest command and the replay check must find the store open.
-      await digests.open();
+      await digests.open().catch((error: unknown) => {
+        throw new StoreUnavailableError(
+          storeWhere(
+            config.storage.databaseUrl?.reveal(),
+            config.storage.sqlitePath ?? defaultSqlitePath,
+          ),
+          error,
+        );
+      });
       let port: number | undefined;
       if (server === undefined) await app.start();
       else port = await listen(server, overrides.port ?? config.port);
@@ -268,9 +294,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(
-        `Cannot start: ${error.problems.length} configuration problem(s).\n  - ${error.problems.join('\n  - ')}\nSee .env.example for every variable.\n`,
-      );
+      process.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
       process.exit(1);
     }
     throw error;
@@ -287,9 +311,12 @@ async function main(): Promise<void> {
   try {
     ({ port } = await running.start());
   } catch (error) {
-    // A bad token, a port in use, a database that cannot be reached or migrated.
-    logger.fatal({ err: error }, 'could not start');
+    // A bad token, a port in use, a database that cannot be reached: one sentence saying what to
+    // change. Only a failure nobody foresaw adds its stack to the logs.
+    const failure = startFailure(error, config.port);
+    if (failure.kind === 'unexpected') logger.fatal({ err: error }, 'could not start');
     await releaseLogs(logger, logReleaseMs);
+    process.stderr.write(`${startFailureText(failure)}\n`);
     process.exit(1);
   }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);

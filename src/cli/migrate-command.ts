@@ -5,7 +5,7 @@
  */
 import { loadStorageConfig } from '../config/job-config.ts';
 import type { PostgresTls } from '../config/sections.ts';
-import { postgresTlsModes, type StorageConfig } from '../config/sections.ts';
+import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sections.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { ConfigError } from '../errors.ts';
@@ -67,9 +67,7 @@ function isTlsMode(value: string): value is PostgresTls {
 }
 
 export function describeLocation(location: StoreLocation): string {
-  if (!location.databaseUrl) return `SQLite ${location.sqlitePath}`;
-  const url = new URL(location.databaseUrl);
-  return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+  return storeWhere(location.databaseUrl || undefined, location.sqlitePath);
 }
 
 export const usage =

@@ -144,6 +144,16 @@ export function readStorage(env: Env, problems: string[]): StorageConfig {
   };
 }
 
+/**
+ * Where the digest store is, for messages: PostgreSQL's host, port and database (never the user or
+ * password in the URL), else the SQLite file.
+ */
+export function storeWhere(databaseUrl: string | undefined, sqlitePath: string): string {
+  if (databaseUrl === undefined) return `SQLite ${sqlitePath}`;
+  const url = new URL(databaseUrl);
+  return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+}
+
 /** `forJob`: one tick of `digests run-due`, which no timer setting constrains. */
 export function readDigestPolicy(env: Env, problems: string[], forJob = false): DigestPolicy {
   const enabledRaw = present(env, 'DIGESTS_ENABLED')?.toLowerCase();

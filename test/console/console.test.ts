@@ -157,7 +157,7 @@ describe('npm start without Slack credentials (the console)', () => {
     const { code, stdout, stderr } = await runConsole('', [], { SLACK_BOT_TOKEN: 'xoxb-1' });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain('Cannot start: 4 configuration problem(s).');
+    expect(stderr).toContain('Cannot start: 4 configuration problems.');
     expect(stderr).toContain(
       '  - SLACK_SIGNING_SECRET is missing: HTTP mode needs SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN',
     );

@@ -36,6 +36,7 @@ export class FakeSlack {
   usersInfoDelayMs = 0;
   readonly #overrides = new Map<string, Handler>();
   readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
+  readonly #httpFailures = new Map<string, { status: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
   #ts = 1_700_000_000;
@@ -56,6 +57,11 @@ export class FakeSlack {
   ): void {
     if (retryAfterS === undefined) this.#rateLimited.delete(method);
     else this.#rateLimited.set(method, { retryAfterS, left: times });
+  }
+
+  /** Answers the next `times` calls of `method` with an HTTP error status and no JSON. */
+  failHttp(method: string, status: number, times = Number.POSITIVE_INFINITY): void {
+    this.#httpFailures.set(method, { status, left: times });
   }
 
   /** Replaces the answer of one Web API method (e.g. to make it fail). */
@@ -82,6 +88,11 @@ export class FakeSlack {
             'retry-after': String(limited.retryAfterS),
           },
         });
+      }
+      const failure = this.#httpFailures.get(method);
+      if (failure !== undefined && failure.left > 0) {
+        failure.left -= 1;
+        return new Response('upstream failure', { status: failure.status });
       }
       const answer = await this.#answer(method, args);
       return json(answer);

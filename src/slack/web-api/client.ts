@@ -124,3 +124,38 @@ export async function withRateLimitRetry<T>(
     return call();
   }
 }
+
+/** What a log record says of a failed Web API call. */
+export interface SlackFailure {
+  readonly method: string;
+  /** The client's error code (`slack_webapi_platform_error`…), or the error's name. */
+  readonly code: string;
+  /** Slack's own error string (`invalid_auth`, `channel_not_found`…) when it gave one. */
+  readonly slackError?: string;
+  /** The HTTP status of a non-200 answer. */
+  readonly status?: number;
+  /** The network failure under a request error (`ECONNREFUSED`, `TimeoutError`…). */
+  readonly cause?: string;
+}
+
+/**
+ * A failed Web API call by method and code, for the logs: never the error's `data`, `body` or
+ * `headers`, which hold Slack's whole answer (and, for some methods, what was sent).
+ */
+export function slackFailure(error: unknown, method: string): SlackFailure {
+  const shape = (error ?? {}) as {
+    readonly code?: unknown;
+    readonly name?: unknown;
+    readonly statusCode?: unknown;
+    readonly original?: { readonly code?: unknown; readonly name?: unknown };
+  };
+  const code = typeof shape.code === 'string' ? shape.code : String(shape.name ?? typeof error);
+  const cause = shape.original?.code ?? shape.original?.name;
+  return {
+    method,
+    code,
+    ...defined({ slackError: slackErrorString(error) }),
+    ...(typeof shape.statusCode === 'number' ? { status: shape.statusCode } : {}),
+    ...(typeof cause === 'string' ? { cause } : {}),
+  };
+}
