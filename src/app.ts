@@ -24,7 +24,7 @@ import type { DigestStore } from './digests/store/store.ts';
 import { ConfigError } from './errors.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
-import { createLogger, type Logger, releaseLogs } from './logger.ts';
+import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText } from './render/startup.ts';
 import type { SlackDeps } from './slack/deps.ts';
@@ -265,7 +265,7 @@ export function startupSummary(config: Config, port: number | undefined): Record
     mode: config.mode,
     version: config.version,
     ...defined({ port }),
-    analytics: config.analytics?.baseUrl ?? 'built-in sandbox',
+    analytics: withoutUserinfo(config.analytics?.baseUrl ?? 'built-in sandbox'),
     allowedTeams: config.allowedTeamIds.length === 0 ? 'all' : config.allowedTeamIds.join(','),
   };
 }

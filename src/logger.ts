@@ -33,6 +33,49 @@ export const redactedPaths = [
 
 export type Logger = pino.Logger;
 
+/** `scheme://user:password@`: the part of a URL that must never be printed. */
+const userinfo = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+
+/**
+ * `text` with the user and password removed from every URL in it (`https://u:p@host/` becomes
+ * `https://host/`): a base URL may carry credentials for a proxy, and any message that names the
+ * URL would print them.
+ */
+export function withoutUserinfo(text: string): string {
+  return text.includes('@') ? text.replace(userinfo, '$1') : text;
+}
+
+/** What of an error the logs keep beside its type, message and stack (see {@link serializeError}). */
+const slackPayloadKeys = ['data', 'body', 'headers'];
+
+/**
+ * pino's error serializer, then: Slack Web API errors lose their payloads (`data`, `body`,
+ * `headers`: Slack's whole answer, which can echo what was sent) and keep Slack's error string as
+ * `slackError`; every message and stack, nested ones included, loses URL credentials.
+ */
+export function serializeError(error: unknown): unknown {
+  const serialized: unknown = pino.stdSerializers.err(error as Error);
+  return clean(serialized, 0);
+}
+
+function clean(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > 3) return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record.code === 'string' && record.code.startsWith('slack_webapi_')) {
+    const data = record.data as { error?: unknown } | undefined;
+    if (typeof data?.error === 'string') record.slackError = data.error;
+    for (const key of slackPayloadKeys) delete record[key];
+  }
+  for (const [key, field] of Object.entries(record)) {
+    if (typeof field === 'string' && (key === 'message' || key === 'stack')) {
+      record[key] = withoutUserinfo(field);
+    } else if (typeof field === 'object') {
+      clean(field, depth + 1);
+    }
+  }
+  return record;
+}
+
 export interface LoggerOptions {
   readonly level?: string;
   /** Human-readable lines (console mode) instead of JSON. */
@@ -60,6 +103,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level: options.level ?? 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { app: 'hcsm-slack-influencers' },
+    serializers: { err: serializeError },
+    hooks: {
+      // Messages are written by many hands (ours, Bolt's, the Web API client's): none prints a
+      // URL's credentials.
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? withoutUserinfo(arg) : arg)) as typeof args,
+        );
+      },
+    },
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty) {

@@ -25,13 +25,11 @@ describe('createApp', () => {
   });
 });
 
+const http = { SLACK_SIGNING_SECRET: 'signing', SLACK_BOT_TOKEN: 'xoxb-bot', ...analytics };
+
 describe('startupSummary', () => {
   it('names the mode, port and analytics service and no secret', () => {
-    const config = loadConfig({
-      SLACK_SIGNING_SECRET: 'signing',
-      SLACK_BOT_TOKEN: 'xoxb-bot',
-      ...analytics,
-    });
+    const config = loadConfig(http);
     const summary = startupSummary(config, 3000);
     expect(summary).toEqual({
       mode: 'http',
@@ -41,6 +39,16 @@ describe('startupSummary', () => {
       allowedTeams: 'all',
     });
     expect(JSON.stringify(summary)).not.toMatch(/signing|xoxb|analytics-secret/);
+  });
+});
+
+describe('startupSummary with credentials in a URL', () => {
+  it('names the analytics service without its user and password', () => {
+    const config = loadConfig({
+      ...http,
+      ANALYTICS_BASE_URL: 'https://proxy-user:proxy-password@api.example.com/v1',
+    });
+    expect(startupSummary(config, 3000).analytics).toBe('https://api.example.com/v1');
   });
 });
 

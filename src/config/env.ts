@@ -4,6 +4,7 @@
  * problem at once.
  */
 import { z } from 'zod';
+import { withoutUserinfo } from '../logger.ts';
 import { Secret } from './secret.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -34,6 +35,14 @@ export function integerVar(
   return fallback;
 }
 
+/**
+ * A URL as a problem may quote it: without the user and password a URL (or a string meant as one,
+ * `user:password@host` without its scheme) may carry.
+ */
+function quotedUrl(raw: string): string {
+  return withoutUserinfo(raw).replace(/^[^\s/?#@]*@/, '');
+}
+
 export function urlVar(
   env: Env,
   problems: string[],
@@ -44,7 +53,7 @@ export function urlVar(
   if (raw === undefined) return undefined;
   const parsed = z.url({ protocol: /^https?$/ }).safeParse(raw);
   if (parsed.success) return parsed.data;
-  problems.push(`${name} must be an http(s) URL such as ${example} (got "${raw}").`);
+  problems.push(`${name} must be an http(s) URL such as ${example} (got "${quotedUrl(raw)}").`);
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
 import { DigestService } from '../flows/digest-service.ts';
 import { LookupFlow } from '../flows/lookup.ts';
-import { type Logger, silentLogger } from '../logger.ts';
+import { type Logger, silentLogger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -142,7 +142,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   print(
     consoleBannerText({
       version: config.version,
-      analyticsUrl: config.analytics?.baseUrl,
+      analyticsUrl:
+        config.analytics === undefined ? undefined : withoutUserinfo(config.analytics.baseUrl),
       sandboxUrl: sandbox?.url,
       zone,
       zoneAsked: Boolean(options.zone),

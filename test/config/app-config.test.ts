@@ -168,6 +168,14 @@ describe('loadConfig', () => {
       'SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "ftp://slack").',
     ],
     [
+      { ...http, SLACK_API_URL: 'ftp://proxy:secret-password@slack' },
+      'SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "ftp://slack").',
+    ],
+    [
+      { ...http, ANALYTICS_BASE_URL: 'proxy:secret-password@api.example.com' },
+      'ANALYTICS_BASE_URL must be an http(s) URL such as https://api.example.com (got "api.example.com").',
+    ],
+    [
       { ...http, ANALYTICS_AUTH_SCHEME: 'Bearer token' },
       'ANALYTICS_AUTH_SCHEME must be one word such as Bearer or Token (got "Bearer token"); unset it for Bearer.',
     ],

@@ -538,6 +538,48 @@ describe('request authenticity and access', () => {
   });
 });
 
+describe('secrets at the edges', () => {
+  const userinfo = 'edge-user:edge-password-0123';
+  const echoed = 'xoxb-echoed-by-slack-0123456789';
+
+  it('keeps URL credentials and Slack error payloads out of every log line', async () => {
+    const edges = await startHarness({
+      urlUserinfo: userinfo,
+      sandbox: { now },
+      overrides: { now },
+    });
+    try {
+      const refusal = (error: string) => () => ({
+        ok: false,
+        error,
+        echoed,
+        response_metadata: { messages: [`[ERROR] ${echoed}`] },
+      });
+      edges.slack.override('users.info', refusal('user_not_found'));
+      edges.slack.override('chat.update', refusal('msg_too_long'));
+      const command = slashCommand({ text: '#hcsm last week' });
+      await edges.send(command);
+      expect(headerOf(await finalResponse(edges, command.responseUrl))).toBe(
+        'Top influencers for #hcsm',
+      );
+      await edges.send(eventCallback({ event: directMessageEvent('#hcsm yesterday') }));
+      await edges.slack.waitFor((call) => call.method === 'chat.update');
+      await sleep(300);
+
+      const all = edges.logs.join('\n');
+      for (const secret of ['edge-user', 'edge-password-0123', echoed]) {
+        expect(all).not.toContain(secret);
+      }
+      const records = edges.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records.find((record) => record.msg === 'users.info failed; using UTC')).toMatchObject(
+        { method: 'users.info', code: 'slack_webapi_platform_error', slackError: 'user_not_found' },
+      );
+    } finally {
+      await edges.close();
+    }
+  });
+});
+
 describe('an analytics service that expects another auth scheme', () => {
   it('answers when ANALYTICS_AUTH_SCHEME names it', async () => {
     const tokenScheme = await startHarness({

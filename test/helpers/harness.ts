@@ -23,6 +23,8 @@ export interface HarnessOptions {
   /** Use this sandbox instead of starting one (shared between apps). */
   readonly sharedSandbox?: Sandbox;
   readonly overrides?: AppOverrides;
+  /** `user:password` put in the Slack and analytics base URLs, to check it never reaches a log. */
+  readonly urlUserinfo?: string;
 }
 
 export interface SentRequest {
@@ -53,11 +55,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const sandbox =
     options.sharedSandbox ??
     (await startSandbox({ port: 0, host: '127.0.0.1', ...options.sandbox }));
+  const withUserinfo = (url: string) =>
+    options.urlUserinfo === undefined ? url : url.replace('://', `://${options.urlUserinfo}@`);
+  const apiUrl = withUserinfo(slackApiUrl);
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_BOT_TOKEN: botToken,
-    SLACK_API_URL: slackApiUrl,
-    ANALYTICS_BASE_URL: sandbox.url,
+    SLACK_API_URL: apiUrl,
+    ANALYTICS_BASE_URL: withUserinfo(sandbox.url),
     ANALYTICS_CLIENT_ID: demoClient.id,
     ANALYTICS_CLIENT_SECRET: demoClient.secret,
     LOG_LEVEL: 'debug',
@@ -81,7 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       done();
     },
   });
-  const slack = new FakeSlack({ apiUrl: slackApiUrl });
+  const slack = new FakeSlack({ apiUrl });
   const running = createApp(config, {
     fetch: slack.fetch,
     logger: createLogger({ level: 'debug', destination }),

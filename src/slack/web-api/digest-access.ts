@@ -7,7 +7,7 @@ import type { WebClient } from '@slack/web-api';
 import { ChannelUnreachableError } from '../../errors.ts';
 import type { DigestAccess, DigestCaller } from '../../flows/digest-manager.ts';
 import type { Logger } from '../../logger.ts';
-import { slackErrorString } from './client.ts';
+import { slackErrorString, slackFailure } from './client.ts';
 import { UserDirectory } from './user-directory.ts';
 
 /** Roles change rarely; ten minutes keeps users.info calls rare and a demotion effective soon. */
@@ -103,7 +103,10 @@ export class AdminDirectory {
     try {
       return (await this.#directory.get(client, caller.userId)).isAdmin;
     } catch (error) {
-      this.#logger.warn({ err: error, userId: caller.userId }, 'users.info failed; not an admin');
+      this.#logger.warn(
+        { ...slackFailure(error, 'users.info'), userId: caller.userId },
+        'users.info failed; not an admin',
+      );
       return false;
     }
   }

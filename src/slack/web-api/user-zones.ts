@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../logger.ts';
 import { timedOut, within } from '../../time/within.ts';
 import { resolveZone } from '../../time/zone-names.ts';
+import { slackFailure } from './client.ts';
 import { UserDirectory } from './user-directory.ts';
 
 export interface UserZone {
@@ -50,7 +51,10 @@ export class UserZones {
       if (zone !== undefined) return zone;
       this.#logger.warn({ userId, zone: tz }, 'users.info gave no usable time zone; using UTC');
     } catch (error) {
-      this.#logger.warn({ err: error, userId }, 'users.info failed; using UTC');
+      this.#logger.warn(
+        { ...slackFailure(error, 'users.info'), userId },
+        'users.info failed; using UTC',
+      );
     }
     return undefined;
   }

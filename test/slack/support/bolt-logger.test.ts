@@ -19,4 +19,17 @@ describe('boltLogger', () => {
     });
     expect(records[1]).toMatchObject({ msg: 'while posting', err: { message: 'failed' } });
   });
+
+  it('prints every URL in a message without its user and password', () => {
+    const lines: string[] = [];
+    const logger = boltLogger(
+      createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } }),
+    );
+    logger.debug('http request url: https://proxy:pa55word@slack.example/api/chat.postMessage');
+    logger.warn('http request failed', 'fetch to https://u:p@slack.example/api/ failed');
+    expect(lines.join('\n')).not.toMatch(/pa55word|u:p@/);
+    expect((JSON.parse(lines[0] ?? '{}') as { msg: string }).msg).toBe(
+      'http request url: https://slack.example/api/chat.postMessage',
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { renderLookupModal, renderLookupModalUnavailable } from '../../../render/home.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { slackRetryAfterMs } from '../../web-api/client.ts';
+import { slackFailure, slackRetryAfterMs } from '../../web-api/client.ts';
 import { postInConversation } from '../../web-api/conversation.ts';
 
 /**
@@ -25,7 +25,10 @@ export function openLookupModal(deps: SlackDeps) {
     } catch (error) {
       const retryAfterMs = slackRetryAfterMs(error);
       if (retryAfterMs === undefined) {
-        deps.logger.error({ err: error }, 'could not open the lookup modal');
+        deps.logger.error(
+          { ...slackFailure(error, 'views.open') },
+          'could not open the lookup modal',
+        );
         return;
       }
       deps.logger.warn({ retryAfterMs }, 'Slack rate limited views.open; telling the person');
