@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { App, HTTPReceiver } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
 import { readArguments } from './cli/command.ts';
@@ -41,7 +42,7 @@ import {
   startFailure,
   verifyBotToken,
 } from './slack/support/startup.ts';
-import { webClientOptions } from './slack/web-api/client.ts';
+import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
 import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
@@ -138,6 +139,10 @@ export function createApp(
       sightings: () => digests.store,
       logger: logger.child({ component: 'requests' }),
     }),
+    chat: new WebClient(
+      config.slack.botToken.reveal(),
+      singleAttemptClientOptions({ fetch: fetchFn, ...defined({ apiUrl: config.slack.apiUrl }) }),
+    ),
     fetch: fetchFn,
     digests,
     admins: new AdminDirectory({ logger, directory: users }),

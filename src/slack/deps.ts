@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import type { DigestService } from '../flows/digest-service.ts';
 import type { LookupFlow } from '../flows/lookup.ts';
 import type { Logger } from '../logger.ts';
@@ -14,6 +15,11 @@ export interface SlackDeps {
   readonly inFlight: InFlight;
   /** Request signatures and event ids already handled, across instances. */
   readonly seen: SeenRequests;
+  /**
+   * The bot's Web API client without automatic retries, for the posts a person waits for in a
+   * conversation: a post retried after a timeout or a 5xx may appear twice.
+   */
+  readonly chat: WebClient;
   /** The same fetch Bolt uses, for response_url posts. */
   readonly fetch: typeof fetch;
   /** Scheduled digests; their store opens before the app listens. */

@@ -283,6 +283,45 @@ describe('direct messages and mentions', () => {
     expect(actionIdsOf(update)).toEqual([]);
   });
 
+  it('posts the pending message once when chat.postMessage answers 500, and the answer anew', async () => {
+    const dm = await startHarness({ sandbox: { now }, overrides: { now } });
+    try {
+      dm.slack.failHttp('chat.postMessage', 500, 1);
+      const event = directMessageEvent('#hcsm last week');
+      await dm.send(eventCallback({ event }));
+      const answer = await dm.slack.waitFor(
+        (call) => call.method === 'chat.postMessage' && headerOf(call) !== undefined,
+      );
+      await sleep(200);
+      const pending = renderPending(request('#hcsm last week'), { now: fixedNow }).text;
+      expect(dm.slack.api('chat.postMessage').map((call) => call.args.text)).toEqual([
+        pending,
+        answer.args.text,
+      ]);
+      expect(dm.slack.api('chat.update')).toEqual([]);
+    } finally {
+      await dm.close();
+    }
+  });
+
+  it('posts the answer as a new message, once, when chat.update fails', async () => {
+    const dm = await startHarness({ sandbox: { now }, overrides: { now } });
+    try {
+      dm.slack.override('chat.update', () => ({ ok: false, error: 'message_not_found' }));
+      const event = directMessageEvent('#bcsm last week');
+      await dm.send(eventCallback({ event }));
+      const answer = await dm.slack.waitFor(
+        (call) => call.method === 'chat.postMessage' && headerOf(call) !== undefined,
+      );
+      await sleep(200);
+      expect(headerOf(answer)).toBe('Top influencers for #bcsm');
+      expect(dm.slack.api('chat.update')).toHaveLength(1);
+      expect(dm.slack.api('chat.postMessage')).toHaveLength(2);
+    } finally {
+      await dm.close();
+    }
+  });
+
   it('answers help in a DM', async () => {
     const event = directMessageEvent('help');
     await harness.send(eventCallback({ event }));

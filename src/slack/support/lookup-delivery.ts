@@ -8,8 +8,13 @@ import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import type { SlackDeps } from '../deps.ts';
-import { withRateLimitRetry } from '../web-api/client.ts';
-import { type Conversation, postInConversation } from '../web-api/conversation.ts';
+import { slackFailure } from '../web-api/client.ts';
+import {
+  type Conversation,
+  mayHaveLanded,
+  postInConversation,
+  updateInConversation,
+} from '../web-api/conversation.ts';
 
 /**
  * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
@@ -34,31 +39,47 @@ export async function planFor(
 
 /**
  * Posts `pending` where the person will read the answer, then replaces it with the answer. Used by
- * DMs, mentions and the Home tab's modal (whose answer arrives as a DM).
+ * DMs, mentions and the Home tab's modal (whose answer arrives as a DM). Posts go through the
+ * client without automatic retries: a post retried after a timeout or a 5xx may appear twice.
+ * When the pending post's fate is unknown, or the answer cannot replace it (deleted, too long,
+ * Slack failing), the answer is posted as a new message, once.
  */
 export async function deliverLookup(
   deps: SlackDeps,
-  client: WebClient,
   where: Conversation,
   request: LookupRequest,
   pendingMessage: SlackMessage,
   note: string | undefined,
 ): Promise<void> {
-  const post = (message: SlackMessage) => postInConversation(client, where, message);
-  const pending = await post(pendingMessage);
-  const ts = pending.ts;
-  const update = async (message: SlackMessage) => {
-    if (ts === undefined) await post(message);
-    else
-      await withRateLimitRetry(() =>
-        client.chat.update({ channel: where.channel, ts, ...message }),
-      );
+  const post = (message: SlackMessage) => postInConversation(deps.chat, where, message);
+  let ts: string | undefined;
+  try {
+    ts = (await post(pendingMessage)).ts;
+  } catch (error) {
+    if (!mayHaveLanded(error)) throw error;
+    deps.logger.warn(
+      slackFailure(error, 'chat.postMessage'),
+      'the pending post may not have reached Slack; the answer will come as a new message',
+    );
+  }
+  const progress = async (message: SlackMessage) => {
+    if (ts !== undefined) await updateInConversation(deps.chat, where, ts, message);
+  };
+  const finish = async (message: SlackMessage) => {
+    if (ts !== undefined) {
+      try {
+        await updateInConversation(deps.chat, where, ts, message);
+        return;
+      } catch (error) {
+        deps.logger.warn(
+          slackFailure(error, 'chat.update'),
+          'could not replace the pending post; posting the answer as a new message',
+        );
+      }
+    }
+    await post(message);
   };
   await deps.inFlight.track(
-    deps.flow.run(
-      request,
-      { progress: update, finish: update },
-      { note, signal: deps.inFlight.signal },
-    ),
+    deps.flow.run(request, { progress, finish }, { note, signal: deps.inFlight.signal }),
   );
 }

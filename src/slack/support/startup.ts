@@ -9,7 +9,7 @@ import { WebClient } from '@slack/web-api';
 import { ConfigError, SlackTokenRejectedError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { StartFailure } from '../../render/startup.ts';
-import { slackErrorString, slackFailure, webClientOptions } from '../web-api/client.ts';
+import { singleAttemptClientOptions, slackErrorString, slackFailure } from '../web-api/client.ts';
 
 /**
  * Heroku stops a web process that has not bound $PORT 60 s after it started; opening the store and
@@ -87,8 +87,7 @@ export async function verifyBotToken(options: VerifyBotTokenOptions): Promise<Bo
     const left = budgetMs - (now() - started);
     const client = new WebClient(
       options.token,
-      webClientOptions({
-        retryConfig: { retries: 0 },
+      singleAttemptClientOptions({
         timeoutMs: Math.max(1_000, Math.min(attemptTimeoutMs, left)),
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.apiUrl === undefined ? {} : { apiUrl: options.apiUrl }),

@@ -52,6 +52,16 @@ export function webClientOptions(settings: WebClientSettings): WebClientOptions 
   };
 }
 
+/**
+ * {@link webClientOptions} without automatic retries, for calls whose retry could do the work
+ * twice: a chat.postMessage that timed out or got a 5xx may have posted all the same.
+ */
+export function singleAttemptClientOptions(
+  settings: Omit<WebClientSettings, 'retryConfig'>,
+): WebClientOptions {
+  return webClientOptions({ ...settings, retryConfig: { retries: 0 } });
+}
+
 interface SlackErrorShape {
   readonly code?: unknown;
   readonly retryAfter?: unknown;

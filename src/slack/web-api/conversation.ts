@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../model/message.ts';
-import { withRateLimitRetry } from './client.ts';
+import { slackRateLimit, withRateLimitRetry } from './client.ts';
 
 export interface Conversation {
   readonly channel: string;
@@ -24,4 +24,24 @@ export function postInConversation(
   return withRateLimitRetry(() =>
     client.chat.postMessage({ channel: where.channel, ...thread, ...message }),
   );
+}
+
+/** chat.update of a message posted by {@link postInConversation}; a 429 is waited out once. */
+export async function updateInConversation(
+  client: WebClient,
+  where: Conversation,
+  ts: string,
+  message: SlackMessage,
+): Promise<void> {
+  await withRateLimitRetry(() => client.chat.update({ channel: where.channel, ts, ...message }));
+}
+
+/**
+ * Whether a failed call may have reached Slack all the same: a timeout or a lost connection after
+ * sending, or a 5xx. Slack's own refusals (`ok: false`) and rate limits certainly did not.
+ */
+export function mayHaveLanded(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (slackRateLimit(error) !== undefined) return false;
+  return code === 'slack_webapi_request_error' || code === 'slack_webapi_http_error';
 }

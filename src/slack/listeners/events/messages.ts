@@ -18,10 +18,10 @@ async function answerInConversation(
 ): Promise<void> {
   const plan = await planFor(deps, client, userId, text);
   if (plan.kind !== 'lookup') {
-    await postInConversation(client, where, plan.message);
+    await postInConversation(deps.chat, where, plan.message);
     return;
   }
-  await deliverLookup(deps, client, where, plan.request, plan.pending, plan.note);
+  await deliverLookup(deps, where, plan.request, plan.pending, plan.note);
 }
 
 /**

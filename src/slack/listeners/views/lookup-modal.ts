@@ -29,7 +29,6 @@ export function lookupModalSubmit(deps: SlackDeps) {
     try {
       await deliverLookup(
         deps,
-        client,
         { channel: body.user.id },
         parsed,
         deps.flow.pending(parsed, note),
