@@ -44,6 +44,7 @@ import {
 } from './slack/support/startup.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
+import { imageSafePoster } from './slack/web-api/image-fallback.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
 import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
@@ -113,10 +114,12 @@ export function createApp(
       overrides.digests?.store ??
       openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
-    poster: new SlackDigestPoster({
-      client: backgroundClient,
-      logger: logger.child({ component: 'digest-poster' }),
-    }),
+    poster: imageSafePoster(
+      new SlackDigestPoster({
+        client: backgroundClient,
+        logger: logger.child({ component: 'digest-poster' }),
+      }),
+    ),
     displayName: displayNames(users, backgroundClient),
     policy: config.digests,
     logger: logger.child({ component: 'digests' }),

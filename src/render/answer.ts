@@ -266,7 +266,9 @@ function profileImage(url: string | undefined, subject: string): ImageElement | 
   } catch {
     return undefined;
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+  // Slack fetches the picture itself and refuses the message when it cannot: plain http is
+  // often refused or redirected, so only https is ever sent.
+  if (parsed.protocol !== 'https:') return undefined;
   return {
     type: 'image',
     image_url: url,

@@ -577,6 +577,38 @@ describe('request authenticity and access', () => {
   });
 });
 
+describe('profile pictures Slack cannot fetch', () => {
+  const hasPicture = (call: SlackCall) =>
+    ((call.args.blocks ?? []) as { accessory?: { type?: string } }[]).some(
+      (block) => block.accessory?.type === 'image',
+    );
+
+  it('leave the answer, sent again without them, in every place it goes', async () => {
+    const pictures = await startHarness({ sandbox: { now }, overrides: { now } });
+    try {
+      pictures.slack.refuseImages = true;
+      const command = slashCommand({ text: '#hcsm last week' });
+      await pictures.send(command);
+      const answer = await pictures.slack.waitFor(
+        (call) =>
+          call.url === command.responseUrl && headerOf(call) !== undefined && !hasPicture(call),
+      );
+      expect(headerOf(answer)).toBe('Top influencers for #hcsm');
+      expect(pictures.slack.responses(command.responseUrl).filter(hasPicture)).toHaveLength(1);
+
+      await pictures.send(eventCallback({ event: directMessageEvent('#bcsm last week') }));
+      const update = await pictures.slack.waitFor(
+        (call) =>
+          call.method === 'chat.update' && headerOf(call) !== undefined && !hasPicture(call),
+      );
+      expect(headerOf(update)).toBe('Top influencers for #bcsm');
+      expect(pictures.slack.api('chat.postMessage')).toHaveLength(1);
+    } finally {
+      await pictures.close();
+    }
+  });
+});
+
 describe('secrets at the edges', () => {
   const userinfo = 'edge-user:edge-password-0123';
   const echoed = 'xoxb-echoed-by-slack-0123456789';

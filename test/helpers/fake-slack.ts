@@ -34,6 +34,8 @@ export class FakeSlack {
   readonly zones: Map<string, string>;
   /** Delay before users.info answers, to test the bounded wait. */
   usersInfoDelayMs = 0;
+  /** Refuses every message with a picture, as Slack does when it cannot fetch one. */
+  refuseImages = false;
   readonly #overrides = new Map<string, Handler>();
   readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
   readonly #httpFailures = new Map<string, { status: number; left: number }>();
@@ -89,6 +91,9 @@ export class FakeSlack {
           },
         });
       }
+      if (this.refuseImages && hasImage(args.blocks)) {
+        return json({ ok: false, error: 'invalid_blocks' });
+      }
       const failure = this.#httpFailures.get(method);
       if (failure !== undefined && failure.left > 0) {
         failure.left -= 1;
@@ -109,6 +114,9 @@ export class FakeSlack {
     const uses = (this.#responseUrlUses.get(url) ?? 0) + 1;
     this.#responseUrlUses.set(url, uses);
     if (uses > responseUrlMaxUses) return new Response('used_url', { status: 404 });
+    if (this.refuseImages && hasImage(args.blocks)) {
+      return new Response('invalid_blocks', { status: 400 });
+    }
     return json({ ok: true });
   };
 
@@ -208,6 +216,16 @@ export class FakeSlack {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+function hasImage(blocks: unknown): boolean {
+  return (
+    Array.isArray(blocks) &&
+    blocks.some(
+      (block: { type?: unknown; accessory?: { type?: unknown } }) =>
+        block.type === 'image' || block.accessory?.type === 'image',
+    )
+  );
 }
 
 function decodeForm(body: string): Record<string, unknown> {

@@ -182,6 +182,7 @@ describe('renderAnswer', () => {
     ['not a url'],
     ['javascript:alert(1)'],
     ['ftp://example.com/a.png'],
+    ['http://example.com/a.png'],
     [`https://example.com/${'a'.repeat(1000)}.png`],
   ])('leaves the picture out when the image URL is %j', (url) => {
     const message = renderAnswer(request, {

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../model/message.ts';
 import { slackRateLimit, withRateLimitRetry } from './client.ts';
+import { withImageFallback } from './image-fallback.ts';
 
 export interface Conversation {
   readonly channel: string;
@@ -13,7 +14,8 @@ export interface Conversation {
 
 /**
  * chat.postMessage for someone waiting on the answer: a 429 (Slack's per-channel pace) is waited
- * out once, briefly; a second one is thrown for the caller to log.
+ * out once, briefly; a second one is thrown for the caller to log. A message refused for a picture
+ * Slack could not fetch is sent again without its pictures.
  */
 export function postInConversation(
   client: WebClient,
@@ -21,8 +23,10 @@ export function postInConversation(
   message: SlackMessage,
 ): Promise<{ ts?: string | undefined }> {
   const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
-  return withRateLimitRetry(() =>
-    client.chat.postMessage({ channel: where.channel, ...thread, ...message }),
+  return withImageFallback(message, (sent) =>
+    withRateLimitRetry(() =>
+      client.chat.postMessage({ channel: where.channel, ...thread, ...sent }),
+    ),
   );
 }
 
@@ -33,7 +37,9 @@ export async function updateInConversation(
   ts: string,
   message: SlackMessage,
 ): Promise<void> {
-  await withRateLimitRetry(() => client.chat.update({ channel: where.channel, ts, ...message }));
+  await withImageFallback(message, (sent) =>
+    withRateLimitRetry(() => client.chat.update({ channel: where.channel, ts, ...sent })),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
+import { imageSafePoster } from './image-fallback.ts';
 import { backgroundWebClient, SlackDigestPoster } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
 
@@ -16,7 +17,9 @@ export function slackDigestOutlet(
     ...defined({ apiUrl: slack.apiUrl }),
   });
   return {
-    poster: new SlackDigestPoster({ client, logger: logger.child({ component: 'digest-poster' }) }),
+    poster: imageSafePoster(
+      new SlackDigestPoster({ client, logger: logger.child({ component: 'digest-poster' }) }),
+    ),
     displayName: displayNames(new UserDirectory(), client),
   };
 }

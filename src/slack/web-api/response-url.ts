@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
+import { withoutImages } from '../../render/blocks.ts';
 
 /** Slack accepts five posts to one response_url within 30 minutes. */
 export const responseUrlMaxUses = 5;
@@ -31,11 +32,25 @@ export class ResponseUrl {
     return this.#uses;
   }
 
-  /** Resolves true when Slack accepted the post. */
+  /**
+   * Resolves true when Slack accepted the post. A message refused for a picture Slack could not
+   * fetch is posted once more without its pictures (one more use).
+   */
   async send(payload: ResponsePayload): Promise<boolean> {
+    const refusal = await this.#post(payload);
+    if (!refusal?.includes('invalid_blocks') || payload.blocks === undefined) {
+      return refusal === undefined;
+    }
+    const plain = withoutImages({ text: payload.text ?? '', ...payload, blocks: payload.blocks });
+    if (plain.blocks === payload.blocks) return false;
+    return (await this.#post(plain)) === undefined;
+  }
+
+  /** Undefined when Slack accepted the post, else what it answered (or `failed`). */
+  async #post(payload: ResponsePayload): Promise<string | undefined> {
     if (this.#uses >= responseUrlMaxUses) {
       this.#logger.error({ uses: this.#uses }, 'response_url use budget exhausted; post dropped');
-      return false;
+      return 'exhausted';
     }
     this.#uses += 1;
     try {
@@ -51,12 +66,12 @@ export class ResponseUrl {
           { status: response.status, body: body.slice(0, 200) },
           'response_url post refused',
         );
-        return false;
+        return body.trim() === '' ? `HTTP ${response.status}` : body.trim();
       }
-      return true;
+      return undefined;
     } catch (error) {
       this.#logger.warn({ err: error }, 'response_url post failed');
-      return false;
+      return 'failed';
     }
   }
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { section } from '../../../src/render/blocks.ts';
+import { imageSafePoster } from '../../../src/slack/web-api/image-fallback.ts';
+
+const withPicture: SlackMessage = {
+  text: 'digest',
+  blocks: [
+    section('*1.* A', { type: 'image', image_url: 'https://gone.example/a.png', alt_text: 'A' }),
+  ],
+};
+
+const refusal = (error: string) =>
+  Object.assign(new Error(`An API error occurred: ${error}`), {
+    code: 'slack_webapi_platform_error',
+    data: { ok: false, error },
+  });
+
+describe('imageSafePoster', () => {
+  it('posts a digest again without pictures when Slack refuses its blocks', async () => {
+    const sent: SlackMessage[] = [];
+    const poster = imageSafePoster({
+      post: async (_channel, message) => {
+        sent.push(message);
+        if (sent.length === 1) throw refusal('invalid_blocks');
+        return { ts: '1.2' };
+      },
+      notifyCreator: async () => {},
+    });
+    expect(await poster.post('C1', withPicture)).toEqual({ ts: '1.2' });
+    expect(sent).toEqual([withPicture, { text: 'digest', blocks: [section('*1.* A')] }]);
+  });
+
+  it('passes any other failure on without a second post', async () => {
+    let posts = 0;
+    const poster = imageSafePoster({
+      post: async () => {
+        posts += 1;
+        throw refusal('channel_not_found');
+      },
+      notifyCreator: async () => {},
+    });
+    await expect(poster.post('C1', withPicture)).rejects.toThrow('channel_not_found');
+    expect(posts).toBe(1);
+  });
+});
