@@ -3,6 +3,7 @@
  * local console -> register -> start. `npm start` runs this file; tests and benchmarks import
  * `createApp` and start it on port 0 with an injected `fetch`.
  */
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
@@ -27,7 +28,7 @@ import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { defined } from './model/defined.ts';
-import { startFailureText } from './render/startup.ts';
+import { startFailureText, startUsageText } from './render/startup.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
@@ -296,7 +297,17 @@ export function zoneArgument(argv: readonly string[]): string | undefined {
   return parsed.values.tz;
 }
 
+/** `.env` in the working directory, when there is one; variables already set win over it. */
+function loadDotEnv(): void {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(`${startUsageText}\n`);
+    return;
+  }
+  loadDotEnv();
   let config: Config;
   try {
     config = loadConfig();

@@ -42,11 +42,18 @@ async function usage(): Promise<string> {
       return `  node src/cli.ts ${command.usage.startsWith(name) ? command.usage : name}`;
     }),
   );
-  return `Usage:\n${lines.join('\n')}`;
+  return `Usage:\n${lines.join('\n')}\nEach command takes --help.`;
 }
+
+/** `--help` and `-h`, anywhere after the command words, ask for help rather than for work. */
+const helpFlags: ReadonlySet<string> = new Set(['--help', '-h']);
 
 /** Runs one command line; resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] !== undefined && helpFlags.has(argv[0])) {
+    process.stdout.write(`${await usage()}\n`);
+    return 0;
+  }
   const found = findCommand(argv);
   if (found === undefined) {
     const what =
@@ -56,6 +63,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const loader = commands[found.name] as () => Promise<{ command: CliCommand }>;
   const { command } = await loader();
+  if (found.rest.some((arg) => helpFlags.has(arg))) {
+    process.stdout.write(`Usage: node src/cli.ts ${command.usage}\n${command.help}\n`);
+    return 0;
+  }
   return command.run(found.rest, {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -15,6 +15,8 @@ export interface CliIo {
 export interface CliCommand {
   /** One line for the usage text: arguments and what it does. */
   readonly usage: string;
+  /** What `--help` adds under the usage line: what the command is for and each option. */
+  readonly help: string;
   /** Resolves to the process exit code: 0 success, 1 failure, 2 bad input. */
   run(args: readonly string[], io: CliIo): Promise<number>;
 }

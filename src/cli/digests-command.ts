@@ -14,7 +14,7 @@ import { DigestService } from '../flows/digest-service.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
-import { describeLocation, parseStoreLocation } from './migrate-command.ts';
+import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-command.ts';
 
 /** The Slack side of a scheduler tick: where digests post, and the creators' names. */
 export interface DigestOutlet {
@@ -37,6 +37,11 @@ const closeBudgetMs = 10_000;
 
 export const usage =
   'digests run-due [--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]  post the digests due now, once';
+
+const help = `Runs one scheduler tick: posts the digests due now, prints a one-line report and exits 0
+(1 when a post failed). Needs SLACK_BOT_TOKEN and the ANALYTICS_* variables; safe to run beside
+running instances and other schedulers.
+${storeFlagsHelp}`;
 
 export async function runDigests(
   args: readonly string[],
@@ -97,5 +102,5 @@ export async function runDigests(
 
 /** `digests run-due`, posting through the outlet the entry point gives. */
 export function digestsCommand(outlet: DigestOutletFactory): CliCommand {
-  return { usage, run: (args, io) => runDigests(args, io, outlet) };
+  return { usage, help, run: (args, io) => runDigests(args, io, outlet) };
 }

@@ -73,6 +73,15 @@ export function describeLocation(location: StoreLocation): string {
 export const usage =
   'migrate [--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]  apply digest store migrations';
 
+/** Where the store is, as `migrate` and `digests run-due` both take it. */
+export const storeFlagsHelp = `  --database-url URL     PostgreSQL (default DATABASE_URL)
+  --sqlite PATH          a SQLite file (default DIGESTS_SQLITE_PATH, else ./data/digests.sqlite)
+  --tls MODE             TLS to PostgreSQL: off, no-verify or verify (default DATABASE_TLS)`;
+
+const help = `Applies the digest store's pending migrations, then exits; safe to run again and beside
+running instances (the Procfile's release phase runs it).
+${storeFlagsHelp}`;
+
 export async function runMigrate(
   args: readonly string[],
   io: Pick<CliIo, 'stdout' | 'stderr' | 'env'>,
@@ -109,4 +118,4 @@ export async function runMigrate(
   }
 }
 
-export const command: CliCommand = { usage, run: runMigrate };
+export const command: CliCommand = { usage, help, run: runMigrate };

@@ -24,6 +24,11 @@ import { type CliCommand, type CliIo, readArguments, writeLine } from './command
 
 const usage = 'parse [--tz <zone>] [--now <ISO instant>] (--jsonl | "<text>")';
 
+const help = `Shows how the bot reads a phrase, as one JSON object.
+  --tz <zone>            the zone the phrase is read in (default UTC)
+  --now <ISO instant>    the clock, with an offset, e.g. 2026-11-21T15:30:00Z (default now)
+  --jsonl                read {"text","tz","now"} lines from stdin and print one result line each`;
+
 interface Options {
   readonly tz: string | undefined;
   readonly now: string | undefined;
@@ -35,6 +40,7 @@ type Result = { ok: true; json: string } | { ok: false; json: string };
 
 export const command: CliCommand = {
   usage,
+  help,
   async run(args, io) {
     const options = readArgs(args);
     if (typeof options === 'string') {

@@ -20,6 +20,17 @@ export type StartFailure =
 
 const prefix = 'Cannot start: ';
 
+/** `npm start -- --help`: how the mode is chosen and the one option. */
+export const startUsageText = `Usage: npm start [-- --tz <zone>]
+Runs the bot; the environment (and .env, when there is one) chooses how:
+  no SLACK_ variable                       the local console, against the built-in analytics sandbox
+  SLACK_APP_TOKEN and SLACK_BOT_TOKEN      Socket Mode, without a public URL
+  SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN HTTP mode on $PORT, serving /slack/events
+Options:
+  --tz <zone>   the console's time zone, e.g. Europe/London (default: this machine's)
+  --help, -h    this text
+Every variable is described in .env.example.`;
+
 /** One line per problem, each a sentence that says what to change. */
 export function startFailureText(failure: StartFailure): string {
   switch (failure.kind) {

@@ -182,4 +182,25 @@ describe('node src/cli.ts', () => {
   it('exits 2 with usage for an unknown option', () => {
     expect(cli(['parse', '--verbose', '#x'])).toMatchObject({ status: 2, stdout: '' });
   });
+
+  it.each([['--help'], ['-h']])('prints every command on %s and exits 0', (flag) => {
+    const run = cli([flag]);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    expect(run.stdout).toContain('Usage:\n  node src/cli.ts parse');
+    expect(run.stdout).toContain('node src/cli.ts digests run-due');
+  });
+
+  it.each([
+    [['parse', '--help'], 'Usage: node src/cli.ts parse', '--jsonl'],
+    [['parse', '-h'], 'Usage: node src/cli.ts parse', '--now <ISO instant>'],
+    [['migrate', '--help'], 'Usage: node src/cli.ts migrate', '--database-url URL'],
+    [['migrate', '-h'], 'Usage: node src/cli.ts migrate', '--tls MODE'],
+    [['digests', '--help'], 'Usage: node src/cli.ts digests run-due', 'SLACK_BOT_TOKEN'],
+    [['digests', 'run-due', '-h'], 'Usage: node src/cli.ts digests run-due', '--sqlite PATH'],
+  ])('prints the usage of %j and exits 0', (args, usage, option) => {
+    const run = cli(args);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    expect(run.stdout.startsWith(usage)).toBe(true);
+    expect(run.stdout).toContain(option);
+  });
 });

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { consoleZoneErrorText } from '../../src/render/console.ts';
 import { errorText } from '../../src/render/errors.ts';
 import { renderHelp } from '../../src/render/help.ts';
+import { startUsageText } from '../../src/render/startup.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import { spawnApp } from '../helpers/spawn-app.ts';
 
@@ -161,5 +164,45 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stderr).toContain(
       '  - SLACK_SIGNING_SECRET is missing: HTTP mode needs SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN',
     );
+  });
+});
+
+describe('npm start', () => {
+  /** The start script's node arguments, run as `npm start` runs them but without npm's own output. */
+  function startArgs(): string[] {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      scripts: { start: string };
+    };
+    return pkg.scripts.start.split(/\s+/).slice(1);
+  }
+
+  const root = new URL('../..', import.meta.url).pathname;
+
+  it.skipIf(existsSync(`${root}.env`))(
+    'starts without a .env and says nothing about it',
+    async () => {
+      const child = spawn(process.execPath, startArgs(), {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', TZ: 'Europe/Paris' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      child.stdout.resume();
+      child.stdin.end('exit\n');
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+    },
+  );
+
+  it.each([['--help'], ['-h']])('prints how to run it on %s and exits 0', async (flag) => {
+    const { code, stdout, stderr } = await runConsole('', [flag], { SLACK_BOT_TOKEN: 'xoxb-1' });
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toBe(`${startUsageText}\n`);
   });
 });
