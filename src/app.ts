@@ -351,7 +351,6 @@ async function main(): Promise<void> {
 }
 
 async function runConsoleMode(config: ConsoleConfig): Promise<void> {
-  const logger = createLogger({ level: config.logLevel, pretty: true });
   let zone: string | undefined;
   try {
     zone = zoneArgument(process.argv.slice(2));
@@ -363,7 +362,8 @@ async function runConsoleMode(config: ConsoleConfig): Promise<void> {
   const code = await runConsole(config, {
     input: process.stdin,
     output: process.stdout,
-    logger,
+    errors: process.stderr,
+    logLevel: config.logLevel,
     ...defined({ zone }),
   });
   process.exit(code);

@@ -78,8 +78,6 @@ function clean(value: unknown, depth: number): unknown {
 
 export interface LoggerOptions {
   readonly level?: string;
-  /** Human-readable lines (console mode) instead of JSON. */
-  readonly pretty?: boolean;
   /** Where records go; defaults to stdout. Tests pass a stream to read what was logged. */
   readonly destination?: pino.DestinationStream;
 }
@@ -116,15 +114,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
   };
   if (options.destination) return pino(base, options.destination);
-  if (options.pretty) {
-    return pino({
-      ...base,
-      transport: {
-        target: 'pino-pretty',
-        options: { destination: 2, colorize: false, translateTime: 'SYS:HH:MM:ss' },
-      },
-    });
-  }
   // Asynchronous, so a slow or stuck reader of stdout never blocks the event loop. Every line is
   // written at once all the same; a minLength above 0 only makes flush(cb) wait for the writes.
   const stdout = pino.destination({

@@ -3,7 +3,7 @@
  * what they would type in Slack and reads the answer as text, produced by the same lookup flow and
  * renderer the Slack handlers use, against the sandbox analytics service started in-process.
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config/app-config.ts';
@@ -14,7 +14,7 @@ import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
 import { DigestService } from '../flows/digest-service.ts';
 import { LookupFlow } from '../flows/lookup.ts';
-import { type Logger, silentLogger, withoutUserinfo } from '../logger.ts';
+import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -23,9 +23,11 @@ import {
   connectInstructions,
   consoleBannerText,
   consoleCommandsText,
+  consoleLogLine,
   consoleZoneErrorText,
   ignoredSlackSettingsText,
   jsonModeText,
+  leaveConfirmText,
   noMessageYetText,
   unknownConsoleCommandText,
 } from '../render/console.ts';
@@ -35,10 +37,15 @@ import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
 import { resolveZone } from '../time/zone-names.ts';
+import { Screen } from './screen.ts';
 
 export interface ConsoleOptions {
   readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly output: NodeJS.WritableStream;
+  /** Where log lines go when the console has no terminal (stderr); in a terminal, above the prompt. */
+  readonly errors?: NodeJS.WritableStream;
+  /** The level of the console's own logger; ignored when `logger` is given. */
+  readonly logLevel?: string;
   readonly logger?: Logger;
   /** The zone relative dates are read in: `--tz`, else the machine's zone. */
   readonly zone?: string;
@@ -71,8 +78,10 @@ export function consoleZone(requested: string | undefined): string {
  * resolves with the process exit code once every answer has been printed.
  */
 export async function runConsole(config: ConsoleConfig, options: ConsoleOptions): Promise<number> {
-  const logger = options.logger ?? silentLogger;
-  const print = (text: string) => options.output.write(`${text}\n`);
+  const interactive = options.input.isTTY === true;
+  const screen = new Screen(options.output, interactive);
+  const logger = options.logger ?? consoleLogger(screen, interactive, options);
+  const print = (text: string) => screen.print(text);
   const asked = consoleZone(options.zone);
   // The same reading of a zone name as the parser's: canonical IANA spelling, no abbreviations.
   const zone = resolveZone(asked);
@@ -194,24 +203,32 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     );
   };
 
-  const interactive = options.input.isTTY === true;
   const lines = createInterface({
     input: options.input,
     ...(interactive ? { output: options.output, terminal: true } : { terminal: false }),
   });
-  const prompt = () => {
-    if (interactive) options.output.write('> ');
-  };
+  screen.attach(lines);
+  const madeHere = async () =>
+    (await service.store.listByChannel(consoleCaller.teamId, consoleChannel)).length;
+  onInterrupt(lines, {
+    confirm: () => {
+      void madeHere().then((count) => print(leaveConfirmText(count)));
+    },
+  });
+  const prompt = () => screen.prompt();
   prompt();
   try {
     for await (const raw of lines) {
+      screen.busy();
       const line = raw.trim();
       if (line === 'exit' || line === 'quit' || line === '/exit') break;
       if (line === '') {
         prompt();
         continue;
       }
-      if (line === 'help' || line === '/help') {
+      if (line === 'clear' || line === '/clear') {
+        screen.clear();
+      } else if (line === 'help' || line === '/help') {
         show(renderHelp({}));
         print(`${consoleCommandsText('Console commands')}\n`);
       } else if (line === '/json' || line === '/json on' || line === '/json off') {
@@ -238,6 +255,46 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     await sandbox?.close();
   }
   return 0;
+}
+
+/**
+ * The console's logger: one short line per record (see `consoleLogLine`), above the prompt in a
+ * terminal, on `errors` otherwise, so a failing digest run never writes a stack over what a person
+ * is typing.
+ */
+function consoleLogger(screen: Screen, interactive: boolean, options: ConsoleOptions): Logger {
+  const write = (line: string) => {
+    const text = consoleLogLine(JSON.parse(line) as Parameters<typeof consoleLogLine>[0]);
+    if (interactive) screen.print(text);
+    else options.errors?.write(`${text}\n`);
+  };
+  return createLogger({ level: options.logLevel ?? 'warn', destination: { write } });
+}
+
+/**
+ * Ctrl-C in a terminal: with something typed, the line is cleared, as a shell does; on an empty
+ * line `confirm` says what leaving costs, and a second Ctrl-C in a row leaves.
+ */
+function onInterrupt(lines: Interface, handlers: { readonly confirm: () => void }): void {
+  let armed = false;
+  lines.on('line', () => {
+    armed = false;
+  });
+  lines.on('SIGINT', () => {
+    if (lines.line.length > 0) {
+      armed = false;
+      // To the end of the line, then delete everything before the cursor.
+      lines.write(null, { ctrl: true, name: 'e' });
+      lines.write(null, { ctrl: true, name: 'u' });
+      return;
+    }
+    if (armed) {
+      lines.close();
+      return;
+    }
+    armed = true;
+    handlers.confirm();
+  });
 }
 
 /** `/influencers digest …` (or `digests`), the command word in any case. */

@@ -24,12 +24,13 @@ export function ignoredSlackSettingsText(names: readonly string[]): string | und
 
 /** What the console understands, shown at start and after `help`. */
 export const consoleCommands = [
-  `${slashCommand} <lookup>   what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
-  `${slashCommand} digest …   schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
+  `${slashCommand} <lookup>    what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
+  `${slashCommand} digest …    schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
   "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
   'help                     how to write a lookup',
   '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
-  'exit                     leave (or end the input)',
+  'clear                    clear the screen',
+  'exit                     leave (or end the input, or Ctrl-C twice on an empty line)',
 ];
 
 /** How to leave the console for a real workspace, printed at start. */
@@ -79,4 +80,38 @@ export function jsonModeText(on: boolean): string {
 /** A line starting with `/` that is none of the console's commands. */
 export function unknownConsoleCommandText(line: string): string {
   return `Unknown command ${line.split(/\s/)[0]}: type help for what this console understands.`;
+}
+
+/** Ctrl-C on an empty line: leaving takes a second one, because the session's digests go with it. */
+export function leaveConfirmText(digests: number): string {
+  const lost =
+    digests === 0
+      ? 'Digests made in this session are not kept after it.'
+      : `The ${digests === 1 ? 'digest' : `${digests} digests`} made in this session will be lost.`;
+  return `Press Ctrl-C again to leave. ${lost}`;
+}
+
+const levelWords: Readonly<Record<number, string>> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warning',
+  50: 'error',
+  60: 'fatal',
+};
+
+/**
+ * A log record as one console line: its level, message and the error's first line, never a stack
+ * (`LOG_LEVEL=debug` and the JSON of HTTP mode are for investigating; the console is for people).
+ */
+export function consoleLogLine(record: {
+  readonly level?: unknown;
+  readonly msg?: unknown;
+  readonly err?: { readonly message?: unknown };
+}): string {
+  const level = typeof record.level === 'number' ? (levelWords[record.level] ?? 'log') : 'log';
+  const message = typeof record.msg === 'string' ? record.msg : '';
+  const error =
+    typeof record.err?.message === 'string' ? record.err.message.split('\n')[0] : undefined;
+  return `[${level}] ${message}${error === undefined || error === message ? '' : `: ${error}`}`;
 }

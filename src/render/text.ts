@@ -52,12 +52,47 @@ export function mrkdwnToPlain(mrkdwn: string): string {
     .join('');
 }
 
+/**
+ * A formatting marker pair as Slack reads it: the text between starts and ends with a non-space,
+ * so `"0 9 * * 1"` stays as typed while `*bold*` loses its stars.
+ */
+function markers(marker: string): RegExp {
+  const m = RegExp.escape(marker);
+  return new RegExp(
+    `(^|[\\s(])${m}([^${m}\\s](?:[^${m}\\n]*[^${m}\\s])?)${m}(?=$|[\\s).,:;!?…])`,
+    'gmu',
+  );
+}
+
+const bold = markers('*');
+const italic = markers('_');
+const strike = markers('~');
+
+/**
+ * The emoji the renderers use, by Slack shortcode; a terminal shows the character. A shortcode
+ * not listed stays as typed.
+ */
+const emoji: Readonly<Record<string, string>> = {
+  arrow_forward: '▶️',
+  bulb: '💡',
+  double_vertical_bar: '⏸️',
+  grey_question: '❔',
+  hourglass: '⌛',
+  hourglass_flowing_sand: '⏳',
+  no_entry: '⛔',
+  warning: '⚠️',
+  wastebasket: '🗑️',
+  white_check_mark: '✅',
+  x: '❌',
+};
+
 function plainOutsideCode(mrkdwn: string): string {
   const withoutTokens = mrkdwn.replace(/<([^<>]*)>/g, (_token, inner: string) => tokenText(inner));
   const withoutMarkers = withoutTokens
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?…])/gmu, '$1$2')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,:;!?…])/gmu, '$1$2')
-    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,:;!?…])/gmu, '$1$2');
+    .replace(bold, '$1$2')
+    .replace(italic, '$1$2')
+    .replace(strike, '$1$2')
+    .replace(/:([a-z0-9_+-]+):/g, (code: string, name: string) => emoji[name] ?? code);
   return unescapeMrkdwn(withoutMarkers);
 }
 

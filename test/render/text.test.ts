@@ -33,6 +33,15 @@ describe('mrkdwnToPlain', () => {
     ['keep `code`', 'keep `code`'],
     ['`cron "0 9 * * 1"` and *bold*', '`cron "0 9 * * 1"` and bold'],
     ['`a_b_` then _c_ and `&lt;x&gt;`', '`a_b_` then c and `<x>`'],
+    ['The schedule "*/5 * * * *" runs', 'The schedule "*/5 * * * *" runs'],
+    [
+      'Try: /influencers digest #hcsm cron "0 9 * * 1"',
+      'Try: /influencers digest #hcsm cron "0 9 * * 1"',
+    ],
+    ['a * b * c and _ d _', 'a * b * c and _ d _'],
+    [':warning: :white_check_mark: :bulb:', '⚠️ ✅ 💡'],
+    [':not_an_emoji: and 09:00:00', ':not_an_emoji: and 09:00:00'],
+    ['`:warning:` stays in code', '`:warning:` stays in code'],
   ])('writes %j as %j', (mrkdwn, plain) => {
     expect(mrkdwnToPlain(mrkdwn)).toBe(plain);
   });
@@ -108,7 +117,7 @@ describe('toPlainText', () => {
 
   it('renders an error message as its words', () => {
     expect(toPlainText(renderError(new UnknownDatabaseError('#x&y')))).toBe(
-      ':warning: There is no database called “#x&y”. Check the spelling: hashtags keep their `#`, ' +
+      '⚠️ There is no database called “#x&y”. Check the spelling: hashtags keep their `#`, ' +
         'phrases go in quotes, groups are written `group:Name`.',
     );
   });
