@@ -6,9 +6,12 @@
  * - `past week`, `this past week`: the last 7 days to now; `last week` is the previous ISO week.
  * - `last weekend`: Saturday 00:00 to Monday 00:00 of the most recent weekend that has ended;
  *   `this weekend`: the current week's, to now. `last fortnight`: the last 14 days.
- * - Days or months listed with a dash (`Sep 1-8`, `Nov 9–15`, `Sep 1 - 8`, `Jan-Mar`) include
- *   the last one; every other range follows its separator: `to`, `until` and a dash between two
- *   full dates (`Sep 1 - Sep 8`, `Sep 1 to 8`) end at the start of the end, `through` after it.
+ * - Whole days: a range ends with the end of what its end names, whatever joins the ends (`to`,
+ *   `until`, `through`, a dash, `and`): `Oct 1 to Oct 31` holds all of Oct 31, `Jan-Mar` all of
+ *   March, `from 2026-11-01 to 2026-11-01` that one day. An end with a time of day, `now`, an
+ *   `N units ago` or unix seconds is that exact instant.
+ * - Backwards ranges are refused: a yearless end goes into the next year only when its month comes
+ *   round again (`Dec 20 to Jan 5`), never to rescue `Nov 15 to Nov 1`.
  * - `week of Nov 9`: that ISO week. `in 2025`, `during 2025`, `since 2025`: that year; a lone
  *   bare number stays a database ID (`#hcsm 2025`), as rule 1 says.
  * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.

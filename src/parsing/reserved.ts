@@ -9,16 +9,11 @@
  * `patient safety`, `type 2 diabetes`, `clinical trials`) still need no quotes. `and` counts only
  * when a time follows it (`9am and 5pm`), so `diet and exercise` stays a phrase.
  */
-import { months, weekdays } from './time/vocabulary.ts';
+import { months, rangeSeparators, weekdays } from './time/vocabulary.ts';
 
 /** The words that open or join a time range (`and` too, in `between … and …`). */
 export const rangeWords: ReadonlySet<string> = new Set([
-  'to',
-  'until',
-  'till',
-  'til',
-  'through',
-  'thru',
+  ...rangeSeparators,
   'from',
   'since',
   'between',

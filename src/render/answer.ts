@@ -21,6 +21,7 @@ import {
   slackDate,
   truncate,
   truncateMrkdwn,
+  wholeDays,
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, checked } from './limits.ts';
@@ -352,6 +353,8 @@ function emptyHint(databases: string): string {
 
 function windowContext(request: LookupRequest): ContextBlock {
   const zone = escapeMrkdwn(truncate(cleanText(request.timezone), 64));
+  const days = wholeDays(request);
+  if (days !== undefined) return context(`Window: ${escapeMrkdwn(days)} · queried in ${zone}`);
   const start = slackDate(request.start, request.timezone);
   const end = slackDate(request.end, request.timezone);
   return context(`Window: ${start} → ${end} · queried in ${zone}`);

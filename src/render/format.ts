@@ -197,16 +197,62 @@ export function formatWindow(
 }
 
 /**
- * Days of the window for a notification line: "Nov 14–Nov 21", with years when the endpoints are in
- * different years ("Dec 28, 2025–Jan 4, 2026").
+ * The window in words for messages that are not rendered per reader (the pending message): whole
+ * days as days, "Oct 1 – Oct 31, whole days, EDT" or "Nov 20, whole day, EST", since a window from
+ * midnight to midnight holds every day it names and the reader should not wonder whether the last
+ * one counts; any other window as its exact ends ({@link formatWindow}). Years as there.
+ */
+export function windowWords(
+  request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>,
+  now?: Date,
+): string {
+  return wholeDays(request, now) ?? formatWindow(request, now);
+}
+
+/** {@link windowWords} for a window of whole days; undefined for any other window. */
+export function wholeDays(
+  request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>,
+  now?: Date,
+): string | undefined {
+  const start = instantInZone(request.start, request.timezone);
+  const last = lastWholeDay(start, instantInZone(request.end, request.timezone));
+  if (last === undefined) return undefined;
+  const nowYear =
+    now === undefined ? undefined : DateTime.fromJSDate(now, { zone: start.zone }).year;
+  const showYear = nowYear === undefined || start.year !== nowYear || last.year !== nowYear;
+  const pattern = showYear ? 'LLL d, yyyy' : 'LLL d';
+  const startZone = start.toFormat('ZZZZ');
+  const lastZone = last.toFormat('ZZZZ');
+  const zones = startZone === lastZone ? startZone : `${startZone}/${lastZone}`;
+  return +last === +start
+    ? `${start.toFormat(pattern)}, whole day, ${zones}`
+    : `${start.toFormat(pattern)} – ${last.toFormat(pattern)}, whole days, ${zones}`;
+}
+
+/**
+ * The start of the last day a window holds when it runs from one midnight of its zone to a later
+ * one; undefined for any other window.
+ */
+function lastWholeDay(start: DateTime, end: DateTime): DateTime | undefined {
+  if (!start.isValid || !end.isValid || end <= start) return undefined;
+  if (+start !== +start.startOf('day') || +end !== +end.startOf('day')) return undefined;
+  return end.minus({ days: 1 }).startOf('day');
+}
+
+/**
+ * Days of the window for a notification line: "Nov 14–Nov 20", with years when the endpoints are in
+ * different years ("Dec 28, 2025–Jan 3, 2026"). A window that ends at midnight ends with the day
+ * before it, the last one it holds; a single whole day is that day alone ("Nov 20").
  */
 export function formatDayRange(request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>): string {
   const start = instantInZone(request.start, request.timezone);
   const end = instantInZone(request.end, request.timezone);
   if (!start.isValid || !end.isValid)
     return `${cleanText(request.start)}–${cleanText(request.end)}`;
-  const pattern = start.year === end.year ? 'LLL d' : 'LLL d, yyyy';
-  return `${start.toFormat(pattern)}–${end.toFormat(pattern)}`;
+  const last = lastWholeDay(start, end) ?? end;
+  const pattern = start.year === last.year ? 'LLL d' : 'LLL d, yyyy';
+  if (+last === +start) return start.toFormat(pattern);
+  return `${start.toFormat(pattern)}–${last.toFormat(pattern)}`;
 }
 
 /**

@@ -7,10 +7,10 @@ import {
   escapeMrkdwn,
   formatDatabases,
   formatElapsed,
-  formatWindow,
   neutralizeMrkdwn,
   truncate,
   truncateMrkdwn,
+  windowWords,
 } from './format.ts';
 import { blockKitLimits, checked } from './limits.ts';
 
@@ -23,7 +23,8 @@ export interface StatusOptions {
 
 /**
  * What the acknowledgement says while the lookup runs: exactly what was understood, the window
- * written in the query's zone ("Nov 14 00:00 to Nov 21 00:00 EST"), so a wrong reading shows at once.
+ * written in the query's zone ("Nov 14 – Nov 20, whole days, EST", "Nov 21 09:00 to Nov 21 15:30
+ * EST"), so a wrong reading shows at once.
  */
 export function renderPending(request: LookupRequest, options: StatusOptions = {}): SlackMessage {
   return statusMessage(`Looking up top influencers for ${subject(request, options.now)}…`, options);
@@ -70,7 +71,7 @@ export function renderStoppedByRestart(
 
 function subject(request: LookupRequest, now: Date | undefined): string {
   const databases = neutralizeMrkdwn(truncate(formatDatabases(request.databases), 300));
-  return `${databases}, ${escapeMrkdwn(formatWindow(request, now))}`;
+  return `${databases}, ${escapeMrkdwn(windowWords(request, now))}`;
 }
 
 function statusMessage(mrkdwn: string, options: StatusOptions): SlackMessage {

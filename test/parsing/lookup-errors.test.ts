@@ -181,10 +181,10 @@ describe('parseLookup', () => {
         'The window “from Sep 8 2026 to Sep 1 2026” ends before it starts (2026-09-08T00:00:00+00:00 to 2026-09-01T00:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
       ],
       [
-        '#x friday 3pm to friday',
+        '#x friday 3pm to friday 9am',
         'inverted_window',
-        'friday 3pm to friday',
-        'The window “friday 3pm to friday” ends before it starts (2026-11-20T15:00:00+00:00 to 2026-11-20T00:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
+        'friday 3pm to friday 9am',
+        'The window “friday 3pm to friday 9am” ends before it starts (2026-11-20T15:00:00+00:00 to 2026-11-20T09:00:00+00:00): put the earlier time first. Try: /influencers #hcsm from Sep 1 to Sep 8',
       ],
       [
         '#x tomorrow',

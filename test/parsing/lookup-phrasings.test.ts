@@ -22,7 +22,7 @@ function failure(text: string, zone = 'UTC', now = saturday): ParseError {
 describe('parseLookup', () => {
   describe('reads common phrasings in several zones, DST included', () => {
     it.each([
-      // Days listed with a dash include the last one; "to" ends at the start of its day.
+      // A range that ends on a day holds that whole day, however it is joined.
       ['#x Sep 1-8', 'UTC', saturday, '2026-09-01T00:00:00+00:00', '2026-09-09T00:00:00+00:00'],
       [
         '#x Nov 9-15',
@@ -36,7 +36,7 @@ describe('parseLookup', () => {
         'Europe/London',
         saturday,
         '2026-09-01T00:00:00+01:00',
-        '2026-09-08T00:00:00+01:00',
+        '2026-09-09T00:00:00+01:00',
       ],
       ['#x Sep 1 - 8', 'UTC', saturday, '2026-09-01T00:00:00+00:00', '2026-09-09T00:00:00+00:00'],
       [
@@ -51,7 +51,7 @@ describe('parseLookup', () => {
         'UTC',
         saturday,
         '2025-11-28T00:00:00+00:00',
-        '2025-12-03T00:00:00+00:00',
+        '2025-12-04T00:00:00+00:00',
       ],
       [
         '#x Mar 1-10',
@@ -121,7 +121,7 @@ describe('parseLookup', () => {
         'UTC',
         saturday,
         '2026-09-01T00:00:00+00:00',
-        '2026-11-20T00:00:00+00:00',
+        '2026-11-21T00:00:00+00:00',
       ],
       [
         '#x since Sep 1 through yesterday',

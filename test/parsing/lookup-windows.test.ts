@@ -49,15 +49,15 @@ describe('parseLookup', () => {
     });
   });
 
-  describe('rule 2: a date without a time is midnight in the zone', () => {
-    it('ends "to" at the start of the end date, excluding it', () => {
+  describe('rule 2: a date without a time starts at midnight in the zone', () => {
+    it('starts "since" at the start of the day and ends a range with the end of its day', () => {
       expect(window('#x from Sep 1 to Sep 8')).toEqual([
         '2026-09-01T00:00:00+00:00',
-        '2026-09-08T00:00:00+00:00',
+        '2026-09-09T00:00:00+00:00',
       ]);
     });
 
-    it.each(['through', 'thru'])('makes the end date inclusive with "%s"', (word) => {
+    it.each(['through', 'thru'])('reads "%s" as "to"', (word) => {
       expect(window(`#x Sep 1 ${word} Sep 8`, 'Europe/London')).toEqual([
         '2026-09-01T00:00:00+01:00',
         '2026-09-09T00:00:00+01:00',
@@ -154,7 +154,7 @@ describe('parseLookup', () => {
       ['#x from Sep 8 2026 to Sep 1 2026', 'inverted_window'],
       ['#x 2026-09-08 to 2026-09-01', 'inverted_window'],
       ['#x 9/8/2026 through 9/1/2026', 'inverted_window'],
-      ['#x from 2026-09-08 to 2026-09-08', 'empty_window'],
+      ['#x from 9am to 9am', 'empty_window'],
       ['#x now', 'empty_window'],
       ['#x since now', 'empty_window'],
     ])('refuses %s with %s', (text, reason) => {

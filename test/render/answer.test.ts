@@ -21,8 +21,7 @@ const request: LookupRequest = {
 };
 
 const windowLine =
-  'Window: <!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST> → ' +
-  '<!date^1795237200^{date_short_pretty} {time}|Nov 21, 2026 00:00 EST> · queried in America/New_York';
+  'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · queried in America/New_York';
 
 function influencer(overrides: Partial<Influencer> & Pick<Influencer, 'rank'>): Influencer {
   return {
@@ -65,10 +64,33 @@ function sectionTexts(message: SlackMessage): string[] {
 }
 
 describe('renderAnswer', () => {
+  it('writes a window of whole days as days, and any other window by its exact ends', () => {
+    const windowOf = (message: SlackMessage) => message.blocks[1];
+    expect(windowOf(renderAnswer(request, typical))).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: windowLine }],
+    });
+    const hours = { ...request, end: '2026-11-21T10:30:00-05:00' };
+    expect(windowOf(renderAnswer(hours, typical))).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text:
+            'Window: <!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST> → ' +
+            '<!date^1795275000^{date_short_pretty} {time}|Nov 21, 2026 10:30 EST> · queried in America/New_York',
+        },
+      ],
+    });
+    expect(renderAnswer(hours, typical).text).toBe(
+      'Top 3 influencers for #hcsm, Nov 14–Nov 21: @drjane_doe, @hcsm_bot, @solo',
+    );
+  });
+
   it('renders a typical result: header, window, ranked influencers, share button', () => {
     const message = renderAnswer(request, typical, { shareable: true });
     expect(message).toEqual({
-      text: 'Top 3 influencers for #hcsm, Nov 14–Nov 21: @drjane_doe, @hcsm_bot, @solo',
+      text: 'Top 3 influencers for #hcsm, Nov 14–Nov 20: @drjane_doe, @hcsm_bot, @solo',
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: 'Top influencers for #hcsm' } },
         { type: 'context', elements: [{ type: 'mrkdwn', text: windowLine }] },
@@ -120,7 +142,7 @@ describe('renderAnswer', () => {
       influencers: [{ rank: 1, screenName: 'only_handle', stakeholderCategories: [], metrics: {} }],
     });
     expect(sectionTexts(message)).toEqual(['*1.* <https://x.com/only_handle|@only_handle>']);
-    expect(message.text).toBe('Top influencer for #hcsm, Nov 14–Nov 21: @only_handle');
+    expect(message.text).toBe('Top influencer for #hcsm, Nov 14–Nov 20: @only_handle');
     expect(JSON.stringify(message)).not.toMatch(/undefined|null|NaN| · ·|\n\n/);
   });
 
@@ -129,7 +151,7 @@ describe('renderAnswer', () => {
       influencers: [influencer({ rank: 4, screenName: '', displayName: 'No Handle' })],
     });
     expect(sectionTexts(message)).toEqual(['*4. No Handle*']);
-    expect(message.text).toBe('Top influencer for #hcsm, Nov 14–Nov 21: No Handle');
+    expect(message.text).toBe('Top influencer for #hcsm, Nov 14–Nov 20: No Handle');
   });
 
   it('takes the HSG score from the metrics when the account score is missing', () => {
@@ -212,7 +234,7 @@ describe('renderAnswer', () => {
       { shareable: true },
     );
     expect(message).toEqual({
-      text: 'No influencers found for #hcsm, "breast cancer", Nov 14–Nov 21.',
+      text: 'No influencers found for #hcsm, "breast cancer", Nov 14–Nov 20.',
       blocks: [
         {
           type: 'header',
@@ -300,14 +322,14 @@ describe('renderAnswer', () => {
     const message = renderAnswer({ ...request, top: 5 }, twelve);
     expect(sectionTexts(message)).toHaveLength(5);
     expect(message.text).toBe(
-      'Top 5 influencers for #hcsm, Nov 14–Nov 21: @user1, @user2, @user3…',
+      'Top 5 influencers for #hcsm, Nov 14–Nov 20: @user1, @user2, @user3…',
     );
   });
 
   it('ends the notification text with an ellipsis when more than three are ranked', () => {
     const many = { influencers: Array.from({ length: 10 }, (_, i) => influencer({ rank: i + 1 })) };
     expect(renderAnswer(request, many).text).toBe(
-      'Top 10 influencers for #hcsm, Nov 14–Nov 21: @user1, @user2, @user3…',
+      'Top 10 influencers for #hcsm, Nov 14–Nov 20: @user1, @user2, @user3…',
     );
   });
 
@@ -396,7 +418,7 @@ describe('renderAnswer against injection', () => {
       });
       const text = sectionTexts(message)[0] ?? '';
       expect(text.endsWith(`|@${shown}>`)).toBe(true);
-      expect(message.text).toBe(`Top influencer for #hcsm, Nov 14–Nov 21: @${shown}`);
+      expect(message.text).toBe(`Top influencer for #hcsm, Nov 14–Nov 20: @${shown}`);
     },
   );
 

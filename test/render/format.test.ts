@@ -13,6 +13,7 @@ import {
   truncate,
   truncateMrkdwn,
   unescapeMrkdwn,
+  windowWords,
 } from '../../src/render/format.ts';
 
 describe('compactNumber', () => {
@@ -179,8 +180,15 @@ describe('formatWindow', () => {
 });
 
 describe('formatDayRange', () => {
-  it('writes month and day of each end', () => {
-    expect(formatDayRange(newYorkWeek)).toBe('Nov 14–Nov 21');
+  it('writes month and day of each end, a window ending at midnight ending the day before', () => {
+    expect(formatDayRange(newYorkWeek)).toBe('Nov 14–Nov 20');
+    expect(formatDayRange({ ...newYorkWeek, end: '2026-11-21T10:30:00-05:00' })).toBe(
+      'Nov 14–Nov 21',
+    );
+  });
+
+  it('writes one whole day alone', () => {
+    expect(formatDayRange({ ...newYorkWeek, start: '2026-11-20T00:00:00-05:00' })).toBe('Nov 20');
   });
 
   it('adds years when the window crosses a new year', () => {
@@ -190,7 +198,54 @@ describe('formatDayRange', () => {
         end: '2026-01-04T00:00:00Z',
         timezone: 'UTC',
       }),
-    ).toBe('Dec 28, 2025–Jan 4, 2026');
+    ).toBe('Dec 28, 2025–Jan 3, 2026');
+  });
+});
+
+describe('windowWords', () => {
+  const now = new Date('2026-11-21T15:30:00Z');
+
+  it.each([
+    ['a week of whole days', newYorkWeek, 'Nov 14 – Nov 20, whole days, EST'],
+    [
+      'one whole day across the US fall-back (25 hours)',
+      {
+        start: '2026-11-01T00:00:00-04:00',
+        end: '2026-11-02T00:00:00-05:00',
+        timezone: 'America/New_York',
+      },
+      'Nov 1, whole day, EDT',
+    ],
+    [
+      'whole days across the US spring-forward',
+      {
+        start: '2026-03-01T00:00:00-05:00',
+        end: '2026-03-15T00:00:00-04:00',
+        timezone: 'America/New_York',
+      },
+      'Mar 1 – Mar 14, whole days, EST/EDT',
+    ],
+    [
+      'whole days at a :45 offset',
+      {
+        start: '2026-10-01T00:00:00+05:45',
+        end: '2026-11-01T00:00:00+05:45',
+        timezone: 'Asia/Kathmandu',
+      },
+      'Oct 1 – Oct 31, whole days, GMT+5:45',
+    ],
+    [
+      'whole days across a new year',
+      { start: '2025-12-20T00:00:00Z', end: '2026-01-06T00:00:00Z', timezone: 'UTC' },
+      'Dec 20, 2025 – Jan 5, 2026, whole days, UTC',
+    ],
+    [
+      'a window ending at the current minute, by its exact ends',
+      { ...newYorkWeek, end: '2026-11-21T10:30:00-05:00' },
+      'Nov 14 00:00 to Nov 21 10:30 EST',
+    ],
+  ])('writes %s as %j', (_, window, words) => {
+    expect(windowWords(window, now)).toBe(words);
   });
 });
 

@@ -19,13 +19,13 @@ const now = new Date('2026-11-21T15:30:00Z');
 describe('renderPending', () => {
   it('says exactly what is being looked up, in the query zone', () => {
     expect(renderPending(request, { now })).toEqual({
-      text: 'Looking up top influencers for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST…',
+      text: 'Looking up top influencers for #hcsm, Nov 14 – Nov 20, whole days, EST…',
       blocks: [
         {
           type: 'section',
           text: {
             type: 'mrkdwn',
-            text: 'Looking up top influencers for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST…',
+            text: 'Looking up top influencers for #hcsm, Nov 14 – Nov 20, whole days, EST…',
           },
         },
       ],
@@ -59,7 +59,7 @@ describe('renderPending', () => {
     );
     expect(message.text).toBe(
       'Looking up top influencers for #hcsm, "breast cancer", group:R&amp;D, &lt;!channel&gt;, ' +
-        'Nov 14 00:00 to Nov 21 00:00 EST…',
+        'Nov 14 – Nov 20, whole days, EST…',
     );
   });
 });
@@ -67,7 +67,7 @@ describe('renderPending', () => {
 describe('renderStillRunning', () => {
   it('says the lookup is still running and for how long', () => {
     expect(renderStillRunning(request, 12_000, { now }).text).toBe(
-      'Still looking up top influencers for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST ' +
+      'Still looking up top influencers for #hcsm, Nov 14 – Nov 20, whole days, EST ' +
         '(12 seconds so far). The analytics service is slow right now; the answer will replace ' +
         'this message.',
     );
@@ -84,7 +84,7 @@ describe('renderStoppedByRestart', () => {
   it('says the app restarted and to ask again, not to narrow the request', () => {
     expect(renderStoppedByRestart(request, { now }).text).toBe(
       'The app restarted before your answer was ready; ask again in a minute. (Top influencers ' +
-        'for #hcsm, Nov 14 00:00 to Nov 21 00:00 EST.)',
+        'for #hcsm, Nov 14 – Nov 20, whole days, EST.)',
     );
   });
 });
@@ -92,7 +92,7 @@ describe('renderStoppedByRestart', () => {
 describe('renderTimedOut', () => {
   it('says the lookup was stopped and what to try', () => {
     expect(renderTimedOut(request).text).toBe(
-      'The lookup of top influencers for #hcsm, Nov 14, 2026 00:00 to Nov 21, 2026 00:00 EST ' +
+      'The lookup of top influencers for #hcsm, Nov 14, 2026 – Nov 20, 2026, whole days, EST ' +
         'took too long and was stopped. Try again in a few minutes, or ask for a shorter window ' +
         '(for example `last 24 hours`) or fewer databases.',
     );

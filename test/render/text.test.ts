@@ -72,7 +72,7 @@ describe('toPlainText', () => {
         'Top influencers for #hcsm, "breast cancer"',
         '==========================================',
         '',
-        'Window: Nov 14, 2026 00:00 EST → Nov 21, 2026 00:00 EST · queried in America/New_York',
+        'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · queried in America/New_York',
         '',
         'Times are in UTC.',
         '',

@@ -78,13 +78,11 @@ export type Moment =
 export type TimeExpression =
   | { readonly kind: 'period'; readonly moment: Moment }
   | { readonly kind: 'since'; readonly start: Moment }
-  /** `inclusive` for through/thru: the end is the end of what it names, not its start. */
-  | {
-      readonly kind: 'range';
-      readonly start: Moment;
-      readonly end: Moment;
-      readonly inclusive: boolean;
-    };
+  /**
+   * Whatever joins the ends (`to`, `until`, a dash, `and`, `through`), the end is the end of what
+   * it names: a day, month or other period whole, an instant exactly.
+   */
+  | { readonly kind: 'range'; readonly start: Moment; readonly end: Moment };
 
 /**
  * Where a moment stands. Only an `endpoint` (after from, since, between, and, to, through) may be

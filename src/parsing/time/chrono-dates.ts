@@ -8,16 +8,11 @@ import * as chrono from 'chrono-node';
 import type { Match } from '../grammar.ts';
 import { type Token, tokensText } from '../tokens.ts';
 import type { Moment } from './ast.ts';
-import { months } from './vocabulary.ts';
+import { months, rangeSeparators } from './vocabulary.ts';
 
 /** Words that end the stretch of text offered to chrono: they belong to the surrounding grammar. */
 const stopWords = new Set([
-  'to',
-  'till',
-  'til',
-  'until',
-  'through',
-  'thru',
+  ...rangeSeparators,
   'and',
   'from',
   'since',

@@ -43,7 +43,8 @@ export function zonedNow(context: TimeContext): DateTime {
 /**
  * The window an expression denotes. Past bias fills in missing years and weeks, except at the end
  * of a range, which is read forward from its start (`Dec 20 to Jan 5` crosses New Year); the end
- * is then clamped to now.
+ * of a range is the end of what it names (`Oct 1 to Oct 31` holds all of Oct 31), and is then
+ * clamped to now. An end that comes before the start as written (`Nov 15 to Nov 1`) is refused.
  * @param fragment the expression as typed, quoted by errors.
  * @throws ParseError `bad_time` (a lone instant, or beyond the years 1-9999), `future_start`,
  *   `empty_window`, `inverted_window`.
@@ -75,15 +76,18 @@ export function evaluateTimeExpression(
       const first = expression.start;
       if (first.kind === 'rolling') {
         // "last 7 days through yesterday": that many units ending where the range ends.
-        const endSpan = span(expression.end);
-        const end = expression.inclusive ? endSpan.end : endSpan.start;
+        const end = span(expression.end).end;
         const start = end.minus({ [durationKey[first.unit]]: first.amount });
         if (!inRange(start)) throw parseErrors.outOfRange(fragment);
         return checkWindow(start, end, now, fragment);
       }
       const start = span(first).start;
       const end = span(expression.end, start);
-      return checkWindow(start, expression.inclusive ? end.end : end.start, now, fragment);
+      // The end as written comes before the start: nothing of it lies after the start.
+      if (end.end < start || (+end.end === +start && !end.point)) {
+        throw parseErrors.invertedWindow(fragment, formatInstant(start), formatInstant(end.start));
+      }
+      return checkWindow(start, end.end, now, fragment);
     }
   }
 }
@@ -257,10 +261,11 @@ function offsetInstant(
 
 /**
  * The start (00:00 in the zone) of the day a reference names. A bare weekday or a date without a
- * year is the most recent one that has started (past bias), or with `after` (the start of a range
- * this ends) the first one on or after that day. Words tied to today (`yesterday`, `last
- * friday`) and explicit years mean the same day wherever they stand, so `Sep 8 2026 to Sep 1
- * 2026` stays an inverted window.
+ * year is the most recent one that has started (past bias); with `after` (the start of a range
+ * this ends) a bare weekday is the first on or after that day, and a date without a year is in the
+ * start's year, or the next one when its month comes before the start's. Words tied to today
+ * (`yesterday`, `last friday`) and explicit years mean the same day wherever they stand, so `Sep 8
+ * 2026 to Sep 1 2026` stays an inverted window.
  */
 function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
   const today = startOfDay(now);
@@ -288,10 +293,13 @@ function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
     case 'ymd': {
       if (date.year !== undefined) return wallClock(now, date.year, date.month, date.day);
       if (after !== undefined) {
+        // Into a later year only when the month comes round again (Dec 20 to Jan 5); an earlier
+        // day of the start's own month or after stays before the start, to be refused.
         const first = startOfDay(after);
-        for (let year = first.year; year <= first.year + yearSearch; year++) {
+        const fromYear = date.month < first.month ? first.year + 1 : first.year;
+        for (let year = fromYear; year <= first.year + yearSearch; year++) {
           const day = wallClock(now, year, date.month, date.day);
-          if (day.isValid && day.month === date.month && day >= first) return day;
+          if (day.isValid && day.month === date.month) return day;
         }
         break;
       }

@@ -10,18 +10,10 @@ import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts
 import { matchTimeOfDay } from './clock.ts';
 import { checkedDate, dayOfMonth } from './dates.ts';
 import { matchMoment } from './moment.ts';
-import { months } from './vocabulary.ts';
+import { months, rangeSeparators, units } from './vocabulary.ts';
 
-const rangeSeparators = new Map([
-  ['to', false],
-  ['till', false],
-  ['til', false],
-  ['until', false],
-  ['through', true],
-  ['thru', true],
-]);
-
-const openEndWords = new Set(['until', 'till', 'til', 'through', 'thru']);
+/** The separators that also say where a window ends: alone, they need a start before them. */
+const openEndWords = new Set([...rangeSeparators].filter((word) => word !== 'to'));
 const unixSeconds = /^\d{9,11}$/;
 const unixMillis = /^\d{12,14}$/;
 
@@ -48,7 +40,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     if (tail === undefined)
       return { value: { kind: 'since', start: start.value }, next: start.next };
     const first = tail.value.start ?? start.value;
-    return rangeWithDay(tokens, first, tail.value.end, tail.value.inclusive, tail.next);
+    return rangeWithDay(tokens, first, tail.value.end, tail.next);
   }
   if (word === 'between') {
     const start = matchEndpoint(tokens, at + 1);
@@ -62,7 +54,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
       if (lowerAt(tokens, start.next) === 'and') throw endpointError(tokens, at, start.next + 1);
       throw parseErrors.badTime(tokensText(tokens, at, start.next + 2));
     }
-    return rangeWithDay(tokens, start.value, end.value, false, end.next);
+    return rangeWithDay(tokens, start.value, end.value, end.next);
   }
   if (word !== undefined && openEndWords.has(word)) {
     const end = matchEndpoint(tokens, at + 1);
@@ -76,12 +68,12 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     const start: Moment = { kind: 'instant', epochSeconds: Number(word) };
     const tail = matchRangeTail(tokens, start, at + 1, false);
     if (tail === undefined) return undefined;
-    return rangeWithDay(tokens, start, tail.value.end, tail.value.inclusive, tail.next);
+    return rangeWithDay(tokens, start, tail.value.end, tail.next);
   }
   const glued = word === undefined ? undefined : gluedTimes(tokens[at] as Token);
   if (glued !== undefined) {
     const [start, end] = glued;
-    return rangeWithDay(tokens, start, end, false, at + 1);
+    return rangeWithDay(tokens, start, end, at + 1);
   }
   const moment = matchMoment(tokens, at, 'free');
   if (moment === undefined) return undefined;
@@ -89,11 +81,11 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
   if (tail === undefined)
     return { value: { kind: 'period', moment: moment.value }, next: moment.next };
   const first = tail.value.start ?? moment.value;
-  return rangeWithDay(tokens, first, tail.value.end, tail.value.inclusive, tail.next);
+  return rangeWithDay(tokens, first, tail.value.end, tail.next);
 };
 
 function isRangeSeparator(token: Token | undefined): boolean {
-  return token?.kind === 'dash' || rangeSeparators.has(token?.lower ?? '');
+  return token?.kind === 'dash' || (token?.kind === 'word' && rangeSeparators.has(token.lower));
 }
 
 /** `9am-5pm`, `9:00-17:30`: two times of day glued by a dash. */
@@ -131,32 +123,26 @@ function rangeWithDay(
   tokens: readonly Token[],
   start: Moment,
   end: Moment,
-  inclusive: boolean,
   next: number,
 ): Match<TimeExpression> {
   if (start.kind === 'local' && start.date === undefined && end.kind === 'local') {
     if (end.date !== undefined) {
       // "between 9am and 5pm yesterday": the end read "5pm yesterday" as one time-first moment.
       return end.dateAfterTime === true
-        ? { value: { kind: 'range', start: { ...start, date: end.date }, end, inclusive }, next }
-        : { value: { kind: 'range', start, end, inclusive }, next };
+        ? { value: { kind: 'range', start: { ...start, date: end.date }, end }, next }
+        : { value: { kind: 'range', start, end }, next };
     }
     const dayAt = lowerAt(tokens, next) === 'on' ? next + 1 : next;
     const day = matchMoment(tokens, dayAt, 'prefixed');
     if (day !== undefined && day.value.kind === 'day') {
       const date = day.value.date;
       return {
-        value: {
-          kind: 'range',
-          start: { ...start, date },
-          end: { ...end, date },
-          inclusive,
-        },
+        value: { kind: 'range', start: { ...start, date }, end: { ...end, date } },
         next: day.next,
       };
     }
   }
-  return { value: { kind: 'range', start, end, inclusive }, next };
+  return { value: { kind: 'range', start, end }, next };
 }
 
 function matchRangeTail(
@@ -164,23 +150,15 @@ function matchRangeTail(
   start: Moment,
   at: number,
   committed: boolean,
-): Match<{ start?: Moment; end: Moment; inclusive: boolean }> | undefined {
+): Match<{ start?: Moment; end: Moment }> | undefined {
   const token = tokens[at];
-  if (token === undefined) return undefined;
+  if (!isRangeSeparator(token)) return undefined;
   const separator = lowerAt(tokens, at);
-  const inclusive = token.kind === 'dash' ? false : rangeSeparators.get(separator ?? '');
-  if (inclusive === undefined) return undefined;
   if (separator === 'to' && lowerAt(tokens, at + 1) === 'date') {
-    return { value: { end: { kind: 'now' }, inclusive: false }, next: at + 2 };
+    return { value: { end: { kind: 'now' } }, next: at + 2 };
   }
   const compact = compactEnd(tokens, start, at + 1);
-  if (compact !== undefined) {
-    // A dash lists days or months (`Sep 1 - 8`, `Jan - Mar`): the last one is included.
-    return {
-      value: { ...compact.value, inclusive: token.kind === 'dash' || inclusive },
-      next: compact.next,
-    };
-  }
+  if (compact !== undefined) return compact;
   const end = matchEndpoint(tokens, at + 1);
   if (end === undefined) {
     if (committed || unixMillis.test(lowerAt(tokens, at + 1) ?? '')) {
@@ -188,7 +166,7 @@ function matchRangeTail(
     }
     return undefined;
   }
-  return { value: { end: end.value, inclusive }, next: end.next };
+  return { value: { end: end.value }, next: end.next };
 }
 
 /**
@@ -205,7 +183,9 @@ function compactEnd(
   if (word === undefined) return undefined;
   if (start.kind === 'day' && start.date.kind === 'ymd') {
     const day = dayOfMonth.exec(word);
-    if (day === null || months.has(lowerAt(tokens, at + 1) ?? '')) return undefined;
+    const following = lowerAt(tokens, at + 1) ?? '';
+    // `Sep 1 to 9 Sep`, `Oct 1 to 1 week ago`: the number starts a moment of its own.
+    if (day === null || months.has(following) || units.has(following)) return undefined;
     const after = start.date.year === undefined ? yearAfterDay(tokens, at + 1) : undefined;
     const next = after?.next ?? at + 1;
     const year = after?.value ?? start.date.year;

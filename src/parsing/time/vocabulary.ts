@@ -28,6 +28,16 @@ const weekdayNames = [
   ['sun', 'sunday'],
 ] as const;
 
+/** Words that join the ends of a range; all mean the same (see `TimeExpression`). */
+export const rangeSeparators: ReadonlySet<string> = new Set([
+  'to',
+  'till',
+  'til',
+  'until',
+  'through',
+  'thru',
+]);
+
 /** Weekday names in full, Monday first. */
 export const fullWeekdays: readonly string[] = weekdayNames.map(
   (names) => names[names.length - 1] as string,
