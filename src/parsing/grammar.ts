@@ -3,7 +3,12 @@
  * window, zone, top, and for digests a schedule); everything between clauses is database items.
  * Anything that is neither is reported, never dropped.
  */
-import { type DatabaseItem, isBareNumber, readDatabaseToken } from './databases.ts';
+import {
+  type DatabaseItem,
+  type DatabaseToken,
+  isBareNumber,
+  readDatabaseToken,
+} from './databases.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { isReservedWord } from './reserved.ts';
 import { fragmentOf, type Token } from './tokens.ts';
@@ -58,7 +63,7 @@ export interface CommandScan<M> {
  * An unquoted phrase may not hold a word the grammars keep for times, ranges, schedules or options
  * (`reserved.ts`): one left over means the clause it belongs to could not be read, so the phrase
  * is refused, quoting it, rather than looked up as a database. `and` counts only before a time
- * word (`9am and 5pm`).
+ * word (`9am and 5pm`). `and`, `or`, `&` and `+` between databases separate them (see `joinerAt`).
  */
 export function scanCommand<M>(
   text: string,
@@ -104,6 +109,8 @@ export function scanCommand<M>(
   };
 
   let at = 0;
+  // The token before held a database item of its own, so a joiner after it separates.
+  let afterItem = false;
   scan: while (at < tokens.length) {
     for (const [kind, matcher] of matchers) {
       const match = matcher(tokens, at);
@@ -113,11 +120,14 @@ export function scanCommand<M>(
         const from = (tokens[at] as Token).from;
         hits.push({ kind, value: match.value, fragment, from } as ClauseHit<M>);
         at = match.next;
+        afterItem = false;
         continue scan;
       }
     }
     const token = tokens[at] as Token;
-    const read = readDatabaseToken(token);
+    const joiner = joinerAt(tokens, at, afterItem);
+    const read: DatabaseToken = joiner ? { kind: 'separator' } : readDatabaseToken(token);
+    afterItem = false;
     switch (read.kind) {
       case 'word':
         if (phraseStart === -1) phraseStart = at;
@@ -138,6 +148,7 @@ export function scanCommand<M>(
           from: token.from,
           plain: isBareNumber(token),
         });
+        afterItem = true;
         break;
       case 'invalid':
         throw parseErrors.unrecognised(fragmentOf(text, tokens, at, at + 1), read.hint);
@@ -146,6 +157,27 @@ export function scanCommand<M>(
   }
   endPhrase(tokens.length);
   return { clauses: hits, databases };
+}
+
+/** Symbols that only ever join two databases. */
+const joinerSymbols: ReadonlySet<string> = new Set(['&', '+']);
+/** Words that join two databases when one stands on either side, and are words of a phrase else. */
+const joinerWords: ReadonlySet<string> = new Set(['and', 'or']);
+
+/**
+ * `&`, `+` anywhere, and `and`, `or` right after a database item or right before a hashtag, quoted
+ * phrase or group (`#hcsm and #bcsm`, `breast cancer or #bcsm`): a separator, never a database.
+ * Between two plain words (`diet and exercise`) `and` stays a word of the phrase.
+ */
+function joinerAt(tokens: readonly Token[], at: number, afterItem: boolean): boolean {
+  const token = tokens[at] as Token;
+  if (token.kind !== 'word') return false;
+  if (joinerSymbols.has(token.text)) return true;
+  if (!joinerWords.has(token.lower)) return false;
+  const next = tokens[at + 1];
+  if (afterItem) return true;
+  if (next === undefined || next.kind === 'comma' || next.kind === 'dash') return false;
+  return readDatabaseToken(next).kind === 'item' && !isBareNumber(next);
 }
 
 /** A token after `and` that makes it a range joiner rather than a word of a phrase. */

@@ -33,11 +33,16 @@ export function lowerAt(tokens: readonly Token[], i: number): string | undefined
 }
 
 const isSpace = (c: string): boolean => c === ' ';
+/** Ends a sentence or a question: ignored at the end of a word or after a quote. */
+const isClosingPunctuation = (c: string): boolean => c === '?' || c === '.' || c === '!';
+const hasLetterOrDigit = /[\p{L}\p{N}]/u;
 const isBreak = (c: string): boolean =>
   c === ' ' || c === ',' || c === '"' || c === '\u2013' || c === '\u2014';
 
 /**
- * Splits normalised text (see `normaliseSlackText`) into tokens.
+ * Splits normalised text (see `normaliseSlackText`) into tokens. `?`, `.` and `!` at the end of a
+ * word or right after a closing quote end nothing (`#hcsm last week?`, `"breast cancer"!`) and are
+ * left out; a word made only of them (`???`) stays, for the grammar to report.
  * @throws ParseError `unrecognised` when a quote is never closed: guessing where the phrase ends
  *   would silently swallow the rest of the command.
  */
@@ -57,7 +62,7 @@ export function tokenize(text: string): Token[] {
     } else if (c === '"') {
       const close = closingQuote(text, i);
       tokens.push(token('quoted', collapse(text.slice(i + 1, close)), i, close + 1));
-      i = close + 1;
+      i = skipClosingPunctuation(text, close + 1);
     } else {
       const start = i;
       while (i < text.length && !isBreak(text.charAt(i))) i++;
@@ -68,9 +73,13 @@ export function tokenize(text: string): Token[] {
           ...token('quoted', collapse(text.slice(i + 1, close)), start, close + 1),
           prefix: word,
         });
-        i = close + 1;
+        i = skipClosingPunctuation(text, close + 1);
       } else {
-        tokens.push(token(word === '-' ? 'dash' : 'word', word, start, i));
+        let end = i;
+        while (end > start && isClosingPunctuation(text.charAt(end - 1))) end--;
+        if (end === i || !hasLetterOrDigit.test(text.slice(start, end))) end = i;
+        const kept = text.slice(start, end);
+        tokens.push(token(kept === '-' ? 'dash' : 'word', kept, start, end));
       }
     }
   }
@@ -100,6 +109,12 @@ function closingQuote(text: string, open: number): number {
     throw parseErrors.unclosedQuote(text.slice(open));
   }
   return close;
+}
+
+function skipClosingPunctuation(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && isClosingPunctuation(text.charAt(i))) i++;
+  return i;
 }
 
 function collapse(text: string): string {
