@@ -19,7 +19,15 @@
  *   start is refused.
  * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`).
  * - An offset after a date-time wins over the zone (`Sep 9 2026 14:05 GMT`, `2pm +02:00`).
- * - `this morning`, `last night`, `yesterday evening`, `tonight` are refused: give the hours.
+ * - Parts of the day have stated hours (`partsOfDay`): morning 06-12, afternoon 12-18, evening
+ *   18-24, night 18-06 (`this morning`, `yesterday afternoon`, `last night`); `tonight` and
+ *   `overnight` are refused: give the hours.
+ * - More periods: ISO weeks (`2026-W46`, `week 46`, `wk 46 2025`), halves (`H1 2026`, `first
+ *   half of 2026`), `mtd`, `wtd`, `qtd`, `ytd`, `the week before last` (and month, quarter, year).
+ * - Two times after a day joined by a dash are a window of that day (`today 8:00-12:00`, `Nov 15
+ *   21:00 – 22:00`), the second read forward from the first.
+ * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
+ *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
  */
 import { ParseError } from '../errors.ts';
 import type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';

@@ -314,13 +314,11 @@ describe('parseLookup', () => {
   describe('refuses what it would have to guess', () => {
     it.each([
       [
-        '#x this morning',
-        'this morning',
-        '“this morning” has no agreed start and end: give the hours. Try: /influencers #hcsm between 6pm and 11pm yesterday',
+        '#x tonight',
+        'tonight',
+        '“tonight” has no agreed start and end: give the hours. Try: /influencers #hcsm between 6pm and 11pm yesterday',
       ],
-      ['#x last night', 'last night', undefined],
-      ['#x yesterday evening', 'yesterday evening', undefined],
-      ['#x tonight', 'tonight', undefined],
+      ['#x overnight', 'overnight', undefined],
       [
         '#x until yesterday',
         'until yesterday',

@@ -5,7 +5,7 @@
  */
 import type { Match } from '../grammar.ts';
 import { lowerAt, type Token } from '../tokens.ts';
-import type { CalendarUnit, Unit } from './vocabulary.ts';
+import type { CalendarUnit, PartOfDay, Unit } from './vocabulary.ts';
 
 /**
  * A calendar day. A missing year means the most recent one that has started (past bias), or at
@@ -59,6 +59,12 @@ export type Moment =
   | { readonly kind: 'day'; readonly date: DateRef }
   | { readonly kind: 'month'; readonly year: number | undefined; readonly month: number }
   | { readonly kind: 'quarter'; readonly year: number | undefined; readonly quarter: number }
+  /** `H1 2026`, `second half of 2025`: January to June, or July to December. */
+  | { readonly kind: 'half'; readonly year: number | undefined; readonly half: 1 | 2 }
+  /** `2026-W46`, `week 46`: that ISO week; without a year the most recent one that has started. */
+  | { readonly kind: 'iso-week'; readonly year: number | undefined; readonly week: number }
+  /** `this morning`, `last night`: the stated hours of that part of the day (`partsOfDay`). */
+  | { readonly kind: 'part-of-day'; readonly date: DateRef; readonly part: PartOfDay }
   /** `2025`, `in 2025`: that whole calendar year. */
   | { readonly kind: 'year'; readonly year: number }
   /** `week of Nov 9`: the ISO week (Monday 00:00 to Monday 00:00) holding that day. */

@@ -1,11 +1,12 @@
 /**
- * Times of day (`14:05`, `2pm`, `7:45 in the evening`, `noon`) and the offset that may follow one
- * (`GMT`, `+02:00`). Parts of the day (`this morning`) are refused: they have no agreed hours.
+ * Times of day (`14:05`, `2pm`, `7:45 in the evening`, `noon`), the offset that may follow one
+ * (`GMT`, `+02:00`), and parts of the day (`this morning`) with their stated hours.
  */
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import type { DateRef, Moment, TimeOfDay } from './ast.ts';
+import { type PartOfDay, partsOfDay } from './vocabulary.ts';
 
 const meridiems = new Map([
   ['am', 0],
@@ -123,14 +124,32 @@ function offsetMinutes(tokens: readonly Token[], at: number, text: string): numb
   return (text.includes('-') ? -1 : 1) * (hours * 60 + minutes);
 }
 
-const partsOfDay = new Set(['morning', 'afternoon', 'evening', 'night']);
-
 /**
- * `this morning`, `last night`, `yesterday evening`: people draw these lines at different hours,
- * so a window from them would be a guess; the person is asked for the hours instead.
+ * The part of the day named after `date` at `at` (`this morning`, `yesterday afternoon`, `last
+ * night`): its stated hours, so the window shown says where it starts and ends.
  */
-export function rejectPartOfDay(tokens: readonly Token[], at: number): void {
-  if (partsOfDay.has(lowerAt(tokens, at + 1) ?? '')) {
-    throw parseErrors.partOfDay(tokensText(tokens, at, at + 2));
+export function matchPartOfDay(
+  tokens: readonly Token[],
+  at: number,
+  date: DateRef,
+): Match<Moment> | undefined {
+  const part = lowerAt(tokens, at);
+  if (part === undefined || !Object.hasOwn(partsOfDay, part)) return undefined;
+  return { value: { kind: 'part-of-day', date, part: part as PartOfDay }, next: at + 1 };
+}
+
+/** `9am-5pm`, `9:00-17:30`: two times of day glued by a dash; undefined for any other token. */
+export function gluedTimes(token: Token | undefined): [TimeOfDay, TimeOfDay] | undefined {
+  if (token?.kind !== 'word') return undefined;
+  const dash = token.lower.indexOf('-');
+  if (dash <= 0 || !/^\d/.test(token.lower)) return undefined;
+  const halves = [token.text.slice(0, dash), token.text.slice(dash + 1)].map((text) => [
+    { ...token, text, lower: text.toLowerCase() },
+  ]);
+  const start = matchTimeOfDay(halves[0] as Token[], 0);
+  const end = matchTimeOfDay(halves[1] as Token[], 0);
+  if (start === undefined || end === undefined || start.next !== 1 || end.next !== 1) {
+    return undefined;
   }
+  return [start.value, end.value];
 }

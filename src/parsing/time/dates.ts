@@ -1,5 +1,6 @@
 /**
- * Calendar days as people write them: ISO and US numeric dates, month names with a day or alone,
+ * Calendar days as people write them: ISO and US numeric dates (day first when the first number
+ * cannot be a month), month names with a day or alone,
  * days listed with a dash (`Sep 1-8`), weekdays and `yesterday`, `today`, `tomorrow`; a single
  * day may take a time of day after it.
  */
@@ -7,8 +8,15 @@ import { DateTime } from 'luxon';
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
-import { type DateRef, type Moment, type MomentContext, yearAfterDay, yearAt } from './ast.ts';
-import { matchTimeOfDay, rejectPartOfDay, withOffset } from './clock.ts';
+import {
+  type DateRef,
+  type Moment,
+  type MomentContext,
+  type TimeOfDay,
+  yearAfterDay,
+  yearAt,
+} from './ast.ts';
+import { gluedTimes, matchPartOfDay, matchTimeOfDay, withOffset } from './clock.ts';
 import { fullNames, months } from './vocabulary.ts';
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}t\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}(:?\d{2})?)?$/;
@@ -20,14 +28,10 @@ export const dayOfMonth = /^(\d{1,2})(st|nd|rd|th)?$/;
 
 /**
  * A calendar date in any accepted form, with an optional time after it: ISO date-times,
- * `2026-09-01`, `9/1/26`, `9/1/2026`, `9/1`, `Sep 9`, `Sep 9, 2026`, `9 Sep 2026`, `9th of
- * September`, and month names alone or with a year (a whole month).
+ * `2026-09-01`, `9/1/26`, `9/1/2026`, `9/1`, `23/11/2026`, `Sep 9`, `Sep 9, 2026`, `9 Sep 2026`,
+ * `9th of September`, and month names, in full or not, alone or with a year (a whole month).
  */
-export function matchDate(
-  tokens: readonly Token[],
-  at: number,
-  context: MomentContext,
-): Match<Moment> | undefined {
+export function matchDate(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const word = token.lower;
@@ -55,7 +59,12 @@ export function matchDate(
   if (us !== null) {
     const yy = us[3];
     const year = yy === undefined ? undefined : yy.length === 2 ? 2000 + Number(yy) : Number(yy);
-    const date = checkedDate(token.text, year, Number(us[1]), Number(us[2]));
+    // Month first (`3/4/26` is March 4) unless the first number cannot be a month (`23/11/2026`).
+    const [first, second] = [Number(us[1]), Number(us[2])];
+    const dayFirst = first > 12 && second <= 12;
+    const date = dayFirst
+      ? checkedDate(token.text, year, second, first)
+      : checkedDate(token.text, year, first, second);
     return withTimeOfDay(tokens, at + 1, date);
   }
 
@@ -88,11 +97,6 @@ export function matchDate(
       return withTimeOfDay(tokens, year.next, date);
     }
     const year = yearAt(tokens, at + 1);
-    // "Jan - Mar": the dash and a second month say the abbreviation is a month.
-    const listed = tokens[at + 1]?.kind === 'dash' && months.has(lowerAt(tokens, at + 2) ?? '');
-    if (year === undefined && context === 'free' && !fullNames.has(word) && !listed) {
-      return undefined;
-    }
     return { value: { kind: 'month', month, year }, next: year === undefined ? at + 1 : at + 2 };
   }
 
@@ -150,23 +154,44 @@ export function checkedDate(
   return { kind: 'ymd', year, month, day };
 }
 
-/** A date, then an optional `at`/`,` and time of day: a wall-clock instant; else the whole day. */
+/**
+ * A date, then an optional `at`/`,` and time of day: a wall-clock instant; or two times of that
+ * day joined by a dash (`today 8:00-12:00`, `Nov 15 21:00 – 22:00`), the second read forward from
+ * the first; else the whole day.
+ */
 export function withTimeOfDay(tokens: readonly Token[], at: number, date: DateRef): Match<Moment> {
   const skip = lowerAt(tokens, at) === 'at' || tokens[at]?.kind === 'comma' ? at + 1 : at;
+  const glued = gluedTimes(tokens[skip]);
+  if (glued !== undefined) return timesOfDay(date, glued[0], glued[1], skip + 1);
   const time = matchTimeOfDay(tokens, skip);
   if (time === undefined) return { value: { kind: 'day', date }, next: at };
+  if (tokens[time.next]?.kind === 'dash') {
+    const end = matchTimeOfDay(tokens, time.next + 1);
+    if (end !== undefined) return timesOfDay(date, time.value, end.value, end.next);
+  }
   return withOffset(tokens, time.next, date, time.value);
 }
 
-/** `today`, `yesterday 14:05`, `tomorrow at noon`: a day counted from today. */
+function timesOfDay(date: DateRef, from: TimeOfDay, to: TimeOfDay, next: number): Match<Moment> {
+  return {
+    value: {
+      kind: 'through',
+      first: { kind: 'local', date, time: from },
+      last: { kind: 'local', date: undefined, time: to },
+    },
+    next,
+  };
+}
+
+/** `today`, `yesterday 14:05`, `tomorrow at noon`, `yesterday evening`: a day counted from today. */
 export function matchRelativeDay(
   tokens: readonly Token[],
   at: number,
   word: 'today' | 'yesterday' | 'tomorrow',
 ): Match<Moment> {
-  rejectPartOfDay(tokens, at);
   const days = word === 'today' ? 0 : word === 'yesterday' ? -1 : 1;
-  return withTimeOfDay(tokens, at + 1, { kind: 'relative-day', days });
+  const date: DateRef = { kind: 'relative-day', days };
+  return matchPartOfDay(tokens, at + 1, date) ?? withTimeOfDay(tokens, at + 1, date);
 }
 
 /**
@@ -181,7 +206,7 @@ export function matchWeekday(
 ): Match<Moment> | undefined {
   // "Monday, September 9": the date decides; the weekday is only decoration.
   const afterComma = tokens[at + 1]?.kind === 'comma' ? at + 2 : at + 1;
-  const dated = matchDate(tokens, afterComma, 'prefixed');
+  const dated = matchDate(tokens, afterComma);
   if (dated !== undefined) return dated;
   const m = withTimeOfDay(tokens, at + 1, { kind: 'weekday', weekday, which: 'recent' });
   const full = fullNames.has(lowerAt(tokens, at) ?? '');

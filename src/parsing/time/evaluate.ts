@@ -8,7 +8,7 @@ import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
-import type { Unit } from './vocabulary.ts';
+import { partsOfDay, type Unit } from './vocabulary.ts';
 
 export interface TimeContext {
   /** The reference instant; it is truncated to the second, the service's resolution. */
@@ -187,6 +187,23 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return monthSpan(moment.year, moment.month, 1, now, anchor);
     case 'quarter':
       return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now, anchor);
+    case 'half':
+      return monthSpan(moment.year, moment.half === 1 ? 1 : 7, 6, now, anchor);
+    case 'iso-week': {
+      const start = isoWeekStart(moment.year, moment.week, now, anchor);
+      return { start, end: start.plus({ weeks: 1 }), point: false };
+    }
+    case 'part-of-day': {
+      const day = resolveDate(moment.date, now, anchor);
+      const hours = partsOfDay[moment.part];
+      const at = (hour: number): DateTime =>
+        wallClock(now, ...ymd(startOfDay(day.plus({ days: Math.floor(hour / 24) }))), {
+          hour: hour % 24,
+          minute: 0,
+          second: 0,
+        });
+      return { start: at(hours.from), end: at(hours.to), point: false };
+    }
     case 'calendar': {
       const start = now.startOf(moment.unit).plus({ [durationKey[moment.unit]]: moment.offset });
       return { start, end: start.plus({ [durationKey[moment.unit]]: 1 }), point: false };
@@ -312,6 +329,35 @@ function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
   }
   // Only a date no recent year holds gets here; luxon's invalid value is refused as out of range.
   return DateTime.invalid('no such date');
+}
+
+/**
+ * Monday 00:00 of ISO week `week`. Without a year: the most recent such week that has started, or
+ * with `after` the first that has not ended by then; a year without that week (53) is skipped.
+ */
+function isoWeekStart(
+  year: number | undefined,
+  week: number,
+  now: DateTime,
+  after?: DateTime,
+): DateTime {
+  const start = (weekYear: number): DateTime =>
+    DateTime.fromObject({ weekYear, weekNumber: week, weekday: 1 }, { zone: now.zone });
+  if (year !== undefined) return start(year);
+  const base = after ?? now;
+  const step = after === undefined ? -1 : 1;
+  for (
+    let y = base.weekYear + (after === undefined ? 0 : -1), n = 0;
+    n <= yearSearch;
+    y += step, n++
+  ) {
+    const candidate = start(y);
+    if (!candidate.isValid || candidate.weekNumber !== week) continue;
+    if (after === undefined ? candidate <= now : candidate.plus({ weeks: 1 }) > after) {
+      return candidate;
+    }
+  }
+  return DateTime.invalid('no such week');
 }
 
 /**

@@ -10,8 +10,17 @@ import type { Moment, MomentContext } from './ast.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import { matchTimeOfDay, withOffset } from './clock.ts';
 import { matchDate, matchRelativeDay, matchWeekday } from './dates.ts';
-import { calendar, matchAmount, matchQuarter, matchRelativePeriod, matchYear } from './periods.ts';
-import { type CalendarUnit, weekdays } from './vocabulary.ts';
+import {
+  calendar,
+  matchAmount,
+  matchHalf,
+  matchIsoWeek,
+  matchQuarter,
+  matchRelativePeriod,
+  matchUnitPeriod,
+  matchYear,
+} from './periods.ts';
+import { weekdays } from './vocabulary.ts';
 
 /**
  * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
@@ -72,15 +81,16 @@ export function matchMoment(
     case 'quarter':
     case 'month':
     case 'week':
-      if (lowerAt(tokens, at + 1) === 'to' && lowerAt(tokens, at + 2) === 'date') {
-        return calendar(word as CalendarUnit, 0, at + 3);
-      }
-      if (word === 'week' && lowerAt(tokens, at + 1) === 'of') {
+    case 'wk':
+      if (lowerAt(tokens, at + 1) === 'of') {
         const day = matchMoment(tokens, at + 2, 'prefixed');
         if (day === undefined || day.value.kind !== 'day') return undefined;
         return { value: { kind: 'week-of', date: day.value.date }, next: day.next };
       }
-      return undefined;
+      return matchUnitPeriod(tokens, at, word === 'wk' ? 'week' : word);
+    case 'first':
+    case 'second':
+      return matchHalf(tokens, at);
   }
 
   if (context === 'endpoint' && /^\d{9,11}$/.test(word)) {
@@ -91,9 +101,10 @@ export function matchMoment(
   if (weekday !== undefined) return matchWeekday(tokens, at, weekday, context);
 
   return (
-    matchDate(tokens, at, context) ??
+    matchDate(tokens, at) ??
     matchAmount(tokens, at) ??
     matchQuarter(tokens, at) ??
+    matchIsoWeek(tokens, at) ??
     matchYear(tokens, at, context) ??
     matchTimeFirst(tokens, at) ??
     matchChronoDate(tokens, at)
@@ -103,6 +114,8 @@ export function matchMoment(
 const isSpan = (m: Moment): boolean =>
   m.kind === 'month' ||
   m.kind === 'quarter' ||
+  m.kind === 'half' ||
+  m.kind === 'iso-week' ||
   m.kind === 'year' ||
   m.kind === 'calendar' ||
   m.kind === 'rolling' ||

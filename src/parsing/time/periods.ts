@@ -1,11 +1,13 @@
 /**
  * Spans named relative to now or by number: `last week`, `past 48 hours`, `2 weeks ago`, `Q3
- * 2025`, `in 2025`, `ytd`.
+ * 2025`, `H1 2026`, `2026-W46`, `in 2025`, `ytd`, `the week before last`, `this morning`.
  */
+import { DateTime } from 'luxon';
 import type { Match } from '../grammar.ts';
-import { lowerAt, type Token } from '../tokens.ts';
-import { type Moment, type MomentContext, yearAt } from './ast.ts';
-import { rejectPartOfDay } from './clock.ts';
+import { parseErrors } from '../messages/lookup.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
+import { type Moment, type MomentContext, yearAfterDay, yearAt } from './ast.ts';
+import { matchPartOfDay } from './clock.ts';
 import { withTimeOfDay } from './dates.ts';
 import {
   type CalendarUnit,
@@ -21,7 +23,10 @@ export function calendar(unit: CalendarUnit, offset: number, next: number): Matc
   return { value: { kind: 'calendar', unit, offset }, next };
 }
 
-/** `last week`, `this month`, `past 48 hours`, `last 7 days`, `last friday`, `next year`. */
+/**
+ * `last week`, `this month`, `past 48 hours`, `last 7 days`, `last friday`, `next year`, `this
+ * morning`, `last night`.
+ */
 export function matchRelativePeriod(
   tokens: readonly Token[],
   at: number,
@@ -30,8 +35,12 @@ export function matchRelativePeriod(
   const next = lowerAt(tokens, at + 1);
   if (next === undefined) return undefined;
   if (word === 'this' && next === 'past') return matchRelativePeriod(tokens, at + 1, 'past');
-  rejectPartOfDay(tokens, at);
   const back = word === 'last' || word === 'past' || word === 'previous';
+  const part = matchPartOfDay(tokens, at + 1, {
+    kind: 'relative-day',
+    days: back ? -1 : word === 'next' ? 1 : 0,
+  });
+  if (part !== undefined) return part;
   if (next === 'weekend') {
     const offset = back ? -1 : word === 'next' ? 1 : 0;
     return { value: { kind: 'weekend', offset }, next: at + 2 };
@@ -93,16 +102,84 @@ export function matchAmount(tokens: readonly Token[], at: number): Match<Moment>
   return { value: { kind: 'rolling', amount, unit }, next };
 }
 
-/** `Q3`, `q1 2025`: without a year, the most recent such quarter that has started. */
+/**
+ * After a unit word: `week to date` (and the other units), `the week before last` (two whole units
+ * back), `week 46` and `wk 46 2025` (ISO weeks).
+ */
+export function matchUnitPeriod(
+  tokens: readonly Token[],
+  at: number,
+  unit: CalendarUnit,
+): Match<Moment> | undefined {
+  const next = lowerAt(tokens, at + 1);
+  if (next === 'to' && lowerAt(tokens, at + 2) === 'date') return calendar(unit, 0, at + 3);
+  if (next === 'before' && lowerAt(tokens, at + 2) === 'last') return calendar(unit, -2, at + 3);
+  if (unit !== 'week') return undefined;
+  const week = next === undefined ? null : /^(\d{1,2})$/.exec(next);
+  if (week === null) return undefined;
+  return isoWeek(tokens, at, Number(week[1]), yearAfterDay(tokens, at + 2));
+}
+
+const gluedIsoWeek = /^(\d{4})-?w(\d{1,2})$/;
+
+/** `2026-W46`, `2026W46`: that ISO week of that ISO year. */
+export function matchIsoWeek(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const word = lowerAt(tokens, at);
+  const glued = word === undefined ? null : gluedIsoWeek.exec(word);
+  if (glued === null) return undefined;
+  return isoWeek(tokens, at, Number(glued[2]), { value: Number(glued[1]), next: at + 1 });
+}
+
+function isoWeek(
+  tokens: readonly Token[],
+  at: number,
+  week: number,
+  year: Match<number | undefined>,
+): Match<Moment> {
+  const longYear = year.value === undefined || weeksInYear(year.value) === 53;
+  if (week < 1 || week > 53 || (week === 53 && !longYear)) {
+    throw parseErrors.invalidDate(tokensText(tokens, at, year.next));
+  }
+  return { value: { kind: 'iso-week', week, year: year.value }, next: year.next };
+}
+
+/** ISO years have 52 or 53 weeks: 53 when they start on a Thursday, or a Wednesday in a leap year. */
+export function weeksInYear(year: number): number {
+  return DateTime.fromObject({ weekYear: year, weekNumber: 1 }, { zone: 'UTC' }).weeksInWeekYear;
+}
+
+/** `first half of 2026`, `second half`, `the first half of the year`. */
+export function matchHalf(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const which = lowerAt(tokens, at);
+  if (lowerAt(tokens, at + 1) !== 'half') return undefined;
+  const half = which === 'first' ? 1 : which === 'second' ? 2 : undefined;
+  if (half === undefined) return undefined;
+  let next = at + 2;
+  let year: number | undefined;
+  if (lowerAt(tokens, next) === 'of') {
+    const theYear = lowerAt(tokens, next + 1) === 'the' && lowerAt(tokens, next + 2) === 'year';
+    year = theYear ? undefined : yearAt(tokens, next + 1);
+    if (theYear) next += 3;
+    else if (year !== undefined) next += 2;
+  } else {
+    year = yearAt(tokens, next);
+    if (year !== undefined) next++;
+  }
+  return { value: { kind: 'half', half, year }, next };
+}
+
+/**
+ * `Q3`, `q1 2025`, `H1 2026`, `h2`: without a year, the most recent such quarter or half that has
+ * started.
+ */
 export function matchQuarter(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const word = lowerAt(tokens, at);
-  const q = word === undefined ? null : /^q([1-4])$/.exec(word);
-  if (q === null) return undefined;
+  const q = word === undefined ? null : /^([qh])([1-4])$/.exec(word);
+  if (q === null || (q[1] === 'h' && Number(q[2]) > 2)) return undefined;
   const year = yearAt(tokens, at + 1);
-  return {
-    value: { kind: 'quarter', quarter: Number(q[1]), year },
-    next: year === undefined ? at + 1 : at + 2,
-  };
+  const next = year === undefined ? at + 1 : at + 2;
+  if (q[1] === 'h') return { value: { kind: 'half', half: Number(q[2]) as 1 | 2, year }, next };
+  return { value: { kind: 'quarter', quarter: Number(q[2]), year }, next };
 }
 
 /**

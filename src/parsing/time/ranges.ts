@@ -7,7 +7,7 @@ import type { Match, Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
-import { matchTimeOfDay } from './clock.ts';
+import { gluedTimes } from './clock.ts';
 import { checkedDate, dayOfMonth } from './dates.ts';
 import { matchMoment } from './moment.ts';
 import { months, rangeSeparators, units } from './vocabulary.ts';
@@ -70,10 +70,15 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     if (tail === undefined) return undefined;
     return rangeWithDay(tokens, start, tail.value.end, tail.next);
   }
-  const glued = word === undefined ? undefined : gluedTimes(tokens[at] as Token);
+  const glued = gluedTimes(tokens[at]);
   if (glued !== undefined) {
     const [start, end] = glued;
-    return rangeWithDay(tokens, start, end, at + 1);
+    return rangeWithDay(
+      tokens,
+      { kind: 'local', date: undefined, time: start },
+      { kind: 'local', date: undefined, time: end },
+      at + 1,
+    );
   }
   const moment = matchMoment(tokens, at, 'free');
   if (moment === undefined) return undefined;
@@ -86,24 +91,6 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
 
 function isRangeSeparator(token: Token | undefined): boolean {
   return token?.kind === 'dash' || (token?.kind === 'word' && rangeSeparators.has(token.lower));
-}
-
-/** `9am-5pm`, `9:00-17:30`: two times of day glued by a dash. */
-function gluedTimes(token: Token): [Moment, Moment] | undefined {
-  const dash = token.lower.indexOf('-');
-  if (dash <= 0 || !/^\d/.test(token.lower)) return undefined;
-  const halves = [token.text.slice(0, dash), token.text.slice(dash + 1)].map((text) => [
-    { ...token, kind: 'word' as const, text, lower: text.toLowerCase() },
-  ]);
-  const start = matchTimeOfDay(halves[0] as Token[], 0);
-  const end = matchTimeOfDay(halves[1] as Token[], 0);
-  if (start === undefined || end === undefined || start.next !== 1 || end.next !== 1) {
-    return undefined;
-  }
-  return [
-    { kind: 'local', date: undefined, time: start.value },
-    { kind: 'local', date: undefined, time: end.value },
-  ];
 }
 
 /** Why no time follows the range keyword at `keyword`: unix milliseconds, or no time at all. */

@@ -140,7 +140,20 @@ export const misspellableUnits: readonly string[] = [
   'years',
 ];
 
-/** Weekday and month names written in full, which stand alone as a time; abbreviations do not. */
+/**
+ * The stated hours of the parts of a day (`this morning`, `yesterday afternoon`, `last night`), in
+ * the zone, start inclusive, end exclusive; `night` runs into the next day (18:00 to 06:00).
+ */
+export const partsOfDay = {
+  morning: { from: 6, to: 12 },
+  afternoon: { from: 12, to: 18 },
+  evening: { from: 18, to: 24 },
+  night: { from: 18, to: 30 },
+} as const satisfies Record<string, { from: number; to: number }>;
+
+export type PartOfDay = keyof typeof partsOfDay;
+
+/** Weekday names written in full, which stand alone as a time; abbreviations do not. */
 export const fullNames: ReadonlySet<string> = new Set([
   ...fullWeekdays,
   ...monthNames.map((names) => names[names.length - 1] as string),
