@@ -11,8 +11,9 @@
  * exactly one output line, blank ones included (an error saying the line is empty), so outputs
  * match inputs by position; a UTF-8 byte order mark before the first line is ignored.
  *
- * `now` must be an ISO 8601 instant with an offset from -14:00 to +14:00, from 1970 on, and the
- * window it gives must start in 1970 or later: the parser itself never receives an invalid `now`.
+ * `now` must be an ISO 8601 instant with an offset from -14:00 to +14:00, from 1970 on, so the
+ * parser itself never receives an invalid `now`; as in the bot, a window starting before the
+ * earliest data (2006-03-21) is an error.
  * When the reader of stdout goes away (`... --jsonl | head -1`), the command stops quietly with 0.
  */
 import { createInterface } from 'node:readline';
@@ -90,7 +91,7 @@ function readArgs(args: readonly string[]): Options | string {
 
 const hasOffset = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const offsetPart = /([+-])(\d{2}):?(\d{2})?$/;
-/** The earliest instant any window may start at: nothing was posted before it. */
+/** No `now` may be earlier: nothing was posted before it. */
 const epoch = Date.UTC(1970, 0, 1);
 
 /** Exactly the CLI contract's output for one phrase. */
@@ -109,11 +110,6 @@ function parseOne(
   const request = parseLookup(text, { now: instant, zone });
   if (request instanceof Error) return failure(request.message);
   const { databases, start, end, timezone, top } = request;
-  if (Date.parse(start) < epoch) {
-    return failure(
-      `The window starts at ${start}, before 1970: there is no data that old. Give a later --now or a shorter window.`,
-    );
-  }
   return { ok: true, json: JSON.stringify({ databases, start, end, timezone, top }) };
 }
 

@@ -22,6 +22,7 @@ import {
   maxUserZoneWaitMs,
   readAnalytics,
   readDigestPolicy,
+  readEarliestDataDate,
   readLookupTimeoutMs,
   readStorage,
   type StorageConfig,
@@ -181,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     24 * 3_600_000,
   );
 
+  const earliestDataDate = readEarliestDataDate(env, problems);
   const storage = readStorage(env, problems);
   const digests = readDigestPolicy(env, problems);
 
@@ -191,7 +193,13 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     logLevel,
     allowedTeamIds,
-    lookup: { progressUpdateMs, timeoutMs, userZoneWaitMs, responseCacheTtlMs },
+    lookup: {
+      progressUpdateMs,
+      timeoutMs,
+      userZoneWaitMs,
+      responseCacheTtlMs,
+      earliestDataDate,
+    },
     storage,
     digests,
   };

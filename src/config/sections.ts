@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defined } from '../model/defined.ts';
+import { earliestDataDate } from '../model/lookup.ts';
 import { booleanWords, type Env, integerVar, present, urlVar } from './env.ts';
 import { Secret } from './secret.ts';
 
@@ -24,6 +25,11 @@ export interface LookupPolicy {
   readonly userZoneWaitMs: number;
   /** How long an analytics answer is reused (Share in channel, repeated questions). */
   readonly responseCacheTtlMs: number;
+  /**
+   * The first day with data (`YYYY-MM-DD`): a window starting before it, in the request's zone, is
+   * refused while parsing instead of being sent to a service that cannot serve it.
+   */
+  readonly earliestDataDate: string;
 }
 
 /** Where digests are stored: PostgreSQL when a URL is set, else the SQLite file. */
@@ -54,6 +60,7 @@ export const configDefaults = {
   lookupTimeoutMs: 120_000,
   userZoneWaitMs: 1_000,
   responseCacheTtlMs: 60_000,
+  earliestDataDate,
   digestTickMs: 30_000,
   digestGraceMs: 3_600_000,
   digestMaxFailures: 3,
@@ -75,6 +82,18 @@ export const postgresTlsModes = ['off', 'no-verify', 'verify'] as const;
 
 /** How the digest store's PostgreSQL connection uses TLS; see `postgresConnectionConfig`. */
 export type PostgresTls = (typeof postgresTlsModes)[number];
+
+/** LOOKUP_EARLIEST_DATE: a real calendar day from 1970 on, written `YYYY-MM-DD`. */
+export function readEarliestDataDate(env: Env, problems: string[]): string {
+  const raw = present(env, 'LOOKUP_EARLIEST_DATE');
+  if (raw === undefined) return configDefaults.earliestDataDate;
+  const parsed = z.iso.date().safeParse(raw);
+  if (parsed.success && parsed.data >= '1970-01-01') return parsed.data;
+  problems.push(
+    `LOOKUP_EARLIEST_DATE must be a day from 1970 on written YYYY-MM-DD, such as ${configDefaults.earliestDataDate} (got "${raw}"); unset it to use ${configDefaults.earliestDataDate}.`,
+  );
+  return configDefaults.earliestDataDate;
+}
 
 /** An HTTP auth scheme is one token (RFC 9110 §11.1): `Bearer`, `Token`, `OAuth`. */
 export function readAuthScheme(env: Env, problems: string[]): string {

@@ -30,8 +30,12 @@ import {
   utcFallbackNote,
 } from '../render/status.ts';
 
-/** The part of the lookup settings the flow applies: progress notice and final deadline. */
-type FlowPolicy = Pick<LookupPolicy, 'progressUpdateMs' | 'timeoutMs'>;
+/**
+ * The part of the lookup settings the flow applies: progress notice, final deadline and, when
+ * given, the first day with data (the parser's default otherwise).
+ */
+type FlowPolicy = Pick<LookupPolicy, 'progressUpdateMs' | 'timeoutMs'> &
+  Partial<Pick<LookupPolicy, 'earliestDataDate'>>;
 
 export interface LookupFlowOptions {
   readonly analytics: AnalyticsApi;
@@ -184,7 +188,11 @@ export class LookupFlow {
 
   /** The parser's reading of `text` in `zone` at the flow's clock: a request or the reason it is not one. */
   parse(text: string, zone: string): LookupRequest | ParseError {
-    return parseLookup(text, { now: this.#now(), zone });
+    return parseLookup(text, {
+      now: this.#now(),
+      zone,
+      ...defined({ earliestDate: this.#policy.earliestDataDate }),
+    });
   }
 
   /** The pending message for a request parsed elsewhere (the modal). */

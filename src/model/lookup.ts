@@ -26,4 +26,12 @@ export interface ParseContext {
   /** The caller's zone (Slack profile zone), used unless the text names one. IANA name or UTC. */
   readonly zone: string;
   readonly defaults?: ParseDefaults;
+  /**
+   * The first day with data, `YYYY-MM-DD`: a window starting before it in the request's zone is
+   * refused. Default {@link earliestDataDate}.
+   */
+  readonly earliestDate?: string;
 }
+
+/** The first public post on the platform the analytics service reads: nothing starts earlier. */
+export const earliestDataDate = '2006-03-21';

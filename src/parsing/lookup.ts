@@ -30,7 +30,12 @@
  *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
  */
 import { ParseError } from '../errors.ts';
-import type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';
+import {
+  earliestDataDate,
+  type LookupRequest,
+  type ParseContext,
+  type ParseDefaults,
+} from '../model/lookup.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
@@ -38,6 +43,7 @@ import { parseErrors } from './messages/lookup.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {
+  checkEarliest,
   defaultTimeWindow,
   evaluateTimeExpression,
   formatInstant,
@@ -72,7 +78,9 @@ const lookupClauses: Clauses<LookupClauses> = {
  * Unquoted phrase databases may not hold the grammar's own words (`reserved.ts`): `cancer in
  * children` is refused with a message saying to quote it, because a time or zone clause that
  * failed to read would otherwise become a database and the answer would cover the wrong window.
- * Every instant of the window is checked to lie within the years 1 to 9999.
+ * Every instant of the window is checked to lie within the years 1 to 9999, and the window to
+ * start on or after `context.earliestDate`. Windows counted back from now end at the current
+ * minute, so identical questions within a minute are identical requests.
  * @throws RangeError when `context.now` is an invalid Date: that is the caller's mistake, not the
  *   person's, so it is not answered as a ParseError.
  */
@@ -121,10 +129,13 @@ function readLookup(raw: string, context: ParseContext): LookupRequest {
 
   const timezone = zone ?? resolveZone(context.zone) ?? 'UTC';
   const timeContext = { now: context.now, zone: timezone };
-  const window =
+  const window = checkEarliest(
     time === undefined
       ? defaultTimeWindow(timeContext, defaults.windowDays)
-      : evaluateTimeExpression(time.value, timeContext, time.fragment);
+      : evaluateTimeExpression(time.value, timeContext, time.fragment),
+    context.earliestDate ?? earliestDataDate,
+    time?.fragment ?? `last ${defaults.windowDays} days`,
+  );
   return {
     databases,
     start: formatInstant(window.start),

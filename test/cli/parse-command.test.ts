@@ -34,11 +34,11 @@ describe('node src/cli.ts parse', () => {
     );
   });
 
-  it('reads the clock without --now', () => {
+  it('reads the clock without --now, ending a rolling window at its minute', () => {
     const before = Date.now();
     const run = cli(['parse', '#x last 1 hour']);
     const end = Date.parse((JSON.parse(run.stdout) as { end: string }).end);
-    expect(end).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(end).toBeGreaterThanOrEqual(Math.floor(before / 60_000) * 60_000);
     expect(end).toBeLessThanOrEqual(Date.now());
   });
 
@@ -133,7 +133,7 @@ describe('node src/cli.ts parse', () => {
     ],
     [
       '1970-01-03T00:00:00Z',
-      'The window starts at 1969-12-27T00:00:00+00:00, before 1970: there is no data that old. Give a later --now or a shorter window.',
+      'The window “last 7 days” starts at 1969-12-27T00:00:00+00:00, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #hcsm since 2006-03-21',
     ],
   ])('refuses --now %s clearly', (value, message) => {
     expect(cli(['parse', '--now', value, '#x'])).toEqual({

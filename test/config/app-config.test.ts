@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       timeoutMs: 120_000,
       userZoneWaitMs: 1_000,
       responseCacheTtlMs: 60_000,
+      earliestDataDate: '2006-03-21',
     });
   });
 
@@ -92,6 +93,7 @@ describe('loadConfig', () => {
       LOOKUP_TIMEOUT_MS: '30000',
       USER_ZONE_WAIT_MS: '0',
       RESPONSE_CACHE_TTL_MS: '0',
+      LOOKUP_EARLIEST_DATE: '2010-01-01',
       DATABASE_URL: 'postgres://u:p@h/db',
       DIGESTS_SQLITE_PATH: './data/x.sqlite',
     });
@@ -102,6 +104,7 @@ describe('loadConfig', () => {
       timeoutMs: 30_000,
       userZoneWaitMs: 0,
       responseCacheTtlMs: 0,
+      earliestDataDate: '2010-01-01',
     });
     expect(config.storage.databaseUrl?.reveal()).toBe('postgres://u:p@h/db');
     expect(config.storage.sqlitePath).toBe('./data/x.sqlite');
@@ -158,6 +161,10 @@ describe('loadConfig', () => {
     [
       { ...http, PORT: '70000' },
       'PORT must be a whole number from 0 to 65535 (got "70000"); unset it to use 3000.',
+    ],
+    [
+      { ...http, LOOKUP_EARLIEST_DATE: '2006-02-30' },
+      'LOOKUP_EARLIEST_DATE must be a day from 1970 on written YYYY-MM-DD, such as 2006-03-21 (got "2006-02-30"); unset it to use 2006-03-21.',
     ],
     [
       { ...http, ANALYTICS_BASE_URL: 'api.example.com' },

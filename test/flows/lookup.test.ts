@@ -40,7 +40,10 @@ const request = parseLookup('#hcsm last week', { now, zone: 'Europe/Paris' }) as
 
 function flowWith(
   getInfluencers: AnalyticsApi['getInfluencers'],
-  policy = { progressUpdateMs: 1_000, timeoutMs: 5_000 },
+  policy: { progressUpdateMs: number; timeoutMs: number; earliestDataDate?: string } = {
+    progressUpdateMs: 1_000,
+    timeoutMs: 5_000,
+  },
 ) {
   const lines: string[] = [];
   const logger = createLogger({
@@ -130,6 +133,20 @@ describe('LookupFlow.plan', () => {
     const plan = flow.plan('#hcsm top 500', { zone: 'UTC' });
     expect(plan.kind).toBe('invalid');
     if (plan.kind === 'invalid') expect(plan.message).toEqual(renderError(plan.error));
+  });
+
+  it('refuses a window before the configured first day with data', () => {
+    const { flow: strict } = flowWith(async () => result, {
+      progressUpdateMs: 1_000,
+      timeoutMs: 5_000,
+      earliestDataDate: '2026-11-01',
+    });
+    const plan = strict.plan('#hcsm last month', { zone: 'UTC', command: '/influencers' });
+    expect(plan.kind).toBe('invalid');
+    if (plan.kind === 'invalid') {
+      expect(plan.error.message).toContain('before the earliest data (2026-11-01)');
+    }
+    expect(strict.plan('#hcsm this month', { zone: 'UTC' }).kind).toBe('lookup');
   });
 
   it("plans a lookup in the person's zone with the pending message", () => {

@@ -145,6 +145,14 @@ export const parseErrors = {
     );
   },
 
+  beforeData(fragment: string, start: string, earliest: string, example?: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `The window ${quote(fragment)} starts at ${start}, before the earliest data (${earliest}): there is nothing to count before then. Start on or after it. Try: ${exampleCommand(example ?? `#hcsm since ${earliest}`)}`,
+      fragment,
+    );
+  },
+
   futureStart(fragment: string, start: string, example = '#hcsm yesterday'): ParseError {
     return new ParseError(
       'future_start',

@@ -23,6 +23,19 @@ export interface TimeWindow {
   readonly end: DateTime;
 }
 
+/**
+ * The window, unless it starts before the first day with data (`YYYY-MM-DD`, in the window's
+ * zone): the service has nothing before it, so the question is refused before reaching it.
+ * @throws ParseError `bad_time` naming the start and that day.
+ */
+export function checkEarliest(window: TimeWindow, earliest: string, fragment: string): TimeWindow {
+  const first = DateTime.fromISO(earliest, { zone: window.start.zone });
+  if (window.start < first) {
+    throw parseErrors.beforeData(fragment, formatInstant(window.start), earliest);
+  }
+  return window;
+}
+
 interface Span {
   readonly start: DateTime;
   readonly end: DateTime;
@@ -38,6 +51,15 @@ export function zonedNow(context: TimeContext): DateTime {
   return DateTime.fromMillis(Math.floor(context.now.getTime() / 1000) * 1000, {
     zone: zoneFor(context.zone),
   });
+}
+
+/**
+ * What windows counted back from now (`last 7 days`, `48h`, `2 weeks ago`, the default window)
+ * count from and end at: the current minute, so the same question asked within a minute is the
+ * same request, and shares one analytics call and the response cache.
+ */
+function rollingNow(now: DateTime): DateTime {
+  return now.startOf('minute');
 }
 
 /**
@@ -66,12 +88,15 @@ export function evaluateTimeExpression(
       const moment = expression.moment;
       const s = span(moment);
       if (!s.point) return checkWindow(s.start, s.end, now, fragment);
-      if (moment.kind === 'ago' || moment.kind === 'now')
-        return checkWindow(s.start, now, now, fragment);
+      if (moment.kind === 'ago') return checkWindow(s.start, rollingNow(now), now, fragment);
+      if (moment.kind === 'now') return checkWindow(s.start, now, now, fragment);
       throw parseErrors.singleMoment(fragment);
     }
-    case 'since':
-      return checkWindow(span(expression.start).start, now, now, fragment);
+    case 'since': {
+      const start = expression.start;
+      const end = start.kind === 'ago' ? rollingNow(now) : now;
+      return checkWindow(span(start).start, end, now, fragment);
+    }
     case 'range': {
       const first = expression.start;
       if (first.kind === 'rolling') {
@@ -92,13 +117,17 @@ export function evaluateTimeExpression(
   }
 }
 
-/** The window used when the text names no time: `days` calendar days before now, to now. */
+/**
+ * The window used when the text names no time: `days` calendar days before the current minute, to
+ * it (see `rollingNow`).
+ */
 export function defaultTimeWindow(context: TimeContext, days: number): TimeWindow {
   const now = zonedNow(context);
   const fragment = `last ${days} days`;
-  const start = now.minus({ days });
+  const end = rollingNow(now);
+  const start = end.minus({ days });
   if (!inRange(start) || !inRange(now)) throw parseErrors.outOfRange(fragment);
-  return checkWindow(start, now, now, fragment);
+  return checkWindow(start, end, now, fragment);
 }
 
 /**
@@ -149,13 +178,11 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     case 'instant':
       return point(DateTime.fromSeconds(moment.epochSeconds, { zone: now.zone }));
     case 'ago':
-      return point(now.minus({ [durationKey[moment.unit]]: moment.amount }));
-    case 'rolling':
-      return {
-        start: now.minus({ [durationKey[moment.unit]]: moment.amount }),
-        end: now,
-        point: false,
-      };
+      return point(rollingNow(now).minus({ [durationKey[moment.unit]]: moment.amount }));
+    case 'rolling': {
+      const end = rollingNow(now);
+      return { start: end.minus({ [durationKey[moment.unit]]: moment.amount }), end, point: false };
+    }
     case 'local':
       if (moment.offsetMinutes !== undefined) {
         return point(offsetInstant(moment.date, moment.time, moment.offsetMinutes, now, anchor));

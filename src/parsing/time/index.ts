@@ -15,6 +15,7 @@ import { matchTimeExpression } from './ranges.ts';
 export type { DateRef, Moment, MomentContext, TimeExpression, TimeOfDay } from './ast.ts';
 export { matchTimeOfDay } from './clock.ts';
 export {
+  checkEarliest,
   checkWindow,
   defaultTimeWindow,
   evaluateTimeExpression,
