@@ -69,11 +69,14 @@ export class ParseError extends AppError {
   readonly code = 'parse_error';
   readonly reason: ParseErrorReason;
   readonly fragment: string | undefined;
+  /** The fragment as the person most likely meant it (`last week` for `lst week`), when one is near. */
+  readonly correction: string | undefined;
 
-  constructor(reason: ParseErrorReason, message: string, fragment?: string) {
+  constructor(reason: ParseErrorReason, message: string, fragment?: string, correction?: string) {
     super(message);
     this.reason = reason;
     this.fragment = fragment;
+    this.correction = correction;
   }
 }
 

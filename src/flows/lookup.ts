@@ -28,6 +28,7 @@ import {
   renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
+  zoneAliasNote,
 } from '../render/status.ts';
 
 /**
@@ -182,7 +183,11 @@ export class LookupFlow {
       );
       return { kind: 'invalid', error: parsed, message: renderError(parsed) };
     }
-    const note = context.zoneFallback ? utcFallbackNote : undefined;
+    const notes = [
+      context.zoneFallback ? utcFallbackNote : undefined,
+      parsed.zoneAlias === undefined ? undefined : zoneAliasNote(parsed.zoneAlias, parsed.timezone),
+    ].filter((line) => line !== undefined);
+    const note = notes.length === 0 ? undefined : notes.join(' ');
     return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };
   }
 

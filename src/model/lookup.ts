@@ -9,6 +9,11 @@ export interface LookupRequest {
   readonly timezone: string;
   /** How many influencers to show, 1..50. */
   readonly top: number;
+  /**
+   * The name the person gave the zone when it is not the zone's own (`EST`, `Boston`), so the
+   * answer can say how it was read; absent otherwise.
+   */
+  readonly zoneAlias?: string;
 }
 
 export interface ParseDefaults {

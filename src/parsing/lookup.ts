@@ -30,6 +30,7 @@
  *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
  */
 import { ParseError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 import {
   earliestDataDate,
   type LookupRequest,
@@ -40,7 +41,7 @@ import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { matchTopOption, matchZoneOption } from './options.ts';
+import { matchTopOption, matchZoneOption, zoneAlias } from './options.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {
   checkEarliest,
@@ -102,6 +103,7 @@ function readLookup(raw: string, context: ParseContext): LookupRequest {
 
   const scan = scanCommand(text, tokens, lookupClauses);
   let zone: string | undefined;
+  let alias: string | undefined;
   let top: number | undefined;
   let time: { value: TimeExpression; fragment: string } | undefined;
   for (const clause of scan.clauses) {
@@ -109,6 +111,7 @@ function readLookup(raw: string, context: ParseContext): LookupRequest {
       case 'zone':
         if (zone !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'time zone');
         zone = clause.value;
+        alias = zoneAlias(clause.fragment, clause.value);
         break;
       case 'top':
         if (top !== undefined)
@@ -142,5 +145,6 @@ function readLookup(raw: string, context: ParseContext): LookupRequest {
     end: formatInstant(window.end),
     timezone,
     top: top ?? defaults.top,
+    ...defined({ zoneAlias: alias }),
   };
 }

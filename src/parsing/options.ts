@@ -4,9 +4,10 @@
  */
 
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
+import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { zoneAbbreviations } from './reserved.ts';
+import { isReservedWord } from './reserved.ts';
 import type { Token } from './tokens.ts';
 
 /** Limits of `top N` / `limit N`. */
@@ -15,27 +16,30 @@ export const topRange = { min: 1, max: 50 } as const;
 const zoneKeywords = new Set(['tz', 'timezone']);
 const zoneShaped = /^[a-z][a-z0-9_+-]*(\/[a-z0-9_+-]+)+$/i;
 const utcLike = /^(utc|gmt)$/i;
+/** Abbreviations read as a zone wherever they stand; the others are words too (`west`, `CT`). */
+const bareAbbreviation = (word: string): boolean =>
+  word.length >= 3 && word !== 'wet' && word !== 'west' && zoneAbbreviations.has(word);
 
 /**
- * `in <Area/City>`, `in UTC`, `in <city>` (`in Paris`, `in New York`: see `resolveCity`), `tz
- * <zone>`, `tz:<zone>`, `timezone <zone>`, `timezone:<zone>` -> the canonical zone name. `in`
- * claims only zone-shaped words and cities, so `in September` stays a time; after `tz` anything is
- * taken as a zone and checked. `in Europe` is refused: a region has many zones.
- * Abbreviations (`EST`, `CET`) are refused wherever they stand.
- * @throws ParseError `unknown_zone` naming the zone when it does not exist, or when `tz` has none.
+ * `in <Area/City>`, `in UTC`, `in <place>` (`in Paris`, `in New York`, `in Boston`, `in India`,
+ * `in California`, `in EST`: see `resolvePlace`), `tz <zone>`, `tz:<zone>`, `timezone <zone>`,
+ * `timezone:<zone>`, and an abbreviation alone (`since 9am EST`) -> the canonical zone name. `in`
+ * claims only zone-shaped words and places, so `in September` stays a time; after `tz` anything is
+ * taken as a zone and checked.
+ * @throws ParseError `unknown_zone` naming the zone when it does not exist (with the nearest one
+ *   when one is near), when `tz` has none, or when the place has several zones (`in the US`,
+ *   `in Europe`), listing them.
  */
 export const matchZoneOption: Matcher<string> = (tokens, at) => {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const lower = token.lower;
-  if (zoneAbbreviations.has(lower)) throw parseErrors.unknownZone(token.text);
+  if (bareAbbreviation(lower)) return zoneMatch(token, at + 1);
   if (lower === 'in') {
     const next = tokens[at + 1];
-    if (next?.kind === 'word' && zoneAbbreviations.has(next.lower))
-      throw parseErrors.unknownZone(next.text);
     if (next?.kind !== 'word') return undefined;
     if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
-    return matchCity(tokens, at + 1);
+    return matchPlace(tokens, at + 1);
   }
   if (zoneKeywords.has(lower)) {
     const next = tokens[at + 1];
@@ -54,29 +58,60 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
 };
 
 function zoneMatch(token: Token, next: number): Match<string> {
-  const zone = resolveZone(token.text);
+  const zone = resolveZone(token.text) ?? placeZone(token.text);
   if (zone !== undefined) return { value: zone, next };
-  const city = resolveCity(token.text);
-  if (city === 'region') throw parseErrors.regionNotZone(token.text);
-  if (city === undefined) throw parseErrors.unknownZone(token.text);
-  return { value: city, next };
+  const near = nearestZone(token.text);
+  throw parseErrors.unknownZone(token.text, near);
 }
 
-/** Most words in a city name (`Ho Chi Minh`). */
-const maxCityWords = 3;
+/**
+ * The one zone of a place (an IANA city, then the dataset), undefined when it is none.
+ * @throws ParseError `unknown_zone` for a place with several zones, listing them.
+ */
+function placeZone(place: string): string | undefined {
+  const city = resolveCity(place);
+  if (city !== undefined && city !== 'region') return city;
+  const found = resolvePlace(place);
+  if (found?.kind === 'zones') throw parseErrors.severalZones(place, found.zones);
+  if (found === undefined && city === 'region') throw parseErrors.regionNotZone(place);
+  return found?.zone;
+}
 
 /**
- * `in London`, `in New York`: a city that ends exactly one IANA zone name, longest name first.
- * `in Europe` is refused as a region; anything else after `in` is left to the other clauses.
+ * The name the person gave a zone when it is not the zone's own (`EST`, `Boston`, `the UK` for
+ * America/New_York, America/New_York, Europe/London), so the answer can say how it was read;
+ * undefined for an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
  */
-function matchCity(tokens: readonly Token[], at: number): Match<string> | undefined {
-  for (let words = maxCityWords; words >= 1; words--) {
+export function zoneAlias(fragment: string, zone: string): string | undefined {
+  const typed = fragment.replace(/^(in|tz|timezone)(\s+|:)/i, '').trim();
+  const plain = (name: string): string => name.toLowerCase().replace(/_/g, ' ');
+  const city = zone.split('/').at(-1) ?? zone;
+  if (zone === 'UTC' || [plain(zone), plain(city)].includes(plain(typed))) return undefined;
+  if (resolveZone(typed) === zone && typed.includes('/')) return undefined;
+  return typed;
+}
+
+/** Most words in a place name (`the United States`, `Ho Chi Minh City`). */
+const maxPlaceWords = 4;
+
+/**
+ * `in London`, `in New York`, `in the US`: the place named by the longest run of words (without
+ * the grammar's own words, so `in September` and `in the last week` stay times) that names one.
+ * Anything else after `in` is left to the other clauses.
+ */
+function matchPlace(tokens: readonly Token[], at: number): Match<string> | undefined {
+  for (let words = maxPlaceWords; words >= 1; words--) {
     const run = tokens.slice(at, at + words);
     if (run.length < words || run.some((t) => t.kind !== 'word')) continue;
     const place = run.map((t) => t.text).join(' ');
-    const city = resolveCity(place);
-    if (city === 'region') throw parseErrors.regionNotZone(place);
-    if (city !== undefined) return { value: city, next: at + words };
+    if (words === 1 && zoneAbbreviations.has(run[0]?.lower ?? ''))
+      return zoneMatch(run[0] as Token, at + 1);
+    const grammar = run.some(
+      (t, i) => (i > 0 || t.lower !== 'the') && (isReservedWord(t.text) || /^\d/.test(t.text)),
+    );
+    if (grammar) continue;
+    const zone = placeZone(place);
+    if (zone !== undefined) return { value: zone, next: at + words };
   }
   return undefined;
 }

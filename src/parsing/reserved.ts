@@ -9,6 +9,7 @@
  * `patient safety`, `type 2 diabetes`, `clinical trials`) still need no quotes. `and` counts only
  * when a time follows it (`9am and 5pm`), so `diet and exercise` stays a phrase.
  */
+import { zoneAbbreviations } from '../time/zone-places.ts';
 import { months, rangeSeparators, weekdays } from './time/vocabulary.ts';
 
 /** The words that open or join a time range (`and` too, in `between … and …`). */
@@ -101,44 +102,9 @@ const grammarWords = [
   'cron',
 ];
 
-/**
- * Abbreviations people add after a time. They are ambiguous (IST, CST) or not zones at all (EST
- * is not New York in summer), so they are refused by name wherever they stand.
- */
-export const zoneAbbreviations: ReadonlySet<string> = new Set([
-  'est',
-  'edt',
-  'cst',
-  'cdt',
-  'mst',
-  'mdt',
-  'pst',
-  'pdt',
-  'akst',
-  'akdt',
-  'hst',
-  'bst',
-  'cet',
-  'cest',
-  'eet',
-  'eest',
-  'wet',
-  'west',
-  'ist',
-  'jst',
-  'kst',
-  'aest',
-  'aedt',
-  'acst',
-  'acdt',
-  'awst',
-  'nzst',
-  'nzdt',
-]);
-
 const reserved: ReadonlySet<string> = new Set([
   ...grammarWords,
-  ...zoneAbbreviations,
+  ...[...zoneAbbreviations.keys()].filter((abbreviation) => abbreviation.length >= 3),
   ...months.keys(),
   ...weekdays.keys(),
   ...[...weekdays.keys()].filter((w) => !w.endsWith('.')).map((w) => `${w}s`),

@@ -89,3 +89,8 @@ export const utcFallbackNote =
 /** Added to a digest confirmation when the creator's Slack zone could not be read. */
 export const digestUtcFallbackNote =
   'Your Slack time zone could not be read in time, so this digest runs in UTC. To choose a zone, remove it and create it again with “in <zone>”, for example in America/New_York.';
+
+/** Added to a lookup whose zone the person named by an abbreviation or a place. */
+export function zoneAliasNote(typed: string, zone: string): string {
+  return `${typed} read as ${zone}.`;
+}

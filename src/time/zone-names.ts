@@ -87,11 +87,15 @@ const areas: ReadonlySet<string> = new Set([
   'europe',
   'indian',
   'pacific',
-  'us',
 ]);
 
+/** The canonical name of every zone this runtime knows. */
+export function knownZoneNames(): ReadonlySet<string> {
+  return new Set(knownZones().values());
+}
+
 /** City part of every zone name (`new york`, `kolkata`) -> the canonical zones that end with it. */
-function cityZones(): Map<string, readonly string[]> {
+export function cityZones(): ReadonlyMap<string, readonly string[]> {
   if (cities === undefined) {
     const found = new Map<string, Set<string>>();
     for (const [name, canonical] of knownZones()) {

@@ -22,6 +22,7 @@ import {
   renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
+  zoneAliasNote,
 } from '../../src/render/status.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
@@ -147,6 +148,18 @@ describe('LookupFlow.plan', () => {
       expect(plan.error.message).toContain('before the earliest data (2026-11-01)');
     }
     expect(strict.plan('#hcsm this month', { zone: 'UTC' }).kind).toBe('lookup');
+  });
+
+  it('says how a zone named by an abbreviation or a place was read, in the pending message', () => {
+    const plan = flow.plan('#hcsm last week in EST', { zone: 'UTC', zoneFallback: true });
+    expect(plan).toMatchObject({
+      kind: 'lookup',
+      note: `${utcFallbackNote} ${zoneAliasNote('EST', 'America/New_York')}`,
+    });
+    expect(zoneAliasNote('EST', 'America/New_York')).toBe('EST read as America/New_York.');
+    if (plan.kind === 'lookup') {
+      expect(plan.pending).toEqual(renderPending(plan.request, { now, note: plan.note ?? '' }));
+    }
   });
 
   it("plans a lookup in the person's zone with the pending message", () => {

@@ -394,12 +394,12 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every monday in Mars/Base',
         'unknown_zone',
-        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, or UTC. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
+        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
       ],
       [
-        'digest #hcsm every monday at 9am EST',
+        'digest #hcsm every monday at 9am in Europe/Pariss',
         'unknown_zone',
-        'Unknown time zone “EST”: use an IANA name such as Europe/London or America/New_York, or UTC. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
+        'Unknown time zone “Europe/Pariss”: did you mean Europe/Paris? Try: /influencers digest #hcsm every monday at 9am in Europe/Paris',
       ],
       [
         'digest #hcsm daily top 0',

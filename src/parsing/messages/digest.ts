@@ -256,10 +256,10 @@ function tryAction(verb: string): string {
 }
 
 /** The digest to show in an error's closing example, by the error's reason. */
-function digestExample(reason: ParseError['reason']): string {
+function digestExample(reason: ParseError['reason'], correction?: string): string {
   switch (reason) {
     case 'unknown_zone':
-      return 'digest #hcsm every monday at 9am in Europe/London';
+      return `digest #hcsm every monday at 9am in ${correction ?? 'Europe/London'}`;
     case 'bad_top':
       return 'digest #hcsm every monday at 9am top 20';
     case 'too_many_databases':
@@ -282,8 +282,9 @@ export function forDigest(error: ParseError): ParseError {
   if (at === -1 || error.message.startsWith('digest', at + lookupTail.length)) return error;
   return new ParseError(
     error.reason,
-    `${error.message.slice(0, at)}Try: ${exampleCommand(digestExample(error.reason))}`,
+    `${error.message.slice(0, at)}Try: ${exampleCommand(digestExample(error.reason, error.correction))}`,
     error.fragment,
+    error.correction,
   );
 }
 

@@ -10,6 +10,9 @@ import { ParseError } from '../../errors.ts';
 import { rangeWords } from '../reserved.ts';
 import { exampleCommand, quote } from './wording.ts';
 
+/** Most zones a message lists for a place with several, the most populous first. */
+const maxListedZones = 5;
+
 export const parseErrors = {
   empty(example = '#hcsm last week'): ParseError {
     return new ParseError(
@@ -39,11 +42,29 @@ export const parseErrors = {
     );
   },
 
-  unknownZone(zone: string, example = '#hcsm last week in Europe/London'): ParseError {
+  /** `near`: the zone nearest to what was typed, when one is near (`Europe/London` for `Londn`). */
+  unknownZone(zone: string, near?: string, example?: string): ParseError {
+    if (near !== undefined) {
+      return new ParseError(
+        'unknown_zone',
+        `Unknown time zone ${quote(zone)}: did you mean ${near}? Try: ${exampleCommand(example ?? `#hcsm last week in ${near}`)}`,
+        zone,
+        near,
+      );
+    }
     return new ParseError(
       'unknown_zone',
-      `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, or UTC. Try: ${exampleCommand(example)}`,
+      `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: ${exampleCommand(example ?? '#hcsm last week in UTC')}`,
       zone,
+    );
+  },
+
+  severalZones(place: string, zones: readonly string[], example?: string): ParseError {
+    const first = zones[0] ?? 'UTC';
+    return new ParseError(
+      'unknown_zone',
+      `${quote(place)} has several time zones (${zones.slice(0, maxListedZones).join(', ')}${zones.length > maxListedZones ? ', …' : ''}): name one of them, or a city. Try: ${exampleCommand(example ?? `#hcsm last week in ${first}`)}`,
+      place,
     );
   },
 
