@@ -18,7 +18,7 @@ import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { parseLookup } from '../parsing/index.ts';
+import { greetingWords, parseLookup, readsAsQuestion } from '../parsing/index.ts';
 import { renderAnswer } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
 import { digestVerbHint, renderHelp } from '../render/help.ts';
@@ -85,24 +85,6 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * First words that address the bot rather than name a database. The grammar takes any bare word as
- * a phrase database (`diabetes`), so without this rule `hi`, `help me` or `pause 3` would become
- * lookups of databases that do not exist. The rule looks at the first word only, and a quoted
- * phrase (`"run" last week`) is never one of these words.
- */
-const greetingWords = new Set([
-  'hi',
-  'hello',
-  'hey',
-  'hiya',
-  'howdy',
-  'greetings',
-  'thanks',
-  'thank',
-  'thx',
-  'cheers',
-]);
 /** `good morning` and the like: `good` alone is not a greeting. */
 const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
 const helpFirstWords = new Set(['help', '?', '-h', '--help', 'usage', 'commands']);
@@ -115,9 +97,13 @@ export type LeadingWord =
   | { readonly kind: 'digest_verb'; readonly verb: string; readonly rest: string };
 
 /**
- * Classifies text whose first word is a greeting, a request for help, a digest verb without
- * `digest`, or another command word; undefined for text to hand to the parser. Trailing
- * punctuation (`hi!`, `help?`) does not change a word.
+ * Classifies text whose first word is a greeting (the parser's `greetingWords`), a request for
+ * help, a digest verb without `digest`, or another command word; undefined for text to hand to the
+ * parser. The grammar takes any bare word as a phrase database (`diabetes`), so without this rule
+ * `hi`, `help me` or `pause 3` would become lookups of databases that do not exist. It looks at the
+ * first word only (trailing punctuation aside: `hi!`, `help?`), and a quoted phrase (`"run" last
+ * week`) is never one of these words; `plan` reads a question naming a database (`hello, who drove
+ * #bcsm?`) as the lookup it is before asking it.
  */
 export function leadingWord(text: string): LeadingWord | undefined {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
@@ -157,14 +143,15 @@ export class LookupFlow {
    * word): the caller need not look up the person's zone for it.
    */
   asksForUsage(text: string): boolean {
-    return text.trim() === '' || leadingWord(text) !== undefined;
+    return text.trim() === '' || (leadingWord(text) !== undefined && !readsAsQuestion(text));
   }
 
   /** Decides what the text asks for, fast enough to sit inside Slack's 3-second ack. */
   plan(text: string, context: PlanContext): LookupPlan {
     const trimmed = text.trim();
     const helpOptions = context.command === undefined ? {} : { command: context.command };
-    const leading = trimmed === '' ? undefined : leadingWord(trimmed);
+    // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
+    const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
     if (trimmed === '' || leading !== undefined) {
       const hint =
         leading?.kind === 'digest_verb'
@@ -172,7 +159,7 @@ export class LookupFlow {
           : {};
       return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
     }
-    const parsed = this.parse(trimmed, context.zone);
+    const parsed = this.parse(trimmed, context.zone, context.command === undefined);
     if (isParseError(parsed)) {
       if (parsed.reason === 'bad_command' || parsed.reason === 'empty') {
         return { kind: 'help', message: renderHelp(helpOptions) };
@@ -191,11 +178,16 @@ export class LookupFlow {
     return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };
   }
 
-  /** The parser's reading of `text` in `zone` at the flow's clock: a request or the reason it is not one. */
-  parse(text: string, zone: string): LookupRequest | ParseError {
+  /**
+   * The parser's reading of `text` in `zone` at the flow's clock: a request or the reason it is
+   * not one. `conversation`: the text came from a DM, a mention or the console's DM mode rather
+   * than after the slash command, so a question's opening is left out and examples are bare.
+   */
+  parse(text: string, zone: string, conversation = false): LookupRequest | ParseError {
     return parseLookup(text, {
       now: this.#now(),
       zone,
+      conversation,
       ...defined({ earliestDate: this.#policy.earliestDataDate }),
     });
   }

@@ -36,6 +36,12 @@ export interface ParseContext {
    * refused. Default {@link earliestDataDate}.
    */
   readonly earliestDate?: string;
+  /**
+   * True for text written to the bot in a DM, a mention or the console's DM mode: a question's
+   * opening is left out (`who drove #hcsm last week?`) and examples in errors are the bare text.
+   * Otherwise (the slash command) such an opening is refused with a hint.
+   */
+  readonly conversation?: boolean;
 }
 
 /** The first public post on the platform the analytics service reads: nothing starts earlier. */

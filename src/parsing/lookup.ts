@@ -38,10 +38,12 @@ import {
   type ParseDefaults,
 } from '../model/lookup.ts';
 import { resolveZone } from '../time/zone-names.ts';
+import { fitAdvice } from './advice.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { matchTopOption, matchZoneOption, zoneAlias } from './options.ts';
+import { leadIn } from './question.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {
   checkEarliest,
@@ -52,7 +54,7 @@ import {
   rejectMisspeltTime,
   type TimeExpression,
 } from './time/index.ts';
-import { tokenize } from './tokens.ts';
+import { fragmentOf, type Token, tokenize } from './tokens.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 
@@ -61,6 +63,21 @@ interface LookupClauses {
   top: number;
   time: TimeExpression;
   misspeltTime: never;
+}
+
+/**
+ * The tokens without a question's opening (`who drove`, `hello, show me`): left out in a
+ * conversation, refused after the slash command with the command that works.
+ */
+function withoutQuestion(text: string, tokens: readonly Token[], conversation: boolean): Token[] {
+  const { drop } = leadIn(tokens);
+  const last = drop.at(-1);
+  if (last === undefined) return [...tokens];
+  if (conversation) return tokens.filter((_, i) => !drop.includes(i));
+  const rest = tokens.filter((_, i) => !drop.includes(i));
+  const example = rest.map((_, i) => fragmentOf(text, rest, i, i + 1)).join(' ');
+  const fragment = fragmentOf(text, tokens, drop[0] ?? 0, last + 1).replace(/[\s,]+$/, '');
+  throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
 }
 
 /** Order matters: `in Europe/Paris` is a zone before `in September` can be a time. */
@@ -86,20 +103,22 @@ const lookupClauses: Clauses<LookupClauses> = {
  *   person's, so it is not answered as a ParseError.
  */
 export function parseLookup(text: string, context: ParseContext): LookupRequest | ParseError {
+  if (Number.isNaN(context.now.getTime())) throw new RangeError('parseLookup needs a valid `now`');
+  const normalised = normaliseSlackText(text).trim();
+  let tokens: Token[] = [];
   try {
-    return readLookup(text, context);
+    tokens = tokenize(normalised);
+    return readLookup(normalised, tokens, context);
   } catch (error) {
-    if (error instanceof ParseError) return error;
-    throw error;
+    if (!(error instanceof ParseError)) throw error;
+    return fitAdvice(error, normalised, tokens, { conversation: context.conversation === true });
   }
 }
 
-function readLookup(raw: string, context: ParseContext): LookupRequest {
-  if (Number.isNaN(context.now.getTime())) throw new RangeError('parseLookup needs a valid `now`');
+function readLookup(text: string, all: readonly Token[], context: ParseContext): LookupRequest {
   const defaults = { ...lookupDefaults, ...context.defaults };
-  const text = normaliseSlackText(raw).trim();
-  const tokens = tokenize(text);
-  if (tokens.every((token) => token.kind === 'comma')) throw parseErrors.empty();
+  if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
+  const tokens = withoutQuestion(text, all, context.conversation === true);
 
   const scan = scanCommand(text, tokens, lookupClauses);
   let zone: string | undefined;

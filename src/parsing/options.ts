@@ -7,6 +7,7 @@ import { resolveCity, resolveZone } from '../time/zone-names.ts';
 import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
+import { topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import type { Token } from './tokens.ts';
 
@@ -134,6 +135,8 @@ export const matchTopOption: Matcher<number> = (tokens, at) => {
   const colon = lower.indexOf(':');
   if (topKeywords.has(lower)) {
     const following = tokens[at + 1];
+    // "top influencers for #hcsm": a question's words, not a count.
+    if (following?.kind === 'word' && topNouns.has(following.lower)) return undefined;
     count = following?.kind === 'word' ? following.text : undefined;
     fragment = count === undefined ? token.text : `${token.text} ${count}`;
     next = count === undefined ? at + 1 : at + 2;

@@ -28,6 +28,12 @@ export interface ErrorTextOptions {
   readonly botUserId?: string;
 }
 
+/**
+ * A name that would be a hashtag with its `#` (`hcsm`): one word of letters, digits or `_`, with
+ * a letter (a number is an ID).
+ */
+const bareHashtag = /^(?=.*\p{L})[\p{L}\p{M}\p{N}_]{1,100}$/u;
+
 /** What a user reads for any failure that is not one of the app's own errors. */
 export const genericErrorText =
   'Something went wrong on our side while answering. Try again in a moment; if it keeps ' +
@@ -47,6 +53,12 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       return escapeMrkdwn(error.message);
     case 'unknown_database': {
       const database = error instanceof UnknownDatabaseError ? error.database : undefined;
+      if (database !== undefined && bareHashtag.test(database)) {
+        return (
+          `There is no database called ${quoteLiteral(database)}. Did you mean the hashtag ` +
+          `\`#${escapeMrkdwn(database)}\`? Hashtags keep their \`#\`.`
+        );
+      }
       return database
         ? `There is no database called ${quoteLiteral(database)}. Check the spelling: hashtags keep their ` +
             '`#`, phrases go in quotes, groups are written `group:Name`.'

@@ -46,7 +46,7 @@ describe('node src/cli.ts parse', () => {
     expect(cli(['parse', ...now, '#x tomorrow'])).toEqual({
       status: 2,
       stdout:
-        '{"error":{"message":"The window “tomorrow” starts in the future (2026-11-22T00:00:00+00:00): there is no data yet. Try: /influencers #hcsm yesterday"}}\n',
+        '{"error":{"message":"The window “tomorrow” starts in the future (2026-11-22T00:00:00+00:00): there is no data yet. Try: /influencers #x yesterday"}}\n',
       stderr: '',
     });
   });
@@ -84,7 +84,7 @@ describe('node src/cli.ts parse', () => {
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"Europe/London","top":10}',
       '{"error":{"message":"Line 2 is empty: expected {\\"text\\":\\"...\\",\\"tz\\":\\"...\\",\\"now\\":\\"...\\"}."}}',
       '{"error":{"message":"Line 3 is not JSON: expected {\\"text\\":\\"...\\",\\"tz\\":\\"...\\",\\"now\\":\\"...\\"}."}}',
-      '{"error":{"message":"I can\'t read “yesterdy” as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: /influencers #hcsm since Sep 1"}}',
+      '{"error":{"message":"I can\'t read “yesterdy”: did you mean “yesterday”? Try: /influencers #x yesterday"}}',
       '{"error":{"message":"Line 5 has no string \\"text\\"."}}',
       '{"error":{"message":"Unknown time zone \\"Mars/Base\\": give an IANA name such as Europe/London, or UTC."}}',
       '{"databases":["#y"],"start":"2026-11-01T00:00:00-04:00","end":"2026-11-02T00:00:00-05:00","timezone":"America/New_York","top":10}',
@@ -133,7 +133,7 @@ describe('node src/cli.ts parse', () => {
     ],
     [
       '1970-01-03T00:00:00Z',
-      'The window “last 7 days” starts at 1969-12-27T00:00:00+00:00, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #hcsm since 2006-03-21',
+      'The window “last 7 days” starts at 1969-12-27T00:00:00+00:00, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #x since 2006-03-21',
     ],
   ])('refuses --now %s clearly', (value, message) => {
     expect(cli(['parse', '--now', value, '#x'])).toEqual({

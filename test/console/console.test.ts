@@ -61,6 +61,26 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stdout).not.toContain('Top influencers for #hcsm');
   });
 
+  it('answers questions typed as in a DM, and hints at them after the slash command', async () => {
+    const { code, stdout } = await runConsole(
+      [
+        'who drove #hcsm last week?',
+        'top influencers for #bcsm yesterday',
+        'show me "breast cancer" this month',
+        'hello, who drove #bcsm last week?',
+        '/influencers who drove #hcsm last week?',
+      ].join('\n'),
+    );
+    expect(code).toBe(0);
+    expect(stdout.match(/Top influencers for #hcsm/g)).toHaveLength(1);
+    expect(stdout.match(/Top influencers for #bcsm/g)).toHaveLength(2);
+    expect(stdout).toContain('Top influencers for "breast cancer"');
+    expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ – .+, whole days, GMT\+1…/);
+    expect(stdout).toContain('“who drove” is not part of a lookup');
+    expect(stdout).toContain('Try: /influencers #hcsm last week');
+    expect(stdout).not.toContain('How to use');
+  });
+
   it('creates, lists, runs and removes a digest, "posting" it into the console', async () => {
     const { code, stdout } = await runConsole(
       [

@@ -130,6 +130,38 @@ describe('LookupFlow.plan', () => {
     },
   );
 
+  it.each([
+    ['who drove #hcsm last week?', ['#hcsm']],
+    ['top influencers for #bcsm yesterday', ['#bcsm']],
+    ['show me "breast cancer" this month', ['breast cancer']],
+    ['hello, who drove #bcsm last week?', ['#bcsm']],
+  ])('answers the question %j in a DM, whatever its first word', (text, databases) => {
+    expect(flow.asksForUsage(text)).toBe(false);
+    expect(flow.plan(text, { zone: 'UTC' })).toMatchObject({
+      kind: 'lookup',
+      request: { databases },
+    });
+  });
+
+  it('gives a hint, not a lookup, for a question after the slash command', () => {
+    const plan = flow.plan('show me "breast cancer" this month', {
+      zone: 'UTC',
+      command: '/influencers',
+    });
+    expect(plan.kind).toBe('invalid');
+    if (plan.kind === 'invalid') {
+      expect(plan.error.message).toMatch(
+        /^“show me” is not part of a lookup.*Try: \/influencers "breast cancer" this month$/,
+      );
+    }
+  });
+
+  it('writes the DM form of an error in a DM', () => {
+    const plan = flow.plan('#bcsm yestreday', { zone: 'UTC' });
+    expect(plan.kind).toBe('invalid');
+    if (plan.kind === 'invalid') expect(plan.error.message).toMatch(/Try: #bcsm yesterday$/);
+  });
+
   it('gives the parser error, rendered, for text it cannot read', () => {
     const plan = flow.plan('#hcsm top 500', { zone: 'UTC' });
     expect(plan.kind).toBe('invalid');

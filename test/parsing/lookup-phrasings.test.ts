@@ -276,7 +276,7 @@ describe('parseLookup', () => {
         reason: 'unknown_zone',
         fragment: 'Europe',
         message:
-          '“Europe” is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: /influencers #hcsm last week in Europe/London',
+          '“Europe” is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: /influencers #x last week in Europe/London',
       });
     });
 
@@ -316,19 +316,19 @@ describe('parseLookup', () => {
       [
         '#x tonight',
         'tonight',
-        '“tonight” has no agreed start and end: give the hours. Try: /influencers #hcsm between 6pm and 11pm yesterday',
+        '“tonight” has no agreed start and end: give the hours. Try: /influencers #x between 6pm and 11pm yesterday',
       ],
       ['#x overnight', 'overnight', undefined],
       [
         '#x until yesterday',
         'until yesterday',
-        '“until yesterday” says where the window ends but not where it starts: add a start. Try: /influencers #hcsm since Sep 1 until yesterday',
+        '“until yesterday” says where the window ends but not where it starts: add a start. Try: /influencers #x since Sep 1 until yesterday',
       ],
       ['#x through Sep 8', 'through Sep 8', undefined],
       [
         '#x Sep 9 2026 14:05 GMT',
         'Sep 9 2026 14:05 GMT',
-        '“Sep 9 2026 14:05 GMT” is a single moment, not a window: say where it starts or ends. Try: /influencers #hcsm since Sep 9 2026 14:05 GMT',
+        '“Sep 9 2026 14:05 GMT” is a single moment, not a window: say where it starts or ends. Try: /influencers #x since Sep 9 2026 14:05 GMT',
       ],
       ['#x since 14:05 UTC+15', 'UTC+15', undefined],
     ])('refuses %j naming %j', (text, fragment, message) => {

@@ -78,7 +78,7 @@ describe('parseLookup', () => {
       expect(failure(text, zone)).toMatchObject({
         reason: 'bad_time',
         fragment,
-        message: `The window “${fragment}” starts at ${start}, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #hcsm since 2006-03-21`,
+        message: `The window “${fragment}” starts at ${start}, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #x since 2006-03-21`,
       });
     });
 

@@ -89,18 +89,30 @@ describe('unquoted phrases and the grammar words', () => {
     ['#x night shift nurses', 'night shift nurses', 'night'],
     ['#x last fortnite', 'last fortnite', 'last'],
     ['#x over the moon', 'over the moon', 'over'],
-    ['#x GMT', 'GMT', 'GMT'],
-    ['#x 9th', '9th', '9th'],
-    ['#x on the 9th', 'on the 9th', 'on'],
     ['#x for a while', 'for a while', 'for'],
-    ['#x 9am and 5pm', 'and', 'and'],
-    ['#x every monday', 'every', 'every'],
   ])('refuses %j, quoting %j, because of %j', (text, fragment, word) => {
     const error = parseLookup(text, context);
     expect(error).toBeInstanceOf(ParseError);
     expect(error).toMatchObject({ reason: 'unrecognised', fragment });
     expect((error as ParseError).message).toContain(`“${word}”`);
     expect((error as ParseError).message).toContain(`put it in quotes: "${fragment}"`);
+  });
+
+  it.each([
+    ['#x GMT', 'GMT', 'a time zone goes after “in” or “tz”'],
+    ['#x UTC', 'UTC', 'a time zone goes after “in” or “tz”'],
+    ['#x 9th', '9th', '“9th” is a word I read as a time'],
+    ['#x on the 9th', 'on the 9th', 'after “on” I expect a time or a date'],
+    ['#x 9am and 5pm', 'and', '“and” makes a range'],
+    ['#x every monday', 'every', '“every” is a word I read as a time, a schedule or an option'],
+    ['#x mon-fri', 'mon-fri', '“mon-fri” names several days'],
+    ['#x over the', 'over the', '“over” is a word I read as a time'],
+  ])('refuses %j, quoting %j, without calling it a database: %s', (text, fragment, hint) => {
+    const error = parseLookup(text, context);
+    expect(error).toMatchObject({ reason: 'unrecognised', fragment });
+    expect((error as ParseError).message).toContain(hint);
+    expect((error as ParseError).message).not.toContain('put it in quotes');
+    expect((error as ParseError).message).toMatch(/Try: \/influencers #x last week$/);
   });
 
   it('says exactly how to fix a phrase with a range word', () => {

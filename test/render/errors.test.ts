@@ -44,6 +44,17 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
       'go in quotes, groups are written `group:Name`.',
   ],
   [
+    'an unknown database that would be a hashtag with its #, suggesting it',
+    new UnknownDatabaseError('hcsm'),
+    'There is no database called “hcsm”. Did you mean the hashtag `#hcsm`? Hashtags keep their `#`.',
+  ],
+  [
+    'an unknown numeric ID, without suggesting a hashtag',
+    new UnknownDatabaseError('4711'),
+    'There is no database called “4711”. Check the spelling: hashtags keep their `#`, phrases ' +
+      'go in quotes, groups are written `group:Name`.',
+  ],
+  [
     'an unknown database without a name',
     new UnknownDatabaseError(undefined),
     'One of the databases you asked for does not exist. Check the spelling: hashtags keep their ' +

@@ -7,7 +7,8 @@
  */
 
 import { ParseError } from '../../errors.ts';
-import { rangeWords } from '../reserved.ts';
+import { isReservedWord, rangeWords } from '../reserved.ts';
+import { weekdays } from '../time/vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
 
 /** Most zones a message lists for a place with several, the most populous first. */
@@ -105,6 +106,30 @@ export const parseErrors = {
     );
   },
 
+  /** A slip of a time, option or unit word; `correction` is the fragment as it was meant. */
+  didYouMean(
+    fragment: string,
+    correction: string,
+    reason: 'bad_time' | 'bad_top' | 'unknown_zone' = 'bad_time',
+    example = `#hcsm ${correction}`,
+  ): ParseError {
+    return new ParseError(
+      reason,
+      `I can't read ${quote(fragment)}: did you mean ${quote(correction)}? Try: ${exampleCommand(example)}`,
+      fragment,
+      correction,
+    );
+  },
+
+  /** Words before the databases that ask rather than name one, after the slash command. */
+  leadIn(fragment: string, example = '#hcsm last week'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(fragment)} is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
   badTime(fragment: string, example = '#hcsm since Sep 1'): ParseError {
     return new ParseError(
       'bad_time',
@@ -188,6 +213,13 @@ export const parseErrors = {
    */
   reservedInPhrase(fragment: string, word: string, example: string): ParseError {
     const phrase = fragment.replace(/"/g, '');
+    if (!couldBeDatabase(phrase)) {
+      return new ParseError(
+        'unrecognised',
+        `I can't read ${quote(fragment)}: ${reservedHint(word)}. Try: ${exampleCommand('#hcsm last week')}`,
+        fragment,
+      );
+    }
     return new ParseError(
       'unrecognised',
       `I can't read ${quote(fragment)}: ${reservedHint(word)}. If ${quote(phrase)} is a database, put it in quotes: "${phrase}". Try: ${exampleCommand(example)}`,
@@ -257,10 +289,31 @@ export const databaseHints = {
   noWord: 'it is neither a database nor a time',
 } as const;
 
+/** Words too small to name anything alone. */
+const smallWords: ReadonlySet<string> = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'vs', 'vs.']);
+
+/**
+ * A phrase holds a word that is neither the grammar's nor a small word (`cancer in children`),
+ * so it may be a database someone meant; `over the weekend`, `UTC`, `mon-fri` cannot be.
+ */
+function couldBeDatabase(phrase: string): boolean {
+  return phrase
+    .split(' ')
+    .some((word) => !isReservedWord(word) && !smallWords.has(word.toLowerCase()));
+}
+
+const zoneWords: ReadonlySet<string> = new Set(['utc', 'gmt', 'z', 'tz', 'timezone']);
+
 /** Why a reserved word cannot stay in a phrase, and what it would take to be read. */
 function reservedHint(word: string): string {
   const lower = word.toLowerCase();
   const shown = quote(word);
+  if (zoneWords.has(lower)) {
+    return `a time zone goes after “in” or “tz”, as in “in UTC” or “tz Europe/London”`;
+  }
+  if (lower.split('-').length === 2 && lower.split('-').every((day) => weekdays.has(day))) {
+    return `${shown} names several days, as a digest's schedule does; a lookup takes one window, such as last week or Sep 1-8`;
+  }
   if (rangeWords.has(lower)) {
     return `${shown} makes a range, and I find no time on both sides of it (from Sep 1 to Sep 8)`;
   }

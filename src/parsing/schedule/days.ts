@@ -4,7 +4,7 @@
  */
 import type { Match } from '../grammar.ts';
 import { digestErrors } from '../messages/digest.ts';
-import { editDistance } from '../time/misspelt.ts';
+import { isSlipOf } from '../time/misspelt.ts';
 import { fullWeekdays, weekdays } from '../time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import type { ScheduleClause, ScheduleDays } from './clause.ts';
@@ -25,12 +25,7 @@ export function weekdayOf(word: string | undefined): number | undefined {
 export function looksLikeWeekday(word: string): boolean {
   if (word.length < 4 || weekdayOf(word) !== undefined) return false;
   const bare = word.endsWith('s') ? word.slice(0, -1) : word;
-  return fullWeekdays.some((name) => {
-    const allowed = name.length >= 8 ? 2 : 1;
-    return (
-      editDistance(word, name, allowed) <= allowed || editDistance(bare, name, allowed) <= allowed
-    );
-  });
+  return fullWeekdays.some((name) => isSlipOf(word, name) || isSlipOf(bare, name));
 }
 
 const ordinalWords = new Map([

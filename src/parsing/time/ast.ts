@@ -69,8 +69,11 @@ export type Moment =
   | { readonly kind: 'year'; readonly year: number }
   /** `week of Nov 9`: the ISO week (Monday 00:00 to Monday 00:00) holding that day. */
   | { readonly kind: 'week-of'; readonly date: DateRef }
-  /** `last weekend` (-1), `this weekend` (0): Saturday 00:00 to Monday 00:00. */
-  | { readonly kind: 'weekend'; readonly offset: number }
+  /**
+   * `last weekend` (-1), `this weekend` (0): Saturday 00:00 to Monday 00:00; `the weekend`,
+   * `over the weekend` (`recent`): the one in progress, else the last one.
+   */
+  | { readonly kind: 'weekend'; readonly offset: number | 'recent' }
   /**
    * Days or months listed with a dash (`Sep 1-8`, `Jan-Mar`): from the start of the first to the
    * end of the last, which is read forward from the first.

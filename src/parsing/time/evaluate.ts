@@ -198,7 +198,8 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     }
     case 'weekend': {
       // This ISO week's weekend has not ended yet, so "last weekend" (-1) is the one before it.
-      const start = startOfDay(now.startOf('week').plus({ days: 5 + 7 * moment.offset }));
+      const offset = moment.offset === 'recent' ? (now.weekday >= 6 ? 0 : -1) : moment.offset;
+      const start = startOfDay(now.startOf('week').plus({ days: 5 + 7 * offset }));
       return { start, end: startOfDay(start.plus({ days: 2 })), point: false };
     }
     case 'through': {

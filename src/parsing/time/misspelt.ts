@@ -2,10 +2,12 @@
  * Catches time words that did not parse, so `#hcsm yesterdy` is an error naming `yesterdy`
  * instead of a silent lookup of a phrase database called "yesterdy".
  */
+
+import { distance } from 'fastest-levenshtein';
 import type { Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
-import { lowerAt, tokensText } from '../tokens.ts';
-import { misspellableUnits, misspellableWords, months } from './vocabulary.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
+import { misspellableUnits, misspellableWords, months, units } from './vocabulary.ts';
 
 const relativeWords = ['last', 'past', 'this', 'next'];
 /** Digits joined by date or time punctuation: `2026-13-45`, `32/11/26`, `01.09.2026`, `25:00`. */
@@ -22,72 +24,98 @@ const supportedShape =
 /**
  * Tried after the time grammar at each position: throws `bad_time` when the token there looks
  * like a time that failed (a date-shaped token, a misspelt day or month name, a misspelt unit
- * after last/past/this/next, anything before `ago`), and otherwise claims nothing.
+ * after last/past/this/next or a count, anything before `ago`), with the words as they were most
+ * likely meant when they are near one (`lst week`: did you mean `last week`?), and `bad_top` or
+ * `unknown_zone` for a misspelt `top N` or `timezone <zone>`; otherwise it claims nothing.
  */
 export const rejectMisspeltTime: Matcher<never> = (tokens, at) => {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const word = token.lower;
-  if (word === 'ago') throw parseErrors.badTime(tokensText(tokens, Math.max(0, at - 2), at + 1));
+  if (word === 'ago') {
+    const from = Math.max(0, at - 2);
+    const fragment = tokensText(tokens, from, at + 1);
+    const unit = lowerAt(tokens, at - 1);
+    const meant = unit === undefined ? undefined : nearest(unit, unitWords);
+    if (meant === undefined || at < 2) throw parseErrors.badTime(fragment);
+    throw parseErrors.didYouMean(fragment, `${tokensText(tokens, from, at - 1)} ${meant} ago`);
+  }
   if (dateShaped.test(word) && !supportedShape.test(word)) {
     const month = months.has(lowerAt(tokens, at + 1) ?? '');
     throw parseErrors.unsupportedDate(tokensText(tokens, at, month ? at + 2 : at + 1));
   }
   if (dateShaped.test(word) || clockShaped.test(word)) throw parseErrors.invalidDate(token.text);
-  if (word.length >= 5 && isMisspelling(word, misspellableWords))
-    throw parseErrors.badTime(token.text);
-  const next = tokens[at + 1];
-  if (
-    next?.kind === 'word' &&
-    next.lower.length >= 3 &&
-    (relativeWords.includes(word) || isMisspelling(word, relativeWords)) &&
-    (misspellableUnits.includes(next.lower) || isMisspelling(next.lower, misspellableUnits))
-  ) {
-    throw parseErrors.badTime(tokensText(tokens, at, at + 2));
+  if (word.length >= 5) {
+    const meant = nearest(word, misspellableWords);
+    if (meant !== undefined) throw parseErrors.didYouMean(token.text, meant);
   }
-  return undefined;
+  rejectMisspeltOption(tokens, at);
+  const relative = relativeWords.includes(word) ? word : nearest(word, relativeWords);
+  if (relative === undefined) return undefined;
+  const count = lowerAt(tokens, at + 1);
+  const unitAt = count !== undefined && /^\d{1,6}$/.test(count) ? at + 2 : at + 1;
+  const next = tokens[unitAt];
+  if (next?.kind !== 'word' || next.lower.length < 3) return undefined;
+  const unit = misspellableUnits.includes(next.lower) ? next.lower : nearest(next.lower, unitWords);
+  if (unit === undefined || (relative === word && unit === next.lower)) return undefined;
+  const counted = unitAt === at + 2 ? ` ${count}` : '';
+  throw parseErrors.didYouMean(tokensText(tokens, at, unitAt + 1), `${relative}${counted} ${unit}`);
 };
 
-/** Within one edit (two for long words) of a keyword, and not that keyword or its plural. */
-function isMisspelling(word: string, keywords: readonly string[]): boolean {
-  for (const keyword of keywords) {
-    if (word === keyword || word === `${keyword}s`) return false;
+/** `tpo 10`, `limt 5`, `timezon Europe/Paris`: an option keyword one slip away, before its value. */
+function rejectMisspeltOption(tokens: readonly Token[], at: number): void {
+  const word = lowerAt(tokens, at) ?? '';
+  const value = tokens[at + 1];
+  if (word.length < 3 || value?.kind !== 'word') return;
+  const meant = nearest(word, optionWords);
+  if (meant === undefined) return;
+  const fragment = tokensText(tokens, at, at + 2);
+  if (meant === 'timezone') {
+    throw parseErrors.didYouMean(fragment, `${meant} ${value.text}`, 'unknown_zone');
   }
-  for (const keyword of keywords) {
-    const allowed = keyword.length >= 8 ? 2 : 1;
-    if (
-      Math.abs(word.length - keyword.length) <= allowed &&
-      editDistance(word, keyword, allowed) <= allowed
-    ) {
-      return true;
-    }
+  if (/^\d{1,3}$/.test(value.lower)) {
+    throw parseErrors.didYouMean(fragment, `${meant} ${value.text}`, 'bad_top');
   }
-  return false;
 }
 
-/** Optimal string alignment distance (adjacent swaps count one), stopping early past `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    let rowMin = Number.POSITIVE_INFINITY;
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(
-        (d[(i - 1) * cols + j] as number) + 1,
-        (d[i * cols + j - 1] as number) + 1,
-        (d[(i - 1) * cols + j - 1] as number) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, (d[(i - 2) * cols + j - 2] as number) + 1);
-      }
-      d[i * cols + j] = v;
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > limit) return limit + 1;
+const optionWords = ['top', 'limit', 'timezone'];
+/** Unit words a slip in can be corrected to (`wekks` -> `weeks`). */
+const unitWords: readonly string[] = [...units.keys()].filter((unit) => unit.length >= 3);
+
+/**
+ * The keyword `word` is a slip of: within one edit (two for words of 8 letters or more) or one
+ * swap of two neighbouring letters; undefined for the keyword itself, its plural, or anything
+ * farther. The first keyword that near wins, so lists put the likelier words first.
+ */
+export function nearest(word: string, keywords: readonly string[]): string | undefined {
+  for (const keyword of keywords) {
+    if (word === keyword || word === `${keyword}s`) return undefined;
   }
-  return d[rows * cols - 1] as number;
+  return keywords.find((keyword) => isSlipOf(word, keyword));
+}
+
+/** Within one edit of `keyword` (two from 8 letters on), or one swap of neighbouring letters. */
+export function isSlipOf(word: string, keyword: string): boolean {
+  const allowed = keyword.length >= 8 ? 2 : 1;
+  if (Math.abs(word.length - keyword.length) > allowed) return false;
+  return distance(word, keyword) <= allowed || isSwap(word, keyword);
+}
+
+/** `lsat` for `last`: the same letters with two neighbours swapped. */
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (first !== -1) {
+      return (
+        i === first + 1 &&
+        a[first] === b[i] &&
+        a[i] === b[first] &&
+        a.slice(i + 1) === b.slice(i + 1)
+      );
+    }
+    first = i;
+  }
+  return false;
 }

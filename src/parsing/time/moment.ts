@@ -58,6 +58,10 @@ export function matchMoment(
     }
     case 'now':
       return { value: { kind: 'now' }, next: at + 1 };
+    case 'weekend':
+      // Alone it is a word; `the weekend`, `over the weekend` name the most recent one.
+      if (context === 'free') return undefined;
+      return { value: { kind: 'weekend', offset: 'recent' }, next: at + 1 };
     case 'today':
     case 'yesterday':
     case 'tomorrow':
@@ -112,6 +116,7 @@ export function matchMoment(
 }
 
 const isSpan = (m: Moment): boolean =>
+  m.kind === 'weekend' ||
   m.kind === 'month' ||
   m.kind === 'quarter' ||
   m.kind === 'half' ||

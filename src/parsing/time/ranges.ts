@@ -9,8 +9,9 @@ import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
 import { gluedTimes } from './clock.ts';
 import { checkedDate, dayOfMonth } from './dates.ts';
+import { nearest } from './misspelt.ts';
 import { matchMoment } from './moment.ts';
-import { months, rangeSeparators, units } from './vocabulary.ts';
+import { misspellableWords, months, rangeSeparators, units } from './vocabulary.ts';
 
 /** The separators that also say where a window ends: alone, they need a start before them. */
 const openEndWords = new Set([...rangeSeparators].filter((word) => word !== 'to'));
@@ -99,6 +100,8 @@ function endpointError(tokens: readonly Token[], keyword: number, at: number): P
   if (word !== undefined && unixMillis.test(word)) {
     return parseErrors.unixMilliseconds(tokensText(tokens, keyword, at + 1));
   }
+  const meant = word === undefined ? undefined : nearest(word, misspellableWords);
+  if (meant !== undefined) return parseErrors.didYouMean(tokensText(tokens, at, at + 1), meant);
   return parseErrors.badTime(tokensText(tokens, keyword, at + 1));
 }
 

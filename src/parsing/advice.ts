@@ -1,0 +1,64 @@
+/**
+ * The closing example of a lookup error, fitted to the person who will read it: the command they
+ * typed with the slip corrected (`#bcsm yestreday` -> `#bcsm yesterday`), else the example with
+ * their own databases instead of `#hcsm`, written as they would type it where they are (after the
+ * slash command, or bare in a DM).
+ */
+import { ParseError } from '../errors.ts';
+import { slashCommand } from '../model/commands.ts';
+import { isMarkedDatabase } from './question.ts';
+import { fragmentOf, type Token } from './tokens.ts';
+
+export interface AdviceContext {
+  /** In a DM, a mention or the console's DM mode: examples are the bare text. */
+  readonly conversation: boolean;
+}
+
+/** The examples' own databases, which the person's replace. */
+const exampleDatabases = /^(#hcsm, #bcsm|#hcsm)(?= |$)/;
+/** Errors whose example is about the databases themselves, and keeps its own. */
+const ownExample: ReadonlySet<ParseError['reason']> = new Set([
+  'empty',
+  'no_database',
+  'too_many_databases',
+]);
+
+/**
+ * `error` with its closing `Try: /influencers <example>` rewritten for this person. `text` is the
+ * normalised command and `tokens` its tokens, for the databases they named.
+ */
+export function fitAdvice(
+  error: ParseError,
+  text: string,
+  tokens: readonly Token[],
+  context: AdviceContext,
+): ParseError {
+  const tail = `Try: ${slashCommand} `;
+  const at = error.message.lastIndexOf(tail);
+  if (at === -1) return error;
+  let example = error.message.slice(at + tail.length);
+  const corrected = correctedText(error, text);
+  if (corrected !== undefined) {
+    example = corrected;
+  } else if (!ownExample.has(error.reason) && !example.startsWith('"')) {
+    const own: string[] = [];
+    tokens.forEach((token, i) => {
+      const name = fragmentOf(text, tokens, i, i + 1);
+      if (isMarkedDatabase(token) && !own.includes(name) && own.length < 3) own.push(name);
+    });
+    if (own.length > 0) example = example.replace(exampleDatabases, own.join(', '));
+  }
+  const command = context.conversation ? '' : `${slashCommand} `;
+  const message = `${error.message.slice(0, at)}Try: ${command}${example}`;
+  if (message === error.message) return error;
+  return new ParseError(error.reason, message, error.fragment, error.correction);
+}
+
+/** The person's text with the fragment the error names replaced by its correction. */
+function correctedText(error: ParseError, text: string): string | undefined {
+  const { fragment, correction } = error;
+  if (fragment === undefined || correction === undefined) return undefined;
+  const at = text.indexOf(fragment);
+  if (at === -1) return undefined;
+  return `${text.slice(0, at)}${correction}${text.slice(at + fragment.length)}`;
+}

@@ -1,0 +1,178 @@
+/**
+ * Questions to the bot (`who drove #hcsm last week?`, `hello, top influencers for #bcsm
+ * yesterday`): the words before the databases that ask rather than name one. In a DM, a mention or
+ * the console's DM mode they are dropped; after the slash command they get a hint, never a phrase
+ * database.
+ */
+import { readDatabaseToken } from './databases.ts';
+import { normaliseSlackText } from './slack-text.ts';
+import { type Token, tokenize } from './tokens.ts';
+
+/** Greetings that may open a message to the bot. */
+export const greetingWords: ReadonlySet<string> = new Set([
+  'hi',
+  'hello',
+  'hey',
+  'hiya',
+  'howdy',
+  'greetings',
+  'thanks',
+  'thank',
+  'thx',
+  'cheers',
+]);
+
+/** Words that make the opening a question or a request, not a database. */
+const questionWords: ReadonlySet<string> = new Set([
+  'who',
+  'whom',
+  'whose',
+  'what',
+  'which',
+  'show',
+  'list',
+  'give',
+  'tell',
+  'find',
+  'get',
+  'top',
+  'influencers',
+  'influencer',
+  'influential',
+  'drove',
+  'drive',
+  'drives',
+  'driving',
+  'led',
+  'lead',
+  'leads',
+  'leading',
+  'voices',
+  'people',
+  'accounts',
+  'posters',
+  'tweeters',
+  'biggest',
+  'loudest',
+  'most',
+]);
+
+/** Words a question holds around its question words (`who were the top voices in …`). */
+const fillerWords: ReadonlySet<string> = new Set([
+  'me',
+  'us',
+  'the',
+  'for',
+  'of',
+  'on',
+  'in',
+  'about',
+  'were',
+  'was',
+  'are',
+  'is',
+  'been',
+  'a',
+  'an',
+  'please',
+  'can',
+  'could',
+  'would',
+  'you',
+  'i',
+  'we',
+  'see',
+  'conversation',
+  'chat',
+  'hashtag',
+  'database',
+  'behind',
+]);
+
+/** Nouns after `top` that make it a question word rather than `top N`. */
+export const topNouns: ReadonlySet<string> = new Set([
+  'influencers',
+  'influencer',
+  'voices',
+  'people',
+  'accounts',
+  'posters',
+  'tweeters',
+]);
+
+/** How a command opens: greeting and question words to leave out before its databases. */
+export interface LeadIn {
+  /** Where the tokens to leave out are, in order (a `top 5` among them stays). */
+  readonly drop: readonly number[];
+  /** The opening holds a question word (`who`, `top influencers`), not only a greeting. */
+  readonly asks: boolean;
+}
+
+/**
+ * The opening of a command that greets or asks: greetings (`hello,`), then a run of question and
+ * filler words holding at least one question word (`who drove`, `show me`, `top influencers for`)
+ * when a database follows it or it is two words or more; a count in it (`top 5 influencers for`)
+ * stays, as the option it is.
+ * Nothing is left out when the opening holds another word (`breast cancer #bcsm` keeps its phrase).
+ */
+export function leadIn(tokens: readonly Token[]): LeadIn {
+  const greeting: number[] = [];
+  let i = 0;
+  while (greetingWords.has(lowerWord(tokens[i]) ?? '')) {
+    greeting.push(i++);
+    if (lowerWord(tokens[i]) === 'you') greeting.push(i++);
+    while (tokens[i]?.kind === 'comma') greeting.push(i++);
+  }
+  const question: number[] = [];
+  let asks = false;
+  for (let j = i; ; j++) {
+    const word = lowerWord(tokens[j]);
+    if (word === undefined) break;
+    if (word === 'top' && /^\d{1,3}$/.test(lowerWord(tokens[j + 1]) ?? '')) {
+      j++;
+      continue;
+    }
+    if (questionWords.has(word)) asks = true;
+    else if (!fillerWords.has(word)) break;
+    question.push(j);
+  }
+  const last = question.at(-1);
+  const next = last === undefined ? undefined : tokens[last + 1];
+  const followed = next !== undefined && next.kind !== 'dash' && next.kind !== 'comma';
+  const opens = question.length >= 2 || (next !== undefined && isMarkedDatabase(next));
+  if (asks && followed && opens) return { drop: [...greeting, ...question], asks: true };
+  return { drop: greeting, asks: false };
+}
+
+/**
+ * True when `text` greets or asks before naming a database with a mark of its own (`hello, who
+ * drove #bcsm`, `show me "breast cancer"`): it is a lookup, whatever its first word would say.
+ */
+export function readsAsQuestion(text: string): boolean {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(normaliseSlackText(text).trim());
+  } catch {
+    return false;
+  }
+  const opening = leadIn(tokens);
+  const last = opening.drop.at(-1);
+  if (last === undefined) return false;
+  return tokens.slice(last + 1).some((token) => isMarkedDatabase(token));
+}
+
+/** A hashtag, quoted phrase or group: a database wherever it stands. */
+export function isMarkedDatabase(token: Token): boolean {
+  if (token.kind === 'quoted') return readDatabaseToken(token).kind === 'item';
+  return (
+    token.kind === 'word' &&
+    (token.text.startsWith('#') || /^group:/i.test(token.text)) &&
+    readDatabaseToken(token).kind === 'item'
+  );
+}
+
+/** A plain word, lower-case with trailing commas ignored; undefined for anything else. */
+function lowerWord(token: Token | undefined): string | undefined {
+  if (token?.kind !== 'word') return undefined;
+  return token.lower;
+}
