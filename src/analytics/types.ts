@@ -3,16 +3,9 @@
  * service's loosely specified body (see schema.ts): nothing here knows about Slack.
  */
 
-/** Metrics the influencers endpoint can sort by; results are ordered by the first one asked for. */
-export const metricNames = [
-  'hsg_score',
-  'mentions',
-  'retweets',
-  'tweets',
-  'impressions',
-  'replies',
-] as const;
-export type Metric = (typeof metricNames)[number];
+import type { Metric } from '../model/metrics.ts';
+
+export { type Metric, metricNames } from '../model/metrics.ts';
 
 export interface InfluencersQuery {
   /** Predicates (hashtag, phrase, numeric id) and `group:` items, in the user's order. */

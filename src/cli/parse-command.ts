@@ -5,8 +5,10 @@
  *   parse --jsonl [--tz <zone>] [--now <ISO instant>]    stdin lines {"text","tz"?,"now"?} -> one
  *                                                        result line each, in order; exit 0
  *
- * Results are `{"databases","start","end","timezone","top"}` in that order; errors are
- * `{"error":{"message"}}`. `--tz` defaults to UTC and `--now` to the clock (read once per run);
+ * Results are `{"databases","start","end","timezone","top"}` in that order, then `"compare":
+ * {"start","end"}` and `"metric"` only when the text asks for them (`vs previous period`, `by
+ * mentions`); errors are `{"error":{"message"}}`. U+2028 and U+2029 are escaped in the output and
+ * end no input line, so one line is one line for every reader. `--tz` defaults to UTC and `--now` to the clock (read once per run);
  * a line's own `tz`/`now` override them, and `null` means the default. Every input line gets
  * exactly one output line, blank ones included (an error saying the line is empty), so outputs
  * match inputs by position; a UTF-8 byte order mark before the first line is ignored.
@@ -16,9 +18,10 @@
  * earliest data (2006-03-21) is an error.
  * When the reader of stdout goes away (`... --jsonl | head -1`), the command stops quietly with 0.
  */
-import { createInterface } from 'node:readline';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { DateTime } from 'luxon';
+import { defined } from '../model/defined.ts';
 import { parseLookup } from '../parsing/index.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { type CliCommand, type CliIo, readArguments, writeLine } from './command.ts';
@@ -109,8 +112,21 @@ function parseOne(
   if (typeof instant === 'string') return failure(instant);
   const request = parseLookup(text, { now: instant, zone });
   if (request instanceof Error) return failure(request.message);
-  const { databases, start, end, timezone, top } = request;
-  return { ok: true, json: JSON.stringify({ databases, start, end, timezone, top }) };
+  const { databases, start, end, timezone, top, compare, metric } = request;
+  return {
+    ok: true,
+    json: jsonLine({ databases, start, end, timezone, top, ...defined({ compare, metric }) }),
+  };
+}
+
+/**
+ * JSON on one line whatever it holds: U+2028 and U+2029, which JSON leaves raw in strings, end a
+ * line for many readers (JavaScript's line splitting, Node's readline), so they are escaped.
+ */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** `--now` or a line's `now` as an instant the parser accepts, or the message saying why not. */
@@ -129,7 +145,7 @@ function readNow(now: string): Date | string {
 }
 
 function failure(message: string): Result {
-  return { ok: false, json: JSON.stringify({ error: { message } }) };
+  return { ok: false, json: jsonLine({ error: { message } }) };
 }
 
 /**
@@ -166,15 +182,34 @@ class Output {
 }
 
 async function parseLines(options: Options, clock: Date, io: CliIo, out: Output): Promise<void> {
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
-  for await (const raw of lines) {
+  for await (const raw of inputLines(io.stdin)) {
     number++;
     const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     await out.line(parseLine(line, number, options, clock).json);
     if (out.closed) break;
   }
-  lines.close();
+}
+
+/**
+ * The lines of `input`, split at LF (a CR before it dropped) and nowhere else: readline also ends
+ * a line at a lone CR, U+2028 and U+2029, which may stand inside a JSON string and would shift
+ * every later answer. A last line without LF still counts.
+ */
+async function* inputLines(input: Readable): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  for await (const chunk of input) {
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    let end = pending.indexOf('\n');
+    while (end !== -1) {
+      yield pending.slice(0, end).replace(/\r$/, '');
+      pending = pending.slice(end + 1);
+      end = pending.indexOf('\n');
+    }
+  }
+  pending += decoder.end();
+  if (pending !== '') yield pending.replace(/\r$/, '');
 }
 
 const expected = 'expected {"text":"...","tz":"...","now":"..."}';

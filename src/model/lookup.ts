@@ -1,3 +1,5 @@
+import type { Metric } from './metrics.ts';
+
 /** A lookup the parser understood: exactly what will be asked of the analytics service. */
 export interface LookupRequest {
   /** Spec `databases` items in the user's order, duplicates dropped: `#hcsm`, `breast cancer`, `4711`, `group:Oncology`. */
@@ -9,6 +11,13 @@ export interface LookupRequest {
   readonly timezone: string;
   /** How many influencers to show, 1..50. */
   readonly top: number;
+  /**
+   * The window to compare with (`vs previous period`, `vs last year`, `vs Q2`), in the same form
+   * as `start` and `end`; absent when none was asked for.
+   */
+  readonly compare?: { readonly start: string; readonly end: string };
+  /** The metric to rank by (`by mentions`, `ranked by reach`); absent for the service's default. */
+  readonly metric?: Metric;
   /**
    * The name the person gave the zone when it is not the zone's own (`EST`, `Boston`), so the
    * answer can say how it was read; absent otherwise.

@@ -162,7 +162,7 @@ export function scanCommand<M>(
 /** Symbols that only ever join two databases. */
 const joinerSymbols: ReadonlySet<string> = new Set(['&', '+']);
 /** Words that join two databases when one stands on either side, and are words of a phrase else. */
-const joinerWords: ReadonlySet<string> = new Set(['and', 'or']);
+const joinerWords: ReadonlySet<string> = new Set(['and', 'or', 'vs', 'versus']);
 
 /**
  * `&`, `+` anywhere, and `and`, `or` right after a database item or right before a hashtag, quoted

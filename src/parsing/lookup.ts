@@ -37,8 +37,10 @@ import {
   type ParseContext,
   type ParseDefaults,
 } from '../model/lookup.ts';
+import type { Metric } from '../model/metrics.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
+import { type Comparison, comparisonWindow, matchComparison, matchMetric } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
@@ -61,6 +63,8 @@ export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10,
 interface LookupClauses {
   zone: string;
   top: number;
+  compare: Comparison;
+  metric: Metric;
   time: TimeExpression;
   misspeltTime: never;
 }
@@ -80,10 +84,15 @@ function withoutQuestion(text: string, tokens: readonly Token[], conversation: b
   throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
 }
 
-/** Order matters: `in Europe/Paris` is a zone before `in September` can be a time. */
+/**
+ * Order matters: `in Europe/Paris` is a zone before `in September` can be a time, and `vs last
+ * year` a comparison before `last year` can be the window.
+ */
 const lookupClauses: Clauses<LookupClauses> = {
   zone: matchZoneOption,
   top: matchTopOption,
+  compare: matchComparison,
+  metric: matchMetric,
   time: matchTimeExpression,
   misspeltTime: rejectMisspeltTime,
 };
@@ -125,6 +134,8 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let alias: string | undefined;
   let top: number | undefined;
   let time: { value: TimeExpression; fragment: string } | undefined;
+  let compare: { value: Comparison; fragment: string } | undefined;
+  let metric: Metric | undefined;
   for (const clause of scan.clauses) {
     switch (clause.kind) {
       case 'zone':
@@ -141,6 +152,16 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         if (time !== undefined) throw parseErrors.twoWindows(time.fragment, clause.fragment);
         time = clause;
         break;
+      case 'compare':
+        if (compare !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'comparison');
+        compare = clause;
+        break;
+      case 'metric':
+        if (metric !== undefined) {
+          throw parseErrors.repeatedOption(clause.fragment, 'ranking metric');
+        }
+        metric = clause.value;
+        break;
       case 'misspeltTime':
         break;
     }
@@ -151,19 +172,31 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
 
   const timezone = zone ?? resolveZone(context.zone) ?? 'UTC';
   const timeContext = { now: context.now, zone: timezone };
+  const earliest = context.earliestDate ?? earliestDataDate;
   const window = checkEarliest(
     time === undefined
       ? defaultTimeWindow(timeContext, defaults.windowDays)
       : evaluateTimeExpression(time.value, timeContext, time.fragment),
-    context.earliestDate ?? earliestDataDate,
+    earliest,
     time?.fragment ?? `last ${defaults.windowDays} days`,
   );
+  const compared =
+    compare === undefined
+      ? undefined
+      : checkEarliest(
+          comparisonWindow(compare.value, window, timeContext, compare.fragment),
+          earliest,
+          compare.fragment,
+        );
   return {
     databases,
     start: formatInstant(window.start),
     end: formatInstant(window.end),
     timezone,
     top: top ?? defaults.top,
-    ...defined({ zoneAlias: alias }),
+    ...(compared === undefined
+      ? {}
+      : { compare: { start: formatInstant(compared.start), end: formatInstant(compared.end) } }),
+    ...defined({ metric, zoneAlias: alias }),
   };
 }

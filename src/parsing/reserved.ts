@@ -81,6 +81,9 @@ const grammarWords = [
   'noon',
   'midday',
   'midnight',
+  // Comparisons.
+  'vs',
+  'versus',
   // Zones and options.
   'tz',
   'timezone',

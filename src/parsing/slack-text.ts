@@ -9,7 +9,7 @@ const doubleQuotes = /[\u201C\u201D\u201E\u201F\u00AB\u00BB\u2033]/g;
 /** A single curly-quoted phrase; the closing quote must end the word so apostrophes inside stay. */
 const singleQuoted = /(^|[\s,])\u2018([^\u2018\u201B]*?)\u2019(?=$|[\s,])/g;
 const strayApostrophes = /[\u2018\u2019\u201B]/g;
-const oddSpaces = /[\u00A0\u2000-\u200B\u202F\u205F\u3000\t\r\n]/g;
+const oddSpaces = /[\u00A0\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\t\r\n]/g;
 
 /**
  * Turns Slack's `text` into what the person typed: decodes `&lt;` `&gt;` `&amp;`, rewrites a

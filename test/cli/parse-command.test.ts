@@ -143,6 +143,35 @@ describe('node src/cli.ts parse', () => {
     });
   });
 
+  it('prints compare and metric after the other keys only when the text asks for them', () => {
+    expect(cli(['parse', ...now, '#x last week vs previous period ranked by reach']).stdout).toBe(
+      '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"compare":{"start":"2026-11-02T00:00:00+00:00","end":"2026-11-09T00:00:00+00:00"},"metric":"impressions"}\n',
+    );
+    expect(cli(['parse', ...now, '#x last week by mentions']).stdout).toBe(
+      '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"metric":"mentions"}\n',
+    );
+  });
+
+  it('answers one line per input line when U+2028 or U+2029 stand inside the JSON', () => {
+    const input = [
+      '{"text":"#x\u2028last week"}',
+      '{"text":"#y","tz":"Mars\u2029Base"}',
+      '{"text":"#z yesterday"}',
+    ].join('\n');
+    const run = cli(['parse', '--jsonl', ...now], input);
+    const lines = run.stdout.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(run.stdout).not.toMatch(/[\u2028\u2029]/);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ databases: ['#x'] });
+    expect(JSON.parse(lines[1] as string)).toEqual({
+      error: {
+        message:
+          'Unknown time zone "Mars\u2029Base": give an IANA name such as Europe/London, or UTC.',
+      },
+    });
+    expect(JSON.parse(lines[2] as string)).toMatchObject({ databases: ['#z'] });
+  });
+
   it('stops quietly with 0 when the reader of stdout goes away', () => {
     const script = `${JSON.stringify(process.execPath)} src/cli.ts parse --jsonl | head -1`;
     const input = `${'{"text":"#x last week"}\n'.repeat(20_000)}`;

@@ -117,6 +117,12 @@ const grammarTokens = [
   'tz',
   'tz:utc',
   'timezone',
+  'vs',
+  'previous',
+  'period',
+  'by',
+  'mentions',
+  'reach',
   'Europe/Paris',
   'asia/kolkata',
   'Mars/Base',
@@ -175,6 +181,10 @@ function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
   expect(new Set(result.databases).size).toBe(result.databases.length);
   expect(result.top).toBeGreaterThanOrEqual(1);
   expect(result.top).toBeLessThanOrEqual(50);
+  if (result.compare !== undefined) {
+    expect(Date.parse(result.compare.start)).toBeLessThan(Date.parse(result.compare.end));
+    expect(Date.parse(result.compare.end)).toBeLessThanOrEqual(now.getTime());
+  }
 }
 
 /** The two ends of a range phrase built from the shapes above. */
@@ -261,6 +271,44 @@ describe('parseLookup (properties)', () => {
           phrase,
           backwards ? 'inverted_window' : 'empty_window',
         ]);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('never lets a "previous" comparison overlap the window it follows', () => {
+    const windows = [
+      '',
+      'last week',
+      'yesterday',
+      'this month',
+      'last 48 hours',
+      'past 7 days',
+      'Q3',
+      'since monday',
+      'from Oct 1 to Oct 31',
+      'between 9am and 5pm yesterday',
+      'last night',
+      '2 weeks ago',
+      'week 46',
+      'H1',
+    ];
+    const previous = ['vs previous', 'vs previous period', 'compared to the prior period'];
+    const command = fc
+      .tuple(fc.constantFrom(...windows), fc.constantFrom(...previous))
+      .map(([window, compare]) => `#hcsm ${window} ${compare}`);
+    fc.assert(
+      fc.property(command, contextWithData, (text, { now, zone }) => {
+        const result = parseLookup(text, { now, zone });
+        checkInvariants(result, now);
+        if (result instanceof ParseError || result.compare === undefined) return;
+        const [start, compareStart, compareEnd] = [
+          result.start,
+          result.compare.start,
+          result.compare.end,
+        ].map((instant) => Date.parse(instant));
+        expect(compareStart).toBeLessThan(compareEnd as number);
+        expect(compareEnd).toBeLessThanOrEqual(start as number);
       }),
       { numRuns: 2_000 },
     );

@@ -121,6 +121,22 @@ export const parseErrors = {
     );
   },
 
+  badComparison(fragment: string, example = '#hcsm last week vs previous period'): ParseError {
+    return new ParseError(
+      'bad_time',
+      `I can't read what ${quote(fragment)} compares with: say vs previous period, vs last year, vs the week before or a window such as vs Q2. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  unknownMetric(fragment: string, example = '#hcsm last week ranked by mentions'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `I can't rank by ${quote(fragment)}: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
   /** Words before the databases that ask rather than name one, after the slash command. */
   leadIn(fragment: string, example = '#hcsm last week'): ParseError {
     return new ParseError(

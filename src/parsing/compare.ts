@@ -1,0 +1,169 @@
+/**
+ * What a lookup is compared with and ranked by: `vs previous period`, `vs last year`, `vs Q2`,
+ * `compared to the week before`; `by mentions`, `ranked by reach`, `sorted by HSG score`.
+ */
+import type { DateTime } from 'luxon';
+import { type Metric, metricNames } from '../model/metrics.ts';
+import type { Match, Matcher } from './grammar.ts';
+import { parseErrors } from './messages/lookup.ts';
+import type { TimeExpression } from './time/ast.ts';
+import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './time/evaluate.ts';
+import { matchTimeExpression } from './time/ranges.ts';
+import type { CalendarUnit } from './time/vocabulary.ts';
+import { lowerAt, type Token, tokensText } from './tokens.ts';
+
+/**
+ * A comparison as read: `previous`, the period of equal length just before the window; `year`,
+ * the same window a year earlier; `before`, one whole unit ending where the window starts (`the
+ * week before`); `window`, a window of its own (`vs Q2`, `vs last month`).
+ */
+export type Comparison =
+  | { readonly kind: 'previous' }
+  | { readonly kind: 'year' }
+  | { readonly kind: 'before'; readonly unit: CalendarUnit }
+  | { readonly kind: 'window'; readonly expression: TimeExpression };
+
+const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'against']);
+const previousWords: ReadonlySet<string> = new Set(['previous', 'prior', 'preceding']);
+const units: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
+
+/**
+ * `vs`, `versus`, `against`, `compared to`/`with`, then `previous` (`the previous period`, `prior
+ * period`, `the period before`), `last year` (`a year ago`, `the same period last year`), `the
+ * <week|month|quarter|year> before`, or any time expression. Undefined when no comparison follows
+ * (`#hcsm vs #bcsm` names two databases, `against smoking` is a phrase).
+ * @throws ParseError `bad_time` for `vs` with nothing readable after it.
+ */
+export const matchComparison: Matcher<Comparison> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  let next: number;
+  if (compareWords.has(word)) next = at + 1;
+  else if (word === 'compared' && ['to', 'with'].includes(lowerAt(tokens, at + 1) ?? '')) {
+    next = at + 2;
+  } else return undefined;
+  const target = matchTarget(tokens, next);
+  if (target !== undefined) return target;
+  if (
+    word === 'against' ||
+    tokens[next]?.kind !== 'word' ||
+    /^[#"]|^group:/i.test(tokens[next]?.text ?? '')
+  ) {
+    return undefined;
+  }
+  throw parseErrors.badComparison(tokensText(tokens, at, next + 1));
+};
+
+function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | undefined {
+  const the = lowerAt(tokens, at) === 'the' ? at + 1 : at;
+  const first = lowerAt(tokens, the);
+  const second = lowerAt(tokens, the + 1);
+  if (first !== undefined && previousWords.has(first)) {
+    const period = second === 'period' ? the + 2 : the + 1;
+    return { value: { kind: 'previous' }, next: period };
+  }
+  if (first === 'period' && second === 'before')
+    return { value: { kind: 'previous' }, next: the + 2 };
+  if (first === 'same' && second === 'period' && lowerAt(tokens, the + 2) === 'last') {
+    if (lowerAt(tokens, the + 3) === 'year') return { value: { kind: 'year' }, next: the + 4 };
+  }
+  if ((first === 'last' && second === 'year') || (first === 'a' && second === 'year')) {
+    const ago = first === 'a' && lowerAt(tokens, the + 2) === 'ago';
+    if (first === 'last' || ago) return { value: { kind: 'year' }, next: ago ? the + 3 : the + 2 };
+  }
+  if (
+    the > at &&
+    first !== undefined &&
+    units.has(first) &&
+    second === 'before' &&
+    lowerAt(tokens, the + 2) !== 'last'
+  ) {
+    return { value: { kind: 'before', unit: first as CalendarUnit }, next: the + 2 };
+  }
+  const window = matchTimeExpression(tokens, at);
+  if (window === undefined) return undefined;
+  return { value: { kind: 'window', expression: window.value }, next: window.next };
+}
+
+/**
+ * The window a comparison names beside `main`, in its zone.
+ * @throws ParseError for a window that cannot be (`vs tomorrow`).
+ */
+export function comparisonWindow(
+  comparison: Comparison,
+  main: TimeWindow,
+  context: TimeContext,
+  fragment: string,
+): TimeWindow {
+  switch (comparison.kind) {
+    case 'previous': {
+      // Equal length as the clock reads it: whole days stay whole days across a DST change.
+      const length = main.end.diff(main.start, ['days', 'milliseconds']);
+      return { start: main.start.minus(length), end: main.start };
+    }
+    case 'year':
+      return { start: main.start.minus({ years: 1 }), end: main.end.minus({ years: 1 }) };
+    case 'before':
+      return { start: before(main.start, comparison.unit), end: main.start };
+    case 'window':
+      return evaluateTimeExpression(comparison.expression, context, fragment);
+  }
+}
+
+function before(start: DateTime, unit: CalendarUnit): DateTime {
+  return start.minus({ [`${unit}s`]: 1 });
+}
+
+/** Words for each metric, as people say them; the service's own names too. */
+const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
+  ...metricNames.map((name) => [name, name] as const),
+  ['hsg', 'hsg_score'],
+  ['score', 'hsg_score'],
+  ['influence', 'hsg_score'],
+  ['mention', 'mentions'],
+  ['retweet', 'retweets'],
+  ['rts', 'retweets'],
+  ['reposts', 'retweets'],
+  ['repost', 'retweets'],
+  ['shares', 'retweets'],
+  ['tweet', 'tweets'],
+  ['posts', 'tweets'],
+  ['post', 'tweets'],
+  ['reach', 'impressions'],
+  ['views', 'impressions'],
+  ['impression', 'impressions'],
+  ['reply', 'replies'],
+  ['comments', 'replies'],
+]);
+
+const rankWords: ReadonlySet<string> = new Set([
+  'ranked',
+  'rank',
+  'sorted',
+  'sort',
+  'ordered',
+  'order',
+]);
+
+/**
+ * `by <metric>`, `ranked by`, `sorted by`, `ordered by` -> the metric: `mentions`, `HSG score`,
+ * `reach`, `reposts`, `posts`, `replies` and the service's own names (`hsg_score`).
+ * @throws ParseError `unrecognised` after `ranked by` (and the like) when no metric follows; after
+ *   a lone `by` the words are left to the databases (`tweets by doctors`).
+ */
+export const matchMetric: Matcher<Metric> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  let next: number;
+  if (word === 'by') next = at + 1;
+  else if (word !== undefined && rankWords.has(word) && lowerAt(tokens, at + 1) === 'by') {
+    next = at + 2;
+  } else return undefined;
+  const name = lowerAt(tokens, next);
+  const twoWords = name === 'hsg' || name === 'influence' ? lowerAt(tokens, next + 1) : undefined;
+  const metric = name === undefined ? undefined : metricWords.get(name);
+  if (metric !== undefined) {
+    return { value: metric, next: twoWords === 'score' ? next + 2 : next + 1 };
+  }
+  if (word === 'by') return undefined;
+  throw parseErrors.unknownMetric(tokensText(tokens, at, next + 1));
+};
