@@ -26,7 +26,8 @@ export function ignoredSlackSettingsText(names: readonly string[]): string | und
 export const consoleCommands = [
   `${slashCommand} <lookup>    what you would type in a channel, e.g. ${slashCommand} #hcsm last week`,
   `${slashCommand} digest …    schedule a digest here, e.g. ${slashCommand} digest #hcsm every monday at 9am`,
-  "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday",
+  "<lookup>                 what you would type in the bot's DM, e.g. #hcsm yesterday or",
+  '                         who drove #hcsm last week? (a range ending on a date holds that day)',
   'help                     how to write a lookup',
   '/json                    the Block Kit JSON of the last message; /json on|off to show it every time',
   'clear                    clear the screen',

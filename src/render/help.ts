@@ -16,6 +16,7 @@ export const helpExamples = [
   '#pharma past 48 hours',
   '#lcsm from 2026-09-01 to 2026-09-08 tz Asia/Tokyo',
   '4711 last month limit 5',
+  '#hcsm and #bcsm Oct 1 - Oct 31 vs previous period by mentions',
 ] as const;
 
 export interface HelpOptions {
@@ -107,21 +108,26 @@ export function commandMrkdwn(command: string | undefined): string {
   return escapeMrkdwn(commandLabel(command));
 }
 
-/** The grammar in four lines; shared with the Home tab. */
+/** The grammar in a few lines; shared with the Home tab. */
 export const grammarSummary =
   '*Databases*: hashtags `#hcsm`, phrases in quotes `"patient safety"`, numeric ids `4711`, ' +
-  'groups `group:Oncology` or `group:"Rare Diseases"`; separate several with commas (up to 10).\n' +
+  'groups `group:Oncology` or `group:"Rare Diseases"`; separate several with commas or `and` ' +
+  '(up to 10).\n' +
   '*Window*: `last week`, `yesterday`, `this month`, `last quarter`, `past 48 hours`, `10d`, ' +
-  '`since Oct 1`, `from 2026-09-01 to 2026-09-08`, `Sep 1 through Sep 8`. A date without a time ' +
-  'means midnight; with no window you get the last 7 days.\n' +
+  '`since Oct 1`, `from 2026-09-01 to 2026-09-08`, `Oct 1 - Oct 31`, `today 8:00-12:00`, ' +
+  '`this morning`, `last night`, `2026-W46`, `H1 2026`, `mtd`, `the week before last`. A range ' +
+  'that ends on a date includes that whole day; an end with a time stops at that time. With no ' +
+  'window you get the last 7 days.\n' +
+  '*Compare and rank*: `vs previous period`, `vs last year`, `vs Q2`; `by mentions`, ' +
+  '`ranked by reach`, `by HSG score`.\n' +
   '*Time zone*: yours from your Slack profile, or `in Europe/London`, `tz America/New_York`, ' +
-  '`tz:UTC`.\n' +
+  '`tz:UTC`, a place (`in Boston`, `in India`) or `in EST`.\n' +
   '*How many*: `top 20` or `limit 20`, from 1 to 50 (default 10).';
 
 function dmNote(command: string): string {
   return (
     `*In a direct message* send me the same text without \`${command}\` (for example ` +
-    '`#hcsm yesterday`), or mention me in a channel with that text and I answer in a thread. ' +
-    'Type `help` any time to see this again.'
+    '`#hcsm yesterday`), or just ask (`who drove #hcsm last week?`); or mention me in a channel ' +
+    'with that text and I answer in a thread. Type `help` any time to see this again.'
   );
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { consoleZoneErrorText, ignoredSlackSettingsText } from '../../src/render/console.ts';
+import {
+  consoleCommandsText,
+  consoleZoneErrorText,
+  ignoredSlackSettingsText,
+} from '../../src/render/console.ts';
 
 describe('consoleZoneErrorText', () => {
   it('names the zone and an example of a valid one', () => {
@@ -22,5 +26,13 @@ describe('ignoredSlackSettingsText', () => {
     ],
   ])('words %j', (names, expected) => {
     expect(ignoredSlackSettingsText(names)).toBe(expected);
+  });
+});
+
+describe('consoleCommandsText', () => {
+  it('shows a question as DM text, and the whole-day rule the help states', () => {
+    const text = consoleCommandsText('Commands');
+    expect(text).toContain('who drove #hcsm last week?');
+    expect(text).toContain('a range ending on a date holds that day');
   });
 });

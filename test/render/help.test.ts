@@ -18,6 +18,7 @@ describe('renderHelp', () => {
         '• `/influencers #pharma past 48 hours`',
         '• `/influencers #lcsm from 2026-09-01 to 2026-09-08 tz Asia/Tokyo`',
         '• `/influencers 4711 last month limit 5`',
+        '• `/influencers #hcsm and #bcsm Oct 1 - Oct 31 vs previous period by mentions`',
       ].join('\n'),
     );
   });
@@ -29,6 +30,11 @@ describe('renderHelp', () => {
     expect(text).toContain('Window: `last week`, `yesterday`');
     expect(text).toContain('Time zone: yours from your Slack profile, or `in Europe/London`');
     expect(text).toContain('How many: `top 20` or `limit 20`, from 1 to 50 (default 10).');
+    expect(text).toContain(
+      'A range that ends on a date includes that whole day; an end with a time stops at that time.',
+    );
+    expect(text).toContain('Compare and rank: `vs previous period`');
+    expect(text).toContain('or just ask (`who drove #hcsm last week?`)');
     expect(text).toContain(
       'In a direct message send me the same text without `/influencers` (for example `#hcsm yesterday`)',
     );
