@@ -4,7 +4,7 @@
  * their own databases instead of `#hcsm`, written as they would type it where they are (after the
  * slash command, or bare in a DM).
  */
-import { ParseError } from '../errors.ts';
+import type { ParseError } from '../errors.ts';
 import { slashCommand } from '../model/commands.ts';
 import { isMarkedDatabase } from './question.ts';
 import { fragmentOf, type Token } from './tokens.ts';
@@ -24,8 +24,8 @@ const ownExample: ReadonlySet<ParseError['reason']> = new Set([
 ]);
 
 /**
- * `error` with its closing `Try: /influencers <example>` rewritten for this person. `text` is the
- * normalised command and `tokens` its tokens, for the databases they named.
+ * `error`, made by the parse of `text` (normalised) into `tokens`, with its closing `Try:
+ * /influencers <example>` rewritten for this person.
  */
 export function fitAdvice(
   error: ParseError,
@@ -49,9 +49,10 @@ export function fitAdvice(
     if (own.length > 0) example = example.replace(exampleDatabases, own.join(', '));
   }
   const command = context.conversation ? '' : `${slashCommand} `;
-  const message = `${error.message.slice(0, at)}Try: ${command}${example}`;
-  if (message === error.message) return error;
-  return new ParseError(error.reason, message, error.fragment, error.correction);
+  // The error was made by this parse and is not seen elsewhere yet: its words are fitted in place
+  // rather than by building a second error (and stack) for every refused command.
+  error.message = `${error.message.slice(0, at)}Try: ${command}${example}`;
+  return error;
 }
 
 /** The person's text with the fragment the error names replaced by its correction. */

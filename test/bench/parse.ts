@@ -50,6 +50,12 @@ const corpus = [
   '#hcsm in 2025',
   '#hcsm Jan-Mar',
   'type 2 diabetes last fortnight in New York',
+  '#hcsm and #bcsm Oct 1 - Oct 31 vs previous period by mentions',
+  '#hcsm today 8:00-12:00',
+  '#hcsm 2026-W46 ranked by reach',
+  '#hcsm H1 2026 vs last year in EST',
+  '#hcsm last night in Boston',
+  '#hcsm 23/11/2025',
 ];
 
 /**

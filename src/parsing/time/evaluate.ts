@@ -29,8 +29,7 @@ export interface TimeWindow {
  * @throws ParseError `bad_time` naming the start and that day.
  */
 export function checkEarliest(window: TimeWindow, earliest: string, fragment: string): TimeWindow {
-  const first = DateTime.fromISO(earliest, { zone: window.start.zone });
-  if (window.start < first) {
+  if (window.start.toMillis() < firstDay(earliest, window.start)) {
     throw parseErrors.beforeData(fragment, formatInstant(window.start), earliest);
   }
   return window;
@@ -51,6 +50,19 @@ export function zonedNow(context: TimeContext): DateTime {
   return DateTime.fromMillis(Math.floor(context.now.getTime() / 1000) * 1000, {
     zone: zoneFor(context.zone),
   });
+}
+
+const firstDays = new Map<string, number>();
+
+/** The start of day `date` in the zone of `instant`, in epoch milliseconds; cached, per zone. */
+function firstDay(date: string, instant: DateTime): number {
+  const key = `${date} ${instant.zoneName ?? ''}`;
+  let first = firstDays.get(key);
+  if (first === undefined) {
+    first = DateTime.fromISO(date, { zone: instant.zone }).toMillis();
+    if (firstDays.size < 1_000) firstDays.set(key, first);
+  }
+  return first;
 }
 
 /**

@@ -10,6 +10,7 @@ import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { misspellableUnits, misspellableWords, months, units } from './vocabulary.ts';
 
 const relativeWords = ['last', 'past', 'this', 'next'];
+const lettersOnly = /^[a-z]+$/;
 /** Digits joined by date or time punctuation: `2026-13-45`, `32/11/26`, `01.09.2026`, `25:00`. */
 const dateShaped = /^\d+([./:-]\d+)+([ap]\.?m\.?|[tz].*)?$/i;
 const clockShaped = /^\d+([ap]\.?m\.?)$/i;
@@ -45,17 +46,19 @@ export const rejectMisspeltTime: Matcher<never> = (tokens, at) => {
     throw parseErrors.unsupportedDate(tokensText(tokens, at, month ? at + 2 : at + 1));
   }
   if (dateShaped.test(word) || clockShaped.test(word)) throw parseErrors.invalidDate(token.text);
+  // Keywords are letters only: a hashtag, a number or an id is no slip of one.
+  if (!lettersOnly.test(word)) return undefined;
   if (word.length >= 5) {
     const meant = nearest(word, misspellableWords);
     if (meant !== undefined) throw parseErrors.didYouMean(token.text, meant);
   }
   rejectMisspeltOption(tokens, at);
-  const relative = relativeWords.includes(word) ? word : nearest(word, relativeWords);
-  if (relative === undefined) return undefined;
   const count = lowerAt(tokens, at + 1);
   const unitAt = count !== undefined && /^\d{1,6}$/.test(count) ? at + 2 : at + 1;
   const next = tokens[unitAt];
   if (next?.kind !== 'word' || next.lower.length < 3) return undefined;
+  const relative = relativeWords.includes(word) ? word : nearest(word, relativeWords);
+  if (relative === undefined) return undefined;
   const unit = misspellableUnits.includes(next.lower) ? next.lower : nearest(next.lower, unitWords);
   if (unit === undefined || (relative === word && unit === next.lower)) return undefined;
   const counted = unitAt === at + 2 ? ` ${count}` : '';
