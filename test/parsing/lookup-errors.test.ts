@@ -246,6 +246,60 @@ describe('parseLookup', () => {
         'in Europe/Paris',
         'The time zone is given twice (again in “in Europe/Paris”): give it once. Try: /influencers #x last week',
       ],
+      [
+        '#x from Nov 15 to Nov 1',
+        'inverted_window',
+        'from Nov 15 to Nov 1',
+        'The window “from Nov 15 to Nov 1” ends before it starts (2026-11-15T00:00:00+00:00 to 2026-11-01T00:00:00+00:00): put the earlier time first. Try: /influencers #x from Sep 1 to Sep 8',
+      ],
+      [
+        '#x last 1000 years',
+        'bad_time',
+        'last 1000 years',
+        'The window “last 1000 years” starts at 1026-11-21T15:30:00+00:00, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #x since 2006-03-21',
+      ],
+      [
+        '#x 2026-W54',
+        'bad_time',
+        '2026-W54',
+        '“2026-W54” is not a real date or time. Try: /influencers #x from 2026-09-01 to 2026-09-08',
+      ],
+      [
+        '#x vs blah',
+        'bad_time',
+        'vs blah',
+        "I can't read what “vs blah” compares with: say vs previous period, vs last year, vs the week before or a window such as vs Q2. Try: /influencers #x last week vs previous period",
+      ],
+      [
+        '#x sorted by popularity',
+        'unrecognised',
+        'sorted by popularity',
+        "I can't rank by “sorted by popularity”: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: /influencers #x last week ranked by mentions",
+      ],
+      [
+        '#x last week vs previous vs last year',
+        'unrecognised',
+        'vs last year',
+        'The comparison is given twice (again in “vs last year”): give it once. Try: /influencers #x last week',
+      ],
+      [
+        '#x in Texas',
+        'unknown_zone',
+        'Texas',
+        '“Texas” has several time zones (America/Chicago, America/Denver): name one of them, or a city. Try: /influencers #x last week in America/Chicago',
+      ],
+      [
+        '#x tz Londn',
+        'unknown_zone',
+        'Londn',
+        'Unknown time zone “Londn”: did you mean Europe/London? Try: /influencers #x tz Europe/London',
+      ],
+      [
+        'who drove #x last week?',
+        'unrecognised',
+        'who drove',
+        '“who drove” is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: /influencers #x last week',
+      ],
     ])('refuses %j with %s', (text, reason, fragment, message) => {
       const error = failure(text);
       expect(error).toBeInstanceOf(ParseError);
