@@ -1,6 +1,6 @@
 /**
- * The `/influencers` lookup grammar: `<databases> [time window] [in <zone>] [top N]`, in any
- * order, -> the request sent to the analytics service.
+ * The `/influencers` lookup grammar: `<databases> [time window] [vs <window>] [by <metric>] [in
+ * <zone>] [top N]`, in any order, -> the request sent to the analytics service.
  *
  * Decisions people meet (the tests hold each):
  * - `past week`, `this past week`: the last 7 days to now; `last week` is the previous ISO week.
@@ -28,6 +28,16 @@
  *   21:00 – 22:00`), the second read forward from the first.
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
  *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
+ * - Windows counted back from now end at the current minute; a window starting before the first
+ *   day with data (`context.earliestDate`) is refused.
+ * - `vs previous` is the period of equal length just before the window, `vs last year` the same
+ *   window a year earlier (`compare.ts`); `by reach` ranks by impressions.
+ * - Zones by abbreviation (`EST`), city, state or country (`options.ts`); the request keeps the
+ *   name typed so the answer can say how it was read.
+ * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
+ *   slash command it is refused with the command that works (`question.ts`).
+ * - Errors close on the person's own command: corrected when a slip was near a keyword, else with
+ *   their databases, and without the slash command in a conversation (`advice.ts`).
  */
 import { ParseError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
