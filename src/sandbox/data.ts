@@ -3,22 +3,17 @@
  * request's numbers depend only on its predicates, window and clock, so the same request always
  * gets the same answer and a longer window gets proportionally more activity.
  */
+
 import { LRUCache } from 'lru-cache';
 import { defined } from '../model/defined.ts';
+import { type Metric, metricNames } from '../model/metrics.ts';
 import type { CataloguePredicate } from './catalogue.ts';
 import { type Account, population, type StakeholderCategory } from './population.ts';
 import { sequence, unitHash } from './seeded.ts';
 
-/** Metrics the influencers endpoint reports and sorts by (the `metric` parameter). */
-export const sandboxMetrics = [
-  'hsg_score',
-  'mentions',
-  'retweets',
-  'tweets',
-  'impressions',
-  'replies',
-] as const;
-export type SandboxMetric = (typeof sandboxMetrics)[number];
+/** Metrics the influencers endpoint reports and sorts by (the `metric` parameter): the spec's. */
+export const sandboxMetrics = metricNames;
+export type SandboxMetric = Metric;
 
 /** The wire format of one item of `influencers`, field names exactly as the service sends them. */
 export interface WireInfluencer {
