@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveZone } from '../../src/parsing/index.ts';
+import { resolveZone } from '../../src/time/zone-names.ts';
 
 describe('resolveZone', () => {
   it.each([
