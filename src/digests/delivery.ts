@@ -1,6 +1,6 @@
-import type { ChannelProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Digest, RankedAccount } from '../model/digest.ts';
+import { defined } from '../model/defined.ts';
+import type { Digest, PauseReason, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
@@ -8,6 +8,7 @@ import {
   backoffDelay,
   classifyFailure,
   type Failure,
+  failureDetail,
   mayHavePosted,
   type RetryPolicy,
   RunFailedError,
@@ -30,14 +31,8 @@ export interface DigestPoster {
   notifyCreator(userId: string, message: SlackMessage): Promise<void>;
 }
 
-/** The DM to a digest's creator when repeated failures paused it; `failure` says what to fix. */
-export type RenderPauseNotice = (
-  digest: Digest,
-  failure: Pick<Failure, 'code' | 'channelProblem'>,
-) => SlackMessage;
-
-/** A failure in the words a paused digest shows as its reason in lists. */
-export type DescribeFailure = (code: Failure['code'], channelProblem?: ChannelProblem) => string;
+/** The DM to a digest's creator when the engine paused it; `reason` says why and what to fix. */
+export type RenderPauseNotice = (digest: Digest, reason: PauseReason) => SlackMessage;
 
 /** How a manual run ended, for the person who asked for it. */
 export type RunNowResult =
@@ -64,8 +59,6 @@ export interface DeliveriesOptions {
   readonly retry: RetryPolicy;
   readonly maxConsecutiveFailures: number;
   readonly renderPauseNotice: RenderPauseNotice;
-  /** Without it, a pause reason names the failure's code. */
-  readonly describeFailure: DescribeFailure | undefined;
   /** Most delivery records per store call. */
   readonly storeBatchSize: number;
 }
@@ -218,7 +211,11 @@ export class Deliveries {
         { err: cause, digestId: digest.id, code: failure.code },
         'manual digest run failed',
       );
-      await this.#completeNow(digest, slot, { outcome: 'failed', errorCode: failure.code });
+      await this.#completeNow(digest, slot, {
+        outcome: 'failed',
+        errorCode: failure.code,
+        ...defined({ errorDetail: failureDetail(failure) }),
+      });
       return { outcome: 'failed', failure };
     }
   }
@@ -227,7 +224,7 @@ export class Deliveries {
   #completeNow(
     digest: Digest,
     slot: Date,
-    settled: Pick<Completion, 'outcome' | 'errorCode' | 'messageTs' | 'ranking'>,
+    settled: Pick<Completion, 'outcome' | 'errorCode' | 'errorDetail' | 'messageTs' | 'ranking'>,
   ): Promise<void> {
     const { store, owner, clock } = this.#options;
     return store.complete(digest.id, slot, { owner, at: clock.now(), ...settled });
@@ -255,7 +252,7 @@ export class Deliveries {
   ): Promise<void> {
     const { store, owner, clock, logger } = this.#options;
     const at = clock.now();
-    let settled: Pick<Completion, 'outcome' | 'messageTs' | 'errorCode'>;
+    let settled: Pick<Completion, 'outcome' | 'messageTs' | 'errorCode' | 'errorDetail'>;
     switch (delivery.status) {
       case 'skipped':
         await store.recordSkipped(digest.id, slot, {
@@ -281,7 +278,11 @@ export class Deliveries {
         break;
       case 'failed':
         // beginDelivery retakes a failed record, so this only happens if a store does not.
-        settled = { outcome: 'failed', errorCode: delivery.errorCode ?? 'unknown' };
+        settled = {
+          outcome: 'failed',
+          errorCode: delivery.errorCode ?? 'unknown',
+          ...defined({ errorDetail: delivery.errorDetail }),
+        };
         break;
     }
     await this.#complete(digest.id, slot, { owner, at, ...settled, nextRunAt: next });
@@ -297,33 +298,29 @@ export class Deliveries {
       { err: cause, digestId: digest.id, code: failure.code, failures },
       'digest run failed',
     );
+    const detail = failureDetail(failure);
+    const pauseReason: PauseReason | undefined = pause
+      ? { kind: 'failures', failures, code: failure.code, ...defined({ detail }) }
+      : undefined;
     await this.#complete(digest.id, slot, {
       owner,
       outcome: 'failed',
       at: clock.now(),
       errorCode: failure.code,
+      ...defined({ errorDetail: detail, pauseReason }),
       nextRunAt: next,
       consecutiveFailures: failures,
-      ...(pause ? { pauseReason: this.#pauseReason(failure, failures) } : {}),
     });
     report.failed++;
-    if (!pause) return;
+    if (pauseReason === undefined) return;
     report.paused++;
-    await this.#notifyPause(digest, failure);
+    await this.#notifyPause(digest, pauseReason);
   }
 
-  #pauseReason(failure: Failure, failures: number): string {
-    const { describeFailure } = this.#options;
-    const words = describeFailure
-      ? describeFailure(failure.code, failure.channelProblem)
-      : [failure.code, failure.channelProblem].filter(Boolean).join(': ');
-    return `${words} (${failures} failed runs in a row)`;
-  }
-
-  async #notifyPause(digest: Digest, failure: Failure): Promise<void> {
+  async #notifyPause(digest: Digest, reason: PauseReason): Promise<void> {
     const { poster, renderPauseNotice, logger } = this.#options;
     try {
-      await poster.notifyCreator(digest.creatorId, renderPauseNotice(digest, failure));
+      await poster.notifyCreator(digest.creatorId, renderPauseNotice(digest, reason));
     } catch (notifyError) {
       logger.warn(
         { err: notifyError, digestId: digest.id },

@@ -29,6 +29,11 @@ const permanentCodes = new Set<ErrorCode>([
   'digest_permission_denied',
 ]);
 
+/** What a failure's record keeps beside its code. */
+export function failureDetail(failure: Failure): string | undefined {
+  return failure.channelProblem;
+}
+
 export function classifyFailure(error: unknown): Failure {
   if (isAppError(error)) {
     if (error.code === 'rate_limited') {

@@ -9,7 +9,6 @@ import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
   Deliveries,
-  type DescribeFailure,
   type DigestPoster,
   type RenderPauseNotice,
   type RunNowResult,
@@ -22,12 +21,7 @@ import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
 
 export { type Clock, systemClock } from './clock.ts';
-export type {
-  DescribeFailure,
-  DigestPoster,
-  RenderPauseNotice,
-  RunNowResult,
-} from './delivery.ts';
+export type { DigestPoster, RenderPauseNotice, RunNowResult } from './delivery.ts';
 export type { TickReport } from './tick.ts';
 
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
@@ -116,11 +110,6 @@ export interface DigestRunnerDeps {
   readonly poster: DigestPoster;
   readonly renderDigest: RenderDigest;
   readonly renderPauseNotice: RenderPauseNotice;
-  /**
-   * The pause reason a digest keeps and its lists show. Without it (tests, benchmarks) the reason
-   * names the failure's code.
-   */
-  readonly describeFailure?: DescribeFailure;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -207,7 +196,6 @@ export class DigestRunner {
       maxConsecutiveFailures:
         options.maxConsecutiveFailures ?? digestRunnerDefaults.maxConsecutiveFailures,
       renderPauseNotice: deps.renderPauseNotice,
-      describeFailure: deps.describeFailure,
       storeBatchSize: options.storeBatchSize ?? policyDefaults.storeBatchSize,
     });
     this.#tickOptions = {

@@ -3,6 +3,7 @@
  * a button, the local console): create, list, run, pause, resume or remove through the
  * `DigestManager`, then answer in the renderer's words. Bolt-free, so the console and Slack agree.
  */
+import { failureDetail } from '../digests/failures.ts';
 import type { RunNowResult } from '../digests/runner.ts';
 import { runWindow } from '../digests/schedule.ts';
 import { isAppError } from '../errors.ts';
@@ -40,7 +41,7 @@ export function runActionResult(digest: Digest, result: RunNowResult): DigestAct
         outcome: 'failed',
         failure: {
           code: result.failure.code,
-          ...defined({ channelProblem: result.failure.channelProblem }),
+          ...defined({ detail: failureDetail(result.failure) }),
         },
       };
   }

@@ -16,7 +16,7 @@ export type Cadence = 'daily' | 'weekly' | 'monthly' | 'custom';
 
 /**
  * When a digest runs. Friendly phrases ("every monday at 9am") are translated to a five-field cron
- * expression by the command grammar; `description` keeps the words shown back to people.
+ * expression by the command grammar; the words shown back to people are made from it when shown.
  */
 export interface CronSchedule {
   readonly kind: 'cron';
@@ -25,8 +25,6 @@ export interface CronSchedule {
   /** IANA zone (or `UTC`) the expression is read in; also the zone of every window and message. */
   readonly zone: string;
   readonly cadence: Cadence;
-  /** What the creator asked for, in words; `describeSchedule` derives one when absent. */
-  readonly description?: string;
 }
 
 export type DigestSchedule = CronSchedule;
@@ -52,6 +50,25 @@ export interface RankedAccount {
   readonly rank: number;
 }
 
+/**
+ * What the code of a failure alone does not say, as data: why a channel is unreachable
+ * (`ChannelProblem`), or the block type Slack refused.
+ */
+export type ErrorDetail = string;
+
+/**
+ * Why a digest was paused, as data its lists and notices put into words when they are shown;
+ * absent when a person paused it.
+ */
+export type PauseReason = {
+  readonly kind: 'failures';
+  /** Failed runs in a row that paused it. */
+  readonly failures: number;
+  /** The last failure's code and detail. */
+  readonly code: ErrorCode | 'unknown';
+  readonly detail?: ErrorDetail;
+};
+
 export interface LastRun {
   /** The scheduled instant this run was for (or the moment of a manual run). */
   readonly slot: Date;
@@ -59,6 +76,7 @@ export interface LastRun {
   /** When the outcome was recorded. */
   readonly at: Date;
   readonly errorCode?: ErrorCode | 'unknown';
+  readonly errorDetail?: ErrorDetail;
   /** Slack timestamp of the posted message. */
   readonly messageTs?: string;
 }
@@ -76,8 +94,8 @@ export interface Digest {
   /** How many influencers each run shows. */
   readonly top: number;
   readonly status: DigestStatus;
-  /** Why the digest was paused, in words for its creator; absent when active or paused by hand. */
-  readonly pausedReason?: string;
+  /** Why the digest was paused; absent when active or paused by hand. */
+  readonly pauseReason?: PauseReason;
   readonly consecutiveFailures: number;
   /** The next scheduled slot still to be handled. */
   readonly nextRunAt: Date;

@@ -18,7 +18,6 @@
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import { type DigestAction, digestVerbs } from '../model/commands.ts';
-import { defined } from '../model/defined.ts';
 import type { CronSchedule, DigestWindow, WindowUnit } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import { resolveZone } from '../time/zone-names.ts';
@@ -296,13 +295,9 @@ function buildSchedule(
   const { days, morning } = clause.value;
   const notes: string[] = [];
   let expression: string;
-  let description: string | undefined;
   if (days.kind === 'cron' || days.kind === 'hourly') {
     if (time !== undefined) throw digestErrors.timeWithoutDays(time.fragment, clause.fragment);
     expression = days.kind === 'cron' ? days.expression : cronExpression(days, defaultDigestTime);
-    if (days.kind === 'hourly') {
-      description = `${days.every === 1 ? 'Every hour' : `Every ${days.every} hours`} at :00 ${zone}`;
-    }
   } else {
     if (morning && time !== undefined && time.value.hour >= 12) {
       throw digestErrors.notMorning(time.fragment);
@@ -325,7 +320,6 @@ function buildSchedule(
     expression,
     zone,
     cadence: inferCadence(expression),
-    ...defined({ description }),
   };
   try {
     validateSchedule(schedule, now);

@@ -1,15 +1,34 @@
 /**
  * A digest's failures in words: what went wrong, for the list, the run answer and the pause notice,
- * and what the creator can do about it. The runner stores only the code; the words are made here.
+ * and what the creator can do about it. The runner stores only codes and data; the words are made
+ * here, when they are shown.
  */
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
+import type { PauseReason } from '../model/digest.ts';
 import { userMention } from './mentions.ts';
 import { unhandled } from './unhandled.ts';
 
-/** Why a digest was paused: the runner's words, or a failure's code (and channel problem). */
-export type PauseCause =
-  | string
-  | { readonly code: ErrorCode | 'unknown'; readonly channelProblem?: ChannelProblem };
+/** A failure as the renderer words it: its code and, where the code needs one, its detail. */
+export interface FailureFacts {
+  readonly code: ErrorCode | 'unknown';
+  /** The channel problem of `channel_unreachable`. */
+  readonly detail?: string;
+}
+
+const channelProblems: ReadonlySet<string> = new Set<ChannelProblem>([
+  'not_in_channel',
+  'archived',
+  'not_found',
+  'restricted',
+  'direct_message',
+]);
+
+/** A stored detail read as a channel problem; anything else (a newer version's) as none. */
+function channelProblemOf(detail: string | undefined): ChannelProblem | undefined {
+  return detail !== undefined && channelProblems.has(detail)
+    ? (detail as ChannelProblem)
+    : undefined;
+}
 
 /** Codes with nothing a person can do about them; the logs say more. */
 const unexpectedFailure = 'an unexpected error (the details are in the app logs)';
@@ -18,10 +37,10 @@ const unexpectedFailure = 'an unexpected error (the details are in the app logs)
  * A failed run's stored code in words short enough for one line: the list's last run, the answer
  * to Run now and the pause notice all say it alike.
  */
-export function failureWords(code: ErrorCode | 'unknown', problem?: ChannelProblem): string {
+export function failureWords(code: ErrorCode | 'unknown', detail?: string): string {
   switch (code) {
     case 'channel_unreachable':
-      return channelProblemWords(problem);
+      return channelProblemWords(channelProblemOf(detail));
     case 'credentials_rejected':
     case 'unauthorized':
       return "the analytics service rejected this app's credentials; an admin must check them";
@@ -81,14 +100,11 @@ function channelProblemWords(problem: ChannelProblem | undefined): string {
  * sentence ("Invite <@U1> back to the channel with `/invite`"); undefined when nothing in
  * particular helps (a busy or unreachable service), so the notice only says to resume later.
  */
-export function fixWords(
-  cause: Exclude<PauseCause, string>,
-  botUserId: string | undefined,
-): string | undefined {
+export function fixWords(cause: FailureFacts, botUserId: string | undefined): string | undefined {
   const me = userMention(botUserId, 'me');
   switch (cause.code) {
     case 'channel_unreachable':
-      switch (cause.channelProblem) {
+      switch (channelProblemOf(cause.detail)) {
         case 'archived':
           return 'Unarchive the channel (or remove this digest and create it in another channel)';
         case 'not_in_channel':
@@ -108,4 +124,9 @@ export function fixWords(
     default:
       return undefined;
   }
+}
+
+/** Why a digest is paused, for its lists: "the channel was archived (3 failed runs in a row)". */
+export function pauseReasonWords(reason: PauseReason): string {
+  return `${failureWords(reason.code, reason.detail)} (${reason.failures} failed runs in a row)`;
 }

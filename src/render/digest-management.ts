@@ -7,7 +7,7 @@ import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } fro
 import type { Digest, LastRun } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
-import { failureWords, type PauseCause } from './digest-failures.ts';
+import { type FailureFacts, failureWords, pauseReasonWords } from './digest-failures.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
 import {
   digestChannel,
@@ -226,7 +226,7 @@ function digestBlocks(
   const lines: string[] = [];
   const status =
     digest.status === 'paused'
-      ? ` · :double_vertical_bar: *Paused*${digest.pausedReason ? `: ${escapeMrkdwn(truncate(cleanText(digest.pausedReason), 300))}` : ' by hand'}`
+      ? ` · :double_vertical_bar: *Paused*${digest.pauseReason ? `: ${escapeMrkdwn(pauseReasonWords(digest.pauseReason))}` : ' by hand'}`
       : '';
   lines.push(
     `*${escapeMrkdwn(digest.id)}* · ${digestSubject(digest, { channel: layout.showChannel })}${status}`,
@@ -253,7 +253,7 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date): string
     case 'posted':
       return `${when}, posted`;
     case 'failed':
-      return `${when}, failed: ${failureWords(run.errorCode ?? 'unknown')}`;
+      return `${when}, failed: ${failureWords(run.errorCode ?? 'unknown', run.errorDetail)}`;
     case 'skipped':
       return `${when}, skipped: the app was not running at the time and the slot was too old to post late`;
     case 'unconfirmed':
@@ -314,7 +314,7 @@ export type DigestActionResult =
       readonly action: 'run';
       readonly digest: Digest;
       readonly outcome: 'failed';
-      readonly failure: Exclude<PauseCause, string>;
+      readonly failure: FailureFacts;
     };
 
 export interface DigestActionOptions {
@@ -357,7 +357,7 @@ export function renderDigestActionResult(
           text = `:grey_question: Slack did not confirm ${what} in time, so it may or may not be in ${digestChannel(digest.channelId)}. Check the channel; it was not sent again, to avoid a duplicate.`;
           break;
         case 'failed':
-          text = `:warning: ${what} could not be posted: ${failureWords(result.failure.code, result.failure.channelProblem)}.`;
+          text = `:warning: ${what} could not be posted: ${failureWords(result.failure.code, result.failure.detail)}.`;
           break;
       }
       break;

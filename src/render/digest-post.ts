@@ -5,15 +5,15 @@
  */
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import type { Cadence, Digest } from '../model/digest.ts';
+import type { Cadence, Digest, PauseReason } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
 import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
 import { context, section } from './blocks.ts';
-import { failureWords, fixWords, type PauseCause } from './digest-failures.ts';
+import { failureWords, fixWords } from './digest-failures.ts';
 import { digestPerson, digestSubject, scheduleWords } from './digest-words.ts';
-import { cleanText, escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
+import { escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
 import { blockKitLimits, checkBlockKitLimits, checked } from './limits.ts';
 
@@ -148,25 +148,21 @@ export interface DigestPausedOptions {
 }
 
 /**
- * The direct message to a digest's creator when repeated failures paused it: which digest, why,
- * what to fix and how to resume. Assignable to the engine's `RenderPauseNotice`, which passes the
- * reason in words; given the failure's code instead, it also says what to fix.
+ * The direct message to a digest's creator when the engine paused it: which digest, why, what to
+ * fix and how to resume. Its first two parameters are the engine's `RenderPauseNotice`; without a
+ * reason it words the digest's own.
  */
 export function renderDigestPaused(
   digest: Digest,
-  cause?: PauseCause,
+  reason?: PauseReason,
   options: DigestPausedOptions = {},
 ): SlackMessage {
   const cmd = commandMrkdwn(options.command);
   const resume = `\`${cmd} digest resume ${escapeMrkdwn(digest.id)}\``;
-  const given = cause ?? digest.pausedReason;
+  const given = reason ?? digest.pauseReason;
   const why =
-    given === undefined
-      ? 'its runs kept failing'
-      : typeof given === 'string'
-        ? escapeMrkdwn(truncate(cleanText(given), 500)) || 'its runs kept failing'
-        : failureWords(given.code, given.channelProblem);
-  const fix = typeof given === 'object' ? fixWords(given, options.botUserId) : undefined;
+    given === undefined ? 'its runs kept failing' : failureWords(given.code, given.detail);
+  const fix = given === undefined ? undefined : fixWords(given, options.botUserId);
   const lines = [
     `:double_vertical_bar: Your digest *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}) was paused: ${why}.`,
     `${fix === undefined ? 'Once the cause is fixed,' : `${fix}, then`} resume it with ${resume}.`,

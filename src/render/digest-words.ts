@@ -42,8 +42,7 @@ export function digestPerson(id: string): string {
 
 /** The schedule in words, zone included: "Mondays at 09:00 Europe/London". */
 export function scheduleWords(digest: Pick<Digest, 'schedule'>): string {
-  const words = digest.schedule.description ?? describeSchedule(digest.schedule);
-  return truncate(cleanText(words), 200);
+  return truncate(cleanText(describeSchedule(digest.schedule)), 200);
 }
 
 /**

@@ -101,14 +101,20 @@ function listInWords(items: readonly string[]): string {
 }
 
 /**
- * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London". Patterns beyond
- * the common ones (steps, lists of hours, months) are shown as the cron expression itself.
+ * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London", "Every 6 hours at
+ * :00 Europe/London". Patterns beyond the common ones (other steps, lists of hours, months) are
+ * shown as the cron expression itself.
  */
 export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
   const fields = schedule.expression.trim().split(/\s+/);
   const [minute, hour, dom, month, dow] = fields;
   const plain = `cron "${schedule.expression.trim()}" in ${schedule.zone}`;
   if (fields.length !== 5 || minute === undefined || hour === undefined) return plain;
+  const step = hour === '*' ? 1 : /^\*\/(\d{1,2})$/.exec(hour)?.[1];
+  if (/^\d{1,2}$/.test(minute) && step !== undefined && `${dom} ${month} ${dow}` === '* * *') {
+    const every = Number(step);
+    return `${every === 1 ? 'Every hour' : `Every ${every} hours`} at :${minute.padStart(2, '0')} ${schedule.zone}`;
+  }
   if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || month !== '*') return plain;
   const time = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
   const at = `at ${time} ${schedule.zone}`;

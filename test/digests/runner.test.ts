@@ -1,4 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+function fail(): never {
+  throw new Error('expected a value');
+}
+
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import { configDefaults } from '../../src/config/sections.ts';
 import {
@@ -12,7 +17,7 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
-import { failureWords } from '../../src/render/digest-failures.ts';
+import { pauseReasonWords } from '../../src/render/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
 
@@ -88,7 +93,6 @@ describe('DigestRunner', () => {
         return { text: `digest ${digest.id}`, blocks: [] };
       },
       renderPauseNotice: renderDigestPaused,
-      describeFailure: failureWords,
       options: { owner, ...options },
     });
   }
@@ -212,9 +216,17 @@ describe('DigestRunner', () => {
     const after = await store.get(digest.id);
     expect(after).toMatchObject({
       status: 'paused',
-      pausedReason: 'the channel was archived (3 failed runs in a row)',
-      lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
+      pauseReason: {
+        kind: 'failures',
+        failures: 3,
+        code: 'channel_unreachable',
+        detail: 'archived',
+      },
+      lastRun: { outcome: 'failed', errorCode: 'channel_unreachable', errorDetail: 'archived' },
     });
+    expect(pauseReasonWords(after?.pauseReason ?? fail())).toBe(
+      'the channel was archived (3 failed runs in a row)',
+    );
     expect(poster.notices.map((n) => [n.userId, n.message.text])).toEqual([
       [
         'U1',
@@ -225,7 +237,7 @@ describe('DigestRunner', () => {
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
   });
 
-  it('names the failure in the pause reason by its code when no words are given', async () => {
+  it('stores the pause reason as the failure’s code and detail, with no words', async () => {
     const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = (channelId) => new ChannelUnreachableError(channelId, 'archived');
     const wordless = new DigestRunner({
@@ -240,7 +252,12 @@ describe('DigestRunner', () => {
     expect(await wordless.runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
     expect(await store.get(digest.id)).toMatchObject({
       status: 'paused',
-      pausedReason: 'channel_unreachable: archived (1 failed runs in a row)',
+      pauseReason: {
+        kind: 'failures',
+        failures: 1,
+        code: 'channel_unreachable',
+        detail: 'archived',
+      },
     });
   });
 

@@ -383,7 +383,9 @@ describe('describeSchedule', () => {
       'On the 31st of every month at 10:00 UTC (skipped in months without a 31st)',
     ],
     ['0 10 L * *', 'UTC', 'On the last day of every month at 10:00 UTC'],
-    ['0 */6 * * *', 'UTC', 'cron "0 */6 * * *" in UTC'],
+    ['0 */6 * * *', 'UTC', 'Every 6 hours at :00 UTC'],
+    ['0 * * * *', 'Asia/Kolkata', 'Every hour at :00 Asia/Kolkata'],
+    ['0 */5 9 * *', 'UTC', 'cron "0 */5 9 * *" in UTC'],
     ['0 9 1 * 1', 'UTC', 'cron "0 9 1 * 1" in UTC'],
   ])('describes %s in %s as "%s"', (expression, zone, expected) => {
     expect(describeSchedule({ expression, zone })).toBe(expected);

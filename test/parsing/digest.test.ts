@@ -5,6 +5,7 @@ import { ParseError } from '../../src/errors.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import type { DigestWindow } from '../../src/model/digest.ts';
 import { createsDigest, type DigestCommand, parseDigestCommand } from '../../src/parsing/digest.ts';
+import { describeSchedule } from '../../src/render/schedule.ts';
 
 const now = new Date('2026-11-21T15:30:00Z');
 const context = { now, zone: 'America/New_York' };
@@ -189,14 +190,15 @@ describe('parseDigestCommand', () => {
       ]);
     });
 
-    it('describes hourly schedules itself, since cron steps have no words in the engine', () => {
-      expect(create('digest #hcsm every 2 hours in Asia/Kolkata').spec.schedule).toEqual({
+    it('stores hourly schedules as data, which the renderer words', () => {
+      const { schedule } = create('digest #hcsm every 2 hours in Asia/Kolkata').spec;
+      expect(schedule).toEqual({
         kind: 'cron',
         expression: '0 */2 * * *',
         zone: 'Asia/Kolkata',
         cadence: 'custom',
-        description: 'Every 2 hours at :00 Asia/Kolkata',
       });
+      expect(describeSchedule(schedule)).toBe('Every 2 hours at :00 Asia/Kolkata');
     });
 
     it('uses the zone the text names, else the creator zone, else UTC', () => {

@@ -83,7 +83,7 @@ describe('renderDigestList', () => {
     id: 'ABCDEF',
     creatorId: 'U7',
     status: 'paused',
-    pausedReason: 'the channel was archived (3 failed runs in a row)',
+    pauseReason: { kind: 'failures', failures: 3, code: 'channel_unreachable', detail: 'archived' },
     lastRun: {
       slot: new Date('2026-11-16T09:00:00Z'),
       outcome: 'failed',
@@ -287,7 +287,7 @@ describe('renderDigestActionResult', () => {
         action: 'run',
         digest: digest(),
         outcome: 'failed',
-        failure: { code: 'channel_unreachable', channelProblem: 'not_found' },
+        failure: { code: 'channel_unreachable', detail: 'not_found' },
       },
       `:warning: ${what} could not be posted: the channel no longer exists, or I can no longer see it.`,
     ],
@@ -308,24 +308,31 @@ describe('digest rendering limits', () => {
       databases: fc.array(hostile, { minLength: 1, maxLength: 10 }),
       top: fc.integer({ min: 1, max: 50 }),
       paused: fc.boolean(),
-      reason: fc.option(hostile, { nil: undefined }),
-      description: fc.option(hostile, { nil: undefined }),
+      detail: fc.option(hostile, { nil: undefined }),
     })
-    .map(({ id, databases, top, paused, reason, description }) =>
+    .map(({ id, databases, top, paused, detail }) =>
       digest({
         id,
         databases,
         top,
         status: paused ? 'paused' : 'active',
-        ...defined({ pausedReason: reason }),
-        schedule: {
-          kind: 'cron',
-          expression: '0 9 * * 1',
-          zone: 'Europe/London',
-          cadence: 'weekly',
-          ...defined({ description }),
+        ...(paused
+          ? {
+              pauseReason: {
+                kind: 'failures',
+                failures: 3,
+                code: 'channel_unreachable',
+                ...defined({ detail }),
+              },
+            }
+          : {}),
+        lastRun: {
+          slot: now,
+          outcome: 'failed',
+          at: now,
+          errorCode: 'channel_unreachable',
+          ...defined({ errorDetail: detail }),
         },
-        lastRun: { slot: now, outcome: 'failed', at: now, errorCode: 'timeout' },
       }),
     );
 
@@ -349,7 +356,7 @@ describe('digest rendering limits', () => {
             notes: [name],
           });
           expect(checkBlockKitLimits(created)).toEqual([]);
-          expect(checkBlockKitLimits(renderDigestPaused(one, name))).toEqual([]);
+          expect(checkBlockKitLimits(renderDigestPaused(one))).toEqual([]);
           const posted = renderDigestMessage(one, query, result, rankChanges([], []), {
             createdByName: name,
           });

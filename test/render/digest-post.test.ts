@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../src/analytics/types.ts';
 import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
+import type { ErrorCode } from '../../src/errors.ts';
+import { defined } from '../../src/model/defined.ts';
+import type { PauseReason } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
@@ -107,39 +110,43 @@ describe('renderDigestMessage', () => {
     const notice: RenderPauseNotice = renderDigestPaused;
     const message = render(digest(), query, result, rankChanges(undefined, []));
     expect('blocks' in message && message.blocks.length).toBe(5);
-    expect(notice(digest(), { code: 'channel_unreachable', channelProblem: 'archived' }).text).toBe(
+    expect(notice(digest(), failures('channel_unreachable', 'archived')).text).toBe(
       'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
     );
   });
 });
 
+function failures(code: ErrorCode | 'unknown', detail?: string): PauseReason {
+  return { kind: 'failures', failures: 3, code, ...defined({ detail }) };
+}
+
 describe('renderDigestPaused', () => {
   it.each([
     [
-      { code: 'channel_unreachable', channelProblem: 'archived' },
+      failures('channel_unreachable', 'archived'),
       'the channel was archived.\nUnarchive the channel (or remove this digest and create it in another channel), then resume it with `/influencers digest resume 7K3M9Q`.',
     ],
     [
-      { code: 'channel_unreachable', channelProblem: 'not_in_channel' },
+      failures('channel_unreachable', 'not_in_channel'),
       'I am no longer a member of the channel.\nInvite <@UBOT> back to the channel with `/invite`, then resume it with `/influencers digest resume 7K3M9Q`.',
     ],
     [
-      { code: 'access_denied' },
+      failures('access_denied'),
       "a database in it is not accessible to this app's analytics account.\nCheck its databases (remove this digest and create it again without the one that is gone), then resume it with `/influencers digest resume 7K3M9Q`.",
     ],
     [
-      { code: 'credentials_rejected' },
+      failures('credentials_rejected'),
       "the analytics service rejected this app's credentials; an admin must check them.\nAsk an admin to check this app's analytics credentials, then resume it with `/influencers digest resume 7K3M9Q`.",
     ],
     [
-      { code: 'service_unavailable' },
+      failures('service_unavailable'),
       'the analytics service was unavailable.\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
     ],
     [
-      'the bot is not a member of the channel <b> (3 failed runs in a row)',
-      'the bot is not a member of the channel &lt;b&gt; (3 failed runs in a row).\nOnce the cause is fixed, resume it with `/influencers digest resume 7K3M9Q`.',
+      failures('channel_unreachable', '<b>'),
+      'I could not post in the channel.\nCheck that the channel exists and that <@UBOT> can post there, then resume it with `/influencers digest resume 7K3M9Q`.',
     ],
-  ] as const)('tells the creator why (%j) and how to resume', (cause, why) => {
+  ])('tells the creator why (%j) and how to resume', (cause, why) => {
     const message = renderDigestPaused(digest(), cause, { botUserId: 'UBOT' });
     expect(texts(message.blocks)).toEqual([
       `:double_vertical_bar: Your digest *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London) was paused: ${why}`,
@@ -148,8 +155,10 @@ describe('renderDigestPaused', () => {
     expect(checkBlockKitLimits(message)).toEqual([]);
   });
 
-  it('falls back to the stored reason', () => {
-    const message = renderDigestPaused(digest({ pausedReason: 'the channel was archived' }));
+  it('words the digest’s stored reason when given none', () => {
+    const message = renderDigestPaused(
+      digest({ pauseReason: failures('channel_unreachable', 'archived') }),
+    );
     expect(message.text).toBe(
       'Your digest 7K3M9Q was paused: the channel was archived. Resume it with /influencers digest resume 7K3M9Q',
     );

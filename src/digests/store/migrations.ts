@@ -14,6 +14,69 @@ export interface Migration {
   readonly postgres: string;
 }
 
+/**
+ * The pause reasons earlier versions stored in words, by a phrase each began with, and the code
+ * (with its detail) each stands for. Both forms were written: the renderer's words, and the bare
+ * `code: detail` of a runner built without words. The most specific phrase comes first.
+ */
+const wordedPauseReasons: readonly (readonly [phrase: string, code: string])[] = [
+  ['the channel was archived', 'channel_unreachable:archived'],
+  ['I am no longer a member of the channel', 'channel_unreachable:not_in_channel'],
+  ['the channel no longer exists', 'channel_unreachable:not_found'],
+  ['posting in the channel is restricted', 'channel_unreachable:restricted'],
+  ['I cannot post in that conversation', 'channel_unreachable:direct_message'],
+  ['I could not post in the channel', 'channel_unreachable'],
+  ["the analytics service rejected this app's credentials", 'credentials_rejected'],
+  ['a database in it is not accessible', 'access_denied'],
+  ['a database in it no longer exists', 'unknown_database'],
+  ['the analytics service did not accept its question', 'bad_request'],
+  ['the analytics service was too busy', 'rate_limited'],
+  ['the analytics service was unavailable', 'service_unavailable'],
+  ['the analytics service took too long', 'timeout'],
+  ['the analytics service could not be reached', 'network'],
+  ['the analytics service sent an answer', 'invalid_response'],
+  ['this workspace is no longer enabled', 'team_not_allowed'],
+  ['Slack could not be reached', 'slack_call_failed'],
+  ["Slack or the analytics service refused this app's configuration", 'config_invalid'],
+  ...['archived', 'not_in_channel', 'not_found', 'restricted', 'direct_message'].map(
+    (problem) => [`channel_unreachable: ${problem} (`, `channel_unreachable:${problem}`] as const,
+  ),
+  ...[
+    'channel_unreachable',
+    'credentials_rejected',
+    'unauthorized',
+    'access_denied',
+    'unknown_database',
+    'bad_request',
+    'rate_limited',
+    'service_unavailable',
+    'timeout',
+    'network',
+    'invalid_response',
+    'team_not_allowed',
+    'slack_call_failed',
+    'config_invalid',
+  ].map((code) => [`${code} (`, code] as const),
+];
+
+const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * Rewrites every worded pause reason as `failures:<count>:<code>[:<detail>]`; the count is the
+ * digest's failures in a row, which is what the words said. Words no phrase matches become an
+ * unknown cause. The same SQL runs on both adapters.
+ */
+const pauseReasonsAsCodes = `
+  UPDATE digests SET paused_reason = 'failures:' || consecutive_failures || ':' || CASE
+    ${wordedPauseReasons
+      .map(
+        ([phrase, code]) =>
+          `WHEN paused_reason LIKE ${sqlText(`${phrase.replace(/[%_\\]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\' THEN ${sqlText(code)}`,
+      )
+      .join('\n    ')}
+    ELSE 'unknown' END
+  WHERE paused_reason IS NOT NULL`;
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -117,6 +180,18 @@ export const migrations: readonly Migration[] = [
         expires_at TIMESTAMPTZ NOT NULL
       );
       CREATE INDEX seen_keys_expiry ON seen_keys (expires_at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'pause reasons and schedules as codes and data',
+    sqlite: `
+      ${pauseReasonsAsCodes};
+      UPDATE digests SET schedule = json_remove(schedule, '$.description');
+    `,
+    postgres: `
+      ${pauseReasonsAsCodes};
+      UPDATE digests SET schedule = schedule - 'description';
     `,
   },
 ];

@@ -4,9 +4,16 @@
  * milliseconds and JSON as text; PostgreSQL uses timestamptz and jsonb) plus its own claim query.
  */
 import { DigestNotFoundError } from '../../errors.ts';
-import { defined } from '../../model/defined.ts';
-import type { Digest, LastRun, NewDigest, RankedAccount } from '../../model/digest.ts';
+import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
+import {
+  encodePauseReason,
+  encodeProblem,
+  rowToDelivery,
+  rowToDigest,
+  type SqlRow,
+  toDate,
+} from './rows.ts';
 import { SqlSightings } from './sightings.ts';
 import type {
   BeginDeliveryResult,
@@ -23,7 +30,7 @@ import type {
 export type SqlScalar = string | number | Date | null;
 /** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */
 export type SqlValue = SqlScalar | readonly SqlScalar[];
-export type SqlRow = Record<string, unknown>;
+export type { SqlRow } from './rows.ts';
 
 export interface SqlRunner {
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
@@ -46,80 +53,6 @@ export interface SqlExecutor extends SqlRunner {
   completeRows?(db: SqlRunner, completions: readonly SlotCompletion[]): Promise<void>;
   migrate(): Promise<number>;
   close(): Promise<void>;
-}
-
-function toDate(value: unknown): Date {
-  if (value instanceof Date) return value;
-  return new Date(Number(value));
-}
-
-function optionalDate(value: unknown): Date | undefined {
-  return value === null || value === undefined ? undefined : toDate(value);
-}
-
-function fromJson<T>(value: unknown): T {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-}
-
-function optionalString(value: unknown): string | undefined {
-  return value === null || value === undefined ? undefined : String(value);
-}
-
-export function rowToDigest(row: SqlRow): Digest {
-  const lastRunSlot = optionalDate(row.last_run_slot);
-  let lastRun: LastRun | undefined;
-  if (lastRunSlot) {
-    const errorCode = optionalString(row.last_run_error);
-    const messageTs = optionalString(row.last_run_ts);
-    lastRun = {
-      slot: lastRunSlot,
-      outcome: String(row.last_run_outcome) as LastRun['outcome'],
-      at: toDate(row.last_run_at),
-      ...(errorCode ? { errorCode: errorCode as NonNullable<LastRun['errorCode']> } : {}),
-      ...(messageTs ? { messageTs } : {}),
-    };
-  }
-  const pausedReason = optionalString(row.paused_reason);
-  const lastRanking =
-    row.last_ranking === null || row.last_ranking === undefined
-      ? undefined
-      : fromJson<RankedAccount[]>(row.last_ranking);
-  return {
-    id: String(row.id),
-    teamId: String(row.team_id),
-    channelId: String(row.channel_id),
-    creatorId: String(row.creator_id),
-    databases: fromJson<string[]>(row.databases),
-    schedule: fromJson<Digest['schedule']>(row.schedule),
-    window: fromJson<Digest['window']>(row.run_window),
-    top: Number(row.top),
-    status: String(row.status) as Digest['status'],
-    ...(pausedReason ? { pausedReason } : {}),
-    consecutiveFailures: Number(row.consecutive_failures),
-    nextRunAt: toDate(row.next_run_at),
-    ...(lastRun ? { lastRun } : {}),
-    ...(lastRanking ? { lastRanking } : {}),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
-
-function rowToDelivery(row: SqlRow): Delivery {
-  const finishedAt = optionalDate(row.finished_at);
-  const messageTs = optionalString(row.message_ts);
-  const errorCode = optionalString(row.error_code);
-  const skippedCount = row.skipped_count === null ? undefined : Number(row.skipped_count);
-  return {
-    digestId: String(row.digest_id),
-    slot: toDate(row.slot),
-    status: String(row.status) as Delivery['status'],
-    owner: String(row.owner),
-    startedAt: toDate(row.started_at),
-    ...(finishedAt ? { finishedAt } : {}),
-    ...(messageTs ? { messageTs } : {}),
-    ...(errorCode ? { errorCode: errorCode as NonNullable<Delivery['errorCode']> } : {}),
-    ...defined({ skippedCount }),
-  };
 }
 
 const maxIdAttempts = 8;
@@ -169,11 +102,11 @@ export function completionValues(item: SlotCompletion): Record<CompletionField, 
     outcome: completion.outcome,
     at: completion.at,
     message_ts: completion.messageTs ?? null,
-    error_code: completion.errorCode ?? null,
+    error_code: encodeProblem(completion),
     ranking: completion.ranking ? JSON.stringify(completion.ranking) : null,
     next_run_at: completion.nextRunAt ?? null,
     failures: completion.consecutiveFailures ?? null,
-    pause_reason: completion.pauseReason ?? null,
+    pause_reason: encodePauseReason(completion.pauseReason),
   };
 }
 
@@ -325,11 +258,11 @@ export class SqlDigestStore implements DigestStore {
     return rows.map(rowToDigest);
   }
 
-  async pause(id: string, now: Date, reason?: string): Promise<Digest> {
+  async pause(id: string, now: Date, reason?: PauseReason): Promise<Digest> {
     const rows = await this.#sql.query(
       `UPDATE digests SET status = 'paused', paused_reason = $2, updated_at = $3
        WHERE id = $1 RETURNING *`,
-      [id, reason ?? null, now],
+      [id, encodePauseReason(reason), now],
     );
     if (!rows[0]) throw new DigestNotFoundError(id);
     return rowToDigest(rows[0]);
@@ -497,7 +430,7 @@ export class SqlDigestStore implements DigestStore {
            SET status = 'failed', finished_at = excluded.finished_at, error_code = excluded.error_code
            WHERE ${failedMayOverwrite('digest_deliveries', 'excluded')}
          RETURNING digest_id`,
-        [digestId, slot, completion.owner, completion.at, completion.errorCode ?? 'unknown'],
+        [digestId, slot, completion.owner, completion.at, encodeProblem(completion) ?? 'unknown'],
       );
       accepted = written.length > 0;
     } else {

@@ -22,7 +22,14 @@
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
 import type { ErrorCode } from '../../errors.ts';
-import type { Digest, NewDigest, RankedAccount, RunOutcome } from '../../model/digest.ts';
+import type {
+  Digest,
+  ErrorDetail,
+  NewDigest,
+  PauseReason,
+  RankedAccount,
+  RunOutcome,
+} from '../../model/digest.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -52,6 +59,7 @@ export interface Delivery {
   readonly finishedAt?: Date;
   readonly messageTs?: string;
   readonly errorCode?: ErrorCode | 'unknown';
+  readonly errorDetail?: ErrorDetail;
   /** For a `skipped` record: how many consecutive missed slots it stands for, this one included. */
   readonly skippedCount?: number;
 }
@@ -71,6 +79,7 @@ export interface Completion {
   readonly at: Date;
   readonly messageTs?: string;
   readonly errorCode?: ErrorCode | 'unknown';
+  readonly errorDetail?: ErrorDetail;
   /** Replaces `lastRanking` (a posted run). */
   readonly ranking?: readonly RankedAccount[];
   /**
@@ -81,7 +90,7 @@ export interface Completion {
   /** Consecutive failures: 0 after a post, the previous count plus one after a failure. */
   readonly consecutiveFailures?: number;
   /** Pause the digest with this reason (too many consecutive failures). */
-  readonly pauseReason?: string;
+  readonly pauseReason?: PauseReason;
 }
 
 /** One item of `beginDeliveries`: the arguments of `beginDelivery`. */
@@ -124,7 +133,7 @@ export interface DigestStore extends Sightings {
   listByChannel(teamId: string, channelId: string): Promise<Digest[]>;
   listByCreator(teamId: string, creatorId: string): Promise<Digest[]>;
   /** Throws DigestNotFoundError. `reason` is absent when a person paused it. */
-  pause(id: string, now: Date, reason?: string): Promise<Digest>;
+  pause(id: string, now: Date, reason?: PauseReason): Promise<Digest>;
   /** Throws DigestNotFoundError. Clears the failure count and sets the next slot (after now). */
   resume(id: string, now: Date, nextRunAt: Date): Promise<Digest>;
   /** Returns false when there was no such digest. Its delivery records go with it. */

@@ -15,6 +15,12 @@ const now = new Date('2026-06-08T08:00:30Z');
 const slot = new Date('2026-06-08T08:00:00Z');
 const lease = { limit: 50, leaseMs: 60_000, owner: 'runner-a' };
 const nextWeek = new Date('2026-06-15T08:00:00Z');
+const archivedThrice = {
+  kind: 'failures',
+  failures: 3,
+  code: 'channel_unreachable',
+  detail: 'archived',
+} as const;
 
 /** Both adapters must have the batch forms; the interface leaves them optional for fakes. */
 function batchOf(store: DigestStore) {
@@ -106,12 +112,19 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
 
     it('pauses with a reason, resumes with a new next run, and removes', async () => {
       const digest = await store.create(digestInput(), now);
-      const paused = await store.pause(digest.id, now, 'the channel was archived');
-      expect(paused).toMatchObject({ status: 'paused', pausedReason: 'the channel was archived' });
+      const reason = {
+        kind: 'failures',
+        failures: 3,
+        code: 'channel_unreachable',
+        detail: 'archived',
+      } as const;
+      const paused = await store.pause(digest.id, now, reason);
+      expect(paused).toMatchObject({ status: 'paused', pauseReason: reason });
+      expect(await store.get(digest.id)).toEqual(paused);
       const next = new Date('2026-06-15T08:00:00Z');
       const resumed = await store.resume(digest.id, now, next);
       expect(resumed.status).toBe('active');
-      expect(resumed.pausedReason).toBeUndefined();
+      expect(resumed.pauseReason).toBeUndefined();
       expect(resumed.nextRunAt).toEqual(next);
       expect(await store.remove(digest.id)).toBe(true);
       expect(await store.remove(digest.id)).toBe(false);
@@ -263,20 +276,22 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         outcome: 'failed',
         at: now,
         errorCode: 'channel_unreachable',
+        errorDetail: 'archived',
         consecutiveFailures: 3,
-        pauseReason: 'the channel was archived (3 failed runs in a row)',
+        pauseReason: archivedThrice,
         nextRunAt: new Date('2026-06-15T08:00:00Z'),
       });
       const after = await store.get(digest.id);
       expect(after).toMatchObject({
         status: 'paused',
-        pausedReason: 'the channel was archived (3 failed runs in a row)',
+        pauseReason: archivedThrice,
         consecutiveFailures: 3,
-        lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
+        lastRun: { outcome: 'failed', errorCode: 'channel_unreachable', errorDetail: 'archived' },
       });
       expect(await store.getDelivery(digest.id, slot)).toMatchObject({
         status: 'failed',
         errorCode: 'channel_unreachable',
+        errorDetail: 'archived',
       });
       expect(await store.beginDelivery(digest.id, slot, 'runner-b', now)).toEqual({
         kind: 'started',
@@ -433,7 +448,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
             errorCode: 'channel_unreachable',
             nextRunAt: nextWeek,
             consecutiveFailures: 3,
-            pauseReason: 'the channel was archived (3 failed runs in a row)',
+            pauseReason: archivedThrice,
           },
         },
         {
@@ -457,7 +472,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       });
       expect(await store.get(b.id)).toMatchObject({
         status: 'paused',
-        pausedReason: 'the channel was archived (3 failed runs in a row)',
+        pauseReason: archivedThrice,
         consecutiveFailures: 3,
         nextRunAt: nextWeek,
         lastRun: { outcome: 'failed', errorCode: 'channel_unreachable' },
@@ -623,7 +638,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         at: now,
         errorCode: 'network',
         consecutiveFailures: 3,
-        pauseReason: 'the analytics service is not answering (3 failed runs in a row)',
+        pauseReason: { kind: 'failures', failures: 3, code: 'network' },
         nextRunAt: nextWeek,
       });
       expect(await store.getDelivery(digest.id, slot)).toMatchObject({

@@ -1,0 +1,140 @@
+/**
+ * How both adapters read rows into digests and delivery records, and the few values they keep as
+ * short codes in text columns rather than words: a pause reason (`failures:3:channel_unreachable:
+ * archived`, read back as a `PauseReason`) and a failure's code with its detail
+ * (`channel_unreachable:archived`). The renderer words them when they are shown, so changing the
+ * words never touches stored rows.
+ */
+import type { ErrorCode } from '../../errors.ts';
+import { defined } from '../../model/defined.ts';
+import type {
+  Digest,
+  ErrorDetail,
+  LastRun,
+  PauseReason,
+  RankedAccount,
+} from '../../model/digest.ts';
+import type { Delivery } from './store.ts';
+
+export type SqlRow = Record<string, unknown>;
+
+export function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  return new Date(Number(value));
+}
+
+function optionalDate(value: unknown): Date | undefined {
+  return value === null || value === undefined ? undefined : toDate(value);
+}
+
+function fromJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+/** A failure as stored: its code, then `:` and its detail when it has one. */
+export interface StoredProblem {
+  readonly errorCode: ErrorCode | 'unknown';
+  readonly errorDetail?: ErrorDetail;
+}
+
+export function encodeProblem(problem: {
+  readonly errorCode?: ErrorCode | 'unknown';
+  readonly errorDetail?: ErrorDetail;
+}): string | null {
+  if (problem.errorCode === undefined) return null;
+  return problem.errorDetail === undefined
+    ? problem.errorCode
+    : `${problem.errorCode}:${problem.errorDetail}`;
+}
+
+export function decodeProblem(value: unknown): StoredProblem | undefined {
+  const text = optionalString(value);
+  if (text === undefined || text === '') return undefined;
+  const colon = text.indexOf(':');
+  if (colon === -1) return { errorCode: text as ErrorCode };
+  const errorDetail = text.slice(colon + 1);
+  return {
+    errorCode: text.slice(0, colon) as ErrorCode,
+    ...(errorDetail === '' ? {} : { errorDetail }),
+  };
+}
+
+/** `failures:<count>:<code>[:<detail>]`. */
+export function encodePauseReason(reason: PauseReason | undefined): string | null {
+  if (reason === undefined) return null;
+  return `failures:${reason.failures}:${encodeProblem({ errorCode: reason.code, ...defined({ errorDetail: reason.detail }) })}`;
+}
+
+/** Anything unreadable (a newer version's kind) reads as failures of unknown cause. */
+export function decodePauseReason(value: unknown): PauseReason | undefined {
+  const text = optionalString(value);
+  if (text === undefined || text === '') return undefined;
+  const [kind, count, ...rest] = text.split(':');
+  const problem = decodeProblem(rest.join(':'));
+  const failures = Number(count);
+  return {
+    kind: 'failures',
+    failures: kind === 'failures' && Number.isInteger(failures) ? failures : 0,
+    code: kind === 'failures' && problem ? problem.errorCode : 'unknown',
+    ...(kind === 'failures' && problem?.errorDetail ? { detail: problem.errorDetail } : {}),
+  };
+}
+
+export function rowToDigest(row: SqlRow): Digest {
+  const lastRunSlot = optionalDate(row.last_run_slot);
+  let lastRun: LastRun | undefined;
+  if (lastRunSlot) {
+    const messageTs = optionalString(row.last_run_ts);
+    lastRun = {
+      slot: lastRunSlot,
+      outcome: String(row.last_run_outcome) as LastRun['outcome'],
+      at: toDate(row.last_run_at),
+      ...decodeProblem(row.last_run_error),
+      ...(messageTs ? { messageTs } : {}),
+    };
+  }
+  const pauseReason = decodePauseReason(row.paused_reason);
+  const lastRanking =
+    row.last_ranking === null || row.last_ranking === undefined
+      ? undefined
+      : fromJson<RankedAccount[]>(row.last_ranking);
+  return {
+    id: String(row.id),
+    teamId: String(row.team_id),
+    channelId: String(row.channel_id),
+    creatorId: String(row.creator_id),
+    databases: fromJson<string[]>(row.databases),
+    schedule: fromJson<Digest['schedule']>(row.schedule),
+    window: fromJson<Digest['window']>(row.run_window),
+    top: Number(row.top),
+    status: String(row.status) as Digest['status'],
+    ...(pauseReason ? { pauseReason } : {}),
+    consecutiveFailures: Number(row.consecutive_failures),
+    nextRunAt: toDate(row.next_run_at),
+    ...(lastRun ? { lastRun } : {}),
+    ...(lastRanking ? { lastRanking } : {}),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+export function rowToDelivery(row: SqlRow): Delivery {
+  const finishedAt = optionalDate(row.finished_at);
+  const messageTs = optionalString(row.message_ts);
+  const skippedCount = row.skipped_count === null ? undefined : Number(row.skipped_count);
+  return {
+    digestId: String(row.digest_id),
+    slot: toDate(row.slot),
+    status: String(row.status) as Delivery['status'],
+    owner: String(row.owner),
+    startedAt: toDate(row.started_at),
+    ...(finishedAt ? { finishedAt } : {}),
+    ...(messageTs ? { messageTs } : {}),
+    ...decodeProblem(row.error_code),
+    ...defined({ skippedCount }),
+  };
+}
