@@ -19,7 +19,12 @@
 import { Cron } from 'croner';
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
-import type { Cadence, CronSchedule, DigestWindow } from '../model/digest.ts';
+import {
+  type Cadence,
+  type CronSchedule,
+  type DigestWindow,
+  runsAtMonthEnd,
+} from '../model/digest.ts';
 import { weekdays } from '../time/cron.ts';
 import { formatInstant } from '../time/format.ts';
 import { isValidZone } from '../time/zone-names.ts';
@@ -167,11 +172,14 @@ const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: nu
  * The period the run for `slot` covers, ending at the slot.
  * - `last N unit`: N units before the slot, counted on the zone's calendar (so `last 1 days` over
  *   a DST change is 23 or 25 hours, midnight to midnight stays midnight to midnight).
- * - `since-previous-run`, monthly cadence: whole calendar months, midnight to midnight in the
- *   zone, from the start of the month of the previous slot to the start of the slot's month. That
- *   is the previous calendar month (the run on 1 March covers all of February), and every month
- *   since the previous run when a month had none: `0 10 31 * *` on 31 March covers January and
- *   February, so no month goes unreported. Without a previous slot, the previous calendar month.
+ * - `since-previous-run`, monthly cadence on the 1st to the 28th: whole calendar months, midnight
+ *   to midnight in the zone, from the start of the month of the previous slot to the start of the
+ *   slot's month: the previous calendar month (the run on 1 March covers all of February).
+ * - `since-previous-run`, monthly cadence at the month's end (`runsAtMonthEnd`: the last day, or
+ *   the 29th to 31st): the slot's own month so far, from its 1st at 00:00 to the slot, together
+ *   with every month since the previous run's month: `L` on 31 March covers 1 to 31 March, and
+ *   `0 10 31 * *` on 31 March covers February (which had no run) and March so far. The hours
+ *   after a run until the month ends belong to no window.
  * - `since-previous-run`, otherwise: from the previous scheduled slot, so daily covers the day
  *   before (23 or 25 hours across a DST change), weekly 7 days, and "weekdays at 8:30" on Monday
  *   covers the weekend too.
@@ -191,6 +199,12 @@ export function runWindow(
     const previousMonthStart = previous
       ? DateTime.fromJSDate(previous, { zone: zoneFor(zone) }).startOf('month')
       : undefined;
+    if (runsAtMonthEnd(digest.schedule.expression)) {
+      const afterPrevious = previousMonthStart?.plus({ months: 1 });
+      const from =
+        afterPrevious !== undefined && afterPrevious < monthStart ? afterPrevious : monthStart;
+      return { start: formatInstant(from), end: formatInstant(end), timezone: zone };
+    }
     const from =
       previousMonthStart && previousMonthStart < monthStart
         ? previousMonthStart
@@ -207,9 +221,10 @@ export function runWindow(
 
 /**
  * The window of a manual run ("Run now") at `now`: as long as a scheduled run's, ending now. A
- * `last N unit` window is taken as it is, a monthly digest covers the previous calendar month;
- * otherwise the span between the two latest slots (a weekly digest run now covers the past 7
- * days, not the minutes since this morning's slot).
+ * `last N unit` window is taken as it is; a monthly digest covers the previous calendar month, or
+ * at the month's end (`runsAtMonthEnd`) this month so far; otherwise the span between the two
+ * latest slots (a weekly digest run now covers the past 7 days, not the minutes since this
+ * morning's slot).
  */
 export function manualRunWindow(
   digest: { readonly schedule: CronSchedule; readonly window: DigestWindow },
@@ -218,7 +233,11 @@ export function manualRunWindow(
   const { zone, cadence } = digest.schedule;
   if (digest.window.kind === 'last') return runWindow(digest, now);
   if (cadence === 'monthly') {
-    const monthStart = DateTime.fromJSDate(now, { zone: zoneFor(zone) }).startOf('month');
+    const current = DateTime.fromJSDate(now, { zone: zoneFor(zone) });
+    const monthStart = current.startOf('month');
+    if (runsAtMonthEnd(digest.schedule.expression)) {
+      return { start: formatInstant(monthStart), end: formatInstant(current), timezone: zone };
+    }
     return {
       start: formatInstant(monthStart.minus({ months: 1 })),
       end: formatInstant(monthStart),

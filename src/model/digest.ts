@@ -29,6 +29,17 @@ export interface CronSchedule {
 
 export type DigestSchedule = CronSchedule;
 
+/**
+ * Whether a monthly schedule runs at the end of its months: on the last day (`L`) or on the 29th,
+ * 30th or 31st. Such a run reports the month it falls in, which is nearly over, rather than the
+ * previous one (see `runWindow`).
+ */
+export function runsAtMonthEnd(expression: string): boolean {
+  const [, , dom, month, dow, ...rest] = expression.trim().split(/\s+/);
+  if (month !== '*' || dow !== '*' || rest.length > 0) return false;
+  return dom === 'L' || dom === '29' || dom === '30' || dom === '31';
+}
+
 export type WindowUnit = 'hours' | 'days' | 'weeks' | 'months';
 
 /** The period each run covers, ending at the run's scheduled slot. */

@@ -7,6 +7,7 @@ import type { SlackMessage } from '../model/message.ts';
 import { section } from './blocks.ts';
 import { commandMrkdwn, exampleLines } from './help.ts';
 import { checked } from './limits.ts';
+import { monthlyWindowRules } from './schedule.ts';
 
 export interface DigestHelpOptions {
   readonly command?: string;
@@ -36,9 +37,8 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
         'bare hour is on the 24-hour clock (`at 17`). The 29th to 31st are skipped in months ' +
         'without them: use `on the last day of every month` for month ends. At most once an hour.\n' +
         '*Window*: by default the time since the previous run (the previous day for daily, 7 days ' +
-        'for weekly, the previous calendar month for monthly, every month since the previous run ' +
-        'for the 29th to 31st), or `last 24 hours`, `past 7 days`, ' +
-        '`last 2 weeks`.\n' +
+        'for weekly), or `last 24 hours`, `past 7 days`, `last 2 weeks`. ' +
+        `${monthlyWindowRules}\n` +
         '*Time zone*: yours from your Slack profile, or `in Europe/London`. Runs keep their local ' +
         'time across daylight-saving changes.\n' +
         '*How many*: `top 20`, from 1 to 50 (default 10).',

@@ -26,7 +26,12 @@ import {
   checked,
 } from './limits.ts';
 import { isSlackId } from './mentions.ts';
-import { describeWindow, shortMonthSkipDay, shortMonthsNote } from './schedule.ts';
+import {
+  describeWindow,
+  monthlyWindowRules,
+  shortMonthSkipDay,
+  shortMonthsNote,
+} from './schedule.ts';
 
 export interface DigestCreatedOptions {
   readonly now: Date;
@@ -79,6 +84,9 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
     .filter((note) => note.length > 0);
   const day = shortMonthSkipDay(digest.schedule.expression);
   if (day !== undefined) notes.push(escapeMrkdwn(shortMonthsNote(day)));
+  if (digest.schedule.cadence === 'monthly' && digest.window.kind === 'since-previous-run') {
+    notes.push(escapeMrkdwn(monthlyWindowRules));
+  }
   if (notes.length > 0) blocks.push(context(notes.join('\n')));
   blocks.push(
     context(

@@ -4,8 +4,20 @@
  * itself is in digests/schedule.ts.
  */
 
-import type { Cadence, CronSchedule, DigestWindow } from '../model/digest.ts';
+import {
+  type Cadence,
+  type CronSchedule,
+  type DigestWindow,
+  runsAtMonthEnd,
+} from '../model/digest.ts';
 import { weekdays } from '../time/cron.ts';
+
+/**
+ * Every rule of a monthly digest's default window in one sentence, for confirmations and help:
+ * which months a run reports depends on its day.
+ */
+export const monthlyWindowRules =
+  'A monthly digest on the 1st to the 28th covers the previous calendar month; one on the 29th to the 31st or on the last day covers its own month so far (from the 1st at 00:00 to the run), with any month it skipped.';
 
 /** Creating or resuming a digest whose schedule has no future run. */
 export function scheduleNeverRunsText(expression: string): string {
@@ -75,10 +87,13 @@ export function describeWindow(
     case 'weekly':
       return 'the 7 days before each run';
     case 'monthly': {
-      const day = schedule === undefined ? undefined : shortMonthSkipDay(schedule.expression);
+      if (schedule === undefined || !runsAtMonthEnd(schedule.expression)) {
+        return 'the previous calendar month';
+      }
+      const day = shortMonthSkipDay(schedule.expression);
       return day === undefined
-        ? 'the previous calendar month'
-        : `the calendar months since the previous run: the previous month, or the previous two after a month ${withoutDay(day)}`;
+        ? 'the month so far, from the 1st at 00:00 to the run'
+        : `the month so far, from the 1st at 00:00 to the run, and the month before it too after a month ${withoutDay(day)}`;
     }
     case 'custom':
       return 'the time since the previous scheduled run';

@@ -1,7 +1,11 @@
 /** Fakes and builders shared by the digest tests. */
 
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 import type {
   AnalyticsApi,
   InfluencersQuery,
@@ -9,6 +13,7 @@ import type {
 } from '../../src/analytics/types.ts';
 import type { Clock, DigestPoster } from '../../src/digests/runner.ts';
 import { openPostgresStore } from '../../src/digests/store/postgres.ts';
+import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
@@ -147,4 +152,67 @@ export class TestPostgres {
 
 export function announcePostgresSkip(): void {
   if (!testDatabaseUrl) console.log('PostgreSQL tests skipped: TEST_DATABASE_URL is not set');
+}
+
+/** A store of one adapter for one test, and how to open more connections to it. */
+export interface StoreUnderTest {
+  readonly store: DigestStore;
+  /** Another connection to the same database (a second instance). */
+  sibling(): Promise<DigestStore>;
+  close(): Promise<void>;
+}
+
+/**
+ * The adapters a runner test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+ * Each `open()` gives a fresh, migrated database.
+ */
+export const storesUnderTest: readonly {
+  readonly name: string;
+  readonly enabled: boolean;
+  open(): Promise<StoreUnderTest>;
+}[] = [
+  {
+    name: 'SQLite',
+    enabled: true,
+    async open() {
+      const folder = mkdtempSync(join(tmpdir(), 'digests-runner-'));
+      const path = join(folder, 'digests.sqlite');
+      const opened = [openSqliteStore({ path })];
+      await opened[0]?.migrate();
+      return {
+        store: opened[0] as DigestStore,
+        sibling: async () => {
+          const sibling = openSqliteStore({ path });
+          opened.push(sibling);
+          return sibling;
+        },
+        close: async () => {
+          await Promise.all(opened.map((store) => store.close()));
+          rmSync(folder, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    enabled: testDatabaseUrl !== undefined,
+    async open() {
+      const database = new TestPostgres();
+      const store = database.open();
+      await store.migrate();
+      return { store, sibling: async () => database.open(), close: () => database.drop() };
+    },
+  },
+];
+
+/** `describe` once per adapter in `storesUnderTest`, skipping PostgreSQL without a database. */
+export function describeEachStore(
+  title: string,
+  suite: (open: () => Promise<StoreUnderTest>) => void,
+): void {
+  for (const adapter of storesUnderTest) {
+    describe.skipIf(!adapter.enabled)(`${title} (${adapter.name})`, () =>
+      suite(() => adapter.open()),
+    );
+  }
 }

@@ -277,39 +277,53 @@ describe('runWindow', () => {
 
   it.each([
     [
-      'on the 31st after a month without one covers both months',
+      'on the 31st after a month without one covers that month and this one so far',
       '0 10 31 * *',
-      '2026-03-31T09:00:00Z',
-      '2026-01-01T00:00:00+00:00',
-      '2026-03-01T00:00:00+00:00',
-    ],
-    [
-      'on the 31st in January covers December',
-      '0 10 31 * *',
-      '2026-01-31T10:00:00Z',
-      '2025-12-01T00:00:00+00:00',
-      '2026-01-01T00:00:00+00:00',
-    ],
-    [
-      'on the 31st in May covers March and April',
-      '0 10 31 * *',
-      '2026-05-31T09:00:00Z',
-      '2026-03-01T00:00:00+00:00',
-      '2026-05-01T00:00:00+01:00',
-    ],
-    [
-      'on the 30th in March covers January and February',
-      '0 10 30 * *',
-      '2026-03-30T09:00:00Z',
-      '2026-01-01T00:00:00+00:00',
-      '2026-03-01T00:00:00+00:00',
-    ],
-    [
-      'on the last day covers the previous month',
-      '0 10 L * *',
       '2026-03-31T09:00:00Z',
       '2026-02-01T00:00:00+00:00',
+      '2026-03-31T10:00:00+01:00',
+    ],
+    [
+      'on the 31st in January covers January so far',
+      '0 10 31 * *',
+      '2026-01-31T10:00:00Z',
+      '2026-01-01T00:00:00+00:00',
+      '2026-01-31T10:00:00+00:00',
+    ],
+    [
+      'on the 31st in May covers April, which had none, and May so far',
+      '0 10 31 * *',
+      '2026-05-31T09:00:00Z',
+      '2026-04-01T00:00:00+01:00',
+      '2026-05-31T10:00:00+01:00',
+    ],
+    [
+      'on the 30th in March covers February, which had none, and March so far',
+      '0 10 30 * *',
+      '2026-03-30T09:00:00Z',
+      '2026-02-01T00:00:00+00:00',
+      '2026-03-30T10:00:00+01:00',
+    ],
+    [
+      'on the last day covers that month so far',
+      '0 10 L * *',
+      '2026-03-31T09:00:00Z',
       '2026-03-01T00:00:00+00:00',
+      '2026-03-31T10:00:00+01:00',
+    ],
+    [
+      'on the last day of February covers February so far',
+      '0 17 L * *',
+      '2026-02-28T17:00:00Z',
+      '2026-02-01T00:00:00+00:00',
+      '2026-02-28T17:00:00+00:00',
+    ],
+    [
+      'on the 28th covers the previous calendar month, even in February',
+      '0 10 28 * *',
+      '2026-02-28T10:00:00Z',
+      '2026-01-01T00:00:00+00:00',
+      '2026-02-01T00:00:00+00:00',
     ],
   ])('monthly %s', (_name, expression, slot, start, end) => {
     const schedule = cron(expression, 'Europe/London', 'monthly');
@@ -332,10 +346,35 @@ describe('runWindow', () => {
       const windows = slots.map((slot) =>
         runWindow({ schedule, window: { kind: 'since-previous-run' } }, slot),
       );
+      // Months in the zone's own calendar, as the ISO texts write them.
+      const monthsOf = (window: { start: string; end: string }) => {
+        const months: string[] = [];
+        const endsAtMonthStart = window.end.slice(8, 19) === '01T00:00:00';
+        const endMonth = new Date(`${window.end.slice(0, 7)}-15T00:00:00Z`);
+        if (endsAtMonthStart) endMonth.setUTCMonth(endMonth.getUTCMonth() - 1);
+        const last = endMonth.toISOString().slice(0, 7);
+        const cursor = new Date(`${window.start.slice(0, 7)}-15T00:00:00Z`);
+        for (;;) {
+          const month = cursor.toISOString().slice(0, 7);
+          months.push(month);
+          if (month >= last) return months;
+          cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+        }
+      };
+      const reported = windows.flatMap(monthsOf);
+      expect(new Set(reported).size).toBe(reported.length);
       for (let i = 1; i < windows.length; i++) {
-        expect(windows[i]?.start).toBe(windows[i - 1]?.end);
+        expect(Date.parse(windows[i]?.start ?? '')).toBeGreaterThanOrEqual(
+          Date.parse(windows[i - 1]?.end ?? ''),
+        );
+        expect(windows[i]?.start).toMatch(/-01T00:00:00/);
       }
-      expect(windows.at(-1)?.end.slice(0, 7)).toMatch(/^2027-1[12]$/);
+      const months = reported.slice(1);
+      for (let i = 1; i < months.length; i++) {
+        const next = new Date(`${months[i - 1]}-15T00:00:00Z`);
+        next.setUTCMonth(next.getUTCMonth() + 1);
+        expect(months[i]).toBe(next.toISOString().slice(0, 7));
+      }
     },
   );
 
@@ -351,8 +390,22 @@ describe('runWindow', () => {
 });
 
 describe('manualRunWindow', () => {
-  it('covers the previous calendar month for a monthly digest on the 31st', () => {
-    const schedule = cron('0 10 31 * *', 'Europe/London', 'monthly');
+  it('covers this month so far for a digest on the last day of the month', () => {
+    const schedule = cron('0 17 L * *', 'Europe/London', 'monthly');
+    expect(
+      manualRunWindow(
+        { schedule, window: { kind: 'since-previous-run' } },
+        new Date('2026-03-15T12:00:00Z'),
+      ),
+    ).toEqual({
+      start: '2026-03-01T00:00:00+00:00',
+      end: '2026-03-15T12:00:00+00:00',
+      timezone: 'Europe/London',
+    });
+  });
+
+  it('covers the previous calendar month for a monthly digest on the 15th', () => {
+    const schedule = cron('0 10 15 * *', 'Europe/London', 'monthly');
     expect(
       manualRunWindow(
         { schedule, window: { kind: 'since-previous-run' } },
@@ -405,8 +458,11 @@ describe('describeSchedule', () => {
     expect(
       describeWindow({ kind: 'since-previous-run' }, 'monthly', { expression: '0 10 31 * *' }),
     ).toBe(
-      'the calendar months since the previous run: the previous month, or the previous two after a month without a 31st',
+      'the month so far, from the 1st at 00:00 to the run, and the month before it too after a month without a 31st',
     );
+    expect(
+      describeWindow({ kind: 'since-previous-run' }, 'monthly', { expression: '0 17 L * *' }),
+    ).toBe('the month so far, from the 1st at 00:00 to the run');
     expect(describeWindow({ kind: 'since-previous-run' }, 'custom')).toBe(
       'the time since the previous scheduled run',
     );

@@ -64,15 +64,16 @@ describe('renderDigestCreated', () => {
     });
     const [, schedule, next, note] = texts(message.blocks);
     expect(schedule).toBe(
-      '*Schedule*: On the 31st of every month at 09:00 America/New_York (skipped in months without a 31st)\n*Each run covers*: the calendar months since the previous run: the previous month, or the previous two after a month without a 31st',
+      '*Schedule*: On the 31st of every month at 09:00 America/New_York (skipped in months without a 31st)\n*Each run covers*: the month so far, from the 1st at 00:00 to the run, and the month before it too after a month without a 31st',
     );
     expect(next).toContain('• Wed Mar 31, 09:00 EDT');
-    expect(next).toContain('    covering Jan 1 00:00 to Mar 1 00:00 EST');
-    expect(next).toContain('    covering Mar 1 00:00 EST to May 1 00:00 EDT');
+    expect(next).toContain('    covering Feb 1 00:00 EST to Mar 31 09:00 EDT');
+    expect(next).toContain('    covering Apr 1 00:00 to May 31 09:00 EDT');
     expect(next).toContain('• Mon May 31, 09:00 EDT');
     expect(next).toContain('• Sat Jul 31, 09:00 EDT');
     expect(note).toBe(
-      'Months without a 31st are skipped. To run at the end of every month, create it with “on the last day of every month” instead.',
+      'Months without a 31st are skipped. To run at the end of every month, create it with “on the last day of every month” instead.\n' +
+        'A monthly digest on the 1st to the 28th covers the previous calendar month; one on the 29th to the 31st or on the last day covers its own month so far (from the 1st at 00:00 to the run), with any month it skipped.',
     );
     expect(texts(message.blocks)[0]).toContain('I will post the top 10');
   });
