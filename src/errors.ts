@@ -254,6 +254,40 @@ export class ChannelUnreachableError extends AppError {
   }
 }
 
+/** Slack rate limited a call (HTTP 429 or `ratelimited`) and the caller could not wait it out. */
+export class SlackRateLimitedError extends AppError {
+  readonly code = 'slack_rate_limited';
+  readonly method: string;
+  /** How long Slack asked us to wait, when it said so. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(method: string, retryAfterMs?: number, options?: { cause?: unknown }) {
+    super(
+      `Slack rate limited ${method}${retryAfterMs === undefined ? '' : ` (retry after ${Math.ceil(retryAfterMs / 1000)} s)`}`,
+      options,
+    );
+    this.method = method;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * Slack refused a message's blocks (`invalid_blocks`): nothing was posted. `blockType` names the
+ * type of the block Slack pointed at, when it pointed at one.
+ */
+export class SlackBlocksRefusedError extends AppError {
+  readonly code = 'slack_blocks_refused';
+  readonly blockType: string | undefined;
+
+  constructor(blockType: string | undefined, options?: { cause?: unknown }) {
+    super(
+      `Slack refused the message's blocks${blockType ? ` (a ${blockType} block)` : ''}`,
+      options,
+    );
+    this.blockType = blockType;
+  }
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -2,9 +2,15 @@
  * Sorts what went wrong in a run into "try again soon" and "a person must act", and says how a
  * step that certainly had no effect is tried again. Posters throw the app's errors: the Slack
  * layer has already said what a Slack failure means (`SlackCallError`, `ChannelUnreachableError`,
- * `RateLimitedError`); anything else is unknown and treated with caution.
+ * `SlackRateLimitedError`, `SlackBlocksRefusedError`); anything else is unknown and treated with caution.
  */
-import { type ChannelProblem, type ErrorCode, isAppError, SlackCallError } from '../errors.ts';
+import {
+  type ChannelProblem,
+  type ErrorCode,
+  isAppError,
+  SlackBlocksRefusedError,
+  SlackCallError,
+} from '../errors.ts';
 import { defined } from '../model/defined.ts';
 
 export interface Failure {
@@ -13,6 +19,8 @@ export interface Failure {
   /** Set for rate limits: how long the far side asked us to wait. */
   readonly retryAfterMs?: number;
   readonly channelProblem?: ChannelProblem;
+  /** Set for `slack_blocks_refused`: the block type Slack refused. */
+  readonly blockType?: string;
 }
 
 const permanentCodes = new Set<ErrorCode>([
@@ -27,22 +35,22 @@ const permanentCodes = new Set<ErrorCode>([
   'parse_error',
   'config_invalid',
   'digest_permission_denied',
+  'slack_blocks_refused',
 ]);
 
 /** What a failure's record keeps beside its code. */
 export function failureDetail(failure: Failure): string | undefined {
-  return failure.channelProblem;
+  return failure.channelProblem ?? failure.blockType;
 }
 
 export function classifyFailure(error: unknown): Failure {
   if (isAppError(error)) {
-    if (error.code === 'rate_limited') {
+    if (error.code === 'rate_limited' || error.code === 'slack_rate_limited') {
       const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
-      return {
-        kind: 'transient',
-        code: 'rate_limited',
-        ...defined({ retryAfterMs }),
-      };
+      return { kind: 'transient', code: error.code, ...defined({ retryAfterMs }) };
+    }
+    if (error instanceof SlackBlocksRefusedError) {
+      return { kind: 'permanent', code: error.code, ...defined({ blockType: error.blockType }) };
     }
     if (error.code === 'channel_unreachable') {
       const channelProblem = (error as { problem?: ChannelProblem }).problem;

@@ -16,4 +16,6 @@ export type ErrorCode =
   | 'digest_not_found'
   | 'digest_permission_denied'
   | 'channel_unreachable'
+  | 'slack_rate_limited'
+  | 'slack_blocks_refused'
   | 'slack_call_failed';

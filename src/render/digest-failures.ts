@@ -5,6 +5,7 @@
  */
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
 import type { PauseReason } from '../model/digest.ts';
+import { cleanText, neutralizeMrkdwn, truncate } from './format.ts';
 import { userMention } from './mentions.ts';
 import { unhandled } from './unhandled.ts';
 
@@ -64,6 +65,12 @@ export function failureWords(code: ErrorCode | 'unknown', detail?: string): stri
       return 'this workspace is no longer enabled for the app';
     case 'slack_call_failed':
       return 'Slack could not be reached or did not accept the post';
+    case 'slack_rate_limited':
+      return 'Slack was limiting how fast this app may post';
+    case 'slack_blocks_refused':
+      return detail === undefined
+        ? 'Slack refused a block of the message'
+        : `Slack refused a ${neutralizeMrkdwn(truncate(cleanText(detail), 40))} block of the message`;
     case 'config_invalid':
       return "Slack or the analytics service refused this app's configuration; an admin must check its tokens";
     case 'parse_error':
@@ -121,6 +128,13 @@ export function fixWords(cause: FailureFacts, botUserId: string | undefined): st
     case 'credentials_rejected':
     case 'unauthorized':
       return "Ask an admin to check this app's analytics credentials";
+    case 'bad_request':
+      return 'Check its databases and window (remove this digest and create it again if one is wrong)';
+    case 'slack_blocks_refused':
+    case 'slack_call_failed':
+    case 'invalid_response':
+    case 'unknown':
+      return 'Tell an admin, who will find the details in the app logs';
     default:
       return undefined;
   }

@@ -6,6 +6,8 @@ import {
   DigestPermissionError,
   isAppError,
   RateLimitedError,
+  SlackBlocksRefusedError,
+  SlackRateLimitedError,
   UnknownDatabaseError,
 } from '../errors.ts';
 import { slashCommand } from '../model/commands.ts';
@@ -135,6 +137,16 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       return channelText(error instanceof ChannelUnreachableError ? error : undefined, options);
     case 'slack_call_failed':
       return 'Slack could not be reached or did not accept the request. Try again in a minute.';
+    case 'slack_rate_limited': {
+      const wait = error instanceof SlackRateLimitedError ? error.retryAfterMs : undefined;
+      return wait === undefined
+        ? 'Slack is limiting how fast this app may post right now. Try again in a minute.'
+        : `Slack is limiting how fast this app may post right now. Try again in ${formatDuration(wait)}.`;
+    }
+    case 'slack_blocks_refused': {
+      const type = error instanceof SlackBlocksRefusedError ? error.blockType : undefined;
+      return `Slack refused ${type ? `a ${quoteLiteral(type)} block of ` : ''}this message, so nothing was posted. Tell an admin (the details are in the app logs).`;
+    }
     case 'config_invalid':
       return (
         'This app is not configured correctly, so it cannot answer right now. An admin must fix ' +

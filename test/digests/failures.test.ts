@@ -13,7 +13,11 @@ describe('classifyFailure', () => {
     [new TimeoutError('deadline', 1000), { kind: 'transient', code: 'timeout' }],
     [
       { code: 'slack_webapi_rate_limited_error', retryAfter: 30 },
-      { kind: 'transient', code: 'rate_limited', retryAfterMs: 30_000 },
+      { kind: 'transient', code: 'slack_rate_limited', retryAfterMs: 30_000 },
+    ],
+    [
+      { code: 'slack_webapi_platform_error', data: { error: 'invalid_blocks' } },
+      { kind: 'permanent', code: 'slack_blocks_refused' },
     ],
     [
       { code: 'slack_webapi_platform_error', data: { error: 'not_in_channel' } },

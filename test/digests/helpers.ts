@@ -114,7 +114,7 @@ export class FakePoster implements DigestPoster {
     this.attempts.push({ channelId, at });
     const attempt = this.attempts.filter((item) => item.channelId === channelId).length;
     const error = this.failWith(channelId, attempt);
-    if (error) throw toDigestError(channelId, error);
+    if (error) throw toDigestError(channelId, error, message);
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const ts = `1700000000.${String(this.#next++).padStart(6, '0')}`;
     this.posts.push({ channelId, message, at, ts });

@@ -13,7 +13,9 @@ import {
   ParseError,
   RateLimitedError,
   ServiceUnavailableError,
+  SlackBlocksRefusedError,
   SlackCallError,
+  SlackRateLimitedError,
   SlackTokenRejectedError,
   TeamNotAllowedError,
   TimeoutError,
@@ -196,6 +198,16 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
     }),
     'Slack could not be reached or did not accept the request. Try again in a minute.',
   ],
+  [
+    'Slack rate limiting a post, with its wait',
+    new SlackRateLimitedError('chat.postMessage', 30_000),
+    'Slack is limiting how fast this app may post right now. Try again in 30 seconds.',
+  ],
+  [
+    'Slack refusing a block it names',
+    new SlackBlocksRefusedError('data_table'),
+    'Slack refused a “data_table” block of this message, so nothing was posted. Tell an admin (the details are in the app logs).',
+  ],
   ['a plain Error', new Error('boom'), generic],
   ['a thrown string', 'boom', generic],
   ['undefined', undefined, generic],
@@ -225,6 +237,8 @@ describe('errorText', () => {
       digest_permission_denied: true,
       channel_unreachable: true,
       slack_call_failed: true,
+      slack_rate_limited: true,
+      slack_blocks_refused: true,
     };
     const covered = new Set(
       table.flatMap(([, error]) =>

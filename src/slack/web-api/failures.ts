@@ -7,8 +7,9 @@
 import {
   type ChannelProblem,
   ChannelUnreachableError,
-  RateLimitedError,
+  SlackBlocksRefusedError,
   SlackCallError,
+  SlackRateLimitedError,
   SlackTokenRejectedError,
 } from '../../errors.ts';
 import { slackErrorString, slackRateLimit } from './client.ts';
@@ -90,16 +91,51 @@ function nestedCodes(error: unknown): string[] {
 }
 
 /**
- * A failed call as the app's error: a rate limit with its Retry-After, a channel the bot cannot
- * post to, a rejected token, or any other Web API failure as a {@link SlackCallError} that says
+ * The type of the block Slack refused with `invalid_blocks`, read from the JSON pointer of its
+ * message (`[ERROR] unsupported type: data_table [json-pointer:/blocks/3/type]`) and looked up in
+ * the blocks that were sent; failing that, the type the message names. Undefined when neither says.
+ */
+export function refusedBlockType(
+  error: unknown,
+  blocks: readonly { readonly type: string }[],
+): string | undefined {
+  const data = (error as { data?: { response_metadata?: { messages?: unknown } } } | undefined)
+    ?.data;
+  const messages = data?.response_metadata?.messages;
+  for (const message of Array.isArray(messages) ? messages : []) {
+    if (typeof message !== 'string') continue;
+    const index = /json-pointer:\/blocks\/(\d+)/.exec(message)?.[1];
+    const pointed = index === undefined ? undefined : blocks[Number(index)]?.type;
+    if (pointed !== undefined) return pointed;
+    const named = /unsupported type: ([a-z_]+)/.exec(message)?.[1];
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/**
+ * A failed call as the app's error: Slack's rate limit with its Retry-After, blocks Slack refused,
+ * a channel the bot cannot post to, a rejected token, or any other Web API failure as a {@link SlackCallError} that says
  * whether to try again and whether the call may have taken effect (chat.postMessage has no
  * idempotency key: a 5xx, `internal_error`/`fatal_error`, or a request lost after it was sent may
  * have posted). Errors that did not come from the Web API client are returned unchanged.
  */
-export function toAppError(method: string, channelId: string, error: unknown): unknown {
+export function toAppError(
+  method: string,
+  channelId: string,
+  error: unknown,
+  sent: { readonly blocks?: readonly { readonly type: string }[] } = {},
+): unknown {
   const limit = slackRateLimit(error);
-  if (limit !== undefined) return new RateLimitedError(limit.retryAfterMs);
+  if (limit !== undefined) {
+    return new SlackRateLimitedError(method, limit.retryAfterMs, { cause: error });
+  }
   const reason = slackErrorString(error);
+  if (reason === 'invalid_blocks') {
+    return new SlackBlocksRefusedError(refusedBlockType(error, sent.blocks ?? []), {
+      cause: error,
+    });
+  }
   if (reason !== undefined) {
     const problem = slackChannelProblems[reason];
     if (problem !== undefined)

@@ -14,6 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
 import type { DigestPoster } from '../../digests/runner.ts';
+import { SlackBlocksRefusedError } from '../../errors.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -80,8 +81,24 @@ export function backgroundWebClient(settings: BackgroundClientSettings): WebClie
 }
 
 /** What the digest runner is told when a post or a join fails: the app's error for it. */
-export function toDigestError(channelId: string, error: unknown): unknown {
-  return toAppError('chat.postMessage', channelId, error);
+export function toDigestError(channelId: string, error: unknown, message?: SlackMessage): unknown {
+  return toAppError('chat.postMessage', channelId, error, message ?? {});
+}
+
+/**
+ * Block types Slack is still rolling out, which a workspace or client may refuse with
+ * `invalid_blocks`: a message carrying them always has a version without them.
+ */
+export const optionalBlockTypes: ReadonlySet<string> = new Set([
+  'table',
+  'data_table',
+  'data_visualization',
+]);
+
+/** The message without its optional blocks; undefined when it has none. */
+export function withoutOptionalBlocks(message: SlackMessage): SlackMessage | undefined {
+  const blocks = message.blocks.filter((block) => !optionalBlockTypes.has(block.type));
+  return blocks.length === message.blocks.length ? undefined : { ...message, blocks };
 }
 
 export interface SlackDigestPosterOptions {
@@ -113,19 +130,36 @@ export class SlackDigestPoster implements DigestPoster {
 
   /**
    * One chat.postMessage attempt (two when Slack says `not_in_channel`, which certainly did not
-   * post, and the bot could join). Errors that may hide a post reach the runner unchanged.
+   * post, and the bot could join; two when Slack refuses blocks it does not accept yet, sent again
+   * without them). Errors that may hide a post reach the runner unchanged.
    */
   async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
     try {
+      return await this.#postJoining(channelId, message);
+    } catch (error) {
+      const lighter = withoutOptionalBlocks(message);
+      if (!(error instanceof SlackBlocksRefusedError) || lighter === undefined) throw error;
+      this.#logger.warn(
+        { channelId, refused: error.blockType },
+        'Slack refused blocks it does not accept yet; posting the digest without them',
+      );
+      return this.#postJoining(channelId, lighter);
+    }
+  }
+
+  async #postJoining(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
+    try {
       return await this.#postMessage(this.#postClient, channelId, message);
     } catch (error) {
-      if (slackErrorString(error) !== 'not_in_channel') throw toDigestError(channelId, error);
+      if (slackErrorString(error) !== 'not_in_channel') {
+        throw toDigestError(channelId, error, message);
+      }
     }
     await this.#join(channelId);
     try {
       return await this.#postMessage(this.#postClient, channelId, message);
     } catch (error) {
-      throw toDigestError(channelId, error);
+      throw toDigestError(channelId, error, message);
     }
   }
 

@@ -1,9 +1,11 @@
+import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, mayHavePosted } from '../../../src/digests/failures.ts';
 import {
   ChannelUnreachableError,
   ConfigError,
-  RateLimitedError,
+  SlackBlocksRefusedError,
+  SlackRateLimitedError,
   SlackTokenRejectedError,
 } from '../../../src/errors.ts';
 import {
@@ -66,17 +68,42 @@ describe('toDigestError', () => {
     expect((mapped as SlackTokenRejectedError).cause).toBe(slackError);
   });
 
-  it('keeps Retry-After of a 429 in milliseconds, as a transient failure', () => {
+  it('keeps Retry-After of a 429 in milliseconds, as Slack rate limiting', () => {
     const mapped = toDigestError('C1', {
       code: 'slack_webapi_rate_limited_error',
       retryAfter: 7,
     });
-    expect(mapped).toBeInstanceOf(RateLimitedError);
+    expect(mapped).toBeInstanceOf(SlackRateLimitedError);
     expect(classifyFailure(mapped)).toEqual({
       kind: 'transient',
-      code: 'rate_limited',
+      code: 'slack_rate_limited',
       retryAfterMs: 7_000,
     });
+  });
+
+  it('names the block Slack refused, from the pointer into the blocks sent', () => {
+    const refused = {
+      ...platformError('invalid_blocks'),
+      data: {
+        ok: false,
+        error: 'invalid_blocks',
+        response_metadata: {
+          messages: ['[ERROR] failed to match all allowed schemas [json-pointer:/blocks/1]'],
+        },
+      },
+    };
+    const sent = {
+      text: 'x',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'x' } }, { type: 'divider' }],
+    } as const;
+    const mapped = toDigestError('C1', refused, { ...sent, blocks: [...sent.blocks] });
+    expect(mapped).toBeInstanceOf(SlackBlocksRefusedError);
+    expect(classifyFailure(mapped)).toEqual({
+      kind: 'permanent',
+      code: 'slack_blocks_refused',
+      blockType: 'divider',
+    });
+    expect(mayHavePosted(mapped)).toBe(false);
   });
 
   it('turns any other Slack failure into a SlackCallError and hands other errors back unchanged', () => {
@@ -205,6 +232,46 @@ describe('SlackDigestPoster', () => {
     expect(await joining.post('C0PUBLIC1', message)).toEqual({ ts: '1800000000.000200' });
     expect(joins).toBe(2);
     expect(slack.api('chat.postMessage')).toHaveLength(2);
+  });
+
+  it('posts again without the blocks Slack does not accept yet when it refuses them', async () => {
+    const slack = new FakeSlack();
+    slack.override('chat.postMessage', (args) => {
+      const blocks = args.blocks as { type: string }[];
+      return blocks.some((block) => block.type === 'data_table')
+        ? {
+            ok: false,
+            error: 'invalid_blocks',
+            response_metadata: { messages: ['[ERROR] unsupported type: data_table'] },
+          }
+        : { ok: true, channel: args.channel, ts: '1800000000.000300' };
+    });
+    const table = { type: 'data_table' } as unknown as KnownBlock;
+    const section: KnownBlock = { type: 'section', text: { type: 'mrkdwn', text: 'ranking' } };
+    const rich = { text: 'Weekly digest', blocks: [section, table] };
+    expect(await poster(slack).post('C0PUBLIC1', rich)).toEqual({ ts: '1800000000.000300' });
+    expect(slack.api('chat.postMessage').map((call) => call.args.blocks)).toEqual([
+      [section, table],
+      [section],
+    ]);
+  });
+
+  it('names the refused block when the message has nothing it could leave out', async () => {
+    const slack = new FakeSlack();
+    slack.override('chat.postMessage', () => ({
+      ok: false,
+      error: 'invalid_blocks',
+      response_metadata: { messages: ['[ERROR] invalid block [json-pointer:/blocks/0/text]'] },
+    }));
+    const plain = {
+      text: 'Weekly digest',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'ranking' } } as KnownBlock],
+    };
+    await expect(poster(slack).post('C0PUBLIC1', plain)).rejects.toMatchObject({
+      code: 'slack_blocks_refused',
+      blockType: 'section',
+    });
+    expect(slack.api('chat.postMessage')).toHaveLength(1);
   });
 
   it('sends the pause notice to the creator’s DM, waiting out one rate limit', async () => {
