@@ -119,6 +119,7 @@ export function createApp(
       new SlackDigestPoster({
         client: backgroundClient,
         logger: logger.child({ component: 'digest-poster' }),
+        directory: users,
       }),
     ),
     displayName: displayNames(users, backgroundClient),

@@ -132,6 +132,10 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       print('[direct message to you]');
       show(message);
     },
+    notifyAdmins: async (_userIds, message) => {
+      print('[direct message to you, as an admin]');
+      show(message);
+    },
   };
   const now = options.now ?? (() => new Date());
   const service = new DigestService({

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import type { Digest, PauseReason, RankedAccount } from '../model/digest.ts';
+import type { Digest, OutageCause, PauseReason, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
@@ -10,10 +10,12 @@ import {
   type Failure,
   failureDetail,
   mayHavePosted,
+  outageCause,
   type RetryPolicy,
   RunFailedError,
   runFailure,
 } from './failures.ts';
+import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
 import type {
   BeginDeliveryResult,
@@ -29,6 +31,11 @@ export interface DigestPoster {
   post(channelId: string, message: SlackMessage): Promise<{ ts: string }>;
   /** A direct message to the digest's creator (pause notices). */
   notifyCreator(userId: string, message: SlackMessage): Promise<void>;
+  /**
+   * A direct message to each of `userIds` who is a workspace admin or owner (outage notices);
+   * the others are left alone.
+   */
+  notifyAdmins(userIds: readonly string[], message: SlackMessage): Promise<void>;
 }
 
 /** The DM to a digest's creator when the engine paused it; `reason` says why and what to fix. */
@@ -59,6 +66,7 @@ export interface DeliveriesOptions {
   readonly retry: RetryPolicy;
   readonly maxConsecutiveFailures: number;
   readonly renderPauseNotice: RenderPauseNotice;
+  readonly outages: Outages;
   /** Most delivery records per store call. */
   readonly storeBatchSize: number;
 }
@@ -82,7 +90,15 @@ interface DeliveryCounts {
   failed: number;
   unconfirmed: number;
   paused: number;
+  /** Not attempted, or given back, because the workspace's digests are on hold. */
+  held: number;
 }
+
+/**
+ * How a scheduled slot ended for this runner: `held` when the workspace's digests went on hold
+ * (nothing recorded, the slot is still owed), `settled` when another runner had handled it.
+ */
+export type DeliveryOutcome = 'posted' | 'failed' | 'unconfirmed' | 'held' | 'settled';
 
 /**
  * The delivery record of each slot, from `posting` to `posted`, `failed` or `unconfirmed`: what is
@@ -119,7 +135,9 @@ export class Deliveries {
 
   /**
    * Posts a scheduled slot and moves the digest on to `next`. Errors escape only when a record
-   * could not be written; the slot's records then keep it from being posted twice.
+   * could not be written; the slot's records then keep it from being posted twice. A probe of its
+   * workspace's outage is attempted although the workspace is on hold; any other slot is given
+   * back, unattempted, once it is.
    */
   async deliver(
     digest: Digest,
@@ -127,8 +145,11 @@ export class Deliveries {
     next: Date,
     compose: () => Promise<ComposedDigest>,
     report: DeliveryCounts,
-  ): Promise<void> {
-    const { owner, clock } = this.#options;
+    probe = false,
+  ): Promise<DeliveryOutcome> {
+    const { owner, clock, outages } = this.#options;
+    const onHold = () => !probe && outages.isOpen(digest.teamId);
+    if (onHold()) return this.#hold(digest, slot, report);
     // No pre-check of the delivery record: the analytics question is usually shared anyway, and
     // beginDelivery, right before the post, is the atomic check that matters.
     let outcome: PostOutcome;
@@ -136,16 +157,16 @@ export class Deliveries {
     try {
       const composed = await compose();
       ranking = composed.ranking;
+      if (onHold()) return this.#hold(digest, slot, report);
       outcome = await this.#post(digest, slot, composed.message, () =>
         this.#begins.submit({ digestId: digest.id, slot, owner, now: clock.now() }),
       );
     } catch (error) {
-      await this.#fail(digest, slot, next, error, report);
-      return;
+      return this.#fail(digest, slot, next, error, report);
     }
     if (outcome.kind === 'already') {
       await this.#settleAlreadyHandled(digest, slot, outcome.delivery, next, report);
-      return;
+      return 'settled';
     }
     if (outcome.kind === 'unconfirmed') {
       report.unconfirmed++;
@@ -161,7 +182,7 @@ export class Deliveries {
         errorCode: failure.code,
         nextRunAt: next,
       });
-      return;
+      return 'unconfirmed';
     }
     // Posted: a failure to record it is not a failed run. It escapes, and the lease is given
     // back; the slot stays `posting`, so the next runner records it unconfirmed rather than
@@ -176,6 +197,28 @@ export class Deliveries {
       consecutiveFailures: 0,
     });
     report.posted++;
+    return 'posted';
+  }
+
+  /**
+   * Gives a slot back unattempted, or after a failure that concerned the whole workspace: no
+   * record stays (a `posting` one of this runner's is removed, since nothing was posted), the
+   * lease is released, and the slot stays owed until the outage clears or grows too old.
+   */
+  async #hold(
+    digest: Digest,
+    slot: Date,
+    report: DeliveryCounts,
+    met?: { readonly failure: Failure; readonly cause: OutageCause },
+  ): Promise<DeliveryOutcome> {
+    const { store, owner, outages } = this.#options;
+    if (met !== undefined) {
+      await outages.met(digest.teamId, met.cause, met.failure.retryAfterMs);
+      await store.abandonDelivery(digest.id, slot, owner);
+    }
+    await store.releaseLease(digest.id, owner);
+    report.held++;
+    return 'held';
   }
 
   /**
@@ -258,6 +301,7 @@ export class Deliveries {
         await store.recordSkipped(digest.id, slot, {
           owner,
           at,
+          reason: delivery.skipReason ?? { kind: 'missed' },
           count: delivery.skippedCount ?? 1,
           nextRunAt: next,
         });
@@ -288,10 +332,24 @@ export class Deliveries {
     await this.#complete(digest.id, slot, { owner, at, ...settled, nextRunAt: next });
   }
 
-  /** Records a failed slot, and pauses the digest (telling its creator) after too many in a row. */
-  async #fail(digest: Digest, slot: Date, next: Date, error: unknown, report: DeliveryCounts) {
+  /**
+   * Records a failed slot, and pauses the digest (telling its creator) after too many in a row. A
+   * failure that concerns the whole workspace is not the digest's: it holds the slot instead.
+   */
+  async #fail(
+    digest: Digest,
+    slot: Date,
+    next: Date,
+    error: unknown,
+    report: DeliveryCounts,
+  ): Promise<DeliveryOutcome> {
     const { owner, clock, logger } = this.#options;
     const { failure, cause } = runFailure(error);
+    const outage = outageCause(cause);
+    if (outage !== undefined) {
+      logger.debug({ err: cause, digestId: digest.id, outage }, 'digest run met an outage');
+      return this.#hold(digest, slot, report, { failure, cause: outage });
+    }
     const failures = digest.consecutiveFailures + 1;
     const pause = failures >= this.#options.maxConsecutiveFailures;
     logger.warn(
@@ -312,9 +370,10 @@ export class Deliveries {
       consecutiveFailures: failures,
     });
     report.failed++;
-    if (pauseReason === undefined) return;
+    if (pauseReason === undefined) return 'failed';
     report.paused++;
     await this.#notifyPause(digest, pauseReason);
+    return 'failed';
   }
 
   async #notifyPause(digest: Digest, reason: PauseReason): Promise<void> {

@@ -10,8 +10,10 @@ import {
   isAppError,
   SlackBlocksRefusedError,
   SlackCallError,
+  SlackTokenRejectedError,
 } from '../errors.ts';
 import { defined } from '../model/defined.ts';
+import type { OutageCause } from '../model/digest.ts';
 
 export interface Failure {
   readonly kind: 'transient' | 'permanent';
@@ -64,6 +66,34 @@ export function classifyFailure(error: unknown): Failure {
     return { kind: permanentCodes.has(error.code) ? 'permanent' : 'transient', code: error.code };
   }
   return { kind: 'transient', code: 'unknown' };
+}
+
+/**
+ * The outage an error shows, when it concerns the whole app or workspace rather than one digest:
+ * Slack refusing the token or rate limiting beyond the retries, Slack out of reach, the analytics
+ * service refusing the credentials, rate limiting, failing or out of reach. Such a failure never
+ * counts toward pausing a digest; it holds the workspace's digests until it clears. Undefined for
+ * failures that belong to one digest (its channel, its databases, its question, its blocks).
+ */
+export function outageCause(error: unknown): OutageCause | undefined {
+  if (error instanceof SlackTokenRejectedError) return 'slack_token_rejected';
+  if (error instanceof SlackCallError) return error.transient ? 'slack_unreachable' : undefined;
+  if (!isAppError(error)) return undefined;
+  switch (error.code) {
+    case 'slack_rate_limited':
+      return 'slack_rate_limited';
+    case 'credentials_rejected':
+    case 'unauthorized':
+      return 'analytics_credentials_rejected';
+    case 'rate_limited':
+      return 'analytics_rate_limited';
+    case 'service_unavailable':
+    case 'timeout':
+    case 'network':
+      return 'analytics_unavailable';
+    default:
+      return undefined;
+  }
 }
 
 /**

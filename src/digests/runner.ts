@@ -9,11 +9,13 @@ import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
   Deliveries,
+  type DeliveryOutcome,
   type DigestPoster,
   type RenderPauseNotice,
   type RunNowResult,
 } from './delivery.ts';
 import { LeaseRenewal } from './leases.ts';
+import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { type AskQuestion, Questions, questionFor } from './questions.ts';
 import { manualRunWindow } from './schedule.ts';
@@ -22,6 +24,7 @@ import { DueTick, type TickOptions, type TickReport } from './tick.ts';
 
 export { type Clock, systemClock } from './clock.ts';
 export type { DigestPoster, RenderPauseNotice, RunNowResult } from './delivery.ts';
+export type { RenderOutageNotice } from './outages.ts';
 export type { TickReport } from './tick.ts';
 
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
@@ -55,6 +58,8 @@ const policyDefaults = {
   claimBatchSize: 200,
   storeBatchSize: 500,
   maxPerTick: 10_000,
+  probeFirstMs: 60_000,
+  probeMaxMs: 15 * 60_000,
 } as const;
 
 export interface DigestRunnerOptions {
@@ -102,6 +107,13 @@ export interface DigestRunnerOptions {
   readonly maxPerTick?: number;
   /** Identifies this runner's leases; default a random id. */
   readonly owner?: string;
+  /**
+   * The wait before a workspace on hold for an outage is first probed. Default 1 minute; each
+   * probe that meets the outage again doubles it, up to `probeMaxMs`.
+   */
+  readonly probeFirstMs?: number;
+  /** The longest wait between two probes of a workspace on hold. Default 15 minutes. */
+  readonly probeMaxMs?: number;
 }
 
 export interface DigestRunnerDeps {
@@ -110,6 +122,11 @@ export interface DigestRunnerDeps {
   readonly poster: DigestPoster;
   readonly renderDigest: RenderDigest;
   readonly renderPauseNotice: RenderPauseNotice;
+  /**
+   * The DM to a workspace's admins when its digests go on hold for an outage; without it (tests,
+   * benchmarks) the outage is only logged.
+   */
+  readonly renderOutageNotice?: RenderOutageNotice;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -178,6 +195,15 @@ export class DigestRunner {
       postConcurrency: options.postConcurrency ?? policyDefaults.postConcurrency,
       onStep: progressed,
     });
+    const outages = new Outages({
+      store,
+      clock,
+      logger,
+      notifyAdmins: (userIds, message) => deps.poster.notifyAdmins(userIds, message),
+      renderOutageNotice: deps.renderOutageNotice,
+      probeFirstMs: options.probeFirstMs ?? policyDefaults.probeFirstMs,
+      probeMaxMs: options.probeMaxMs ?? policyDefaults.probeMaxMs,
+    });
     this.#questions = new Questions({
       analytics: deps.analytics,
       clock,
@@ -196,6 +222,7 @@ export class DigestRunner {
       maxConsecutiveFailures:
         options.maxConsecutiveFailures ?? digestRunnerDefaults.maxConsecutiveFailures,
       renderPauseNotice: deps.renderPauseNotice,
+      outages,
       storeBatchSize: options.storeBatchSize ?? policyDefaults.storeBatchSize,
     });
     this.#tickOptions = {
@@ -208,7 +235,9 @@ export class DigestRunner {
       claimBatchSize: options.claimBatchSize ?? policyDefaults.claimBatchSize,
       maxPerTick: options.maxPerTick ?? policyDefaults.maxPerTick,
       questions: this.#questions,
-      deliver: (digest, slot, next, tick) => this.#deliverDue(digest, slot, next, tick),
+      outages,
+      deliver: (digest, slot, next, tick, probe) =>
+        this.#deliverDue(digest, slot, next, tick, probe),
       onDigestDone: progressed,
     };
   }
@@ -270,10 +299,16 @@ export class DigestRunner {
   }
 
   /** A slot a tick owes: asked in the tick's round of questions, counted in its report. */
-  #deliverDue(digest: Digest, slot: Date, next: Date, tick: DueTick): Promise<void> {
+  #deliverDue(
+    digest: Digest,
+    slot: Date,
+    next: Date,
+    tick: DueTick,
+    probe: boolean,
+  ): Promise<DeliveryOutcome> {
     const compose = () =>
       this.#compose(digest, questionFor(digest, tick.windowOf(digest, slot)), tick.ask);
-    return this.#deliveries.deliver(digest, slot, next, compose, tick.report);
+    return this.#deliveries.deliver(digest, slot, next, compose, tick.report, probe);
   }
 
   /** The slot's answer and message, with the ranking the next run compares against. */

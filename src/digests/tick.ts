@@ -1,6 +1,8 @@
 import type { Logger } from '../logger.ts';
-import type { Digest, DigestWindow } from '../model/digest.ts';
+import type { Digest, DigestWindow, Outage, SkipReason } from '../model/digest.ts';
 import type { Clock } from './clock.ts';
+import type { DeliveryOutcome } from './delivery.ts';
+import type { Outages } from './outages.ts';
 import type { AskQuestion, Questions } from './questions.ts';
 import {
   countRunsBetween,
@@ -24,6 +26,13 @@ export interface TickReport {
    */
   unconfirmed: number;
   paused: number;
+  /**
+   * Digests not attempted, or given back after a failure, because their workspace's digests are
+   * on hold for an outage: their slots are still owed.
+   */
+  held: number;
+  /** Digests run as probes of an outage. */
+  probes: number;
   analyticsCalls: number;
 }
 
@@ -41,8 +50,18 @@ export interface TickOptions {
   /** Upper bound of digests one tick takes on. */
   readonly maxPerTick: number;
   readonly questions: Questions;
-  /** Posts the slot a claimed digest owes and moves the digest on to `next`. */
-  readonly deliver: (digest: Digest, slot: Date, next: Date, tick: DueTick) => Promise<void>;
+  readonly outages: Outages;
+  /**
+   * Posts the slot a claimed digest owes and moves the digest on to `next`; a probe is attempted
+   * although its workspace is on hold.
+   */
+  readonly deliver: (
+    digest: Digest,
+    slot: Date,
+    next: Date,
+    tick: DueTick,
+    probe: boolean,
+  ) => Promise<DeliveryOutcome>;
   /** Called after every digest handled, for lease renewal. */
   readonly onDigestDone: () => void;
 }
@@ -50,10 +69,16 @@ export interface TickOptions {
 /** Far enough ahead to mean never: a schedule that has no slot after this one. */
 const noNextRun = new Date(8.64e15);
 
+/** How a claimed digest is handled: as usual, as its workspace's probe, or held for an outage. */
+type ClaimMode = 'due' | 'probe' | 'held';
+
 /**
  * One tick: claims the digests due at `now`, works out which slot each owes, records the slots
  * too old to post as skipped and hands the owed one to `deliver`. Its digests share one round of
- * analytics questions and the schedule math.
+ * analytics questions and the schedule math. Workspaces on hold for an outage (see `Outages`)
+ * first have their slots older than the grace window recorded as skipped for it, then one due
+ * digest each run as a probe when the backoff allows; a probe that clears the outage lets the
+ * workspace's digests be claimed in the same tick.
  */
 export class DueTick {
   readonly now: Date;
@@ -64,6 +89,8 @@ export class DueTick {
     skipped: 0,
     unconfirmed: 0,
     paused: 0,
+    held: 0,
+    probes: 0,
     analyticsCalls: 0,
   };
   readonly ask: AskQuestion;
@@ -83,73 +110,147 @@ export class DueTick {
 
   /** Resolves when every digest it claimed is finished. */
   async run(): Promise<void> {
-    const { store, owner, leaseMs, claimBatchSize, maxPerTick } = this.#options;
-    const { report } = this;
-    const work: Promise<void>[] = [];
+    const { outages, graceMs } = this.#options;
+    const work: Promise<unknown>[] = [];
     try {
-      while (report.claimed < maxPerTick) {
-        const claims = await store.claimDue(this.now, {
-          limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
-          leaseMs,
-          owner,
-        });
-        report.claimed += claims.length;
-        for (const claim of claims) work.push(this.#handleClaim(claim));
-        if (claims.length < claimBatchSize) break;
+      const onHold = await outages.load();
+      const tooOld = new Date(this.now.getTime() - graceMs);
+      const held: Promise<unknown>[] = [];
+      for (const outage of onHold) {
+        await this.#claimAll(held, 'held', { teamId: outage.teamId, dueBefore: tooOld });
       }
+      // Settled before any probe, so a probe finds each workspace's slots as they now stand.
+      await Promise.all(held);
+      const probes = Promise.all(
+        onHold
+          .filter((outage) => outage.probeAt.getTime() <= this.now.getTime())
+          .map((outage) => this.#probe(outage, work)),
+      );
+      await this.#claimAll(work, 'due');
+      if ((await probes).some((cleared) => cleared)) await this.#claimAll(work, 'due');
     } finally {
       // Claims already handed out finish (and give their leases back) even when a claim failed.
       await Promise.all(work);
     }
   }
 
-  async #handleClaim(claim: Claim): Promise<void> {
-    const { store, owner, logger, graceMs } = this.#options;
+  /** Claims in batches until none are left or the tick has taken on all it may. */
+  async #claimAll(
+    work: Promise<unknown>[],
+    mode: ClaimMode,
+    only: { readonly teamId?: string; readonly dueBefore?: Date } = {},
+  ): Promise<void> {
+    const { store, owner, leaseMs, claimBatchSize, maxPerTick } = this.#options;
+    const { report } = this;
+    while (report.claimed < maxPerTick) {
+      const claims = await store.claimDue(this.now, {
+        limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
+        leaseMs,
+        owner,
+        ...only,
+      });
+      report.claimed += claims.length;
+      for (const claim of claims) work.push(this.#handleClaim(claim, mode));
+      if (claims.length < claimBatchSize) break;
+    }
+  }
+
+  /**
+   * Runs one due digest of a workspace on hold, when no other instance probes it now; true when
+   * it met no outage, which closes the workspace's outage.
+   */
+  async #probe(outage: Outage, work: Promise<unknown>[]): Promise<boolean> {
+    const { store, owner, leaseMs, outages } = this.#options;
+    const [claim] = await store.claimDue(this.now, {
+      limit: 1,
+      leaseMs,
+      owner,
+      teamId: outage.teamId,
+    });
+    if (claim === undefined) return false;
+    if (!(await outages.claimProbe(outage, this.now))) {
+      await store.releaseLease(claim.digest.id, owner);
+      return false;
+    }
+    this.report.claimed++;
+    this.report.probes++;
+    const probed = this.#handleClaim(claim, 'probe');
+    work.push(probed);
+    const outcome = await probed;
+    if (outcome === undefined || outcome === 'held') return false;
+    await outages.cleared(outage.teamId);
+    return true;
+  }
+
+  async #handleClaim(claim: Claim, mode: ClaimMode): Promise<DeliveryOutcome | undefined> {
+    const { store, owner, logger, graceMs, outages } = this.#options;
     const { digest } = claim;
     const now = this.now;
+    const cause = mode === 'probe' ? undefined : outages.causeOf(digest.teamId);
+    const reason: SkipReason = cause === undefined ? { kind: 'missed' } : { kind: 'outage', cause };
     try {
       const latest = this.#memo.latestRunAtOrBefore(digest, now);
       const slot = latest && latest.getTime() > claim.slot.getTime() ? latest : claim.slot;
       if (now.getTime() - slot.getTime() > graceMs) {
-        await this.#skip(digest, claim.slot, new Date(now.getTime() + 1));
+        await this.#skip(digest, claim.slot, new Date(now.getTime() + 1), reason);
         this.report.skipped++;
-        return;
+        return undefined;
       }
-      if (slot.getTime() > claim.slot.getTime()) await this.#skipOlder(digest, claim.slot, slot);
+      if (slot.getTime() > claim.slot.getTime()) {
+        await this.#skipOlder(digest, claim.slot, slot, reason);
+      }
+      if (mode === 'held') {
+        await store.releaseLease(digest.id, owner);
+        this.report.held++;
+        return 'held';
+      }
       const next = this.#memo.nextRunAfter(digest, slot) ?? noNextRun;
-      await this.#options.deliver(digest, slot, next, this);
+      return await this.#options.deliver(digest, slot, next, this, mode === 'probe');
     } catch (error) {
       logger.error({ err: error, digestId: digest.id }, 'digest run could not be recorded');
       await store.releaseLease(digest.id, owner).catch(() => undefined);
+      return undefined;
     } finally {
       this.#options.onDigestDone();
     }
   }
 
   /** Records `from` .. before `until` as skipped and moves the digest to its first slot after. */
-  async #skip(digest: Digest, from: Date, until: Date): Promise<void> {
+  async #skip(digest: Digest, from: Date, until: Date, reason: SkipReason): Promise<void> {
     const count = countRunsBetween(digest.schedule, from, until);
     const next = nextRunAfter(digest.schedule, new Date(until.getTime() - 1));
-    await this.#recordSkipped(digest, from, count, next ?? noNextRun);
+    await this.#recordSkipped(digest, from, count, next ?? noNextRun, reason);
     this.#options.logger.warn(
-      { digestId: digest.id, firstMissed: from.toISOString(), missed: count },
+      { digestId: digest.id, firstMissed: from.toISOString(), missed: count, reason },
       'digest slots missed beyond the grace window were skipped',
     );
   }
 
   /** Older missed slots when a newer one is still inside grace: recorded, the lease kept. */
-  async #skipOlder(digest: Digest, from: Date, latest: Date): Promise<void> {
+  async #skipOlder(digest: Digest, from: Date, latest: Date, reason: SkipReason): Promise<void> {
     const count = countRunsBetween(digest.schedule, from, latest);
-    await this.#recordSkipped(digest, from, count, latest);
+    await this.#recordSkipped(digest, from, count, latest, reason);
     this.#options.logger.warn(
-      { digestId: digest.id, firstMissed: from.toISOString(), missed: count },
-      'older missed digest slots were skipped; posting the latest',
+      { digestId: digest.id, firstMissed: from.toISOString(), missed: count, reason },
+      'older missed digest slots were skipped; the latest is still owed',
     );
   }
 
-  #recordSkipped(digest: Digest, from: Date, count: number, nextRunAt: Date): Promise<void> {
+  #recordSkipped(
+    digest: Digest,
+    from: Date,
+    count: number,
+    nextRunAt: Date,
+    reason: SkipReason,
+  ): Promise<void> {
     const { store, owner, clock } = this.#options;
-    return store.recordSkipped(digest.id, from, { owner, at: clock.now(), count, nextRunAt });
+    return store.recordSkipped(digest.id, from, {
+      owner,
+      at: clock.now(),
+      reason,
+      count,
+      nextRunAt,
+    });
   }
 }
 

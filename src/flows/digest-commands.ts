@@ -113,13 +113,17 @@ export async function answerDigestCommand(
         return;
       }
       case 'list': {
-        const digests = await manager.listForChannel(caller.teamId, context.channelId);
+        const [digests, outage] = await Promise.all([
+          manager.listForChannel(caller.teamId, context.channelId),
+          manager.outageOf(caller.teamId),
+        ]);
         await send(
           renderDigestList(digests, {
             now: now(),
             channelId: context.channelId,
             viewerId: caller.userId,
             command,
+            ...defined({ outage }),
           }),
         );
         return;

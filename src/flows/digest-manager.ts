@@ -11,7 +11,7 @@ import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';
-import type { Digest } from '../model/digest.ts';
+import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
 
@@ -116,6 +116,11 @@ export class DigestManager {
 
   listForCreator(teamId: string, creatorId: string): Promise<Digest[]> {
     return this.#store.listByCreator(teamId, creatorId);
+  }
+
+  /** The workspace's outage, while its digests are on hold. */
+  async outageOf(teamId: string): Promise<Outage | undefined> {
+    return (await this.#store.outages()).find((outage) => outage.teamId === teamId);
   }
 
   /** A digest of the caller's workspace; another workspace's id is not found, as if absent. */

@@ -1,6 +1,6 @@
 /**
  * The digest runner as the app and `digests run-due` both build it: the engine with the Block Kit
- * digest message, the pause DM in words, and the configured policy. One place, so a
+ * digest message, the pause and outage DMs in words, and the configured policy. One place, so a
  * digest posted by the in-app timer and one posted by a platform scheduler look and behave the same.
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
@@ -13,6 +13,7 @@ import {
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
+import { renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 
 export interface DigestRuntimeOptions {
@@ -48,6 +49,7 @@ export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner 
       );
     },
     renderPauseNotice: renderDigestPaused,
+    renderOutageNotice,
     logger: options.logger,
     ...defined({ clock: options.clock }),
     options: {

@@ -80,6 +80,46 @@ export type PauseReason = {
   readonly detail?: ErrorDetail;
 };
 
+/**
+ * Why the app could not run any digest of a workspace: the failure concerns the whole app or team,
+ * never one digest, so the runner holds the team's digests until it clears (see `Outage`).
+ */
+export type OutageCause =
+  /** Slack refused the bot token (`invalid_auth`, `token_revoked`, `account_inactive`...). */
+  | 'slack_token_rejected'
+  /** Slack kept answering 429 beyond what the runner waits out. */
+  | 'slack_rate_limited'
+  /** Slack could not be reached, or was unavailable, through every retry. */
+  | 'slack_unreachable'
+  /** The analytics service refused the app's credentials or tokens. */
+  | 'analytics_credentials_rejected'
+  /** The analytics service kept rate limiting beyond its Retry-After within the deadline. */
+  | 'analytics_rate_limited'
+  /** The analytics service answered 5xx, timed out or could not be reached. */
+  | 'analytics_unavailable';
+
+/**
+ * A workspace whose digests are on hold (an open circuit): due digests are not attempted, one is
+ * tried now and then as a probe, and the first probe that meets no outage closes it.
+ */
+export interface Outage {
+  readonly teamId: string;
+  readonly cause: OutageCause;
+  /** When the outage was first met. */
+  readonly since: Date;
+  /** No probe before this instant. */
+  readonly probeAt: Date;
+  /** Probes made so far: each one waits longer before the next. */
+  readonly probes: number;
+}
+
+/** Why a slot was recorded without a post. */
+export type SkipReason =
+  /** The slot was older than the grace window when a runner came to it (the app was down). */
+  | { readonly kind: 'missed' }
+  /** The team's digests were on hold for an outage until the slot was too old to post. */
+  | { readonly kind: 'outage'; readonly cause: OutageCause };
+
 export interface LastRun {
   /** The scheduled instant this run was for (or the moment of a manual run). */
   readonly slot: Date;
@@ -88,6 +128,8 @@ export interface LastRun {
   readonly at: Date;
   readonly errorCode?: ErrorCode | 'unknown';
   readonly errorDetail?: ErrorDetail;
+  /** Set when `outcome` is `skipped`. */
+  readonly skipReason?: SkipReason;
   /** Slack timestamp of the posted message. */
   readonly messageTs?: string;
 }

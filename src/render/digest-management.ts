@@ -4,11 +4,12 @@
  * reason from is passed in, and every output is checked against Block Kit's limits.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
-import type { Digest, LastRun } from '../model/digest.ts';
+import type { Digest, LastRun, Outage, SkipReason } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
 import { type FailureFacts, failureWords, pauseReasonWords } from './digest-failures.ts';
 import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
+import { outageWords } from './digest-outages.ts';
 import {
   digestChannel,
   digestPerson,
@@ -32,6 +33,7 @@ import {
   shortMonthSkipDay,
   shortMonthsNote,
 } from './schedule.ts';
+import { unhandled } from './unhandled.ts';
 
 export interface DigestCreatedOptions {
   readonly now: Date;
@@ -109,6 +111,8 @@ export interface DigestListOptions {
   /** Who asked: their own digests say "you". */
   readonly viewerId: string;
   readonly command?: string;
+  /** The workspace's outage, when its digests are on hold: a line under the heading says so. */
+  readonly outage?: Outage;
 }
 
 /**
@@ -136,8 +140,15 @@ export function renderDigestList(
     });
   }
   const heading = section(`*Digests in ${digestChannel(options.channelId)}* (${here.length})`);
+  const head: KnownBlock[] =
+    options.outage === undefined
+      ? [heading]
+      : [
+          heading,
+          context(outageLine(options.outage, here[0]?.schedule.zone ?? 'UTC', options.now)),
+        ];
   const items = here.map((digest) => digestBlocks(digest, options, { showChannel: false }));
-  const blocks = fitItems([heading], items, here, blockKitLimits.messageBlocks, 'message');
+  const blocks = fitItems(head, items, here, blockKitLimits.messageBlocks, 'message');
   const text = truncateMrkdwn(
     `${here.length} digest${here.length === 1 ? '' : 's'} in this channel: ${here.map((d) => escapeMrkdwn(d.id)).join(', ')}`,
     blockKitLimits.fallbackText,
@@ -263,9 +274,24 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date): string
     case 'failed':
       return `${when}, failed: ${failureWords(run.errorCode ?? 'unknown', run.errorDetail)}`;
     case 'skipped':
-      return `${when}, skipped: the app was not running at the time and the slot was too old to post late`;
+      return `${when}, skipped: ${skipWords(run.skipReason ?? { kind: 'missed' })}`;
     case 'unconfirmed':
       return `${when}, unconfirmed: posting started but was never confirmed, so it may be missing from the channel`;
+  }
+}
+
+function outageLine(outage: Outage, zone: string, now: Date): string {
+  return `:double_vertical_bar: Digests in this workspace are on hold since ${zonedTime(outage.since, zone, now)}: ${escapeMrkdwn(outageWords(outage.cause))}. They resume by themselves once it works again; runs missed meanwhile show as skipped.`;
+}
+
+function skipWords(reason: SkipReason): string {
+  switch (reason.kind) {
+    case 'missed':
+      return 'the app was not running at the time and the slot was too old to post late';
+    case 'outage':
+      return `${outageWords(reason.cause)} (an outage of the app, not of this digest)`;
+    default:
+      return unhandled(reason, 'it was not posted');
   }
 }
 

@@ -76,6 +76,7 @@ const capturingPoster = (): DigestPoster & { posts: number } => {
       return { ts: `1700000000.${poster.posts}` };
     },
     async notifyCreator() {},
+    async notifyAdmins() {},
   };
   return poster;
 };

@@ -93,6 +93,8 @@ class HeldPoster implements DigestPoster {
 
   async notifyCreator(_userId: string, _message: SlackMessage): Promise<void> {}
 
+  async notifyAdmins(_userIds: readonly string[], _message: SlackMessage): Promise<void> {}
+
   release(): void {
     for (const release of this.#releases.splice(0)) release();
   }

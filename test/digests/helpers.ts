@@ -100,6 +100,8 @@ export class FakePoster implements DigestPoster {
   readonly posts: Post[] = [];
   readonly attempts: { channelId: string; at: number }[] = [];
   readonly notices: { userId: string; message: SlackMessage }[] = [];
+  /** Outage notices: who the runner asked to tell (the Slack poster keeps only admins). */
+  readonly adminNotices: { userIds: readonly string[]; message: SlackMessage }[] = [];
   failWith: (channelId: string, attempt: number) => unknown = () => undefined;
   delayMs = 0;
   readonly #clock: Clock | undefined;
@@ -123,6 +125,10 @@ export class FakePoster implements DigestPoster {
 
   async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
     this.notices.push({ userId, message });
+  }
+
+  async notifyAdmins(userIds: readonly string[], message: SlackMessage): Promise<void> {
+    this.adminNotices.push({ userIds, message });
   }
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../../src/digests/runner.ts';
 import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
-import { ChannelUnreachableError, ServiceUnavailableError } from '../../src/errors.ts';
+import { AccessDeniedError, ChannelUnreachableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { pauseReasonWords } from '../../src/render/digest-failures.ts';
@@ -261,18 +261,18 @@ describe('DigestRunner', () => {
     });
   });
 
-  it('counts an analytics failure and resets the count after a success', async () => {
+  it('counts a failure of the digest’s own question and resets the count after a success', async () => {
     const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
     analytics.answer = async () => {
-      throw new ServiceUnavailableError(503, 4);
+      throw new AccessDeniedError('#hcsm');
     };
     expect(await runner({ attempts: 2 }).runDue(clock.now())).toMatchObject({
       failed: 1,
-      analyticsCalls: 2,
+      analyticsCalls: 1,
     });
     expect(await store.get(digest.id)).toMatchObject({
       consecutiveFailures: 1,
-      lastRun: { outcome: 'failed', errorCode: 'service_unavailable' },
+      lastRun: { outcome: 'failed', errorCode: 'access_denied' },
     });
     analytics.answer = async () => influencers('alice');
     clock.set('2026-06-15T08:00:10Z');
@@ -510,6 +510,7 @@ describe('DigestRunner', () => {
         return poster.post(channelId, message);
       },
       notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+      notifyAdmins: (userIds, message) => poster.notifyAdmins(userIds, message),
     };
     const batched = new DigestRunner({
       store: counted.store,

@@ -194,6 +194,30 @@ export const migrations: readonly Migration[] = [
       UPDATE digests SET schedule = schedule - 'description';
     `,
   },
+  {
+    version: 3,
+    name: 'outages: workspaces whose digests are on hold',
+    sqlite: `
+      CREATE TABLE digest_outages (
+        team_id TEXT PRIMARY KEY,
+        cause TEXT NOT NULL,
+        since INTEGER NOT NULL,
+        probe_at INTEGER NOT NULL,
+        probes INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX digests_team ON digests (team_id, status);
+    `,
+    postgres: `
+      CREATE TABLE digest_outages (
+        team_id TEXT PRIMARY KEY,
+        cause TEXT NOT NULL,
+        since TIMESTAMPTZ NOT NULL,
+        probe_at TIMESTAMPTZ NOT NULL,
+        probes INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX digests_team ON digests (team_id, status);
+    `,
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -11,6 +11,8 @@ import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
 import {
   type CompletionField,
+  claimableSql,
+  claimParams,
   completionAssignments,
   completionFields,
   completionValues,
@@ -187,15 +189,14 @@ class PostgresExecutor implements SqlExecutor {
     return this.query(
       `WITH due AS (
          SELECT id FROM digests
-         WHERE status = 'active' AND next_run_at <= $3
-           AND (lease_until IS NULL OR lease_until <= $3)
+         WHERE ${claimableSql('$6::timestamptz')}
          ORDER BY next_run_at, id
          LIMIT $4
          FOR UPDATE SKIP LOCKED)
        UPDATE digests AS d SET lease_owner = $1, lease_until = $2
        FROM due WHERE d.id = due.id
        RETURNING d.*`,
-      [options.owner, new Date(now.getTime() + options.leaseMs), now, options.limit],
+      claimParams(now, options),
     );
   }
 

@@ -1,9 +1,10 @@
 /**
  * How both adapters read rows into digests and delivery records, and the few values they keep as
  * short codes in text columns rather than words: a pause reason (`failures:3:channel_unreachable:
- * archived`, read back as a `PauseReason`) and a failure's code with its detail
- * (`channel_unreachable:archived`). The renderer words them when they are shown, so changing the
- * words never touches stored rows.
+ * archived`, read back as a `PauseReason`), a failure's code with its detail
+ * (`channel_unreachable:archived`) and, in the same column of a skipped run, why it was skipped
+ * (`missed`, `outage:analytics_unavailable`). The renderer words them when they are shown, so
+ * changing the words never touches stored rows.
  */
 import type { ErrorCode } from '../../errors.ts';
 import { defined } from '../../model/defined.ts';
@@ -11,12 +12,22 @@ import type {
   Digest,
   ErrorDetail,
   LastRun,
+  Outage,
+  OutageCause,
   PauseReason,
   RankedAccount,
+  SkipReason,
 } from '../../model/digest.ts';
 import type { Delivery } from './store.ts';
 
+export type SqlScalar = string | number | Date | null;
+/** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */
+export type SqlValue = SqlScalar | readonly SqlScalar[];
 export type SqlRow = Record<string, unknown>;
+
+export interface SqlRunner {
+  query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
+}
 
 export function toDate(value: unknown): Date {
   if (value instanceof Date) return value;
@@ -84,6 +95,46 @@ export function decodePauseReason(value: unknown): PauseReason | undefined {
   };
 }
 
+/** `missed`, `outage:<cause>`. */
+export function encodeSkipReason(reason: SkipReason): string {
+  switch (reason.kind) {
+    case 'missed':
+      return 'missed';
+    case 'outage':
+      return `outage:${reason.cause}`;
+  }
+}
+
+/** A skipped slot's reason; none stored (earlier versions) means missed. */
+export function decodeSkipReason(value: unknown): SkipReason {
+  const text = optionalString(value) ?? 'missed';
+  const [kind, detail] = text.split(':');
+  if (kind === 'outage' && detail !== undefined) {
+    return { kind: 'outage', cause: detail as OutageCause };
+  }
+  return { kind: 'missed' };
+}
+
+/** A skipped run keeps its reason where a failed one keeps its code. */
+function runCodes(
+  outcome: unknown,
+  value: unknown,
+): Partial<StoredProblem> & { skipReason?: SkipReason } {
+  return outcome === 'skipped'
+    ? { skipReason: decodeSkipReason(value) }
+    : { ...decodeProblem(value) };
+}
+
+export function rowToOutage(row: SqlRow): Outage {
+  return {
+    teamId: String(row.team_id),
+    cause: String(row.cause) as OutageCause,
+    since: toDate(row.since),
+    probeAt: toDate(row.probe_at),
+    probes: Number(row.probes),
+  };
+}
+
 export function rowToDigest(row: SqlRow): Digest {
   const lastRunSlot = optionalDate(row.last_run_slot);
   let lastRun: LastRun | undefined;
@@ -93,7 +144,7 @@ export function rowToDigest(row: SqlRow): Digest {
       slot: lastRunSlot,
       outcome: String(row.last_run_outcome) as LastRun['outcome'],
       at: toDate(row.last_run_at),
-      ...decodeProblem(row.last_run_error),
+      ...runCodes(row.last_run_outcome, row.last_run_error),
       ...(messageTs ? { messageTs } : {}),
     };
   }
@@ -134,7 +185,7 @@ export function rowToDelivery(row: SqlRow): Delivery {
     startedAt: toDate(row.started_at),
     ...(finishedAt ? { finishedAt } : {}),
     ...(messageTs ? { messageTs } : {}),
-    ...decodeProblem(row.error_code),
+    ...runCodes(row.status, row.error_code),
     ...defined({ skippedCount }),
   };
 }

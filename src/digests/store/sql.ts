@@ -6,12 +6,17 @@
 import { DigestNotFoundError } from '../../errors.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
+import { OutageRecords } from './outages.ts';
 import {
   encodePauseReason,
   encodeProblem,
+  encodeSkipReason,
   rowToDelivery,
   rowToDigest,
   type SqlRow,
+  type SqlRunner,
+  type SqlScalar,
+  type SqlValue,
   toDate,
 } from './rows.ts';
 import { SqlSightings } from './sightings.ts';
@@ -27,14 +32,7 @@ import type {
   SlotCompletion,
 } from './store.ts';
 
-export type SqlScalar = string | number | Date | null;
-/** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */
-export type SqlValue = SqlScalar | readonly SqlScalar[];
-export type { SqlRow } from './rows.ts';
-
-export interface SqlRunner {
-  query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
-}
+export type { SqlRow, SqlRunner, SqlScalar, SqlValue } from './rows.ts';
 
 export interface SqlExecutor extends SqlRunner {
   readonly dialect: 'sqlite' | 'postgres';
@@ -187,12 +185,39 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || /UNIQUE constraint failed/.test(message);
 }
 
-export class SqlDigestStore implements DigestStore {
+/**
+ * The conditions a due digest meets to be claimed: `$3` now, `$5` a workspace or NULL, `$6` an
+ * instant the slot must be at or before, or NULL (`dueBefore`, typed as the adapter writes
+ * instants). Without a workspace, digests of workspaces with an open outage are left alone. Both
+ * adapters' claim statements use it.
+ */
+export function claimableSql(dueBefore: string): string {
+  return `status = 'active' AND next_run_at <= COALESCE(${dueBefore}, $3)
+  AND (lease_until IS NULL OR lease_until <= $3)
+  AND ((CAST($5 AS TEXT) IS NULL
+        AND NOT EXISTS (SELECT 1 FROM digest_outages o WHERE o.team_id = digests.team_id))
+       OR team_id = $5)`;
+}
+
+/** The parameters of a claim statement: `$1` owner, `$2` lease end, `$4` limit, then as above. */
+export function claimParams(now: Date, options: ClaimOptions): SqlValue[] {
+  return [
+    options.owner,
+    new Date(now.getTime() + options.leaseMs),
+    now,
+    options.limit,
+    options.teamId ?? null,
+    options.dueBefore ?? null,
+  ];
+}
+
+export class SqlDigestStore extends OutageRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
 
   constructor(executor: SqlExecutor) {
+    super(executor);
     this.#sql = executor;
     this.dialect = executor.dialect;
     this.#sightings = new SqlSightings(executor);
@@ -452,11 +477,12 @@ export class SqlDigestStore implements DigestStore {
     await this.#sql.transaction(async (tx) => {
       // A slot another runner is posting or has settled keeps its record and its last run.
       const inserted = await tx.query(
-        `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at, finished_at, skipped_count)
-         VALUES ($1, $2, 'skipped', $3, $4, $4, $5)
+        `INSERT INTO digest_deliveries
+           (digest_id, slot, status, owner, started_at, finished_at, skipped_count, error_code)
+         VALUES ($1, $2, 'skipped', $3, $4, $4, $5, $6)
          ON CONFLICT (digest_id, slot) DO NOTHING
          RETURNING digest_id`,
-        [digestId, slot, skip.owner, skip.at, skip.count],
+        [digestId, slot, skip.owner, skip.at, skip.count, encodeSkipReason(skip.reason)],
       );
       const newest = `$6 = 1 AND (last_run_slot IS NULL OR last_run_slot < $2)`;
       await tx.query(
@@ -465,13 +491,21 @@ export class SqlDigestStore implements DigestStore {
            last_run_slot = CASE WHEN ${newest} THEN $2 ELSE last_run_slot END,
            last_run_outcome = CASE WHEN ${newest} THEN 'skipped' ELSE last_run_outcome END,
            last_run_at = CASE WHEN ${newest} THEN $4 ELSE last_run_at END,
-           last_run_error = CASE WHEN ${newest} THEN NULL ELSE last_run_error END,
+           last_run_error = CASE WHEN ${newest} THEN $7 ELSE last_run_error END,
            last_run_ts = CASE WHEN ${newest} THEN NULL ELSE last_run_ts END,
            lease_owner = CASE WHEN lease_owner = $5 THEN NULL ELSE lease_owner END,
            lease_until = CASE WHEN lease_owner = $5 THEN NULL ELSE lease_until END,
            updated_at = $4
          WHERE id = $1`,
-        [digestId, slot, skip.nextRunAt, skip.at, skip.owner, inserted.length > 0 ? 1 : 0],
+        [
+          digestId,
+          slot,
+          skip.nextRunAt,
+          skip.at,
+          skip.owner,
+          inserted.length > 0 ? 1 : 0,
+          encodeSkipReason(skip.reason),
+        ],
       );
     });
   }

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
-import { SqlDigestStore } from './sql.ts';
+import { claimableSql, claimParams, SqlDigestStore } from './sql.ts';
 import type { ClaimOptions } from './store.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
@@ -105,12 +105,11 @@ class SqliteExecutor implements SqlExecutor {
         `UPDATE digests SET lease_owner = $1, lease_until = $2
          WHERE id IN (
            SELECT id FROM digests
-           WHERE status = 'active' AND next_run_at <= $3
-             AND (lease_until IS NULL OR lease_until <= $3)
+           WHERE ${claimableSql('$6')}
            ORDER BY next_run_at, id
            LIMIT $4)
          RETURNING *`,
-        [options.owner, new Date(now.getTime() + options.leaseMs), now, options.limit],
+        claimParams(now, options),
       ),
     );
   }

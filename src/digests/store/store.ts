@@ -26,9 +26,12 @@ import type {
   Digest,
   ErrorDetail,
   NewDigest,
+  Outage,
+  OutageCause,
   PauseReason,
   RankedAccount,
   RunOutcome,
+  SkipReason,
 } from '../../model/digest.ts';
 
 export interface ClaimOptions {
@@ -38,6 +41,13 @@ export interface ClaimOptions {
   readonly leaseMs: number;
   /** Who holds the lease: unique per runner instance. */
   readonly owner: string;
+  /**
+   * Only this workspace's digests, whether or not it has an open outage. Without it, digests of
+   * workspaces with an open outage are never claimed.
+   */
+  readonly teamId?: string;
+  /** Only digests whose slot is at or before this instant (older than the grace window). */
+  readonly dueBefore?: Date;
 }
 
 /** A due digest handed to one runner: `slot` is its `nextRunAt` when it was claimed. */
@@ -62,6 +72,8 @@ export interface Delivery {
   readonly errorDetail?: ErrorDetail;
   /** For a `skipped` record: how many consecutive missed slots it stands for, this one included. */
   readonly skippedCount?: number;
+  /** For a `skipped` record: why. */
+  readonly skipReason?: SkipReason;
 }
 
 /**
@@ -111,6 +123,7 @@ export interface SlotCompletion {
 export interface SkipRecord {
   readonly owner: string;
   readonly at: Date;
+  readonly reason: SkipReason;
   /** How many slots were missed, `slot` being the first. */
   readonly count: number;
   /** The slot the runner moves on to (the latest in grace, or the next one in the future). */
@@ -193,5 +206,23 @@ export interface DigestStore extends Sightings {
    * false when there was no such record.
    */
   abandonDelivery(digestId: string, slot: Date, owner: string): Promise<boolean>;
+
+  /**
+   * Opens an outage for a workspace unless one is open; true only for the call that opened it, so
+   * that one instance logs it and tells the admins. An open one keeps its start and takes `cause`
+   * and a `probeAt` later than its own.
+   */
+  openOutage(teamId: string, cause: OutageCause, now: Date, probeAt: Date): Promise<boolean>;
+  /** Every open outage; a handful at most. */
+  outages(): Promise<Outage[]>;
+  /**
+   * Takes the workspace's next probe when it is due at `now`, moving it to `nextProbeAt`; true for
+   * one caller only, however many instances try at once.
+   */
+  claimProbe(teamId: string, now: Date, nextProbeAt: Date): Promise<boolean>;
+  /** Closes the workspace's outage; true for the call that closed it. */
+  closeOutage(teamId: string): Promise<boolean>;
+  /** Who created the workspace's active digests, to tell its admins about an outage. */
+  teamCreators(teamId: string): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import { slackErrorString, webClientOptions, withRateLimitRetry } from './client.ts';
 import { toAppError } from './failures.ts';
+import { UserDirectory } from './user-directory.ts';
 
 /** A few retries of 5xx and network failures, spread over about 15 s. */
 export const backgroundRetryConfig = {
@@ -102,9 +103,11 @@ export function withoutOptionalBlocks(message: SlackMessage): SlackMessage | und
 }
 
 export interface SlackDigestPosterOptions {
-  /** For conversations.join and the pause notice, which may be retried. */
+  /** For conversations.join and the notices, which may be retried. */
   readonly client: WebClientType;
   readonly logger?: Logger;
+  /** users.info, to tell admins from other creators; a private cache when not given. */
+  readonly directory?: UserDirectory;
   /** Waits out a rate-limited DM; tests pass a fake. */
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -119,9 +122,11 @@ export class SlackDigestPoster implements DigestPoster {
   readonly #postClient: WebClientType;
   readonly #logger: Logger;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #directory: UserDirectory;
 
   constructor(options: SlackDigestPosterOptions) {
     this.#client = options.client;
+    this.#directory = options.directory ?? new UserDirectory();
     // A `backgroundWebClient` has a single-attempt twin for digest posts; tests pass fakes.
     this.#postClient = singleAttemptClients.get(options.client) ?? options.client;
     this.#logger = options.logger ?? silentLogger;
@@ -173,6 +178,21 @@ export class SlackDigestPoster implements DigestPoster {
       });
     } catch (error) {
       throw toDigestError(userId, error);
+    }
+  }
+
+  /**
+   * DMs each of `userIds` whom users.info calls an admin or owner, one after the other; a person
+   * Slack cannot describe, or a DM Slack refuses, is logged and the others are still told.
+   */
+  async notifyAdmins(userIds: readonly string[], message: SlackMessage): Promise<void> {
+    for (const userId of userIds) {
+      try {
+        if (!(await this.#directory.get(this.#client, userId)).isAdmin) continue;
+        await this.notifyCreator(userId, message);
+      } catch (error) {
+        this.#logger.warn({ err: error, userId }, 'could not tell an admin about an outage');
+      }
     }
   }
 

@@ -306,6 +306,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       const next = new Date('2026-06-15T08:00:00Z');
       await store.recordSkipped(digest.id, new Date('2026-05-18T08:00:00Z'), {
         owner: 'runner-a',
+        reason: { kind: 'missed' },
         at: now,
         count: 4,
         nextRunAt: next,
@@ -602,6 +603,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       await store.claimDue(now, { ...lease, owner: 'runner-b' });
       await store.recordSkipped(digest.id, slot, {
         owner: 'runner-b',
+        reason: { kind: 'missed' },
         at: now,
         count: 1,
         nextRunAt: nextWeek,
@@ -663,6 +665,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       await store.beginDelivery(digest.id, slot, 'runner-a', now);
       await store.recordSkipped(digest.id, slot, {
         owner: 'runner-b',
+        reason: { kind: 'missed' },
         at: now,
         count: 1,
         nextRunAt: nextWeek,
@@ -715,6 +718,85 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         expect(await store.firstSighting('sig:old', later(3_600_000), 1_000)).toBe(true);
         expect(await store.firstSighting('sig:new', later(3_600_000), 1_000)).toBe(false);
       });
+    });
+    it('opens an outage once, keeps its start, and takes a later probe time and the new cause', async () => {
+      const later = new Date(now.getTime() + 60_000);
+      expect(await store.openOutage('T1', 'analytics_unavailable', now, later)).toBe(true);
+      const again = new Date(now.getTime() + 5_000);
+      expect(
+        await store.openOutage('T1', 'slack_rate_limited', again, new Date(now.getTime() + 30_000)),
+      ).toBe(false);
+      expect(await store.outages()).toEqual([
+        { teamId: 'T1', cause: 'slack_rate_limited', since: now, probeAt: later, probes: 0 },
+      ]);
+      const much = new Date(now.getTime() + 600_000);
+      await store.openOutage('T1', 'slack_rate_limited', again, much);
+      expect((await store.outages())[0]?.probeAt).toEqual(much);
+    });
+
+    it('hands a due probe to one caller, then closes the outage once', async () => {
+      await store.openOutage('T1', 'analytics_unavailable', now, now);
+      const next = new Date(now.getTime() + 120_000);
+      const claims = await Promise.all([
+        store.claimProbe('T1', now, next),
+        store.claimProbe('T1', now, next),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimProbe('T1', new Date(next.getTime() - 1), next)).toBe(false);
+      expect((await store.outages())[0]).toMatchObject({ probeAt: next, probes: 1 });
+      expect(await store.closeOutage('T1')).toBe(true);
+      expect(await store.closeOutage('T1')).toBe(false);
+      expect(await store.outages()).toEqual([]);
+    });
+
+    it('claims no digest of a workspace on hold unless asked for that workspace', async () => {
+      const held = await store.create(digestInput({ teamId: 'T1' }), now);
+      const old = await store.create(
+        digestInput({ teamId: 'T1', nextRunAt: new Date(slot.getTime() - 7_200_000) }),
+        now,
+      );
+      const other = await store.create(digestInput({ teamId: 'T2' }), now);
+      await store.openOutage('T1', 'analytics_unavailable', now, now);
+      expect((await store.claimDue(now, lease)).map((c) => c.digest.id)).toEqual([other.id]);
+      const tooOld = new Date(now.getTime() - 3_600_000);
+      expect(
+        (await store.claimDue(now, { ...lease, teamId: 'T1', dueBefore: tooOld })).map(
+          (c) => c.digest.id,
+        ),
+      ).toEqual([old.id]);
+      expect(
+        (await store.claimDue(now, { ...lease, teamId: 'T1' })).map((c) => c.digest.id),
+      ).toEqual([held.id]);
+    });
+
+    it('records why a slot was skipped, for the record and the last run', async () => {
+      const digest = await store.create(digestInput(), now);
+      const reason = { kind: 'outage', cause: 'slack_token_rejected' } as const;
+      await store.recordSkipped(digest.id, slot, {
+        owner: 'runner-a',
+        at: now,
+        reason,
+        count: 1,
+        nextRunAt: nextWeek,
+      });
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'skipped',
+        skipReason: reason,
+      });
+      expect((await store.get(digest.id))?.lastRun).toMatchObject({
+        outcome: 'skipped',
+        skipReason: reason,
+      });
+    });
+
+    it('names the distinct creators of a workspace’s active digests', async () => {
+      await store.create(digestInput({ creatorId: 'U2' }), now);
+      await store.create(digestInput({ creatorId: 'U1' }), now);
+      await store.create(digestInput({ creatorId: 'U2' }), now);
+      const paused = await store.create(digestInput({ creatorId: 'U3' }), now);
+      await store.pause(paused.id, now);
+      await store.create(digestInput({ creatorId: 'U4', teamId: 'T2' }), now);
+      expect(await store.teamCreators('T1')).toEqual(['U1', 'U2']);
     });
   });
 }

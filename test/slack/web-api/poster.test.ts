@@ -274,6 +274,34 @@ describe('SlackDigestPoster', () => {
     expect(slack.api('chat.postMessage')).toHaveLength(1);
   });
 
+  it('tells only the creators Slack calls admins or owners about an outage, each by DM', async () => {
+    const slack = new FakeSlack();
+    slack.override('users.info', (args) => ({
+      ok: true,
+      user: { id: args.user, is_admin: args.user === 'U0ADMIN', is_owner: args.user === 'U0OWNER' },
+    }));
+    await poster(slack).notifyAdmins(['U0ADMIN', 'U0PLAIN', 'U0OWNER'], message);
+    expect(slack.api('chat.postMessage').map((call) => call.args.channel)).toEqual([
+      'U0ADMIN',
+      'U0OWNER',
+    ]);
+  });
+
+  it('still tells the other admins when one DM is refused', async () => {
+    const slack = new FakeSlack();
+    slack.override('users.info', (args) => ({ ok: true, user: { id: args.user, is_admin: true } }));
+    slack.override('chat.postMessage', (args) =>
+      args.channel === 'U0GONE'
+        ? { ok: false, error: 'user_not_found' }
+        : { ok: true, channel: args.channel, ts: '1.2' },
+    );
+    await poster(slack).notifyAdmins(['U0GONE', 'U0ADMIN'], message);
+    expect(slack.api('chat.postMessage').map((call) => call.args.channel)).toEqual([
+      'U0GONE',
+      'U0ADMIN',
+    ]);
+  });
+
   it('sends the pause notice to the creator’s DM, waiting out one rate limit', async () => {
     const slack = new FakeSlack();
     let calls = 0;

@@ -1,0 +1,76 @@
+/**
+ * Outages in words: why a workspace's digests are on hold, for the DM its admins get once, the
+ * list's banner and the skipped runs it shows. The engine stores only the cause's code.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { OutageCause } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import { context, section } from './blocks.ts';
+import { commandMrkdwn } from './help.ts';
+import { blockKitLimits, checked } from './limits.ts';
+import { unhandled } from './unhandled.ts';
+
+/** What happened, as the second half of "Digests are on hold: …". */
+export function outageWords(cause: OutageCause): string {
+  switch (cause) {
+    case 'slack_token_rejected':
+      return "Slack refused this app's bot token";
+    case 'slack_rate_limited':
+      return 'Slack kept limiting how fast this app may post';
+    case 'slack_unreachable':
+      return 'Slack could not be reached';
+    case 'analytics_credentials_rejected':
+      return "the analytics service rejected this app's credentials";
+    case 'analytics_rate_limited':
+      return "the analytics service kept limiting this app's requests";
+    case 'analytics_unavailable':
+      return 'the analytics service was unavailable or could not be reached';
+    default:
+      return unhandled(cause, 'the app could not run them');
+  }
+}
+
+/** What an admin can do, as a sentence; undefined when only waiting helps. */
+export function outageFixWords(cause: OutageCause): string | undefined {
+  switch (cause) {
+    case 'slack_token_rejected':
+      return 'An admin must reinstall the app from manifest.yml or update SLACK_BOT_TOKEN.';
+    case 'analytics_credentials_rejected':
+      return 'An admin must check ANALYTICS_CLIENT_ID and ANALYTICS_CLIENT_SECRET with the analytics provider.';
+    case 'slack_unreachable':
+      return "If it lasts, an admin should check the app's connection to Slack.";
+    case 'analytics_unavailable':
+      return "If it lasts, an admin should check the app's connection to the analytics service.";
+    default:
+      return undefined;
+  }
+}
+
+const resumesWords =
+  'They resume by themselves once it works again; slots missed meanwhile are skipped and shown in the digest list. No digest was paused.';
+
+export interface OutageNoticeOptions {
+  readonly command?: string;
+}
+
+/**
+ * The direct message to a workspace's admins who created digests, once, when its digests go on
+ * hold: what happened, what to do, and that nothing needs resuming. Its first two parameters are
+ * the engine's `RenderOutageNotice`.
+ */
+export function renderOutageNotice(
+  _teamId: string,
+  cause: OutageCause,
+  options: OutageNoticeOptions = {},
+): SlackMessage {
+  const fix = outageFixWords(cause);
+  const what = `Scheduled digests in this workspace are on hold: ${outageWords(cause)}.`;
+  const blocks: KnownBlock[] = [
+    section(`:double_vertical_bar: *${what}*${fix === undefined ? '' : `\n${fix}`}`),
+    context(
+      `${resumesWords} \`${commandMrkdwn(options.command)} digests\` lists a channel's digests.`,
+    ),
+  ];
+  const text = `${what} ${fix ?? ''} ${resumesWords}`.replace(/\s+/g, ' ').trim();
+  return checked({ text: text.slice(0, blockKitLimits.fallbackText), blocks });
+}
