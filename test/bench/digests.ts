@@ -3,7 +3,10 @@
  * answering each after 200 ms. Prints the analytics calls made against the naive one call per
  * digest, the time to claim and compute everything excluding Slack pacing (posts are captured by
  * an instant fake poster and every digest has its own channel, so pacing never waits) with the
- * runner's default settings, claims per second on SQLite and PostgreSQL, and the peak RSS.
+ * runner's default settings, claims per second on SQLite and PostgreSQL, and the peak RSS. Then
+ * the same 10,000 due digests with their workspace on hold for an outage (the analytics service
+ * refusing the credentials): what two ticks cost, against the target of at most one probe per
+ * workspace per tick and no posts.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -138,6 +141,40 @@ async function tick(store: DigestStore, label: string): Promise<void> {
   }
 }
 
+/** Two ticks with the workspace on hold: the first probes (and fails), the second waits. */
+async function onHold(store: DigestStore, label: string): Promise<void> {
+  const sandbox = await startSandbox({ latencyMs });
+  const client = new AnalyticsClient({
+    baseUrl: sandbox.url,
+    clientId: demoClient.id,
+    clientSecret: 'not-the-secret',
+    responseCacheTtlMs: 0,
+  });
+  try {
+    await fill(store, digestCount);
+    await store.openOutage('T1', 'analytics_credentials_rejected', now, now);
+    const poster = capturingPoster();
+    const runner = new DigestRunner({
+      store,
+      analytics: client,
+      poster,
+      renderDigest: renderDigestMessage,
+      renderPauseNotice: renderDigestPaused,
+    });
+    for (const [tick, at] of [now, new Date(now.getTime() + 30_000)].entries()) {
+      const started = performance.now();
+      const report = await runner.runDue(at);
+      const ms = performance.now() - started;
+      console.log(
+        `${label}, workspace on hold, tick ${tick + 1}: ${digestCount} due, ${report.claimed} claimed, ${report.probes} probe(s) (target at most 1 per workspace per tick), ${poster.posts} posts (target 0), ${report.analyticsCalls} analytics calls (${sandbox.log.length} sandbox requests so far) in ${ms.toFixed(0)} ms`,
+      );
+    }
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+}
+
 export async function run(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'digests-bench-'));
   try {
@@ -152,6 +189,11 @@ export async function run(): Promise<void> {
       `SQLite: ${(await claimsPerSecond(claimStore)).toFixed(0)} claims/s (batches of 200)`,
     );
     await claimStore.close();
+
+    const heldStore = openSqliteStore({ path: join(folder, 'held.sqlite') });
+    await heldStore.migrate();
+    await onHold(heldStore, 'SQLite');
+    await heldStore.close();
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -162,11 +204,10 @@ export async function run(): Promise<void> {
     console.log(`Peak RSS ${peakRssMb()} MB`);
     return;
   }
-  const [tickSchema, claimSchema] = [
-    `digests_bench_${randomBytes(6).toString('hex')}`,
-    `digests_bench_${randomBytes(6).toString('hex')}`,
-  ];
-  const schemas = [tickSchema, claimSchema];
+  const [tickSchema, claimSchema, heldSchema] = [1, 2, 3].map(
+    () => `digests_bench_${randomBytes(6).toString('hex')}`,
+  ) as [string, string, string];
+  const schemas = [tickSchema, claimSchema, heldSchema];
   try {
     const tickStore = openPostgresStore({ connectionString: url, schema: tickSchema });
     await tickStore.migrate();
@@ -178,6 +219,10 @@ export async function run(): Promise<void> {
       `PostgreSQL: ${(await claimsPerSecond(claimStore)).toFixed(0)} claims/s (batches of 200)`,
     );
     await claimStore.close();
+    const heldStore = openPostgresStore({ connectionString: url, schema: heldSchema });
+    await heldStore.migrate();
+    await onHold(heldStore, 'PostgreSQL');
+    await heldStore.close();
   } finally {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
