@@ -136,6 +136,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       print('[direct message to you, as an admin]');
       show(message);
     },
+    workspace: async () => consoleCaller.teamId,
   };
   const now = options.now ?? (() => new Date());
   const service = new DigestService({

@@ -36,6 +36,11 @@ export interface DigestPoster {
    * the others are left alone.
    */
   notifyAdmins(userIds: readonly string[], message: SlackMessage): Promise<void>;
+  /**
+   * The workspace the bot token works for now (Slack's `auth.test`); undefined when Slack refuses
+   * the token or cannot be asked.
+   */
+  workspace(): Promise<string | undefined>;
 }
 
 /** The DM to a digest's creator when the engine paused it; `reason` says why and what to fix. */

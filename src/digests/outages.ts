@@ -38,13 +38,16 @@ export class Outages {
   #open = new Map<string, OutageCause>();
   /** This tick's handling of each workspace's outage, so concurrent failures share one. */
   #meeting = new Map<string, Promise<void>>();
+  /** The instant of the tick under way: outages open and probes are timed on the tick's clock. */
+  #now: Date | undefined;
 
   constructor(options: OutagesOptions) {
     this.#options = options;
   }
 
-  /** At the start of a tick: the open outages, as the store has them. */
-  async load(): Promise<Outage[]> {
+  /** At the start of a tick at `now`: the open outages, as the store has them. */
+  async load(now: Date): Promise<Outage[]> {
+    this.#now = now;
     const outages = await this.#options.store.outages();
     this.#open = new Map(outages.map((outage) => [outage.teamId, outage.cause]));
     this.#meeting = new Map();
@@ -100,7 +103,7 @@ export class Outages {
     retryAfterMs: number | undefined,
   ): Promise<void> {
     const { store, clock, logger } = this.#options;
-    const now = clock.now();
+    const now = this.#now ?? clock.now();
     const wait = Math.max(this.#options.probeFirstMs, retryAfterMs ?? 0);
     const opened = await store.openOutage(teamId, cause, now, new Date(now.getTime() + wait));
     if (!opened) {

@@ -21,11 +21,13 @@ import { type AskQuestion, Questions, questionFor } from './questions.ts';
 import { manualRunWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
+import { type RenderResumeNotice, Workspaces } from './workspaces.ts';
 
 export { type Clock, systemClock } from './clock.ts';
 export type { DigestPoster, RenderPauseNotice, RunNowResult } from './delivery.ts';
 export type { RenderOutageNotice } from './outages.ts';
 export type { TickReport } from './tick.ts';
+export type { RenderResumeNotice } from './workspaces.ts';
 
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
 export type RenderDigest = (
@@ -60,6 +62,7 @@ const policyDefaults = {
   maxPerTick: 10_000,
   probeFirstMs: 60_000,
   probeMaxMs: 15 * 60_000,
+  workspaceCheckMs: 5 * 60_000,
 } as const;
 
 export interface DigestRunnerOptions {
@@ -114,6 +117,11 @@ export interface DigestRunnerOptions {
   readonly probeFirstMs?: number;
   /** The longest wait between two probes of a workspace on hold. Default 15 minutes. */
   readonly probeMaxMs?: number;
+  /**
+   * How often a tick may ask Slack (`auth.test`) whether the app works again in a workspace it
+   * left, while digests wait for that. Default 5 minutes.
+   */
+  readonly workspaceCheckMs?: number;
 }
 
 export interface DigestRunnerDeps {
@@ -127,6 +135,11 @@ export interface DigestRunnerDeps {
    * benchmarks) the outage is only logged.
    */
   readonly renderOutageNotice?: RenderOutageNotice;
+  /**
+   * The DM to a creator whose digests resumed once the app worked again in their workspace;
+   * without it (tests, benchmarks) the resumption is only logged.
+   */
+  readonly renderResumeNotice?: RenderResumeNotice;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -151,6 +164,8 @@ export interface DigestRunnerDeps {
  */
 export class DigestRunner {
   readonly owner: string;
+  /** Workspaces the app left, and the digests waiting for it to come back. */
+  readonly workspaces: Workspaces;
   readonly #renderDigest: RenderDigest;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -194,6 +209,14 @@ export class DigestRunner {
       channelIntervalMs: options.channelIntervalMs ?? policyDefaults.channelIntervalMs,
       postConcurrency: options.postConcurrency ?? policyDefaults.postConcurrency,
       onStep: progressed,
+    });
+    this.workspaces = new Workspaces({
+      store,
+      clock,
+      logger,
+      poster: deps.poster,
+      renderResumeNotice: deps.renderResumeNotice,
+      checkEveryMs: options.workspaceCheckMs ?? policyDefaults.workspaceCheckMs,
     });
     const outages = new Outages({
       store,
@@ -245,6 +268,11 @@ export class DigestRunner {
   /** One tick: handle every digest due at `now`. Resolves when all of them are finished. */
   async runDue(now: Date = this.#clock.now()): Promise<TickReport> {
     this.#pacer.forgetPast();
+    await this.workspaces
+      .checkBack()
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error }, 'could not check whether the app works again'),
+      );
     const tick = new DueTick(this.#tickOptions, now);
     const stopRenewing = this.#leases.renewWhileRunning();
     try {

@@ -113,7 +113,7 @@ export class DueTick {
     const { outages, graceMs } = this.#options;
     const work: Promise<unknown>[] = [];
     try {
-      const onHold = await outages.load();
+      const onHold = await outages.load(this.now);
       const tooOld = new Date(this.now.getTime() - graceMs);
       const held: Promise<unknown>[] = [];
       for (const outage of onHold) {

@@ -13,7 +13,7 @@ import {
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import { renderOutageNotice } from '../render/digest-outages.ts';
+import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 
 export interface DigestRuntimeOptions {
@@ -50,6 +50,7 @@ export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner 
     },
     renderPauseNotice: renderDigestPaused,
     renderOutageNotice,
+    renderResumeNotice: (digests, now) => renderDigestsResumed(digests, { now }),
     logger: options.logger,
     ...defined({ clock: options.clock }),
     options: {

@@ -10,6 +10,7 @@ import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
+import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runtime.ts';
@@ -33,6 +34,12 @@ export interface DigestServiceOptions {
 /** How long closing the store may take at least, even when the tick used up the budget. */
 const storeCloseGraceMs = 1_000;
 
+/**
+ * How often a workspace's requests make the service look for its digests paused because the app
+ * had left it: requests are many, and a minute is soon enough to resume them.
+ */
+export const workspaceActivityCheckMs = 60_000;
+
 /** `work` with its failure ignored: shutdown only needs to know that it ended. */
 function settled(work: Promise<unknown>): Promise<void> {
   return work.then(
@@ -50,6 +57,8 @@ export class DigestService {
   #manager: DigestManager | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
+  /** When each workspace's requests last made the service look (clock ms). */
+  readonly #activityChecks = new Map<string, number>();
 
   constructor(options: DigestServiceOptions) {
     this.#options = options;
@@ -94,6 +103,28 @@ export class DigestService {
       now: this.now,
       logger: this.logger,
     });
+  }
+
+  /**
+   * Slack says the app left a workspace (`app_uninstalled`, or its bot token in
+   * `tokens_revoked`): its digests pause with that reason until the app works there again.
+   */
+  async workspaceLeft(teamId: string, kind: WorkspaceGone): Promise<void> {
+    this.#activityChecks.delete(teamId);
+    await this.runner.workspaces.left(teamId, kind);
+  }
+
+  /**
+   * A request came from the workspace, so the app works there: digests paused because it had
+   * left resume, and their creators are told. Looks at most once a minute per workspace.
+   */
+  async workspaceActive(teamId: string): Promise<void> {
+    const now = this.now().getTime();
+    const checked = this.#activityChecks.get(teamId);
+    if (checked !== undefined && now - checked < workspaceActivityCheckMs) return;
+    if (this.#activityChecks.size >= 10_000) this.#activityChecks.clear();
+    this.#activityChecks.set(teamId, now);
+    await this.runner.workspaces.back(teamId);
   }
 
   /** Starts the in-app timer unless the policy leaves scheduling to a platform scheduler. */

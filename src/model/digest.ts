@@ -71,14 +71,25 @@ export type ErrorDetail = string;
  * Why a digest was paused, as data its lists and notices put into words when they are shown;
  * absent when a person paused it.
  */
-export type PauseReason = {
-  readonly kind: 'failures';
-  /** Failed runs in a row that paused it. */
-  readonly failures: number;
-  /** The last failure's code and detail. */
-  readonly code: ErrorCode | 'unknown';
-  readonly detail?: ErrorDetail;
-};
+export type PauseReason =
+  | {
+      readonly kind: 'failures';
+      /** Failed runs in a row that paused it. */
+      readonly failures: number;
+      /** The last failure's code and detail. */
+      readonly code: ErrorCode | 'unknown';
+      readonly detail?: ErrorDetail;
+    }
+  /**
+   * The app was uninstalled from the workspace, or its bot token revoked: the digest resumes by
+   * itself once the app works there again.
+   */
+  | { readonly kind: WorkspaceGone };
+
+/** How the app left a workspace: Slack's `app_uninstalled` or `tokens_revoked` event. */
+export type WorkspaceGone = 'app_uninstalled' | 'tokens_revoked';
+
+export const workspaceGoneKinds: readonly WorkspaceGone[] = ['app_uninstalled', 'tokens_revoked'];
 
 /**
  * Why the app could not run any digest of a workspace: the failure concerns the whole app or team,

@@ -4,7 +4,7 @@
  * here, when they are shown.
  */
 import type { ChannelProblem, ErrorCode } from '../errors.ts';
-import type { PauseReason } from '../model/digest.ts';
+import type { PauseReason, WorkspaceGone } from '../model/digest.ts';
 import { cleanText, neutralizeMrkdwn, truncate } from './format.ts';
 import { userMention } from './mentions.ts';
 import { unhandled } from './unhandled.ts';
@@ -142,5 +142,36 @@ export function fixWords(cause: FailureFacts, botUserId: string | undefined): st
 
 /** Why a digest is paused, for its lists: "the channel was archived (3 failed runs in a row)". */
 export function pauseReasonWords(reason: PauseReason): string {
+  if (reason.kind !== 'failures')
+    return `${goneWords(reason.kind)}; it resumes by itself once the app works here again`;
   return `${failureWords(reason.code, reason.detail)} (${reason.failures} failed runs in a row)`;
+}
+
+/** What happened to the app, for a digest paused because it left the workspace. */
+export function goneWords(kind: WorkspaceGone): string {
+  switch (kind) {
+    case 'app_uninstalled':
+      return 'the app was uninstalled from this workspace';
+    case 'tokens_revoked':
+      return "the app's bot token was revoked";
+    default:
+      return unhandled(kind, 'the app stopped working in this workspace');
+  }
+}
+
+/**
+ * Why a paused digest stopped and what to do, as the pause notice says it: the failure's words
+ * and fix, or that the app left the workspace and must be reinstalled.
+ */
+export function pauseWords(
+  reason: PauseReason,
+  botUserId: string | undefined,
+): { readonly why: string; readonly fix: string | undefined } {
+  if (reason.kind !== 'failures') {
+    return { why: goneWords(reason.kind), fix: 'Reinstall the app (or ask an admin to)' };
+  }
+  return {
+    why: failureWords(reason.code, reason.detail),
+    fix: fixWords(reason, botUserId),
+  };
 }

@@ -1,11 +1,14 @@
 /**
- * Outages in words: why a workspace's digests are on hold, for the DM its admins get once, the
- * list's banner and the skipped runs it shows. The engine stores only the cause's code.
+ * A workspace's digests held or resumed as a whole, in words: why they are on hold for an outage
+ * (the DM its admins get once, the list's line, the skipped runs it shows) and the DM a creator
+ * gets when the app works in the workspace again. The engine stores only codes.
  */
 import type { KnownBlock } from '@slack/types';
-import type { OutageCause } from '../model/digest.ts';
+import type { Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
+import { digestSubject, runTime, scheduleWords } from './digest-words.ts';
+import { escapeMrkdwn, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
 import { blockKitLimits, checked } from './limits.ts';
 import { unhandled } from './unhandled.ts';
@@ -73,4 +76,33 @@ export function renderOutageNotice(
   ];
   const text = `${what} ${fix ?? ''} ${resumesWords}`.replace(/\s+/g, ' ').trim();
   return checked({ text: text.slice(0, blockKitLimits.fallbackText), blocks });
+}
+
+export interface DigestsResumedOptions {
+  readonly now: Date;
+  readonly command?: string;
+}
+
+/**
+ * The DM to a creator whose digests resumed because the app works in their workspace again
+ * (after it was uninstalled or its token revoked): which digests, and when each runs next.
+ */
+export function renderDigestsResumed(
+  digests: readonly Digest[],
+  options: DigestsResumedOptions,
+): SlackMessage {
+  const lines = digests.map(
+    (digest) =>
+      `• *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}): next run ${runTime(digest.nextRunAt, digest.schedule.zone, options.now)}`,
+  );
+  const head = `:arrow_forward: The app works in this workspace again, so your digest${digests.length === 1 ? '' : 's'} run${digests.length === 1 ? 's' : ''} again.`;
+  const blocks: KnownBlock[] = [
+    section(truncateMrkdwn(`${head}\n${lines.join('\n')}`, blockKitLimits.sectionText)),
+    context(`\`${commandMrkdwn(options.command)} digests\` in a channel lists its digests.`),
+  ];
+  const text = truncateMrkdwn(
+    `The app works in this workspace again: your digests ${digests.map((digest) => escapeMrkdwn(digest.id)).join(', ')} run again.`,
+    blockKitLimits.fallbackText,
+  );
+  return checked({ text, blocks });
 }

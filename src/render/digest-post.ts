@@ -11,7 +11,7 @@ import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
 import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
 import { context, section } from './blocks.ts';
-import { failureWords, fixWords } from './digest-failures.ts';
+import { pauseWords } from './digest-failures.ts';
 import { digestPerson, digestSubject, scheduleWords } from './digest-words.ts';
 import { escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
@@ -160,9 +160,10 @@ export function renderDigestPaused(
   const cmd = commandMrkdwn(options.command);
   const resume = `\`${cmd} digest resume ${escapeMrkdwn(digest.id)}\``;
   const given = reason ?? digest.pauseReason;
-  const why =
-    given === undefined ? 'its runs kept failing' : failureWords(given.code, given.detail);
-  const fix = given === undefined ? undefined : fixWords(given, options.botUserId);
+  const { why, fix } =
+    given === undefined
+      ? { why: 'its runs kept failing', fix: undefined }
+      : pauseWords(given, options.botUserId);
   const lines = [
     `:double_vertical_bar: Your digest *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}) was paused: ${why}.`,
     `${fix === undefined ? 'Once the cause is fixed,' : `${fix}, then`} resume it with ${resume}.`,

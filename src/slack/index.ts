@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { SlackDeps } from './deps.ts';
 import { register as registerActions } from './listeners/actions/index.ts';
 import { register as registerCommands } from './listeners/commands/index.ts';
+import { workspaceActivity } from './listeners/events/digest-lifecycle.ts';
 import { register as registerEvents } from './listeners/events/index.ts';
 import { register as registerViews } from './listeners/views/index.ts';
 import { teamGuard } from './support/team-guard.ts';
@@ -9,11 +10,13 @@ import { teamGuard } from './support/team-guard.ts';
 export type { SlackDeps } from './deps.ts';
 
 /**
- * Registers the workspace allow-list first (so a refused request reaches no handler), then each
- * listener folder: the one way a Slack handler is added.
+ * Registers the workspace allow-list first (so a refused request reaches no handler), then what
+ * every admitted request says (the app works in its workspace), then each listener folder: the
+ * one way a Slack handler is added.
  */
 export function register(app: App, deps: SlackDeps, allowedTeamIds: readonly string[]): void {
   app.use(teamGuard(allowedTeamIds, { logger: deps.logger, seen: deps.seen }));
+  app.use(workspaceActivity(deps));
   registerCommands(app, deps);
   registerEvents(app, deps);
   registerActions(app, deps);

@@ -80,6 +80,9 @@ const capturingPoster = (): DigestPoster & { posts: number } => {
     },
     async notifyCreator() {},
     async notifyAdmins() {},
+    async workspace() {
+      return 'T1';
+    },
   };
   return poster;
 };

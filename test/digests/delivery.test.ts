@@ -95,6 +95,10 @@ class HeldPoster implements DigestPoster {
 
   async notifyAdmins(_userIds: readonly string[], _message: SlackMessage): Promise<void> {}
 
+  async workspace(): Promise<string | undefined> {
+    return 'T1';
+  }
+
   release(): void {
     for (const release of this.#releases.splice(0)) release();
   }

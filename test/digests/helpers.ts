@@ -5,18 +5,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterEach, beforeEach, describe } from 'vitest';
 import type {
   AnalyticsApi,
   InfluencersQuery,
   InfluencersResult,
 } from '../../src/analytics/types.ts';
-import type { Clock, DigestPoster } from '../../src/digests/runner.ts';
+import {
+  type Clock,
+  type DigestPoster,
+  DigestRunner,
+  type DigestRunnerDeps,
+} from '../../src/digests/runner.ts';
 import { openPostgresStore } from '../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -130,6 +136,15 @@ export class FakePoster implements DigestPoster {
   async notifyAdmins(userIds: readonly string[], message: SlackMessage): Promise<void> {
     this.adminNotices.push({ userIds, message });
   }
+
+  /** What `auth.test` says: the workspace the token works for, or undefined when refused. */
+  workingFor: string | undefined = 'T1';
+  readonly authTests: number[] = [];
+
+  async workspace(): Promise<string | undefined> {
+    this.authTests.push(this.#clock?.now().getTime() ?? Date.now());
+    return this.workingFor;
+  }
 }
 
 /** A PostgreSQL schema of its own per test file run, dropped at the end. */
@@ -211,14 +226,58 @@ export const storesUnderTest: readonly {
   },
 ];
 
-/** `describe` once per adapter in `storesUnderTest`, skipping PostgreSQL without a database. */
+/** What each test of a `describeEachStore` suite gets afresh: a store, a clock, fakes, a runner. */
+export interface RunnerWorld {
+  readonly db: StoreUnderTest;
+  readonly clock: FakeClock;
+  readonly analytics: FakeAnalytics;
+  readonly poster: FakePoster;
+  /** A runner over the world's store (or `store`), its fakes and the real renderers. */
+  runner(overrides?: Partial<DigestRunnerDeps>): DigestRunner;
+}
+
+/**
+ * `describe` once per adapter in `storesUnderTest`, skipping PostgreSQL without a database; each
+ * test gets a fresh world whose clock starts at `start`, closed after it.
+ */
 export function describeEachStore(
   title: string,
-  suite: (open: () => Promise<StoreUnderTest>) => void,
+  start: string | Date,
+  suite: (world: () => RunnerWorld) => void,
 ): void {
   for (const adapter of storesUnderTest) {
-    describe.skipIf(!adapter.enabled)(`${title} (${adapter.name})`, () =>
-      suite(() => adapter.open()),
-    );
+    describe.skipIf(!adapter.enabled)(`${title} (${adapter.name})`, () => {
+      let world: RunnerWorld | undefined;
+      beforeEach(async () => {
+        const db = await adapter.open();
+        const clock = new FakeClock(start);
+        const analytics = new FakeAnalytics();
+        const poster = new FakePoster(clock);
+        world = {
+          db,
+          clock,
+          analytics,
+          poster,
+          runner: (overrides = {}) =>
+            new DigestRunner({
+              store: db.store,
+              analytics,
+              poster,
+              clock,
+              renderDigest: renderDigestMessage,
+              renderPauseNotice: renderDigestPaused,
+              ...overrides,
+            }),
+        };
+      });
+      afterEach(async () => {
+        await world?.db.close();
+        world = undefined;
+      });
+      suite(() => {
+        if (world === undefined) throw new Error('the world exists only inside a test');
+        return world;
+      });
+    });
   }
 }

@@ -1,37 +1,8 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { DigestRunner } from '../../src/digests/runner.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
-import {
-  announcePostgresSkip,
-  describeEachStore,
-  digestInput,
-  FakeAnalytics,
-  FakeClock,
-  FakePoster,
-  type StoreUnderTest,
-} from './helpers.ts';
+import { expect, it } from 'vitest';
+import { announcePostgresSkip, describeEachStore, digestInput } from './helpers.ts';
 
 announcePostgresSkip();
-describeEachStore('a monthly digest at the month’s end', (open) => {
-  let db: StoreUnderTest;
-  beforeEach(async () => {
-    db = await open();
-  });
-  afterEach(async () => {
-    await db.close();
-  });
-
-  function runner(clock: FakeClock, analytics: FakeAnalytics): DigestRunner {
-    return new DigestRunner({
-      store: db.store,
-      analytics,
-      poster: new FakePoster(clock),
-      clock,
-      renderDigest: renderDigestMessage,
-      renderPauseNotice: renderDigestPaused,
-    });
-  }
-
+describeEachStore('a monthly digest at the month’s end', '2026-03-31T16:00:10Z', (world) => {
   it.each([
     [
       'on the last day covers that month so far',
@@ -48,8 +19,8 @@ describeEachStore('a monthly digest at the month’s end', (open) => {
       '2026-04-01T00:00:00+01:00',
     ],
   ])('%s', async (_name, expression, slot, start, end) => {
-    const clock = new FakeClock(new Date(Date.parse(slot) + 10_000));
-    const analytics = new FakeAnalytics();
+    const { db, clock, analytics } = world();
+    clock.set(new Date(Date.parse(slot) + 10_000));
     await db.store.create(
       digestInput({
         schedule: { kind: 'cron', expression, zone: 'Europe/London', cadence: 'monthly' },
@@ -57,7 +28,7 @@ describeEachStore('a monthly digest at the month’s end', (open) => {
       }),
       clock.now(),
     );
-    expect(await runner(clock, analytics).runDue(clock.now())).toMatchObject({ posted: 1 });
+    expect(await world().runner().runDue(clock.now())).toMatchObject({ posted: 1 });
     expect(analytics.calls.map((call) => [call.start, call.end])).toEqual([[start, end]]);
   });
 });

@@ -2,22 +2,21 @@
  * An outage of the app is not a digest's fault: failures that concern the whole workspace hold its
  * digests (a circuit per workspace), probe now and then, and resume by themselves.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { DigestRunner, type DigestRunnerOptions } from '../../src/digests/runner.ts';
+import { beforeEach, expect, it } from 'vitest';
+import type { DigestRunnerOptions } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
 import { renderOutageNotice } from '../../src/render/digest-outages.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,
   describeEachStore,
   digestInput,
-  FakeAnalytics,
-  FakeClock,
-  FakePoster,
+  type FakeAnalytics,
+  type FakeClock,
+  type FakePoster,
   influencers,
   type StoreUnderTest,
 } from './helpers.ts';
@@ -35,30 +34,18 @@ const days = ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11'].map(
 const at = (slot: Date | undefined, ms: number) => new Date((slot?.getTime() ?? 0) + ms);
 
 announcePostgresSkip();
-describeEachStore('a workspace’s digests during an outage', (open) => {
+describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000), (world) => {
   let db: StoreUnderTest;
   let clock: FakeClock;
   let analytics: FakeAnalytics;
   let poster: FakePoster;
-
-  beforeEach(async () => {
-    db = await open();
-    clock = new FakeClock(at(days[0], 10_000));
-    analytics = new FakeAnalytics();
-    poster = new FakePoster(clock);
-  });
-  afterEach(async () => {
-    await db.close();
+  beforeEach(() => {
+    ({ db, clock, analytics, poster } = world());
   });
 
   function runner(store: DigestStore = db.store, options: DigestRunnerOptions = {}) {
-    return new DigestRunner({
+    return world().runner({
       store,
-      analytics,
-      poster,
-      clock,
-      renderDigest: renderDigestMessage,
-      renderPauseNotice: renderDigestPaused,
       renderOutageNotice,
       options: { channelIntervalMs: 0, backoffMs: 10, ...options },
     });

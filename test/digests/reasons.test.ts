@@ -1,41 +1,16 @@
 /** The right reason for a failed run, in the record and in the words people read. */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { DigestRunner } from '../../src/digests/runner.ts';
+import { expect, it } from 'vitest';
+import type { DigestRunner } from '../../src/digests/runner.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
-import { renderDigestPaused } from '../../src/render/digest-post.ts';
 import { toPlainText } from '../../src/render/text.ts';
-import {
-  announcePostgresSkip,
-  describeEachStore,
-  digestInput,
-  FakeAnalytics,
-  FakeClock,
-  FakePoster,
-  type StoreUnderTest,
-} from './helpers.ts';
+import { announcePostgresSkip, describeEachStore, digestInput } from './helpers.ts';
 
 const slot = new Date('2026-06-08T08:00:00Z');
 
 announcePostgresSkip();
-describeEachStore('the reason a run failed', (open) => {
-  let db: StoreUnderTest;
-  let clock: FakeClock;
-  let poster: FakePoster;
-  beforeEach(async () => {
-    db = await open();
-    clock = new FakeClock('2026-06-08T08:00:20Z');
-    poster = new FakePoster(clock);
-  });
-  afterEach(async () => {
-    await db.close();
-  });
-
+describeEachStore('the reason a run failed', '2026-06-08T08:00:20Z', (world) => {
   function runner(): DigestRunner {
-    return new DigestRunner({
-      store: db.store,
-      analytics: new FakeAnalytics(),
-      poster,
-      clock,
+    return world().runner({
       renderDigest: (digest) => ({
         text: digest.id,
         blocks: [
@@ -43,12 +18,12 @@ describeEachStore('the reason a run failed', (open) => {
           { type: 'divider' },
         ],
       }),
-      renderPauseNotice: renderDigestPaused,
       options: { maxConsecutiveFailures: 1, backoffMs: 10 },
     });
   }
 
   async function listed(): Promise<string> {
+    const { db, clock } = world();
     const digests = await db.store.listByChannel('T1', 'C1');
     return toPlainText(
       renderDigestList(digests, { now: clock.now(), channelId: 'C1', viewerId: 'U1' }),
@@ -56,6 +31,7 @@ describeEachStore('the reason a run failed', (open) => {
   }
 
   it('calls a Slack 429 Slack rate limiting, not a busy analytics service', async () => {
+    const { db, clock, poster } = world();
     const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = () => ({ code: 'slack_webapi_rate_limited_error', retryAfter: 1 });
     const result = await runner().runNow(digest);
@@ -70,6 +46,7 @@ describeEachStore('the reason a run failed', (open) => {
   });
 
   it('names the block type Slack refused, and tells the creator what to do', async () => {
+    const { db, clock, poster } = world();
     const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = () => ({
       code: 'slack_webapi_platform_error',

@@ -511,6 +511,7 @@ describe('DigestRunner', () => {
       },
       notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
       notifyAdmins: (userIds, message) => poster.notifyAdmins(userIds, message),
+      workspace: () => poster.workspace(),
     };
     const batched = new DigestRunner({
       store: counted.store,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OutageCause } from '../../src/model/digest.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
-import { renderOutageNotice } from '../../src/render/digest-outages.ts';
+import { renderDigestsResumed, renderOutageNotice } from '../../src/render/digest-outages.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
-import { digest, now, texts } from './helpers.ts';
+import { digest, mondayDate, now, texts } from './helpers.ts';
 
 describe('renderOutageNotice', () => {
   it.each([
@@ -66,5 +66,30 @@ describe('renderDigestList during an outage', () => {
     expect(texts(message.blocks)[1]).toBe(
       ':double_vertical_bar: Digests in this workspace are on hold since Sat Nov 21, 09:00 GMT: the analytics service was unavailable or could not be reached. They resume by themselves once it works again; runs missed meanwhile show as skipped.',
     );
+  });
+});
+
+describe('digests of a workspace the app left', () => {
+  it('say in the list why they are paused and that they resume by themselves', () => {
+    const message = renderDigestList(
+      [digest({ status: 'paused', pauseReason: { kind: 'app_uninstalled' } })],
+      { now, channelId: 'C0123', viewerId: 'U42' },
+    );
+    expect(texts(message.blocks)[1]).toContain(
+      '*Paused*: the app was uninstalled from this workspace; it resumes by itself once the app works here again',
+    );
+  });
+
+  it('are listed with their next run when they resume', () => {
+    const message = renderDigestsResumed([digest(), digest({ id: 'ABCDEF' })], { now });
+    expect(texts(message.blocks)[0]).toBe(
+      ':arrow_forward: The app works in this workspace again, so your digests run again.\n' +
+        `• *7K3M9Q* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London): next run Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')})\n` +
+        `• *ABCDEF* (top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London): next run Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')})`,
+    );
+    expect(message.text).toBe(
+      'The app works in this workspace again: your digests 7K3M9Q, ABCDEF run again.',
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
   });
 });

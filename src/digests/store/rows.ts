@@ -8,15 +8,16 @@
  */
 import type { ErrorCode } from '../../errors.ts';
 import { defined } from '../../model/defined.ts';
-import type {
-  Digest,
-  ErrorDetail,
-  LastRun,
-  Outage,
-  OutageCause,
-  PauseReason,
-  RankedAccount,
-  SkipReason,
+import {
+  type Digest,
+  type ErrorDetail,
+  type LastRun,
+  type Outage,
+  type OutageCause,
+  type PauseReason,
+  type RankedAccount,
+  type SkipReason,
+  workspaceGoneKinds,
 } from '../../model/digest.ts';
 import type { Delivery } from './store.ts';
 
@@ -74,9 +75,10 @@ export function decodeProblem(value: unknown): StoredProblem | undefined {
   };
 }
 
-/** `failures:<count>:<code>[:<detail>]`. */
+/** `failures:<count>:<code>[:<detail>]`, `app_uninstalled`, `tokens_revoked`. */
 export function encodePauseReason(reason: PauseReason | undefined): string | null {
   if (reason === undefined) return null;
+  if (reason.kind !== 'failures') return reason.kind;
   return `failures:${reason.failures}:${encodeProblem({ errorCode: reason.code, ...defined({ errorDetail: reason.detail }) })}`;
 }
 
@@ -84,6 +86,8 @@ export function encodePauseReason(reason: PauseReason | undefined): string | nul
 export function decodePauseReason(value: unknown): PauseReason | undefined {
   const text = optionalString(value);
   if (text === undefined || text === '') return undefined;
+  const gone = workspaceGoneKinds.find((kind) => kind === text);
+  if (gone !== undefined) return { kind: gone };
   const [kind, count, ...rest] = text.split(':');
   const problem = decodeProblem(rest.join(':'));
   const failures = Number(count);

@@ -6,7 +6,6 @@
 import { DigestNotFoundError } from '../../errors.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
-import { OutageRecords } from './outages.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -31,6 +30,7 @@ import type {
   SkipRecord,
   SlotCompletion,
 } from './store.ts';
+import { TeamRecords } from './teams.ts';
 
 export type { SqlRow, SqlRunner, SqlScalar, SqlValue } from './rows.ts';
 
@@ -211,7 +211,7 @@ export function claimParams(now: Date, options: ClaimOptions): SqlValue[] {
   ];
 }
 
-export class SqlDigestStore extends OutageRecords implements DigestStore {
+export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;

@@ -32,6 +32,7 @@ import type {
   RankedAccount,
   RunOutcome,
   SkipReason,
+  WorkspaceGone,
 } from '../../model/digest.ts';
 
 export interface ClaimOptions {
@@ -224,5 +225,20 @@ export interface DigestStore extends Sightings {
   closeOutage(teamId: string): Promise<boolean>;
   /** Who created the workspace's active digests, to tell its admins about an outage. */
   teamCreators(teamId: string): Promise<string[]>;
+
+  /**
+   * Pauses the workspace's active digests because the app left it (`kind`); returns how many. A
+   * digest paused already keeps its own reason.
+   */
+  pauseWorkspace(teamId: string, kind: WorkspaceGone, now: Date): Promise<number>;
+  /** Workspaces with digests paused because the app left them. */
+  workspacesGone(): Promise<string[]>;
+  /** The workspace's digests paused because the app left it, oldest first. */
+  pausedWhileGone(teamId: string): Promise<Digest[]>;
+  /**
+   * Resumes a digest paused because the app left its workspace, at `nextRunAt`; undefined when it
+   * is no longer paused for that (a person resumed or removed it meanwhile).
+   */
+  resumeFromGone(id: string, now: Date, nextRunAt: Date): Promise<Digest | undefined>;
   close(): Promise<void>;
 }

@@ -196,6 +196,17 @@ export class SlackDigestPoster implements DigestPoster {
     }
   }
 
+  /** auth.test's workspace; undefined when Slack refuses the token or cannot be asked. */
+  async workspace(): Promise<string | undefined> {
+    try {
+      const { team_id: teamId } = await this.#client.auth.test();
+      return typeof teamId === 'string' && teamId !== '' ? teamId : undefined;
+    } catch (error) {
+      this.#logger.debug({ err: toAppError('auth.test', '', error) }, 'auth.test failed');
+      return undefined;
+    }
+  }
+
   async #postMessage(
     client: WebClientType,
     channel: string,

@@ -22,6 +22,9 @@ export type WebApiMethod = keyof typeof webApiScopes;
 export const eventScopes = {
   app_home_opened: [],
   app_mention: ['app_mentions:read'],
+  // The app left a workspace: its digests pause until it works there again. No scope needed.
+  app_uninstalled: [],
+  tokens_revoked: [],
   'message.im': ['im:history'],
 } as const satisfies Record<string, readonly string[]>;
 

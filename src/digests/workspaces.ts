@@ -1,0 +1,96 @@
+import type { Logger } from '../logger.ts';
+import type { Digest, WorkspaceGone } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import type { Clock } from './clock.ts';
+import type { DigestPoster } from './delivery.ts';
+import { nextRunAfter } from './schedule.ts';
+import type { DigestStore } from './store/store.ts';
+
+/** The DM to a creator whose digests resumed once the app worked in their workspace again. */
+export type RenderResumeNotice = (digests: readonly Digest[], now: Date) => SlackMessage;
+
+export interface WorkspacesOptions {
+  readonly store: DigestStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly poster: DigestPoster;
+  /** Without it the creators are not told; the resumption is still logged. */
+  readonly renderResumeNotice: RenderResumeNotice | undefined;
+  /** How often a tick may ask Slack whether the app works again where it was gone. */
+  readonly checkEveryMs: number;
+}
+
+/**
+ * Workspaces the app left (Slack's `app_uninstalled` and `tokens_revoked` events): their digests
+ * are paused with that reason, so no runner claims them, and resume once the app works there
+ * again, which the Slack layer reports on any request from the workspace and a tick finds out
+ * from a successful `auth.test` (at most every `checkEveryMs`). Each creator is told once, in one
+ * DM, which of their digests run again.
+ */
+export class Workspaces {
+  readonly #options: WorkspacesOptions;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: WorkspacesOptions) {
+    this.#options = options;
+  }
+
+  /** The app left the workspace: its active digests pause with that reason. */
+  async left(teamId: string, kind: WorkspaceGone): Promise<number> {
+    const { store, clock, logger } = this.#options;
+    const paused = await store.pauseWorkspace(teamId, kind, clock.now());
+    logger.warn({ teamId, kind, paused }, 'the app left a workspace; its digests are paused');
+    return paused;
+  }
+
+  /**
+   * The app works in the workspace again: the digests paused because it left resume at their
+   * next slot after now, and their creators are told. Returns the digests resumed by this call.
+   */
+  async back(teamId: string): Promise<Digest[]> {
+    const { store, clock, logger } = this.#options;
+    const now = clock.now();
+    const resumed: Digest[] = [];
+    for (const digest of await store.pausedWhileGone(teamId)) {
+      const next = nextRunAfter(digest.schedule, now);
+      if (next === undefined) continue;
+      const again = await store.resumeFromGone(digest.id, now, next);
+      if (again !== undefined) resumed.push(again);
+    }
+    if (resumed.length === 0) return resumed;
+    logger.info(
+      { teamId, resumed: resumed.length },
+      'the app works in a workspace again; its digests resume',
+    );
+    await this.#tellCreators(resumed, now);
+    return resumed;
+  }
+
+  /**
+   * At most every `checkEveryMs`, when some workspace's digests wait for the app to come back,
+   * asks Slack which workspace the bot token works for and resumes that one's.
+   */
+  async checkBack(): Promise<void> {
+    const { store, clock, poster, checkEveryMs } = this.#options;
+    const now = clock.now().getTime();
+    if (now - this.#checkedAt < checkEveryMs) return;
+    this.#checkedAt = now;
+    const gone = await store.workspacesGone();
+    if (gone.length === 0) return;
+    const working = await poster.workspace();
+    if (working !== undefined && gone.includes(working)) await this.back(working);
+  }
+
+  async #tellCreators(digests: readonly Digest[], now: Date): Promise<void> {
+    const { poster, logger, renderResumeNotice } = this.#options;
+    if (renderResumeNotice === undefined) return;
+    const byCreator = Map.groupBy(digests, (digest) => digest.creatorId);
+    for (const [creatorId, theirs] of byCreator) {
+      try {
+        await poster.notifyCreator(creatorId, renderResumeNotice(theirs, now));
+      } catch (error) {
+        logger.warn({ err: error, creatorId }, 'could not tell a creator their digests resumed');
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The app's own life in a workspace, as it concerns digests: Slack's `app_uninstalled` and
+ * `tokens_revoked` events pause the workspace's digests; any other request from the workspace
+ * shows the app works there again, which resumes them.
+ */
+import type {
+  AllMiddlewareArgs,
+  AnyMiddlewareArgs,
+  Middleware,
+  SlackEventMiddlewareArgs,
+} from '@slack/bolt';
+import type { WorkspaceGone } from '../../../model/digest.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { requestTeamId } from '../../support/team-guard.ts';
+
+type LifecycleArgs = SlackEventMiddlewareArgs<'app_uninstalled' | 'tokens_revoked'> &
+  AllMiddlewareArgs;
+
+/** Events that say the app left: they must not count as the workspace using it again. */
+const leavingEvents: ReadonlySet<string> = new Set(['app_uninstalled', 'tokens_revoked']);
+
+function leave(deps: SlackDeps, teamId: string | undefined, kind: WorkspaceGone): Promise<void> {
+  if (teamId === undefined) {
+    deps.logger.warn({ kind }, 'the app left a workspace that the event does not name');
+    return Promise.resolve();
+  }
+  return deps.inFlight.track(
+    deps.digests.workspaceLeft(teamId, kind).catch((error: unknown) => {
+      deps.logger.error({ err: error, teamId, kind }, 'could not pause the workspace’s digests');
+    }),
+  );
+}
+
+/** `app_uninstalled`: every digest of the workspace pauses. */
+export function appUninstalled(deps: SlackDeps) {
+  return async ({ body, context }: LifecycleArgs): Promise<void> => {
+    await leave(deps, requestTeamId(body) ?? context.teamId, 'app_uninstalled');
+  };
+}
+
+/** `tokens_revoked`: the digests pause when the bot's token is among those revoked. */
+export function tokensRevoked(deps: SlackDeps) {
+  return async ({ event, body, context }: LifecycleArgs): Promise<void> => {
+    const bots = (event as { tokens?: { bot?: unknown } }).tokens?.bot;
+    if (!Array.isArray(bots) || bots.length === 0) return;
+    await leave(deps, requestTeamId(body) ?? context.teamId, 'tokens_revoked');
+  };
+}
+
+/**
+ * Every request from a workspace, before any listener: the app works there, so digests paused
+ * because it had left resume (looked up at most once a minute per workspace, after the request
+ * goes on).
+ */
+export function workspaceActivity(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
+  return async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
+    const body = args.body as { type?: unknown; event?: { type?: unknown } };
+    const teamId = requestTeamId(args.body) ?? args.context.teamId;
+    const leaving = body.type === 'event_callback' && leavingEvents.has(String(body.event?.type));
+    if (teamId !== undefined && !leaving) {
+      void deps.inFlight.track(
+        deps.digests.workspaceActive(teamId).catch((error: unknown) => {
+          deps.logger.warn({ err: error, teamId }, 'could not resume the workspace’s digests');
+        }),
+      );
+    }
+    await args.next();
+  };
+}
