@@ -1,6 +1,12 @@
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import type { Digest, OutageCause, PauseReason, RankedAccount } from '../model/digest.ts';
+import type {
+  Digest,
+  OutageCause,
+  PauseReason,
+  RankedAccount,
+  SkipReason,
+} from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
@@ -54,11 +60,13 @@ export type RunNowResult =
   | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
   | { readonly outcome: 'already' };
 
-/** A slot's message, and the ranking recorded once it is posted. */
-export interface ComposedDigest {
-  readonly ranking: RankedAccount[];
-  readonly message: SlackMessage;
-}
+/**
+ * A slot's message, and the ranking recorded once it is posted; or, when the digest's condition
+ * keeps the run quiet, why, and the ranking the next run compares with.
+ */
+export type ComposedDigest =
+  | { readonly ranking: RankedAccount[]; readonly message: SlackMessage }
+  | { readonly ranking: RankedAccount[]; readonly quiet: SkipReason };
 
 export interface DeliveriesOptions {
   readonly store: DigestStore;
@@ -97,13 +105,15 @@ interface DeliveryCounts {
   paused: number;
   /** Not attempted, or given back, because the workspace's digests are on hold. */
   held: number;
+  /** Answered but not posted: the digest's condition (only when changed, only new) kept it quiet. */
+  quiet: number;
 }
 
 /**
  * How a scheduled slot ended for this runner: `held` when the workspace's digests went on hold
  * (nothing recorded, the slot is still owed), `settled` when another runner had handled it.
  */
-export type DeliveryOutcome = 'posted' | 'failed' | 'unconfirmed' | 'held' | 'settled';
+export type DeliveryOutcome = 'posted' | 'failed' | 'unconfirmed' | 'held' | 'settled' | 'quiet';
 
 /**
  * The delivery record of each slot, from `posting` to `posted`, `failed` or `unconfirmed`: what is
@@ -163,6 +173,7 @@ export class Deliveries {
       const composed = await compose();
       ranking = composed.ranking;
       if (onHold()) return this.#hold(digest, slot, report);
+      if ('quiet' in composed) return this.#quiet(digest, slot, next, composed, report);
       outcome = await this.#post(digest, slot, composed.message, () =>
         this.#begins.submit({ digestId: digest.id, slot, owner, now: clock.now() }),
       );
@@ -206,6 +217,31 @@ export class Deliveries {
   }
 
   /**
+   * A run its condition keeps quiet: recorded as skipped with why, its ranking kept for the next
+   * run to compare with, the digest moved on as after a post (its question worked).
+   */
+  async #quiet(
+    digest: Digest,
+    slot: Date,
+    next: Date,
+    composed: { readonly ranking: RankedAccount[]; readonly quiet: SkipReason },
+    report: DeliveryCounts,
+  ): Promise<DeliveryOutcome> {
+    const { owner, clock } = this.#options;
+    await this.#complete(digest.id, slot, {
+      owner,
+      outcome: 'skipped',
+      skipReason: composed.quiet,
+      at: clock.now(),
+      ranking: composed.ranking,
+      nextRunAt: next,
+      consecutiveFailures: 0,
+    });
+    report.quiet++;
+    return 'quiet';
+  }
+
+  /**
    * Gives a slot back unattempted, or after a failure that concerned the whole workspace: no
    * record stays (a `posting` one of this runner's is removed, since nothing was posted), the
    * lease is released, and the slot stays owed until the outage clears or grows too old.
@@ -237,7 +273,9 @@ export class Deliveries {
   ): Promise<RunNowResult> {
     const { store, owner, clock, logger } = this.#options;
     try {
-      const { ranking, message } = await compose();
+      const composed = await compose();
+      if (!('message' in composed)) throw new Error('a manual run always has a message');
+      const { ranking, message } = composed;
       const outcome = await this.#post(digest, slot, message, () =>
         store.beginDelivery(digest.id, slot, owner, clock.now()),
       );

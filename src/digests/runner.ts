@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
-import type { Digest } from '../model/digest.ts';
+import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -17,6 +17,7 @@ import {
 import { LeaseRenewal } from './leases.ts';
 import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
+import { quietReason } from './post-when.ts';
 import { type AskQuestion, Questions, questionFor } from './questions.ts';
 import { manualRunWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
@@ -294,7 +295,7 @@ export class DigestRunner {
     const slot = new Date(Math.floor(now.getTime() / 1000) * 1000);
     const ask = this.#questions.round({ analyticsCalls: 0 });
     return this.#deliveries.deliverNow(digest, slot, () =>
-      this.#compose(digest, questionFor(digest, manualRunWindow(digest, slot)), ask),
+      this.#compose(digest, questionFor(digest, manualRunWindow(digest, slot)), ask, 'always'),
     );
   }
 
@@ -335,21 +336,32 @@ export class DigestRunner {
     probe: boolean,
   ): Promise<DeliveryOutcome> {
     const compose = () =>
-      this.#compose(digest, questionFor(digest, tick.windowOf(digest, slot)), tick.ask);
+      this.#compose(
+        digest,
+        questionFor(digest, tick.windowOf(digest, slot)),
+        tick.ask,
+        digest.postWhen,
+      );
     return this.#deliveries.deliver(digest, slot, next, compose, tick.report, probe);
   }
 
-  /** The slot's answer and message, with the ranking the next run compares against. */
+  /**
+   * The slot's answer and message, with the ranking the next run compares against; no message
+   * when `postWhen` keeps the run quiet (a manual run always posts).
+   */
   async #compose(
     digest: Digest,
     query: InfluencersQuery,
     ask: AskQuestion,
+    postWhen: PostWhen,
   ): Promise<ComposedDigest> {
     const result = await ask(query);
     const ranking = result.influencers
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
     const changes = rankChanges(digest.lastRanking, ranking);
+    const quiet = quietReason(postWhen, changes);
+    if (quiet !== undefined) return { ranking, quiet };
     return { ranking, message: await this.#renderDigest(digest, query, result, changes) };
   }
 }

@@ -33,6 +33,11 @@ export interface TickReport {
   held: number;
   /** Digests run as probes of an outage. */
   probes: number;
+  /**
+   * Slots answered but not posted, for their digest's condition (only when changed, only new):
+   * recorded as skipped with why.
+   */
+  quiet: number;
   analyticsCalls: number;
 }
 
@@ -91,6 +96,7 @@ export class DueTick {
     paused: 0,
     held: 0,
     probes: 0,
+    quiet: 0,
     analyticsCalls: 0,
   };
   readonly ask: AskQuestion;

@@ -99,6 +99,7 @@ export class DigestManager {
         schedule: spec.schedule,
         window: spec.window,
         top: spec.top,
+        postWhen: spec.postWhen,
         nextRunAt: first,
       },
       now,

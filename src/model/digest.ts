@@ -50,6 +50,14 @@ export type DigestWindow =
 export type DigestStatus = 'active' | 'paused';
 
 /**
+ * When a run posts: `always`; `changed`, only when the top N set or order differs from the
+ * previous run's; `new`, only when someone enters the top N (a watch). A run that does not post
+ * is recorded as skipped with why, and its ranking still becomes the one the next run compares
+ * with.
+ */
+export type PostWhen = 'always' | 'changed' | 'new';
+
+/**
  * How one slot ended. `unconfirmed`: another instance started posting it and has not confirmed;
  * it is never posted twice, so it may have been posted once or not at all (see the runner).
  */
@@ -129,7 +137,13 @@ export type SkipReason =
   /** The slot was older than the grace window when a runner came to it (the app was down). */
   | { readonly kind: 'missed' }
   /** The team's digests were on hold for an outage until the slot was too old to post. */
-  | { readonly kind: 'outage'; readonly cause: OutageCause };
+  | { readonly kind: 'outage'; readonly cause: OutageCause }
+  /** `only when changed`: the top N was the same, in the same order, as at the previous run. */
+  | { readonly kind: 'unchanged' }
+  /** `only new`: no one entered the top N since the previous run. */
+  | { readonly kind: 'no_newcomer' }
+  /** `only new`, first run: the ranking was recorded, for the next runs to compare with. */
+  | { readonly kind: 'first_ranking' };
 
 export interface LastRun {
   /** The scheduled instant this run was for (or the moment of a manual run). */
@@ -157,6 +171,7 @@ export interface Digest {
   readonly window: DigestWindow;
   /** How many influencers each run shows. */
   readonly top: number;
+  readonly postWhen: PostWhen;
   readonly status: DigestStatus;
   /** Why the digest was paused; absent when active or paused by hand. */
   readonly pauseReason?: PauseReason;
@@ -174,7 +189,8 @@ export interface Digest {
 export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
->;
+> &
+  Partial<Pick<Digest, 'postWhen'>>;
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -18,10 +18,11 @@
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import { type DigestAction, digestVerbs } from '../model/commands.ts';
-import type { CronSchedule, DigestWindow, WindowUnit } from '../model/digest.ts';
+import type { CronSchedule, DigestWindow, PostWhen, WindowUnit } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
+import { matchPostWhen } from './digest-options.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, digestNotes, forDigest } from './messages/digest.ts';
@@ -44,6 +45,8 @@ export interface DigestSpec {
   readonly top: number;
   /** The schedule's zone, repeated for callers that do not look inside the schedule. */
   readonly zone: string;
+  /** When a run posts; `always` unless the command says `only when changed` or `only new`. */
+  readonly postWhen: PostWhen;
 }
 
 export type DigestCommand =
@@ -154,6 +157,7 @@ interface DigestClauses {
   schedule: ScheduleClause;
   zone: string;
   top: number;
+  postWhen: PostWhen;
   at: TimeOfDay;
   window: WindowClause;
   misspeltTime: never;
@@ -183,6 +187,7 @@ const digestClauses: Clauses<DigestClauses> = {
   schedule: matchSchedule,
   zone: matchZoneOption,
   top: matchTopOption,
+  postWhen: matchPostWhen,
   at: matchAtTime,
   window: matchDigestWindow,
   misspeltTime: rejectMisspeltTime,
@@ -202,6 +207,7 @@ function readCreate(
   let window: { value: WindowClause; fragment: string } | undefined;
   let zone: string | undefined;
   let top: number | undefined;
+  let postWhen: { value: PostWhen; fragment: string } | undefined;
   const setTime = (value: TimeOfDay, fragment: string): void => {
     if (time !== undefined) throw digestErrors.twoTimes(time.fragment, fragment);
     time = { value, fragment };
@@ -226,6 +232,12 @@ function readCreate(
           throw digestErrors.repeatedOption(clause.fragment, 'number of results');
         }
         top = clause.value;
+        break;
+      case 'postWhen':
+        if (postWhen !== undefined) {
+          throw digestErrors.repeatedOption(clause.fragment, 'condition for posting');
+        }
+        postWhen = clause;
         break;
       case 'at':
         setTime(clause.value, clause.fragment);
@@ -274,6 +286,7 @@ function readCreate(
           : digestWindow(window.value, window.fragment, built.schedule),
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
+      postWhen: postWhen?.value ?? 'always',
     },
     notes: built.notes,
   };

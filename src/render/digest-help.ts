@@ -41,7 +41,10 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
         `${monthlyWindowRules}\n` +
         '*Time zone*: yours from your Slack profile, or `in Europe/London`. Runs keep their local ' +
         'time across daylight-saving changes.\n' +
-        '*How many*: `top 20`, from 1 to 50 (default 10).',
+        '*How many*: `top 20`, from 1 to 50 (default 10).\n' +
+        '*When it posts*: every run, or `only when changed` (when the top N changes, in who or ' +
+        'in order) or `only new` (when someone enters the top N); runs that do not post are ' +
+        'listed as skipped.',
     ),
     section(
       '*Manage*\n' +

@@ -14,6 +14,7 @@ import {
   digestChannel,
   digestPerson,
   digestSubject,
+  postWhenWords,
   runTime,
   scheduleWords,
   zonedTime,
@@ -73,7 +74,8 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
     ),
     section(
       `*Schedule*: ${escapeMrkdwn(scheduleWords(digest))}\n` +
-        `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}`,
+        `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}` +
+        optionalLine('*Posts*', postWhenWords(digest)),
     ),
     section(
       runs.length > 0
@@ -251,21 +253,21 @@ function digestBlocks(
     `*${escapeMrkdwn(digest.id)}* · ${digestSubject(digest, { channel: layout.showChannel })}${status}`,
   );
   lines.push(
-    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}`,
+    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}${postWhenWords(digest) === undefined ? '' : ` · posts ${postWhenWords(digest)}`}`,
   );
   if (digest.status === 'active') {
     lines.push(`Next run: ${runTime(digest.nextRunAt, zone, options.now)}`);
   } else {
     lines.push('Next run: none while paused; Resume schedules the next one.');
   }
-  lines.push(`Last run: ${lastRunWords(digest.lastRun, zone, options.now)}`);
+  lines.push(`Last run: ${lastRunWords(digest.lastRun, zone, options.now, digest.top)}`);
   lines.push(
     `Created by ${digest.creatorId === options.viewerId ? 'you' : digestPerson(digest.creatorId)}`,
   );
   return [section(truncateMrkdwn(lines.join('\n'), blockKitLimits.sectionText)), buttons(digest)];
 }
 
-function lastRunWords(run: LastRun | undefined, zone: string, now: Date): string {
+function lastRunWords(run: LastRun | undefined, zone: string, now: Date, top: number): string {
   if (run === undefined) return 'none yet';
   const when = zonedTime(run.slot, zone, now);
   switch (run.outcome) {
@@ -274,22 +276,33 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date): string
     case 'failed':
       return `${when}, failed: ${failureWords(run.errorCode ?? 'unknown', run.errorDetail)}`;
     case 'skipped':
-      return `${when}, skipped: ${skipWords(run.skipReason ?? { kind: 'missed' })}`;
+      return `${when}, skipped: ${skipWords(run.skipReason ?? { kind: 'missed' }, top)}`;
     case 'unconfirmed':
       return `${when}, unconfirmed: posting started but was never confirmed, so it may be missing from the channel`;
   }
+}
+
+/** `\n*Label*: words`, or nothing without words. */
+function optionalLine(label: string, words: string | undefined): string {
+  return words === undefined ? '' : `\n${label}: ${escapeMrkdwn(words)}`;
 }
 
 function outageLine(outage: Outage, zone: string, now: Date): string {
   return `:double_vertical_bar: Digests in this workspace are on hold since ${zonedTime(outage.since, zone, now)}: ${escapeMrkdwn(outageWords(outage.cause))}. They resume by themselves once it works again; runs missed meanwhile show as skipped.`;
 }
 
-function skipWords(reason: SkipReason): string {
+function skipWords(reason: SkipReason, top: number): string {
   switch (reason.kind) {
     case 'missed':
       return 'the app was not running at the time and the slot was too old to post late';
     case 'outage':
       return `${outageWords(reason.cause)} (an outage of the app, not of this digest)`;
+    case 'unchanged':
+      return `no change in the top ${top} since the previous run`;
+    case 'no_newcomer':
+      return `no one new entered the top ${top}`;
+    case 'first_ranking':
+      return `the first ranking was recorded, for the next runs to compare with`;
     default:
       return unhandled(reason, 'it was not posted');
   }

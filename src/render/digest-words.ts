@@ -40,6 +40,18 @@ export function digestPerson(id: string): string {
   return userMention(id, 'someone');
 }
 
+/** When a digest posts, when that is not every run: "only when the top 10 changes". */
+export function postWhenWords(digest: Pick<Digest, 'postWhen' | 'top'>): string | undefined {
+  switch (digest.postWhen) {
+    case 'always':
+      return undefined;
+    case 'changed':
+      return `only when the top ${digest.top} changes (who is in it, or their order)`;
+    case 'new':
+      return `only when someone new enters the top ${digest.top}`;
+  }
+}
+
 /** The schedule in words, zone included: "Mondays at 09:00 Europe/London". */
 export function scheduleWords(digest: Pick<Digest, 'schedule'>): string {
   return truncate(cleanText(describeSchedule(digest.schedule)), 200);

@@ -54,6 +54,14 @@ export class FakeClock implements Clock {
   }
 }
 
+/** Every day at 09:00 London: the schedule of the runner tests that step a day at a time. */
+export const dailyLondon = {
+  kind: 'cron',
+  expression: '0 9 * * *',
+  zone: 'Europe/London',
+  cadence: 'daily',
+} as const;
+
 export function digestInput(overrides: Partial<NewDigest> = {}): NewDigest {
   return {
     teamId: 'T1',

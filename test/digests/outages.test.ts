@@ -12,6 +12,7 @@ import { renderOutageNotice } from '../../src/render/digest-outages.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,
+  dailyLondon,
   describeEachStore,
   digestInput,
   type FakeAnalytics,
@@ -21,12 +22,6 @@ import {
   type StoreUnderTest,
 } from './helpers.ts';
 
-const daily = {
-  kind: 'cron',
-  expression: '0 9 * * *',
-  zone: 'Europe/London',
-  cadence: 'daily',
-} as const;
 /** 09:00 London on 8 to 11 June 2026. */
 const days = ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11'].map(
   (day) => new Date(`${day}T08:00:00Z`),
@@ -60,7 +55,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
             teamId,
             channelId: `C${teamId}${i}`,
             creatorId: `U${i + 1}`,
-            schedule: daily,
+            schedule: dailyLondon,
             nextRunAt: days[0] as Date,
           }),
           clock.now(),

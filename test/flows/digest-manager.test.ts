@@ -27,6 +27,7 @@ const spec: DigestSpec = {
   window: { kind: 'since-previous-run' },
   top: 10,
   zone: 'America/New_York',
+  postWhen: 'always',
 };
 const creator = { teamId: 'T1', userId: 'U1' };
 

@@ -35,6 +35,7 @@ describe('parseDigestCommand', () => {
           window: sincePrevious,
           top: 10,
           zone: 'America/New_York',
+          postWhen: 'always',
         },
       ],
       [
@@ -50,6 +51,7 @@ describe('parseDigestCommand', () => {
           window: { kind: 'last', amount: 24, unit: 'hours' },
           top: 10,
           zone: 'America/New_York',
+          postWhen: 'always',
         },
       ],
       [
@@ -65,6 +67,7 @@ describe('parseDigestCommand', () => {
           window: sincePrevious,
           top: 10,
           zone: 'Europe/London',
+          postWhen: 'always',
         },
       ],
       [
@@ -80,6 +83,7 @@ describe('parseDigestCommand', () => {
           window: sincePrevious,
           top: 10,
           zone: 'America/New_York',
+          postWhen: 'always',
         },
       ],
     ])('reads %j', (text, spec) => {
@@ -608,7 +612,7 @@ describe('parseDigestCommand (order, zones and parts of the day)', () => {
     [
       'digest #hcsm every monday at 9am please',
       'please',
-      "I don't understand “please” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>], so name the databases first and, after the schedule, only a window (last 7 days), top N or a zone (in Europe/London). Try: /influencers digest #hcsm every monday at 9am",
+      "I don't understand “please” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). Try: /influencers digest #hcsm every monday at 9am",
     ],
     ['digest #hcsm every monday at 9 30', '30', undefined],
     ['digest #hcsm every day at 9am with last 7 days', 'with', undefined],
@@ -659,6 +663,38 @@ describe('parseDigestCommand (order, zones and parts of the day)', () => {
     expect(parseDigestCommand('digest #hcsm every 6th monday', context)).toMatchObject({
       reason: 'bad_schedule',
     });
+  });
+});
+
+describe('parseDigestCommand (when a digest posts)', () => {
+  it.each([
+    ['digest #hcsm every monday at 9am only when changed', 'changed'],
+    ['digest #hcsm daily only if it changes', 'changed'],
+    ['digest #hcsm only on change every day at 8', 'changed'],
+    ['digest #hcsm weekdays at 8:30 only when the ranking changes top 5', 'changed'],
+    ['digest #hcsm every 6 hours only new', 'new'],
+    ['digest #hcsm every hour only newcomers', 'new'],
+    ['digest #hcsm daily only new entrants in Europe/London', 'new'],
+    ['digest #hcsm every monday at 9am post always', 'always'],
+    ['digest #hcsm every monday at 9am', 'always'],
+  ] as const)('reads %j as posting %s', (text, postWhen) => {
+    expect(create(text).spec.postWhen).toBe(postWhen);
+  });
+
+  it.each([
+    ['digest #hcsm daily only sometimes', 'only sometimes'],
+    ['digest #hcsm daily only when', 'only when'],
+  ])('refuses %j, naming %j', (text, fragment) => {
+    const error = parseDigestCommand(text, context);
+    expect(error).toBeInstanceOf(ParseError);
+    expect(error).toMatchObject({ fragment });
+    expect((error as ParseError).message).toContain('only when changed');
+  });
+
+  it('refuses two conditions', () => {
+    expect(
+      parseDigestCommand('digest #hcsm daily only new only when changed', context),
+    ).toMatchObject({ fragment: 'only when changed' });
   });
 });
 

@@ -15,6 +15,7 @@ export function digest(overrides: Partial<Digest> = {}): Digest {
     schedule: { kind: 'cron', expression: '0 9 * * 1', zone: 'Europe/London', cadence: 'weekly' },
     window: { kind: 'since-previous-run' },
     top: 10,
+    postWhen: 'always',
     status: 'active',
     consecutiveFailures: 0,
     nextRunAt: new Date('2026-11-23T09:00:00Z'),

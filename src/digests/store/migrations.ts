@@ -218,6 +218,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX digests_team ON digests (team_id, status);
     `,
   },
+  {
+    version: 4,
+    name: 'when a digest posts: always, only when changed, only new',
+    sqlite: `ALTER TABLE digests ADD COLUMN post_when TEXT NOT NULL DEFAULT 'always'
+      CHECK (post_when IN ('always', 'changed', 'new'));`,
+    postgres: `ALTER TABLE digests ADD COLUMN post_when TEXT NOT NULL DEFAULT 'always'
+      CHECK (post_when IN ('always', 'changed', 'new'));`,
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -19,6 +19,7 @@ import {
   failedMayOverwrite,
   postedMayOverwrite,
   SqlDigestStore,
+  skippedMayOverwrite,
 } from './sql.ts';
 import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
 
@@ -126,19 +127,22 @@ const completeManySql = `
       AS i (digest_id, ${completionFields.join(', ')})),
   recorded AS (
     INSERT INTO digest_deliveries
-      (digest_id, slot, status, owner, started_at, finished_at, message_ts, error_code)
+      (digest_id, slot, status, owner, started_at, finished_at, message_ts, error_code, skipped_count)
     SELECT digest_id, slot, outcome, owner, at, at,
       CASE WHEN outcome = 'posted' THEN message_ts END,
-      CASE WHEN outcome = 'failed' THEN COALESCE(error_code, 'unknown') END
-    FROM input WHERE outcome IN ('posted', 'failed')
+      CASE WHEN outcome = 'failed' THEN COALESCE(error_code, 'unknown')
+           WHEN outcome = 'skipped' THEN error_code END,
+      CASE WHEN outcome = 'skipped' THEN 1 END
+    FROM input WHERE outcome IN ('posted', 'failed', 'skipped')
     ORDER BY digest_id, slot
     ON CONFLICT (digest_id, slot) DO UPDATE
       SET status = excluded.status, finished_at = excluded.finished_at,
           message_ts = CASE WHEN excluded.status = 'posted' THEN excluded.message_ts
                             ELSE digest_deliveries.message_ts END,
-          error_code = excluded.error_code
+          error_code = excluded.error_code, skipped_count = excluded.skipped_count
       WHERE (excluded.status = 'posted' AND ${postedMayOverwrite('digest_deliveries', 'excluded')})
          OR (excluded.status = 'failed' AND ${failedMayOverwrite('digest_deliveries', 'excluded')})
+         OR (excluded.status = 'skipped' AND ${skippedMayOverwrite('digest_deliveries')})
     RETURNING digest_id, slot)
   UPDATE digests AS d SET
     ${completionAssignments(

@@ -99,24 +99,27 @@ export function decodePauseReason(value: unknown): PauseReason | undefined {
   };
 }
 
-/** `missed`, `outage:<cause>`. */
+/** `missed`, `outage:<cause>`, `unchanged`, `no_newcomer`, `first_ranking`. */
 export function encodeSkipReason(reason: SkipReason): string {
-  switch (reason.kind) {
-    case 'missed':
-      return 'missed';
-    case 'outage':
-      return `outage:${reason.cause}`;
-  }
+  return reason.kind === 'outage' ? `outage:${reason.cause}` : reason.kind;
 }
 
 /** A skipped slot's reason; none stored (earlier versions) means missed. */
 export function decodeSkipReason(value: unknown): SkipReason {
   const text = optionalString(value) ?? 'missed';
   const [kind, detail] = text.split(':');
-  if (kind === 'outage' && detail !== undefined) {
-    return { kind: 'outage', cause: detail as OutageCause };
+  switch (kind) {
+    case 'outage':
+      return detail === undefined
+        ? { kind: 'missed' }
+        : { kind: 'outage', cause: detail as OutageCause };
+    case 'unchanged':
+    case 'no_newcomer':
+    case 'first_ranking':
+      return { kind };
+    default:
+      return { kind: 'missed' };
   }
-  return { kind: 'missed' };
 }
 
 /** A skipped run keeps its reason where a failed one keeps its code. */
@@ -166,6 +169,7 @@ export function rowToDigest(row: SqlRow): Digest {
     schedule: fromJson<Digest['schedule']>(row.schedule),
     window: fromJson<Digest['window']>(row.run_window),
     top: Number(row.top),
+    postWhen: (optionalString(row.post_when) ?? 'always') as Digest['postWhen'],
     status: String(row.status) as Digest['status'],
     ...(pauseReason ? { pauseReason } : {}),
     consecutiveFailures: Number(row.consecutive_failures),

@@ -100,7 +100,10 @@ export function completionValues(item: SlotCompletion): Record<CompletionField, 
     outcome: completion.outcome,
     at: completion.at,
     message_ts: completion.messageTs ?? null,
-    error_code: encodeProblem(completion),
+    error_code:
+      completion.outcome === 'skipped'
+        ? encodeSkipReason(completion.skipReason ?? { kind: 'missed' })
+        : encodeProblem(completion),
     ranking: completion.ranking ? JSON.stringify(completion.ranking) : null,
     next_run_at: completion.nextRunAt ?? null,
     failures: completion.consecutiveFailures ?? null,
@@ -165,6 +168,8 @@ export const postedMayOverwrite = (record: string, incoming: string) =>
   `${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner`;
 export const failedMayOverwrite = (record: string, incoming: string) =>
   `(${record}.status = 'failed' OR (${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner))`;
+/** A slot skipped after its question was answered (nothing changed) replaces only a failure. */
+export const skippedMayOverwrite = (record: string) => `${record}.status = 'failed'`;
 
 /** Runs `work` on each item, one after the other (inside one transaction). */
 async function sequentially<T, R>(
@@ -237,8 +242,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, status, consecutive_failures, next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 0, $9, $10, $10)
+             top, post_when, status, consecutive_failures, next_run_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, 'active', 0, $9, $10, $10)
            RETURNING *`,
           [
             id,
@@ -251,6 +256,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.top,
             input.nextRunAt,
             now,
+            input.postWhen ?? 'always',
           ],
         );
         const row = rows[0];
@@ -445,6 +451,25 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
            WHERE ${postedMayOverwrite('digest_deliveries', 'excluded')}
          RETURNING digest_id`,
         [digestId, slot, completion.owner, completion.at, completion.messageTs ?? null],
+      );
+      accepted = written.length > 0;
+    } else if (completion.outcome === 'skipped') {
+      const written = await db.query(
+        `INSERT INTO digest_deliveries
+           (digest_id, slot, status, owner, started_at, finished_at, error_code, skipped_count)
+         VALUES ($1, $2, 'skipped', $3, $4, $4, $5, 1)
+         ON CONFLICT (digest_id, slot) DO UPDATE
+           SET status = 'skipped', finished_at = excluded.finished_at,
+               error_code = excluded.error_code, skipped_count = 1
+           WHERE ${skippedMayOverwrite('digest_deliveries')}
+         RETURNING digest_id`,
+        [
+          digestId,
+          slot,
+          completion.owner,
+          completion.at,
+          encodeSkipReason(completion.skipReason ?? { kind: 'missed' }),
+        ],
       );
       accepted = written.length > 0;
     } else if (completion.outcome === 'failed') {

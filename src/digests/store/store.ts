@@ -88,7 +88,9 @@ export type BeginDeliveryResult =
 /** How a slot ended, written by `complete` in one transaction with the digest's bookkeeping. */
 export interface Completion {
   readonly owner: string;
-  readonly outcome: Exclude<RunOutcome, 'skipped'>;
+  /** `skipped`: answered, but not posted for the digest's condition (`skipReason`). */
+  readonly outcome: RunOutcome;
+  readonly skipReason?: SkipReason;
   readonly at: Date;
   readonly messageTs?: string;
   readonly errorCode?: ErrorCode | 'unknown';
@@ -174,7 +176,8 @@ export interface DigestStore extends Sightings {
    * Finishes a slot: delivery record, last run, failures, ranking, next slot, lease released.
    * The record and the last run change only when the completion may write the record: `posted`
    * over this owner's own `posting` record (or none), `failed` over this owner's `posting`, a
-   * `failed` or no record, `unconfirmed` while the record is `posting` or absent. Otherwise (the
+   * `failed` or no record, `skipped` over a `failed` or no record, `unconfirmed` while the record
+   * is `posting` or absent. Otherwise (the
    * slot was `skipped`, `posted` or is being posted by another runner) only the next slot moves
    * forward and the completion's owner gives its lease back.
    */

@@ -72,7 +72,15 @@ export const digestErrors = {
   afterSchedule(fragment: string): ParseError {
     return new ParseError(
       'bad_schedule',
-      `I don't understand ${quote(fragment)} after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>], so name the databases first and, after the schedule, only a window (last 7 days), top N or a zone (in Europe/London). ${tryDigest}`,
+      `I don't understand ${quote(fragment)} after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). ${tryDigest}`,
+      fragment,
+    );
+  },
+
+  unreadableCondition(fragment: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `I can't read ${quote(fragment)} as when the digest posts: say only when changed (when the top N changes) or only new (when someone enters the top N). Try: ${exampleCommand('digest #hcsm every monday at 9am only when changed')}`,
       fragment,
     );
   },

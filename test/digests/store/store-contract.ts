@@ -798,5 +798,45 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       await store.create(digestInput({ creatorId: 'U4', teamId: 'T2' }), now);
       expect(await store.teamCreators('T1')).toEqual(['U1', 'U2']);
     });
+
+    it('records a quiet run as skipped with why, over a failed record but never over a post', async () => {
+      const quiet = (owner: string): Completion => ({
+        owner,
+        outcome: 'skipped',
+        skipReason: { kind: 'unchanged' },
+        at: now,
+        ranking: [{ screenName: 'alice', rank: 1 }],
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+      });
+      const digest = await store.create(digestInput({ postWhen: 'changed' }), now);
+      expect(digest.postWhen).toBe('changed');
+      await store.complete(digest.id, slot, {
+        owner: 'runner-b',
+        outcome: 'failed',
+        at: now,
+        errorCode: 'network',
+        consecutiveFailures: 1,
+      });
+      await store.complete(digest.id, slot, quiet('runner-a'));
+      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+        status: 'skipped',
+        skipReason: { kind: 'unchanged' },
+      });
+      expect(await store.get(digest.id)).toMatchObject({
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+        lastRun: { slot, outcome: 'skipped', skipReason: { kind: 'unchanged' } },
+        lastRanking: [{ screenName: 'alice', rank: 1 }],
+      });
+
+      const other = await store.create(digestInput(), now);
+      await store.beginDelivery(other.id, slot, 'runner-b', now);
+      await batchOf(store).completeMany([
+        { digestId: other.id, slot, completion: quiet('runner-a') },
+      ]);
+      expect(await store.getDelivery(other.id, slot)).toMatchObject({ status: 'posting' });
+      expect((await store.get(other.id))?.lastRun).toBeUndefined();
+    });
   });
 }
