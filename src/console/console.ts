@@ -302,8 +302,8 @@ function onInterrupt(lines: Interface, handlers: { readonly confirm: () => void 
   });
 }
 
-/** `/influencers digest …` (or `digests`), the command word in any case. */
+/** `/influencers digest …` (or `digests`, or `watch …`), the command word in any case. */
 function isDigestLine(line: string): boolean {
   if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
-  return /^\s+digests?(\s|$)/i.test(line.slice(slashCommand.length));
+  return /^\s+(digests?|watch)(\s|$)/i.test(line.slice(slashCommand.length));
 }

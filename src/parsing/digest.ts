@@ -100,6 +100,7 @@ export function createsDigest(text: string): boolean {
   const tokens = tokenize(normaliseSlackText(text).trim());
   const verb = lowerAt(tokens, 0);
   const next = tokens[1];
+  if (verb === 'watch') return next !== undefined && !isHelp(tokens.slice(1));
   if ((verb !== 'digest' && verb !== 'digests') || next === undefined) return false;
   if (next.kind !== 'word') return true;
   if (tokens.length === 2 && (next.lower === 'help' || next.lower === '?')) return false;
@@ -114,6 +115,11 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
   const text = normaliseSlackText(raw).trim();
   const tokens = tokenize(text);
   const verb = lowerAt(tokens, 0);
+  if (verb === 'watch') {
+    const body = tokens.slice(1);
+    if (body.length === 0 || isHelp(body)) return { kind: 'help' };
+    return readCreate(text, body, body[0]?.from ?? text.length, context, 'watch');
+  }
   if (verb !== 'digest' && verb !== 'digests') {
     throw digestErrors.notDigestCommand(tokens[0]?.text ?? text);
   }
@@ -127,8 +133,22 @@ function readDigestCommand(raw: string, context: DigestParseContext): DigestComm
   const body = action === 'create' ? rest.slice(1) : rest;
   const start = body[0]?.from ?? text.length;
   // Offsets stay those of the whole text, so fragments quote exactly what was typed.
-  return readCreate(text, body, start, context);
+  return readCreate(text, body, start, context, 'digest');
 }
+
+/** `help` or `?` alone. */
+function isHelp(tokens: readonly Token[]): boolean {
+  const word = lowerAt(tokens, 0);
+  return tokens.length === 1 && (word === 'help' || word === '?');
+}
+
+/** A watch without a schedule checks every hour (daily when only a time is given). */
+const watchSchedule: ScheduleClause = {
+  days: { kind: 'hourly', every: 1 },
+  time: undefined,
+  timeFragment: undefined,
+  morning: false,
+};
 
 function readList(text: string, tokens: readonly Token[]): DigestCommand {
   const extra = tokens[2];
@@ -193,14 +213,20 @@ const digestClauses: Clauses<DigestClauses> = {
   misspeltTime: rejectMisspeltTime,
 };
 
+/**
+ * A new digest, or a watch: a digest that posts only when someone new enters the top N, every
+ * hour unless its command names a schedule.
+ */
 function readCreate(
   text: string,
   body: readonly Token[],
   start: number,
   context: DigestParseContext,
+  kind: 'digest' | 'watch',
 ): DigestCommand {
   const scan = scanCommand(text, body, digestClauses, {
-    quotedExample: (phrase) => `digest "${phrase}" every monday at 9am`,
+    quotedExample: (phrase) =>
+      kind === 'watch' ? `watch "${phrase}" top 10` : `digest "${phrase}" every monday at 9am`,
   });
   let schedule: { value: ScheduleClause; fragment: string } | undefined;
   let time: { value: TimeOfDay; fragment: string } | undefined;
@@ -261,15 +287,24 @@ function readCreate(
     scan.databases,
     context.maxDatabases ?? lookupDefaults.maxDatabases,
   );
-  if (databases.length === 0) throw digestErrors.noDatabase(text.slice(start));
+  if (databases.length === 0) throw digestErrors.noDatabase(text.slice(start), kind);
+  if (kind === 'watch') {
+    if (postWhen !== undefined && postWhen.value !== 'new') {
+      throw digestErrors.watchCondition(postWhen.fragment);
+    }
+    // `watch #hcsm at 9am` checks daily at that time; without a time, every hour.
+    schedule ??= {
+      value: time === undefined ? watchSchedule : { ...watchSchedule, days: { kind: 'daily' } },
+      fragment: time?.fragment ?? '',
+    };
+  }
   if (schedule === undefined) {
     throw digestErrors.noSchedule(scan.databases.map((item) => item.fragment).join(', '));
   }
   // After the schedule only clauses may follow: a stray word or number there ("at 9 30",
   // "please") is a misread schedule, not a database.
-  const scheduleFrom = (
-    scan.clauses.find((clause) => clause.kind === 'schedule') as { from: number }
-  ).from;
+  const scheduleFrom =
+    scan.clauses.find((clause) => clause.kind === 'schedule')?.from ?? text.length;
   const stray = scan.databases.find((item) => item.plain && item.from > scheduleFrom);
   if (stray !== undefined) throw digestErrors.afterSchedule(stray.fragment);
 
@@ -286,7 +321,7 @@ function readCreate(
           : digestWindow(window.value, window.fragment, built.schedule),
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
-      postWhen: postWhen?.value ?? 'always',
+      postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
     },
     notes: built.notes,
   };

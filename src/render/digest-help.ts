@@ -52,6 +52,11 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
         `• \`${cmd} digest pause <id>\`, \`resume <id>\`, \`run <id>\`, \`remove <id>\`\n` +
         'Only the creator of a digest or a workspace admin can change it.',
     ),
+    section(
+      `*Watch*: \`${cmd} watch #hcsm top 10\` posts here when someone new enters the top 10, ` +
+        'naming the newcomers first; it checks every hour, or on a schedule (`daily at 9am`). A ' +
+        'watch is a digest with `only new`: listed, edited, paused and removed like one.',
+    ),
   ];
   return checked({
     text: `Scheduled digests: for example ${cmd} digest #hcsm every monday at 9am`,

@@ -12,6 +12,7 @@ import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './dige
 import { outageWords } from './digest-outages.ts';
 import {
   digestChannel,
+  digestNoun,
   digestPerson,
   digestSubject,
   postWhenWords,
@@ -47,6 +48,8 @@ export interface DigestCreatedOptions {
   /** What the grammar decided for the creator (`DigestCommand.notes`). */
   readonly notes?: readonly string[];
   readonly command?: string;
+  /** The digest was changed (`digest edit`) rather than created. */
+  readonly updated?: boolean;
 }
 
 /**
@@ -68,10 +71,14 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
           )}`;
     return `• ${runTime(run, zone, options.now)}${covers}`;
   });
+  const noun = digestNoun(digest);
+  const done = options.updated === true ? 'updated' : 'created';
+  const what =
+    digest.postWhen === 'new'
+      ? `${poster} in ${digestChannel(digest.channelId)} when someone new enters the ${digestSubject(digest, { channel: false })}.`
+      : `${poster} the ${digestSubject(digest, { channel: false })} in ${digestChannel(digest.channelId)}.`;
   const blocks: KnownBlock[] = [
-    section(
-      `:white_check_mark: *Digest ${escapeMrkdwn(digest.id)} created.* ${poster} the ${digestSubject(digest, { channel: false })} in ${digestChannel(digest.channelId)}.`,
-    ),
+    section(`:white_check_mark: *${noun} ${escapeMrkdwn(digest.id)} ${done}.* ${what}`),
     section(
       `*Schedule*: ${escapeMrkdwn(scheduleWords(digest))}\n` +
         `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}` +
@@ -99,7 +106,7 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   );
   const first = options.nextRuns[0];
   const text = truncateMrkdwn(
-    `Digest ${escapeMrkdwn(digest.id)} created: ${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}.` +
+    `${noun} ${escapeMrkdwn(digest.id)} ${done}: ${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}.` +
       (first === undefined ? '' : ` Next run ${zonedTime(first, zone, options.now)}.`),
     blockKitLimits.fallbackText,
   );

@@ -4,7 +4,7 @@
  * `RenderPauseNotice`), so the engine holds no words.
  */
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
-import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import type { InfluencersQuery, InfluencersResult, Metric } from '../analytics/types.ts';
 import type { Cadence, Digest, PauseReason } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -12,7 +12,7 @@ import type { RankChanges } from '../model/rank-changes.ts';
 import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
 import { context, section } from './blocks.ts';
 import { pauseWords } from './digest-failures.ts';
-import { digestPerson, digestSubject, scheduleWords } from './digest-words.ts';
+import { digestPerson, digestSubject, metricPhrase, scheduleWords } from './digest-words.ts';
 import { escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
 import { blockKitLimits, checkBlockKitLimits, checked } from './limits.ts';
@@ -56,7 +56,7 @@ export function renderDigestMessage(
     top: query.limit ?? digest.top,
   };
   const answer = renderAnswer(request, result, { audience: 'channel' });
-  const label = cadenceWords[digest.schedule.cadence];
+  const label = digest.postWhen === 'new' ? 'Watch' : cadenceWords[digest.schedule.cadence];
   const name =
     options.createdByName === undefined
       ? ''
@@ -66,21 +66,31 @@ export function renderDigestMessage(
     `${label} · ${escapeMrkdwn(scheduleWords(digest))} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
   );
   const moves = changesBlock(changes);
+  const newcomers =
+    digest.postWhen === 'new' ? newcomersLine(changes, result, digest.top) : undefined;
 
-  // The answer is [header, window, ...entries, "…and N more"?]; the digest adds two blocks.
+  // The answer is [header, window, ...entries, "…and N more"?]; the digest adds its own blocks.
   const [header, window, ...rest] = answer.blocks;
   const last = rest.at(-1);
   const more = last?.type === 'context' ? last : undefined;
   const entries = (more === undefined ? rest : rest.slice(0, -1)) as KnownBlock[];
   let hidden = more === undefined ? 0 : moreCount(more);
-  const head = [header, window, line].filter((block) => block !== undefined) as KnownBlock[];
+  const head = [
+    header,
+    window,
+    ...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]),
+    line,
+  ].filter((block) => block !== undefined) as KnownBlock[];
   const assemble = (): KnownBlock[] => [
     ...head,
     ...entries,
     ...(hidden > 0 ? [moreNotShown(hidden)] : []),
     ...(moves === undefined ? [] : [moves]),
   ];
-  const text = truncateMrkdwn(`${label}: ${answer.text}`, blockKitLimits.fallbackText);
+  const text = truncateMrkdwn(
+    `${label}: ${newcomers === undefined ? answer.text : newcomers.text}`,
+    blockKitLimits.fallbackText,
+  );
   // Make room when the answer already filled the message: fold entries two by two, then drop some.
   while (checkBlockKitLimits({ text, blocks: assemble() }).length > 0 && entries.length > 1) {
     const overBlocks = assemble().length > blockKitLimits.messageBlocks;
@@ -98,6 +108,38 @@ export function renderDigestMessage(
     }
   }
   return checked({ text, blocks: assemble() });
+}
+
+/** The metric a digest's newcomers are shown with. */
+const newcomerMetric: Metric = 'mentions';
+
+/**
+ * A watch's news, first in its post: who entered the top N, by rank, each with their rank and
+ * metric ("@carol at #2, 1.2K mentions"), in mrkdwn and as the notification's text.
+ */
+function newcomersLine(
+  changes: RankChanges,
+  result: InfluencersResult,
+  top: number,
+): { readonly mrkdwn: string; readonly text: string } | undefined {
+  if (changes.newEntrants.length === 0) return undefined;
+  const byName = new Map(
+    result.influencers.map((influencer) => [influencer.screenName.toLowerCase(), influencer]),
+  );
+  const shown = changes.newEntrants.slice(0, maxMovesShown);
+  const rest = changes.newEntrants.length - shown.length;
+  const names = shown.map((account) => {
+    const influencer = byName.get(account.screenName.toLowerCase());
+    const figure = influencer === undefined ? undefined : metricPhrase(influencer, newcomerMetric);
+    const handle = `@${neutralizeMrkdwn(bareHandle(account.screenName))}`;
+    return `${handle} at #${account.rank}${figure === undefined ? '' : `, ${figure}`}`;
+  });
+  const list = `${names.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
+  const heading = `New in the top ${top}`;
+  return {
+    mrkdwn: truncateMrkdwn(`:new: *${heading}*: ${list}`, blockKitLimits.sectionText),
+    text: `${heading}: ${list}`,
+  };
 }
 
 function moreCount(block: ContextBlock): number {

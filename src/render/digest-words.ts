@@ -3,10 +3,12 @@
  * so the confirmation, the list, the post and the notices call it by the same words.
  */
 import { DateTime } from 'luxon';
+import type { Influencer, Metric } from '../analytics/types.ts';
 import type { Digest } from '../model/digest.ts';
 import { zoneFor } from '../time/zones.ts';
 import {
   cleanText,
+  compactNumber,
   escapeMrkdwn,
   formatDatabases,
   locale,
@@ -38,6 +40,41 @@ export function digestChannel(id: string): string {
 /** A digest's creator as a mention, for when no display name is at hand. */
 export function digestPerson(id: string): string {
   return userMention(id, 'someone');
+}
+
+const metricLabels: Record<Metric, readonly [one: string, many: string]> = {
+  hsg_score: ['HSG score', 'HSG score'],
+  mentions: ['mention', 'mentions'],
+  retweets: ['retweet', 'retweets'],
+  tweets: ['tweet', 'tweets'],
+  impressions: ['impression', 'impressions'],
+  replies: ['reply', 'replies'],
+};
+
+/** A metric's name as a person reads it: "impressions", "HSG score". */
+export function metricName(metric: Metric): string {
+  return metricLabels[metric][1];
+}
+
+/**
+ * An influencer's value of `metric`, in words: "1.2K mentions", "HSG score 87"; undefined when
+ * the service did not send it.
+ */
+export function metricPhrase(influencer: Influencer, metric: Metric): string | undefined {
+  const value =
+    metric === 'hsg_score'
+      ? (influencer.hsgScore ?? influencer.metrics.hsg_score)
+      : influencer.metrics[metric];
+  if (value === undefined || !Number.isFinite(value)) return undefined;
+  const [one, many] = metricLabels[metric];
+  return metric === 'hsg_score'
+    ? `${one} ${compactNumber(value)}`
+    : `${compactNumber(value)} ${value === 1 ? one : many}`;
+}
+
+/** What people call the digest: a watch posts only when someone new enters its top N. */
+export function digestNoun(digest: Pick<Digest, 'postWhen'>): 'Digest' | 'Watch' {
+  return digest.postWhen === 'new' ? 'Watch' : 'Digest';
 }
 
 /** When a digest posts, when that is not every run: "only when the top 10 changes". */

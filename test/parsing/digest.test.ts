@@ -698,6 +698,41 @@ describe('parseDigestCommand (when a digest posts)', () => {
   });
 });
 
+describe('parseDigestCommand (watch)', () => {
+  it.each([
+    ['watch #hcsm top 10', '0 * * * *', 10],
+    ['watch #hcsm', '0 * * * *', 10],
+    ['watch #hcsm daily at 9am', '0 9 * * *', 10],
+    ['watch #hcsm at 8:30 top 5', '30 8 * * *', 5],
+    ['watch "breast cancer", #bcsm every 6 hours top 20', '0 */6 * * *', 20],
+    ['watch #hcsm top 10 only new', '0 * * * *', 10],
+  ])('reads %j as a digest that posts only new entrants', (text, expression, top) => {
+    const spec = create(text).spec;
+    expect(spec).toMatchObject({ postWhen: 'new', top, schedule: { expression } });
+  });
+
+  it.each(['watch', 'watch help', 'WATCH ?'])('answers %j with the help', (text) => {
+    expect(parseDigestCommand(text, context)).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    ['watch top 10', 'top 10', 'Try: /influencers watch #hcsm top 10'],
+    ['watch #hcsm only when changed', 'only when changed', 'create a digest for that instead'],
+  ])('refuses %j, naming %j', (text, fragment, words) => {
+    const error = parseDigestCommand(text, context);
+    expect(error).toMatchObject({ fragment });
+    expect((error as ParseError).message).toContain(words);
+  });
+
+  it('says a watch needs its creator’s zone only when it is one', () => {
+    expect([
+      createsDigest('watch #hcsm'),
+      createsDigest('watch'),
+      createsDigest('watch help'),
+    ]).toEqual([true, false, false]);
+  });
+});
+
 describe('createsDigest', () => {
   const context = { now: new Date('2026-11-21T15:30:00Z'), zone: 'America/New_York' };
   const words = [

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import { defined } from '../../src/model/defined.ts';
+import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
@@ -76,6 +77,42 @@ describe('renderDigestCreated', () => {
         'A monthly digest on the 1st to the 28th covers the previous calendar month; one on the 29th to the 31st or on the last day covers its own month so far (from the 1st at 00:00 to the run), with any month it skipped.',
     );
     expect(texts(message.blocks)[0]).toContain('I will post the top 10');
+  });
+});
+
+/** The confirmation of `created` with its next three runs from `now`, as the flows build it. */
+function confirmation(
+  created: Digest,
+  options: Partial<Parameters<typeof renderDigestCreated>[1]> = {},
+): SlackMessage {
+  const runs = nextRuns(created.schedule, now, 3);
+  return renderDigestCreated(created, {
+    now,
+    nextRuns: runs,
+    windows: runs.map((run) => runWindow(created, run)),
+    ...options,
+  });
+}
+
+describe('renderDigestCreated for a watch and an edit', () => {
+  it('says a watch posts when someone new enters the top N', () => {
+    const watch = digest({
+      postWhen: 'new',
+      schedule: { kind: 'cron', expression: '0 * * * *', zone: 'UTC', cadence: 'custom' },
+    });
+    const message = confirmation(watch, { botUserId: 'UBOT' });
+    const [head, schedule] = texts(message.blocks);
+    expect(head).toBe(
+      ':white_check_mark: *Watch 7K3M9Q created.* <@UBOT> will post in <#C0123> when someone new enters the top 10 of #hcsm, "patient safety".',
+    );
+    expect(schedule).toContain('*Posts*: only when someone new enters the top 10');
+    expect(schedule).toContain('Every hour at :00 UTC');
+    expect(message.text).toMatch(/^Watch 7K3M9Q created: /);
+  });
+
+  it('says a digest was updated', () => {
+    const message = confirmation(digest(), { updated: true });
+    expect(texts(message.blocks)[0]).toMatch(/^:white_check_mark: \*Digest 7K3M9Q updated\.\* /);
   });
 });
 

@@ -164,3 +164,29 @@ describe('renderDigestPaused', () => {
     );
   });
 });
+
+describe('renderDigestMessage for a watch', () => {
+  it('names the newcomers first, with their rank and metric, and leads the notification with them', () => {
+    const watch = digest({ postWhen: 'new', top: 3 });
+    const answered: InfluencersResult = {
+      influencers: [
+        { rank: 1, screenName: 'alice', stakeholderCategories: [], metrics: { mentions: 40 } },
+        { rank: 2, screenName: 'Carol', stakeholderCategories: [], metrics: { mentions: 1250 } },
+        { rank: 3, screenName: 'dave', stakeholderCategories: [], metrics: {} },
+      ],
+    };
+    const changes = rankChanges(
+      [
+        { screenName: 'alice', rank: 1 },
+        { screenName: 'bob', rank: 2 },
+      ],
+      answered.influencers.map(({ screenName, rank }) => ({ screenName, rank })),
+    );
+    const message = renderDigestMessage(watch, query, answered, changes);
+    const lines = texts(message.blocks);
+    expect(lines[2]).toBe(':new: *New in the top 3*: @Carol at #2, 1.3K mentions; @dave at #3');
+    expect(lines[3]).toMatch(/^Watch · /);
+    expect(message.text).toBe('Watch: New in the top 3: @Carol at #2, 1.3K mentions; @dave at #3');
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+});

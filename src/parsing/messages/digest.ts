@@ -14,6 +14,9 @@ const exampleArgs = 'digest #hcsm every monday at 9am';
 /** `Try: /influencers digest #hcsm every monday at 9am`. */
 export const tryDigest = `Try: ${exampleCommand(exampleArgs)}`;
 
+/** `Try: /influencers watch #hcsm top 10`. */
+export const tryWatch = `Try: ${exampleCommand('watch #hcsm top 10')}`;
+
 const scheduleForms =
   'Say every day, every monday, mondays and thursdays, weekdays, every month on the 1st, on the ' +
   'last day of every month or every 6 hours, with a time such as at 9am or at 17:30';
@@ -208,10 +211,20 @@ export const digestErrors = {
     );
   },
 
-  noDatabase(fragment: string): ParseError {
+  noDatabase(fragment: string, kind: 'digest' | 'watch' = 'digest'): ParseError {
     return new ParseError(
       'no_database',
-      `No database in ${quote(fragment)}: name at least one #hashtag, "quoted phrase", ID or group:<name> before the schedule. ${tryDigest}`,
+      kind === 'watch'
+        ? `No database in ${quote(fragment)}: name at least one #hashtag, "quoted phrase", ID or group:<name> to watch. ${tryWatch}`
+        : `No database in ${quote(fragment)}: name at least one #hashtag, "quoted phrase", ID or group:<name> before the schedule. ${tryDigest}`,
+      fragment,
+    );
+  },
+
+  watchCondition(fragment: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `A watch posts only when someone new enters the top N, so ${quote(fragment)} can't be added to it: create a digest for that instead. Try: ${exampleCommand('digest #hcsm every monday at 9am only when changed')}`,
       fragment,
     );
   },
@@ -287,7 +300,10 @@ function digestExample(reason: ParseError['reason'], correction?: string): strin
 export function forDigest(error: ParseError): ParseError {
   const lookupTail = `Try: ${slashCommand} `;
   const at = error.message.lastIndexOf(lookupTail);
-  if (at === -1 || error.message.startsWith('digest', at + lookupTail.length)) return error;
+  const own = ['digest', 'watch'].some((word) =>
+    error.message.startsWith(word, at + lookupTail.length),
+  );
+  if (at === -1 || own) return error;
   return new ParseError(
     error.reason,
     `${error.message.slice(0, at)}Try: ${exampleCommand(digestExample(error.reason, error.correction))}`,

@@ -6,12 +6,12 @@ import { ResponseUrl } from '../../web-api/response-url.ts';
 import { type CommandArgs, digestCommand } from './digest.ts';
 
 /** The first words that make `/influencers …` a digest command rather than a lookup. */
-const digestWords: ReadonlySet<string> = new Set(['digest', 'digests']);
+const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch']);
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
  * parse error, ephemerally), then replaces that message through response_url with the answer.
- * `digest …` and `digests` are digest commands.
+ * `digest …`, `digests` and `watch …` are digest commands.
  */
 export function influencersCommand(deps: SlackDeps) {
   const digest = digestCommand(deps);
