@@ -1,5 +1,6 @@
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Digest } from '../model/digest.ts';
+import { type Metric, metricNames } from '../model/metrics.ts';
 import type { Clock } from './clock.ts';
 import { backoffDelay, classifyFailure, type RetryPolicy, RunFailedError } from './failures.ts';
 import { type Limiter, limiter } from './limiter.ts';
@@ -26,7 +27,16 @@ export function questionFor(digest: Digest, window: RunWindow): InfluencersQuery
     end: window.end,
     timezone: window.timezone,
     limit: digest.top,
+    ...(digest.metric === undefined ? {} : { metric: metricsRankedBy(digest.metric) }),
   };
+}
+
+/**
+ * The `metric` list of a digest ranked by `metric`: that one first, which the service sorts by,
+ * then the others the answer shows.
+ */
+export function metricsRankedBy(metric: Metric): Metric[] {
+  return [metric, ...metricNames.filter((name) => name !== metric)];
 }
 
 /**
@@ -35,7 +45,14 @@ export function questionFor(digest: Digest, window: RunWindow): InfluencersQuery
  */
 function questionKey(query: InfluencersQuery): string {
   const databases = [...query.databases].sort();
-  return JSON.stringify([databases, query.start, query.end, query.timezone, query.limit]);
+  return JSON.stringify([
+    databases,
+    query.start,
+    query.end,
+    query.timezone,
+    query.limit,
+    query.metric ?? null,
+  ]);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';
+import { defined } from '../model/defined.ts';
 import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
@@ -100,6 +101,8 @@ export class DigestManager {
         window: spec.window,
         top: spec.top,
         postWhen: spec.postWhen,
+        presentation: spec.presentation,
+        ...defined({ metric: spec.metric }),
         nextRunAt: first,
       },
       now,

@@ -4,6 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { ErrorCode } from './error-codes.ts';
+import type { Metric } from './metrics.ts';
 
 /**
  * How often a digest runs, as the person said it. It decides the default window: the time since
@@ -56,6 +57,12 @@ export type DigestStatus = 'active' | 'paused';
  * with.
  */
 export type PostWhen = 'always' | 'changed' | 'new';
+
+/**
+ * How a run shows its ranking: the section list, or a table or a chart once those blocks are
+ * rendered (`with table`, `with chart`); until then every run shows the list.
+ */
+export type Presentation = 'list' | 'table' | 'chart';
 
 /**
  * How one slot ended. `unconfirmed`: another instance started posting it and has not confirmed;
@@ -171,6 +178,9 @@ export interface Digest {
   readonly window: DigestWindow;
   /** How many influencers each run shows. */
   readonly top: number;
+  /** The metric runs rank by (asked first of the service); the service's own order without it. */
+  readonly metric?: Metric;
+  readonly presentation: Presentation;
   readonly postWhen: PostWhen;
   readonly status: DigestStatus;
   /** Why the digest was paused; absent when active or paused by hand. */
@@ -190,7 +200,7 @@ export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
 > &
-  Partial<Pick<Digest, 'postWhen'>>;
+  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation'>>;
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

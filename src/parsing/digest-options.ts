@@ -1,8 +1,10 @@
 /**
  * Clauses only a digest takes, beside the schedule, window, zone and top it shares with lookups:
- * when a run posts (`only when changed`, `only new`, `post always`).
+ * when a run posts (`only when changed`, `only new`, `post always`), the metric it ranks by
+ * (`by impressions`) and how it shows the ranking (`with table`, `with chart`).
  */
-import type { PostWhen } from '../model/digest.ts';
+import type { PostWhen, Presentation } from '../model/digest.ts';
+import type { Metric } from '../model/metrics.ts';
 import type { Matcher } from './grammar.ts';
 import { digestErrors } from './messages/digest.ts';
 import { lowerAt, tokensText } from './tokens.ts';
@@ -46,4 +48,56 @@ export const matchPostWhen: Matcher<PostWhen> = (tokens, at) => {
   if (subjectWords.has(lowerAt(tokens, i) ?? '')) i++;
   if (changeWords.has(lowerAt(tokens, i) ?? '')) return { value: 'changed', next: i + 1 };
   throw digestErrors.unreadableCondition(tokensText(tokens, at, Math.min(tokens.length, at + 3)));
+};
+
+/** Words after `by` for each metric, as people say them. */
+const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
+  ['hsg_score', 'hsg_score'],
+  ['score', 'hsg_score'],
+  ['influence', 'hsg_score'],
+  ['mentions', 'mentions'],
+  ['mention', 'mentions'],
+  ['retweets', 'retweets'],
+  ['retweet', 'retweets'],
+  ['rts', 'retweets'],
+  ['tweets', 'tweets'],
+  ['tweet', 'tweets'],
+  ['posts', 'tweets'],
+  ['impressions', 'impressions'],
+  ['impression', 'impressions'],
+  ['reach', 'impressions'],
+  ['replies', 'replies'],
+  ['reply', 'replies'],
+]);
+
+/**
+ * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by.
+ * `by` followed by anything else is left alone (it may belong to a phrase).
+ */
+export const matchMetric: Matcher<Metric> = (tokens, at) => {
+  let i = at;
+  if (lowerAt(tokens, i) === 'ranked' || lowerAt(tokens, i) === 'sorted') i++;
+  if (lowerAt(tokens, i) !== 'by') return undefined;
+  const word = lowerAt(tokens, i + 1);
+  if (word === 'hsg' && lowerAt(tokens, i + 2) === 'score') {
+    return { value: 'hsg_score', next: i + 3 };
+  }
+  const metric = word === undefined ? undefined : metricWords.get(word);
+  return metric === undefined ? undefined : { value: metric, next: i + 2 };
+};
+
+const presentationWords: ReadonlyMap<string, Presentation> = new Map<string, Presentation>([
+  ['list', 'list'],
+  ['table', 'table'],
+  ['chart', 'chart'],
+  ['graph', 'chart'],
+]);
+
+/** `with table`, `with a chart`, `as a table`, `as a list`: how each run shows its ranking. */
+export const matchPresentation: Matcher<Presentation> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  if (word !== 'with' && word !== 'as') return undefined;
+  const article = lowerAt(tokens, at + 1) === 'a' ? 1 : 0;
+  const shown = presentationWords.get(lowerAt(tokens, at + 1 + article) ?? '');
+  return shown === undefined ? undefined : { value: shown, next: at + 2 + article };
 };

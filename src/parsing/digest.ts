@@ -18,11 +18,19 @@
 import { inferCadence, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import { type DigestAction, digestVerbs } from '../model/commands.ts';
-import type { CronSchedule, DigestWindow, PostWhen, WindowUnit } from '../model/digest.ts';
+import { defined } from '../model/defined.ts';
+import type {
+  CronSchedule,
+  DigestWindow,
+  PostWhen,
+  Presentation,
+  WindowUnit,
+} from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
+import type { Metric } from '../model/metrics.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { uniqueDatabases } from './databases.ts';
-import { matchPostWhen } from './digest-options.ts';
+import { matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
 import { type Clauses, type Matcher, scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, digestNotes, forDigest } from './messages/digest.ts';
@@ -47,6 +55,10 @@ export interface DigestSpec {
   readonly zone: string;
   /** When a run posts; `always` unless the command says `only when changed` or `only new`. */
   readonly postWhen: PostWhen;
+  /** `by impressions`: the metric runs rank by; the service's own order without it. */
+  readonly metric?: Metric;
+  /** `with table`, `with chart`; `list` by default. */
+  readonly presentation: Presentation;
 }
 
 export type DigestCommand =
@@ -178,6 +190,8 @@ interface DigestClauses {
   zone: string;
   top: number;
   postWhen: PostWhen;
+  metric: Metric;
+  presentation: Presentation;
   at: TimeOfDay;
   window: WindowClause;
   misspeltTime: never;
@@ -208,6 +222,8 @@ const digestClauses: Clauses<DigestClauses> = {
   zone: matchZoneOption,
   top: matchTopOption,
   postWhen: matchPostWhen,
+  metric: matchMetric,
+  presentation: matchPresentation,
   at: matchAtTime,
   window: matchDigestWindow,
   misspeltTime: rejectMisspeltTime,
@@ -234,6 +250,8 @@ function readCreate(
   let zone: string | undefined;
   let top: number | undefined;
   let postWhen: { value: PostWhen; fragment: string } | undefined;
+  let metric: Metric | undefined;
+  let presentation: Presentation | undefined;
   const setTime = (value: TimeOfDay, fragment: string): void => {
     if (time !== undefined) throw digestErrors.twoTimes(time.fragment, fragment);
     time = { value, fragment };
@@ -264,6 +282,16 @@ function readCreate(
           throw digestErrors.repeatedOption(clause.fragment, 'condition for posting');
         }
         postWhen = clause;
+        break;
+      case 'metric':
+        if (metric !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'metric');
+        metric = clause.value;
+        break;
+      case 'presentation':
+        if (presentation !== undefined) {
+          throw digestErrors.repeatedOption(clause.fragment, 'presentation');
+        }
+        presentation = clause.value;
         break;
       case 'at':
         setTime(clause.value, clause.fragment);
@@ -322,6 +350,8 @@ function readCreate(
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
+      ...defined({ metric }),
+      presentation: presentation ?? 'list',
     },
     notes: built.notes,
   };

@@ -15,7 +15,9 @@ import {
   digestNoun,
   digestPerson,
   digestSubject,
+  metricName,
   postWhenWords,
+  presentationWords,
   runTime,
   scheduleWords,
   zonedTime,
@@ -82,7 +84,12 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
     section(
       `*Schedule*: ${escapeMrkdwn(scheduleWords(digest))}\n` +
         `*Each run covers*: ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}` +
-        optionalLine('*Posts*', postWhenWords(digest)),
+        optionalLine('*Posts*', postWhenWords(digest)) +
+        optionalLine(
+          '*Ranked by*',
+          digest.metric === undefined ? undefined : metricName(digest.metric),
+        ) +
+        optionalLine('*Shown as*', presentationWords(digest.presentation)),
     ),
     section(
       runs.length > 0
@@ -260,7 +267,7 @@ function digestBlocks(
     `*${escapeMrkdwn(digest.id)}* · ${digestSubject(digest, { channel: layout.showChannel })}${status}`,
   );
   lines.push(
-    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}${postWhenWords(digest) === undefined ? '' : ` · posts ${postWhenWords(digest)}`}`,
+    `${escapeMrkdwn(scheduleWords(digest))} · covers ${escapeMrkdwn(describeWindow(digest.window, digest.schedule.cadence, digest.schedule))}${postWhenWords(digest) === undefined ? '' : ` · posts ${postWhenWords(digest)}`}${digest.metric === undefined ? '' : ` · ranked by ${metricName(digest.metric)}`}`,
   );
   if (digest.status === 'active') {
     lines.push(`Next run: ${runTime(digest.nextRunAt, zone, options.now)}`);

@@ -12,7 +12,13 @@ import type { RankChanges } from '../model/rank-changes.ts';
 import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
 import { context, section } from './blocks.ts';
 import { pauseWords } from './digest-failures.ts';
-import { digestPerson, digestSubject, metricPhrase, scheduleWords } from './digest-words.ts';
+import {
+  digestPerson,
+  digestSubject,
+  metricName,
+  metricPhrase,
+  scheduleWords,
+} from './digest-words.ts';
 import { escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
 import { blockKitLimits, checkBlockKitLimits, checked } from './limits.ts';
@@ -62,12 +68,15 @@ export function renderDigestMessage(
       ? ''
       : neutralizeMrkdwn(truncate(options.createdByName, 80));
   const creator = name.length > 0 ? name : digestPerson(digest.creatorId);
+  const ranked = digest.metric === undefined ? '' : ` · ranked by ${metricName(digest.metric)}`;
   const line = context(
-    `${label} · ${escapeMrkdwn(scheduleWords(digest))} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
+    `${label} · ${escapeMrkdwn(scheduleWords(digest))}${ranked} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
   );
   const moves = changesBlock(changes);
   const newcomers =
-    digest.postWhen === 'new' ? newcomersLine(changes, result, digest.top) : undefined;
+    digest.postWhen === 'new'
+      ? newcomersLine(changes, result, digest.top, digest.metric ?? newcomerMetric)
+      : undefined;
 
   // The answer is [header, window, ...entries, "…and N more"?]; the digest adds its own blocks.
   const [header, window, ...rest] = answer.blocks;
@@ -110,7 +119,7 @@ export function renderDigestMessage(
   return checked({ text, blocks: assemble() });
 }
 
-/** The metric a digest's newcomers are shown with. */
+/** The metric a watch's newcomers are shown with, unless it ranks by another. */
 const newcomerMetric: Metric = 'mentions';
 
 /**
@@ -121,6 +130,7 @@ function newcomersLine(
   changes: RankChanges,
   result: InfluencersResult,
   top: number,
+  metric: Metric,
 ): { readonly mrkdwn: string; readonly text: string } | undefined {
   if (changes.newEntrants.length === 0) return undefined;
   const byName = new Map(
@@ -130,7 +140,7 @@ function newcomersLine(
   const rest = changes.newEntrants.length - shown.length;
   const names = shown.map((account) => {
     const influencer = byName.get(account.screenName.toLowerCase());
-    const figure = influencer === undefined ? undefined : metricPhrase(influencer, newcomerMetric);
+    const figure = influencer === undefined ? undefined : metricPhrase(influencer, metric);
     const handle = `@${neutralizeMrkdwn(bareHandle(account.screenName))}`;
     return `${handle} at #${account.rank}${figure === undefined ? '' : `, ${figure}`}`;
   });

@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Influencer, Metric } from '../analytics/types.ts';
-import type { Digest } from '../model/digest.ts';
+import type { Digest, Presentation } from '../model/digest.ts';
 import { zoneFor } from '../time/zones.ts';
 import {
   cleanText,
@@ -70,6 +70,21 @@ export function metricPhrase(influencer: Influencer, metric: Metric): string | u
   return metric === 'hsg_score'
     ? `${one} ${compactNumber(value)}`
     : `${compactNumber(value)} ${value === 1 ? one : many}`;
+}
+
+/**
+ * How a digest asked to show its ranking, when not as the list. Tables and charts are not drawn
+ * yet: every run shows the list, and these words say what was chosen.
+ */
+export function presentationWords(presentation: Presentation): string | undefined {
+  switch (presentation) {
+    case 'list':
+      return undefined;
+    case 'table':
+      return 'a table (each run shows the list until tables are drawn)';
+    case 'chart':
+      return 'a chart (each run shows the list until charts are drawn)';
+  }
 }
 
 /** What people call the digest: a watch posts only when someone new enters its top N. */

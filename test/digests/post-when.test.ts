@@ -122,3 +122,20 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
     expect(poster.posts).toHaveLength(1);
   });
 });
+
+describeEachStore('a digest ranked by a metric', day(0), (world) => {
+  it('asks the service for that metric first, then the others, and shares no call with the plain one', async () => {
+    const { db, clock, analytics } = world();
+    const slot = new Date(day(0).getTime() - 10_000);
+    await db.store.create(digestInput({ metric: 'impressions', nextRunAt: slot }), clock.now());
+    await db.store.create(digestInput({ channelId: 'C2', nextRunAt: slot }), clock.now());
+    await world().runner().runDue(clock.now());
+    expect(analytics.calls.map((call) => call.metric)).toEqual(
+      expect.arrayContaining([
+        undefined,
+        ['impressions', 'hsg_score', 'mentions', 'retweets', 'tweets', 'replies'],
+      ]),
+    );
+    expect(analytics.calls).toHaveLength(2);
+  });
+});

@@ -28,6 +28,7 @@ const spec: DigestSpec = {
   top: 10,
   zone: 'America/New_York',
   postWhen: 'always',
+  presentation: 'list',
 };
 const creator = { teamId: 'T1', userId: 'U1' };
 

@@ -36,6 +36,7 @@ describe('parseDigestCommand', () => {
           top: 10,
           zone: 'America/New_York',
           postWhen: 'always',
+          presentation: 'list',
         },
       ],
       [
@@ -52,6 +53,7 @@ describe('parseDigestCommand', () => {
           top: 10,
           zone: 'America/New_York',
           postWhen: 'always',
+          presentation: 'list',
         },
       ],
       [
@@ -68,6 +70,7 @@ describe('parseDigestCommand', () => {
           top: 10,
           zone: 'Europe/London',
           postWhen: 'always',
+          presentation: 'list',
         },
       ],
       [
@@ -84,6 +87,7 @@ describe('parseDigestCommand', () => {
           top: 10,
           zone: 'America/New_York',
           postWhen: 'always',
+          presentation: 'list',
         },
       ],
     ])('reads %j', (text, spec) => {
@@ -695,6 +699,32 @@ describe('parseDigestCommand (when a digest posts)', () => {
     expect(
       parseDigestCommand('digest #hcsm daily only new only when changed', context),
     ).toMatchObject({ fragment: 'only when changed' });
+  });
+});
+
+describe('parseDigestCommand (metric and presentation)', () => {
+  it.each([
+    ['digest #hcsm every monday at 9am by impressions', 'impressions', 'list'],
+    ['digest #hcsm by hsg score daily', 'hsg_score', 'list'],
+    ['digest #hcsm daily ranked by retweets with table', 'retweets', 'table'],
+    ['digest #hcsm daily with a chart', undefined, 'chart'],
+    ['digest #hcsm daily as a list by mentions', 'mentions', 'list'],
+    ['watch #hcsm top 10 by replies', 'replies', 'list'],
+  ])('reads %j', (text, metric, presentation) => {
+    const spec = create(text).spec;
+    expect(spec.metric).toBe(metric);
+    expect(spec.presentation).toBe(presentation);
+  });
+
+  it('leaves `by` that names no metric to the phrase it belongs to', () => {
+    expect(create('digest "stand by me" daily').spec.databases).toEqual(['stand by me']);
+  });
+
+  it.each([
+    ['digest #hcsm daily by mentions by retweets', 'by retweets'],
+    ['digest #hcsm daily with table with chart', 'with chart'],
+  ])('refuses %j, naming %j', (text, fragment) => {
+    expect(parseDigestCommand(text, context)).toMatchObject({ fragment });
   });
 });
 

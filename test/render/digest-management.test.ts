@@ -110,6 +110,20 @@ describe('renderDigestCreated for a watch and an edit', () => {
     expect(message.text).toMatch(/^Watch 7K3M9Q created: /);
   });
 
+  it('states the metric and the presentation chosen', () => {
+    const [, schedule] = texts(
+      confirmation(digest({ metric: 'impressions', presentation: 'table', postWhen: 'changed' }))
+        .blocks,
+    );
+    expect(schedule).toBe(
+      '*Schedule*: Mondays at 09:00 Europe/London\n' +
+        '*Each run covers*: the 7 days before each run\n' +
+        '*Posts*: only when the top 10 changes (who is in it, or their order)\n' +
+        '*Ranked by*: impressions\n' +
+        '*Shown as*: a table (each run shows the list until tables are drawn)',
+    );
+  });
+
   it('says a digest was updated', () => {
     const message = confirmation(digest(), { updated: true });
     expect(texts(message.blocks)[0]).toMatch(/^:white_check_mark: \*Digest 7K3M9Q updated\.\* /);

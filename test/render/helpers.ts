@@ -16,6 +16,7 @@ export function digest(overrides: Partial<Digest> = {}): Digest {
     window: { kind: 'since-previous-run' },
     top: 10,
     postWhen: 'always',
+    presentation: 'list',
     status: 'active',
     consecutiveFailures: 0,
     nextRunAt: new Date('2026-11-23T09:00:00Z'),

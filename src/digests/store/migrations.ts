@@ -226,6 +226,20 @@ export const migrations: readonly Migration[] = [
     postgres: `ALTER TABLE digests ADD COLUMN post_when TEXT NOT NULL DEFAULT 'always'
       CHECK (post_when IN ('always', 'changed', 'new'));`,
   },
+  {
+    version: 5,
+    name: 'the metric a digest ranks by, and how it shows its ranking',
+    sqlite: `
+      ALTER TABLE digests ADD COLUMN metric TEXT;
+      ALTER TABLE digests ADD COLUMN presentation TEXT NOT NULL DEFAULT 'list'
+        CHECK (presentation IN ('list', 'table', 'chart'));
+    `,
+    postgres: `
+      ALTER TABLE digests ADD COLUMN metric TEXT;
+      ALTER TABLE digests ADD COLUMN presentation TEXT NOT NULL DEFAULT 'list'
+        CHECK (presentation IN ('list', 'table', 'chart'));
+    `,
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -169,6 +169,8 @@ export function rowToDigest(row: SqlRow): Digest {
     schedule: fromJson<Digest['schedule']>(row.schedule),
     window: fromJson<Digest['window']>(row.run_window),
     top: Number(row.top),
+    ...defined({ metric: optionalString(row.metric) as Digest['metric'] }),
+    presentation: (optionalString(row.presentation) ?? 'list') as Digest['presentation'],
     postWhen: (optionalString(row.post_when) ?? 'always') as Digest['postWhen'],
     status: String(row.status) as Digest['status'],
     ...(pauseReason ? { pauseReason } : {}),

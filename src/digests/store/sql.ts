@@ -242,8 +242,9 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, post_when, status, consecutive_failures, next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, 'active', 0, $9, $10, $10)
+             top, post_when, metric, presentation, status, consecutive_failures, next_run_at,
+             created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, 'active', 0, $9, $10, $10)
            RETURNING *`,
           [
             id,
@@ -257,6 +258,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.nextRunAt,
             now,
             input.postWhen ?? 'always',
+            input.metric ?? null,
+            input.presentation ?? 'list',
           ],
         );
         const row = rows[0];

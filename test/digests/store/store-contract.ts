@@ -22,6 +22,10 @@ const archivedThrice = {
   detail: 'archived',
 } as const;
 
+function fail(): never {
+  throw new Error('expected a digest');
+}
+
 /** Both adapters must have the batch forms; the interface leaves them optional for fakes. */
 function batchOf(store: DigestStore) {
   const { beginDeliveries, completeMany } = store;
@@ -837,6 +841,21 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       ]);
       expect(await store.getDelivery(other.id, slot)).toMatchObject({ status: 'posting' });
       expect((await store.get(other.id))?.lastRun).toBeUndefined();
+    });
+
+    it('keeps a digest’s metric, presentation and condition, with defaults when none is given', async () => {
+      const chosen = await store.create(
+        digestInput({ metric: 'impressions', presentation: 'chart', postWhen: 'new' }),
+        now,
+      );
+      expect(await store.get(chosen.id)).toMatchObject({
+        metric: 'impressions',
+        presentation: 'chart',
+        postWhen: 'new',
+      });
+      const plain = (await store.get((await store.create(digestInput(), now)).id)) ?? fail();
+      expect(plain).toMatchObject({ presentation: 'list', postWhen: 'always' });
+      expect(plain.metric).toBeUndefined();
     });
   });
 }
