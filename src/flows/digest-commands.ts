@@ -20,6 +20,7 @@ import {
 } from '../render/digest-management.ts';
 import { renderError } from '../render/errors.ts';
 import type {
+  CreatedDigest,
   DigestAccess,
   DigestActionOutcome,
   DigestCaller,
@@ -78,6 +79,25 @@ export interface DigestCommandContext {
   readonly botUserId?: string;
 }
 
+/**
+ * The confirmation of a new or edited digest: what it does, and its next three runs with the
+ * window each covers.
+ */
+export function confirmation(
+  context: Pick<DigestCommandContext, 'now' | 'commandName' | 'botUserId'>,
+  created: CreatedDigest,
+  extra: { readonly notes: readonly string[]; readonly updated?: boolean },
+): SlackMessage {
+  return renderDigestCreated(created.digest, {
+    now: context.now(),
+    nextRuns: created.nextRuns,
+    windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
+    notes: extra.notes,
+    command: context.commandName,
+    ...defined({ botUserId: context.botUserId, updated: extra.updated }),
+  });
+}
+
 /** Shows a message; `replace` replaces the previous one. True when it was shown. */
 export type DigestReply = (message: SlackMessage, replace?: boolean) => Promise<boolean>;
 
@@ -100,16 +120,12 @@ export async function answerDigestCommand(
       case 'create': {
         const { spec, notes } = refine ? await refine(parsed) : parsed;
         const created = await manager.create(caller, context.channelId, spec, access);
-        await send(
-          renderDigestCreated(created.digest, {
-            now: now(),
-            nextRuns: created.nextRuns,
-            windows: created.nextRuns.map((slot) => runWindow(created.digest, slot)),
-            notes,
-            command,
-            ...defined({ botUserId: context.botUserId }),
-          }),
-        );
+        await send(confirmation(context, created, { notes }));
+        return;
+      }
+      case 'edit': {
+        const edited = await manager.edit(caller, parsed.id, parsed.edit, access);
+        await send(confirmation(context, edited, { notes: edited.notes ?? [], updated: true }));
         return;
       }
       case 'list': {

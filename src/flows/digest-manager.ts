@@ -14,6 +14,7 @@ import type { DigestAction } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
+import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
 
 /** Who is asking, and from which workspace: a digest belongs to one workspace only. */
@@ -37,6 +38,8 @@ export interface CreatedDigest {
   readonly digest: Digest;
   /** The next runs, the first being `digest.nextRunAt`. */
   readonly nextRuns: readonly Date[];
+  /** What the grammar decided for an edited schedule (no time given: 09:00). */
+  readonly notes?: readonly string[];
 }
 
 export type DigestActionOutcome =
@@ -135,6 +138,62 @@ export class DigestManager {
   }
 
   /**
+   * A digest of the caller's workspace that the caller may change: its creator, or a workspace
+   * admin or owner (asked only of others). Throws DigestNotFoundError, DigestPermissionError.
+   */
+  async changeable(
+    caller: DigestCaller,
+    id: string,
+    access: Pick<DigestAccess, 'isAdmin'>,
+  ): Promise<Digest> {
+    const digest = await this.find(caller.teamId, id);
+    if (digest.creatorId !== caller.userId && !(await access.isAdmin(caller))) {
+      throw new DigestPermissionError(digest.id, digest.creatorId);
+    }
+    return digest;
+  }
+
+  /**
+   * Changes a digest's schedule, window, top N, metric, zone, presentation or condition, with the
+   * same permissions as the other actions. A changed schedule moves the next run to its first slot
+   * after now; the result has the next runs to confirm, as a new digest's does.
+   */
+  async edit(
+    caller: DigestCaller,
+    id: string,
+    edit: DigestEdit,
+    access: Pick<DigestAccess, 'isAdmin'>,
+  ): Promise<CreatedDigest> {
+    const digest = await this.changeable(caller, id, access);
+    const now = this.#now();
+    const edited = applyDigestEdit(digest, edit, now);
+    const upcoming = nextRuns(edited.schedule, now, upcomingRunsShown);
+    const first = upcoming[0];
+    if (first === undefined) {
+      throw new ParseError(
+        'bad_schedule',
+        scheduleNeverRunsText(edited.schedule.expression),
+        edited.schedule.expression,
+      );
+    }
+    const updated = await this.#store.update(
+      digest.id,
+      {
+        schedule: edited.schedule,
+        window: edited.window,
+        top: edited.top,
+        metric: edited.metric,
+        presentation: edited.presentation,
+        postWhen: edited.postWhen,
+        ...(edited.scheduleChanged ? { nextRunAt: first } : {}),
+      },
+      now,
+    );
+    this.#logger.info({ digestId: digest.id, by: caller.userId, edit }, 'digest edited');
+    return { digest: updated, nextRuns: upcoming, notes: edited.notes };
+  }
+
+  /**
    * Pause, resume, remove or run one digest. Only its creator or a workspace admin/owner may;
    * others get DigestPermissionError, and the admin check is only made for them.
    */
@@ -145,10 +204,7 @@ export class DigestManager {
     access: Pick<DigestAccess, 'isAdmin'>,
     hooks: ActHooks = {},
   ): Promise<DigestActionOutcome> {
-    const digest = await this.find(caller.teamId, id);
-    if (digest.creatorId !== caller.userId && !(await access.isAdmin(caller))) {
-      throw new DigestPermissionError(digest.id, digest.creatorId);
-    }
+    const digest = await this.changeable(caller, id, access);
     const now = this.#now();
     switch (action) {
       case 'pause': {

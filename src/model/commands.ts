@@ -12,8 +12,11 @@ export type DigestAction = 'pause' | 'resume' | 'remove' | 'run';
 /** An id in examples: Crockford base32, as the store makes them. */
 export const exampleDigestId = '7K3M9Q';
 
-/** What a word after `digest` asks for: an action on one digest, the list, or a new digest. */
-export type DigestVerb = DigestAction | 'list' | 'create';
+/**
+ * What a word after `digest` asks for: an action on one digest, a change to one, the list, or a
+ * new digest.
+ */
+export type DigestVerb = DigestAction | 'edit' | 'list' | 'create';
 
 /**
  * Every verb of the digest commands and what it does: the digest grammar reads them after
@@ -33,6 +36,7 @@ export const digestVerbs: ReadonlyMap<string, DigestVerb> = new Map<string, Dige
   ['cancel', 'remove'],
   ['unsubscribe', 'remove'],
   ['run', 'run'],
+  ['edit', 'edit'],
   ['send', 'run'],
   ['post', 'run'],
   ['list', 'list'],

@@ -71,14 +71,16 @@ const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
 ]);
 
 /**
- * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by.
- * `by` followed by anything else is left alone (it may belong to a phrase).
+ * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by;
+ * `by default` goes back to the service's own order (in an edit). `by` followed by anything else
+ * is left alone (it may belong to a phrase).
  */
-export const matchMetric: Matcher<Metric> = (tokens, at) => {
+export const matchMetric: Matcher<Metric | 'default'> = (tokens, at) => {
   let i = at;
   if (lowerAt(tokens, i) === 'ranked' || lowerAt(tokens, i) === 'sorted') i++;
   if (lowerAt(tokens, i) !== 'by') return undefined;
   const word = lowerAt(tokens, i + 1);
+  if (word === 'default') return { value: 'default', next: i + 2 };
   if (word === 'hsg' && lowerAt(tokens, i + 2) === 'score') {
     return { value: 'hsg_score', next: i + 3 };
   }

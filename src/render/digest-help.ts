@@ -50,6 +50,9 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
       '*Manage*\n' +
         `• \`${cmd} digests\`: this channel's digests, with buttons\n` +
         `• \`${cmd} digest pause <id>\`, \`resume <id>\`, \`run <id>\`, \`remove <id>\`\n` +
+        `• \`${cmd} digest edit <id> <what changes>\`: a schedule or a time, a window, top N, ` +
+        '`by <metric>`, `in <zone>`, `with table` or `with chart`, `only when changed`; or the ' +
+        'Edit button\n' +
         'Only the creator of a digest or a workspace admin can change it.',
     ),
     section(

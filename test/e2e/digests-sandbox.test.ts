@@ -141,3 +141,31 @@ describe('only when changed against the sandbox', () => {
     expect(posts(moving.channelId)).toHaveLength(2);
   });
 });
+
+describe('digest edit by command', () => {
+  it('changes the time and top N, confirms with the next three runs, and runs as edited', async () => {
+    const digest = await created('digest #hcsm every monday at 9am');
+    const payload = slashCommand({
+      text: `digest edit ${digest.id.toLowerCase()} at 10:30 top 3 by impressions`,
+      channelId: digest.channelId,
+    });
+    await harness.send(payload);
+    const answer = await harness.slack.waitForResponse(payload.responseUrl);
+    const edited = (await store.get(digest.id)) as Digest;
+    expect(edited).toMatchObject({
+      top: 3,
+      metric: 'impressions',
+      schedule: { expression: '30 10 * * 1', zone: 'America/New_York' },
+      nextRunAt: new Date('2026-11-23T15:30:00Z'),
+    });
+    expect(String(answer.args.text)).toMatch(new RegExp(`^Digest ${digest.id} updated: `));
+    const blocks = JSON.stringify(answer.args.blocks);
+    for (const run of ['Mon Nov 23, 10:30 EST', 'Mon Nov 30, 10:30 EST', 'Mon Dec 7, 10:30 EST']) {
+      expect(blocks).toContain(run);
+    }
+    expect(blocks).toContain('*Ranked by*: impressions');
+    await runSlots(edited, 1);
+    const [post] = posts(digest.channelId);
+    expect(JSON.stringify(post?.args.blocks)).toContain('ranked by impressions');
+  });
+});

@@ -11,7 +11,7 @@ import {
 import { type DigestAccess, DigestManager } from '../../src/flows/digest-manager.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import type { DigestSpec } from '../../src/parsing/digest.ts';
+import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { AdminDirectory, assertBotCanPost } from '../../src/slack/web-api/digest-access.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
@@ -133,6 +133,36 @@ describe('DigestManager', () => {
       manager.act({ teamId: 'T2', userId: 'U1' }, 'remove', digest.id, access()),
     ).rejects.toEqual(new DigestNotFoundError(digest.id));
     expect(await store.get(digest.id)).toBeDefined();
+  });
+
+  it('edits a digest: a new time moves its next run, and the next three runs come back', async () => {
+    const { digest } = await manager.create(creator, 'C1', spec, access());
+    const edit = parseDigestCommand(`digest edit ${digest.id} at 10am top 5 by retweets`, {
+      now,
+      zone: 'UTC',
+    });
+    if (edit instanceof Error || edit.kind !== 'edit') throw new Error('not an edit');
+    const edited = await manager.edit(creator, digest.id, edit.edit, access());
+    expect(edited.nextRuns).toEqual([
+      new Date('2026-03-30T14:00:00Z'),
+      new Date('2026-04-06T14:00:00Z'),
+      new Date('2026-04-13T14:00:00Z'),
+    ]);
+    expect(edited.digest).toMatchObject({
+      top: 5,
+      metric: 'retweets',
+      schedule: { expression: '0 10 * * 1', zone: 'America/New_York' },
+      nextRunAt: new Date('2026-03-30T14:00:00Z'),
+    });
+    expect(await store.get(digest.id)).toEqual(edited.digest);
+  });
+
+  it('refuses an edit to someone who is neither the creator nor an admin', async () => {
+    const { digest } = await manager.create(creator, 'C1', spec, access());
+    await expect(
+      manager.edit({ teamId: 'T1', userId: 'U2' }, digest.id, { top: 3 }, access()),
+    ).rejects.toEqual(new DigestPermissionError(digest.id, 'U1'));
+    expect((await store.get(digest.id))?.top).toBe(10);
   });
 
   it('resumes at the first slot after now, and leaves an active digest alone', async () => {

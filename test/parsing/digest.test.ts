@@ -258,15 +258,14 @@ describe('parseDigestCommand', () => {
     expect(parseDigestCommand(text, context)).toEqual(expected);
   });
 
-  it.each([...digestVerbs].filter(([, verb]) => verb !== 'list' && verb !== 'create'))(
-    'reads digest %s <id> as the %s action',
-    (word, action) => {
-      expect(parseDigestCommand(`digest ${word} 7K3M9Q`, context)).toEqual({
-        kind: action,
-        id: '7K3M9Q',
-      });
-    },
-  );
+  it.each(
+    [...digestVerbs].filter(([, verb]) => verb !== 'list' && verb !== 'create' && verb !== 'edit'),
+  )('reads digest %s <id> as the %s action', (word, action) => {
+    expect(parseDigestCommand(`digest ${word} 7K3M9Q`, context)).toEqual({
+      kind: action,
+      id: '7K3M9Q',
+    });
+  });
 
   it('reads digest stop as pausing, not as a new digest of the phrase stop', () => {
     expect(parseDigestCommand('digest stop 7K3M9Q', context)).toEqual({

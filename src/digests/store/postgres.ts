@@ -9,6 +9,7 @@ import type { PostgresTls } from '../../config/sections.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
+import { SqlDigestStore } from './sql.ts';
 import {
   type CompletionField,
   claimableSql,
@@ -18,9 +19,8 @@ import {
   completionValues,
   failedMayOverwrite,
   postedMayOverwrite,
-  SqlDigestStore,
   skippedMayOverwrite,
-} from './sql.ts';
+} from './statements.ts';
 import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
 
 /**

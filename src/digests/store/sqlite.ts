@@ -10,7 +10,8 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
-import { claimableSql, claimParams, SqlDigestStore } from './sql.ts';
+import { SqlDigestStore } from './sql.ts';
+import { claimableSql, claimParams } from './statements.ts';
 import type { ClaimOptions } from './store.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';

@@ -139,6 +139,16 @@ export interface Sightings {
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean>;
 }
 
+/** What an edit sets; the schedule's next slot moves only with `nextRunAt`. */
+export type DigestSettings = Pick<
+  Digest,
+  'schedule' | 'window' | 'top' | 'presentation' | 'postWhen'
+> & {
+  readonly metric: Digest['metric'];
+  /** Set when the schedule changed: the digest's next slot from now on. */
+  readonly nextRunAt?: Date;
+};
+
 export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
@@ -154,6 +164,11 @@ export interface DigestStore extends Sightings {
   resume(id: string, now: Date, nextRunAt: Date): Promise<Digest>;
   /** Returns false when there was no such digest. Its delivery records go with it. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Changes a digest's settings (an edit); throws DigestNotFoundError. A new metric forgets the
+   * previous ranking, which no longer compares.
+   */
+  update(id: string, settings: DigestSettings, now: Date): Promise<Digest>;
 
   /**
    * Atomically leases up to `limit` active digests whose `nextRunAt <= now` and whose lease is

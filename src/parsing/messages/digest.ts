@@ -203,6 +203,22 @@ export const digestErrors = {
     );
   },
 
+  nothingToEdit(command: string, id: string): ParseError {
+    return new ParseError(
+      'bad_command',
+      `${quote(command)} needs what changes: a schedule, a time, a window, top N, a metric, a zone, with table or chart, or only when changed. Try: ${exampleCommand(`digest edit ${id} every monday at 10am top 5`)}`,
+      command,
+    );
+  },
+
+  databaseInEdit(fragment: string, id: string): ParseError {
+    return new ParseError(
+      'bad_command',
+      `An edit keeps a digest's databases, so ${quote(fragment)} can't be changed: remove the digest and create one for other databases. An edit changes the schedule, time, window, top N, metric, zone, table or chart, and when it posts. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
+      fragment,
+    );
+  },
+
   notAnId(text: string, verb: string): ParseError {
     return new ParseError(
       'bad_command',

@@ -857,5 +857,46 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       expect(plain).toMatchObject({ presentation: 'list', postWhen: 'always' });
       expect(plain.metric).toBeUndefined();
     });
+
+    it('updates a digest’s settings, moving its next run only when told, forgetting a ranking of another metric', async () => {
+      const digest = await store.create(digestInput({ metric: 'mentions' }), now);
+      await store.complete(
+        digest.id,
+        slot,
+        posted('1.1', { ranking: [{ screenName: 'a', rank: 1 }] }),
+      );
+      const settings = {
+        schedule: {
+          kind: 'cron',
+          expression: '0 10 * * 1',
+          zone: 'Europe/London',
+          cadence: 'weekly',
+        },
+        window: { kind: 'last', amount: 2, unit: 'weeks' },
+        top: 3,
+        metric: 'mentions',
+        presentation: 'table',
+        postWhen: 'changed',
+      } as const;
+      const kept = await store.update(digest.id, settings, now);
+      expect(kept).toMatchObject({
+        ...settings,
+        nextRunAt: nextWeek,
+        lastRanking: [{ screenName: 'a', rank: 1 }],
+      });
+      const later = new Date('2026-06-15T09:00:00Z');
+      const moved = await store.update(
+        digest.id,
+        { ...settings, metric: undefined, nextRunAt: later },
+        now,
+      );
+      expect(moved.nextRunAt).toEqual(later);
+      expect(moved.metric).toBeUndefined();
+      expect(moved.lastRanking).toBeUndefined();
+      expect(await store.get(digest.id)).toEqual(moved);
+      await expect(store.update('ZZZZZZ', settings, now)).rejects.toBeInstanceOf(
+        DigestNotFoundError,
+      );
+    });
   });
 }

@@ -1,0 +1,271 @@
+/**
+ * The clauses of the digest commands and what they build: schedules, windows, zone, top and the
+ * digest's options, read by `digest …`, `watch …` and `digest edit …` alike.
+ */
+import { inferCadence, validateSchedule } from '../digests/schedule.ts';
+import { ParseError } from '../errors.ts';
+import type {
+  CronSchedule,
+  DigestWindow,
+  PostWhen,
+  Presentation,
+  WindowUnit,
+} from '../model/digest.ts';
+import type { Metric } from '../model/metrics.ts';
+import { matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
+import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
+import { digestErrors, digestNotes } from './messages/digest.ts';
+import { matchTopOption, matchZoneOption } from './options.ts';
+import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
+import { cronExpression } from './schedule/cron.ts';
+import { matchAtTime, matchSchedule } from './schedule/grammar.ts';
+import type { TimeExpression, TimeOfDay } from './time/ast.ts';
+import { rejectMisspeltTime } from './time/misspelt.ts';
+import { matchTimeExpression } from './time/ranges.ts';
+import { lowerAt } from './tokens.ts';
+
+export type WindowClause =
+  | { readonly kind: 'since-previous-run' }
+  | { readonly kind: 'expression'; readonly value: TimeExpression };
+
+export interface DigestClauses {
+  schedule: ScheduleClause;
+  zone: string;
+  top: number;
+  postWhen: PostWhen;
+  metric: Metric | 'default';
+  presentation: Presentation;
+  at: TimeOfDay;
+  window: WindowClause;
+  misspeltTime: never;
+}
+
+/** `since the previous run`, `since last run`, then any time expression (judged later). */
+const matchDigestWindow: Matcher<WindowClause> = (tokens, at) => {
+  if (lowerAt(tokens, at) === 'since') {
+    let i = at + 1;
+    if (lowerAt(tokens, i) === 'the') i++;
+    const which = lowerAt(tokens, i);
+    const what = lowerAt(tokens, i + 1);
+    if (
+      (which === 'previous' || which === 'last') &&
+      (what === 'run' || what === 'digest' || what === 'one')
+    ) {
+      return { value: { kind: 'since-previous-run' }, next: i + 2 };
+    }
+  }
+  const match = matchTimeExpression(tokens, at);
+  if (match === undefined) return undefined;
+  return { value: { kind: 'expression', value: match.value }, next: match.next };
+};
+
+/** Order matters: a schedule's `at 9am` before a lone time; zones before `in`-times. */
+export const digestClauses: Clauses<DigestClauses> = {
+  schedule: matchSchedule,
+  zone: matchZoneOption,
+  top: matchTopOption,
+  postWhen: matchPostWhen,
+  metric: matchMetric,
+  presentation: matchPresentation,
+  at: matchAtTime,
+  window: matchDigestWindow,
+  misspeltTime: rejectMisspeltTime,
+};
+
+/** A clause as typed: its value and the fragment messages quote. */
+export interface Typed<T> {
+  readonly value: T;
+  readonly fragment: string;
+}
+
+/** Every clause of a digest command, each at most once. */
+export interface DigestClauseValues {
+  readonly schedule: Typed<ScheduleClause> | undefined;
+  readonly time: Typed<TimeOfDay> | undefined;
+  readonly window: Typed<WindowClause> | undefined;
+  readonly zone: string | undefined;
+  readonly top: number | undefined;
+  readonly postWhen: Typed<PostWhen> | undefined;
+  /** `by default` clears an edited digest's metric. */
+  readonly metric: Metric | 'default' | undefined;
+  readonly presentation: Presentation | undefined;
+}
+
+/**
+ * The clauses found, each at most once: a second schedule, time, window or option is refused,
+ * quoting both. A lone time (`9am`) is the schedule's time.
+ */
+export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): DigestClauseValues {
+  let schedule: { value: ScheduleClause; fragment: string } | undefined;
+  let time: { value: TimeOfDay; fragment: string } | undefined;
+  let window: { value: WindowClause; fragment: string } | undefined;
+  let zone: string | undefined;
+  let top: number | undefined;
+  let postWhen: { value: PostWhen; fragment: string } | undefined;
+  let metric: Metric | 'default' | undefined;
+  let presentation: Presentation | undefined;
+  const setTime = (value: TimeOfDay, fragment: string): void => {
+    if (time !== undefined) throw digestErrors.twoTimes(time.fragment, fragment);
+    time = { value, fragment };
+  };
+  for (const clause of clauses) {
+    switch (clause.kind) {
+      case 'schedule':
+        if (schedule !== undefined) {
+          throw digestErrors.twoSchedules(schedule.fragment, clause.fragment);
+        }
+        schedule = clause;
+        if (clause.value.time !== undefined) {
+          setTime(clause.value.time, clause.value.timeFragment ?? clause.fragment);
+        }
+        break;
+      case 'zone':
+        if (zone !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'time zone');
+        zone = clause.value;
+        break;
+      case 'top':
+        if (top !== undefined) {
+          throw digestErrors.repeatedOption(clause.fragment, 'number of results');
+        }
+        top = clause.value;
+        break;
+      case 'postWhen':
+        if (postWhen !== undefined) {
+          throw digestErrors.repeatedOption(clause.fragment, 'condition for posting');
+        }
+        postWhen = clause;
+        break;
+      case 'metric':
+        if (metric !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'metric');
+        metric = clause.value;
+        break;
+      case 'presentation':
+        if (presentation !== undefined) {
+          throw digestErrors.repeatedOption(clause.fragment, 'presentation');
+        }
+        presentation = clause.value;
+        break;
+      case 'at':
+        setTime(clause.value, clause.fragment);
+        break;
+      case 'window': {
+        const timeOfDay = asTimeOfDay(clause.value);
+        if (timeOfDay !== undefined) {
+          setTime(timeOfDay, clause.fragment);
+          break;
+        }
+        if (window !== undefined) throw digestErrors.twoWindows(window.fragment, clause.fragment);
+        window = clause;
+        break;
+      }
+      case 'misspeltTime':
+        break;
+    }
+  }
+
+  return { schedule, time, window, zone, top, postWhen, metric, presentation };
+}
+
+/** A lone `9am` or `17:30` the time grammar read as "today at that time": the digest's time. */
+function asTimeOfDay(clause: WindowClause): TimeOfDay | undefined {
+  if (clause.kind !== 'expression' || clause.value.kind !== 'period') return undefined;
+  const moment = clause.value.moment;
+  return moment.kind === 'local' && moment.date === undefined ? moment.time : undefined;
+}
+
+export function buildSchedule(
+  clause: { value: ScheduleClause; fragment: string },
+  time: { value: TimeOfDay; fragment: string } | undefined,
+  zone: string,
+  now: Date,
+): { schedule: CronSchedule; notes: string[] } {
+  const { days, morning } = clause.value;
+  const notes: string[] = [];
+  let expression: string;
+  if (days.kind === 'cron' || days.kind === 'hourly') {
+    if (time !== undefined) throw digestErrors.timeWithoutDays(time.fragment, clause.fragment);
+    expression = days.kind === 'cron' ? days.expression : cronExpression(days, defaultDigestTime);
+  } else {
+    if (morning && time !== undefined && time.value.hour >= 12) {
+      throw digestErrors.notMorning(time.fragment);
+    }
+    const part = clause.value.dayPart;
+    if (part !== undefined && time !== undefined) {
+      const hours = dayParts[part];
+      if (time.value.hour < hours.from || time.value.hour >= hours.to) {
+        throw digestErrors.notInDayPart(time.fragment, part);
+      }
+    }
+    if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
+    if (days.kind === 'weekly' && days.days === undefined) notes.push(digestNotes.mondays);
+    if (days.kind === 'monthly' && days.day === undefined) notes.push(digestNotes.firstOfMonth);
+    expression = cronExpression(days, time?.value ?? defaultDigestTime);
+  }
+
+  const schedule: CronSchedule = {
+    kind: 'cron',
+    expression,
+    zone,
+    cadence: inferCadence(expression),
+  };
+  try {
+    validateSchedule(schedule, now);
+  } catch (error) {
+    if (error instanceof ParseError) throw digestErrors.engine(error);
+    throw error;
+  }
+  return { schedule, notes };
+}
+
+const windowUnits: Readonly<Record<string, { unit: WindowUnit; factor: number }>> = {
+  hour: { unit: 'hours', factor: 1 },
+  day: { unit: 'days', factor: 1 },
+  week: { unit: 'weeks', factor: 1 },
+  month: { unit: 'months', factor: 1 },
+  quarter: { unit: 'months', factor: 3 },
+  year: { unit: 'months', factor: 12 },
+};
+
+/** How far back a window may reach, per unit: a year. */
+const maxWindow: Readonly<Record<WindowUnit, number>> = {
+  hours: 366 * 24,
+  days: 366,
+  weeks: 53,
+  months: 12,
+};
+
+/**
+ * The window each run covers. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`) count back
+ * from the run. Calendar phrases (`last week`, `last month`) mean the same span counted back from
+ * the run, except when they name the schedule's own period (`last month` on a monthly digest,
+ * `last week` on a weekly one): that is the time since the previous run, which for a monthly digest
+ * is the previous calendar month. Anything fixed in time (`since Sep 1`, `yesterday`) cannot
+ * repeat and is refused.
+ */
+export function digestWindow(
+  clause: WindowClause,
+  fragment: string,
+  schedule: CronSchedule,
+): DigestWindow {
+  if (clause.kind === 'since-previous-run') return clause;
+  const expression = clause.value;
+  if (expression.kind === 'period') {
+    const moment = expression.moment;
+    if (moment.kind === 'rolling') return lastWindow(moment.amount, moment.unit, fragment);
+    if (moment.kind === 'calendar' && moment.offset === -1) {
+      const own =
+        (moment.unit === 'month' && schedule.cadence === 'monthly') ||
+        (moment.unit === 'week' && schedule.cadence === 'weekly');
+      return own ? { kind: 'since-previous-run' } : lastWindow(1, moment.unit, fragment);
+    }
+  }
+  throw digestErrors.fixedWindow(fragment);
+}
+
+function lastWindow(amount: number, unit: string, fragment: string): DigestWindow {
+  const mapped = windowUnits[unit];
+  if (mapped === undefined) throw digestErrors.windowTooShort(fragment);
+  const total = amount * mapped.factor;
+  if (total < 1 || total > maxWindow[mapped.unit]) throw digestErrors.windowOutOfRange(fragment);
+  return { kind: 'last', amount: total, unit: mapped.unit };
+}
