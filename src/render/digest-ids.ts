@@ -11,7 +11,25 @@ export const digestActionIds = {
   resume: 'digest_resume',
   /** Carries a confirm dialog: Slack sends the action only once the person confirms. */
   remove: 'digest_remove',
+  /** Opens the Edit modal. */
+  edit: 'digest_edit',
 } as const;
+
+/** `callback_id` of the Edit modal; its `private_metadata` says which digest and where from. */
+export const digestEditCallbackId = 'digest_edit_modal';
+
+/** The Edit modal's inputs: `view.state.values[blockId][actionId]` on submission. */
+export const digestEditInputs = {
+  schedule: { blockId: 'digest_edit_schedule', actionId: 'schedule' },
+  window: { blockId: 'digest_edit_window', actionId: 'window' },
+  top: { blockId: 'digest_edit_top', actionId: 'top' },
+  zone: { blockId: 'digest_edit_zone', actionId: 'zone' },
+  metric: { blockId: 'digest_edit_metric', actionId: 'metric' },
+  posts: { blockId: 'digest_edit_posts', actionId: 'posts' },
+  shown: { blockId: 'digest_edit_shown', actionId: 'shown' },
+} as const;
+
+export type DigestEditInput = keyof typeof digestEditInputs;
 
 export type DigestActionId = (typeof digestActionIds)[keyof typeof digestActionIds];
 

@@ -348,7 +348,12 @@ function buttons(digest: Digest): ActionsBlock {
   return {
     type: 'actions',
     block_id: digestActionsBlockId(id),
-    elements: [button('Run now', digestActionIds.runNow, id), toggle, remove],
+    elements: [
+      button('Run now', digestActionIds.runNow, id),
+      toggle,
+      button('Edit', digestActionIds.edit, id),
+      remove,
+    ],
   };
 }
 

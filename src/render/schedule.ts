@@ -150,3 +150,49 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
   const skipped = skipDay === undefined ? '' : ` (skipped in months ${withoutDay(skipDay)})`;
   return `On the ${ordinal(day)} of every month ${at}${skipped}`;
 }
+
+const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const nthWords = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
+
+/**
+ * The schedule as words the digest grammar reads back to the same expression: what the Edit
+ * modal is prefilled with ("every monday at 09:00", "every 6 hours", "on the last day of every
+ * month at 17:00"); `cron "<expression>"` for what has no such words.
+ */
+export function schedulePhrase(expression: string): string {
+  const fields = expression.trim().split(/\s+/);
+  const [minute, hour, dom, month, dow] = fields;
+  const cron = `cron "${expression.trim()}"`;
+  if (fields.length !== 5 || month !== '*') return cron;
+  if (minute === '0' && dom === '*' && dow === '*') {
+    if (hour === '*') return 'every hour';
+    const step = /^\*\/(\d{1,2})$/.exec(hour ?? '')?.[1];
+    if (step !== undefined) return `every ${step} hours`;
+  }
+  if (!/^\d{1,2}$/.test(minute ?? '') || !/^\d{1,2}$/.test(hour ?? '')) return cron;
+  const at = `at ${(hour ?? '').padStart(2, '0')}:${(minute ?? '').padStart(2, '0')}`;
+  if (dom === '*' && dow === '*') return `every day ${at}`;
+  if (dom === '*' && dow !== undefined) {
+    const nth = /^([0-6])#([1-5L])$/.exec(dow);
+    if (nth !== null) {
+      const day = dayNames[Number(nth[1])];
+      return nth[2] === 'L'
+        ? `every last ${day} ${at}`
+        : `the ${nthWords[Number(nth[2])]} ${day} of the month ${at}`;
+    }
+    const days = weekdays(dow);
+    if (days === undefined) return cron;
+    const key = days.join(',');
+    if (key === '1,2,3,4,5') return `weekdays ${at}`;
+    if (key === '0,6') return `weekends ${at}`;
+    if (days.length === 7) return `every day ${at}`;
+    return `every ${listInWords(days.map((day) => dayNames[day] ?? ''))} ${at}`;
+  }
+  if (dow !== '*' || dom === undefined) return cron;
+  if (dom === 'L') return `on the last day of every month ${at}`;
+  if (/^\d{1,2}$/.test(dom)) return `every month on the ${ordinal(Number(dom))} ${at}`;
+  if (/^\d{1,2}(,\d{1,2})+$/.test(dom)) {
+    return `on the ${listInWords(dom.split(',').map((day) => ordinal(Number(day))))} ${at}`;
+  }
+  return cron;
+}

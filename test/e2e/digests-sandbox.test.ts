@@ -10,10 +10,11 @@ import { runWindow } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
+import { digestActionIds, digestEditCallbackId } from '../../src/render/digest-ids.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { slashCommand, teamId } from '../helpers/payloads.ts';
+import { blockAction, slashCommand, teamId, userId, viewSubmission } from '../helpers/payloads.ts';
 
 /** Saturday 21 November 2026, 15:00 UTC, moving with real time. */
 const startedAt = new Date('2026-11-21T15:00:00Z').getTime();
@@ -167,5 +168,128 @@ describe('digest edit by command', () => {
     await runSlots(edited, 1);
     const [post] = posts(digest.channelId);
     expect(JSON.stringify(post?.args.blocks)).toContain('ranked by impressions');
+  });
+});
+
+describe('the Edit button and modal', () => {
+  /** The Edit button pressed under the channel list, by `userId`. */
+  function pressEdit(digest: Digest, pressedBy = userId) {
+    const payload = blockAction({
+      actionId: digestActionIds.edit,
+      value: digest.id,
+      container: {
+        type: 'message',
+        message_ts: '1700000000.000100',
+        channel_id: digest.channelId,
+        is_ephemeral: true,
+      },
+    });
+    const body = JSON.parse(new URLSearchParams(payload.body).get('payload') ?? '{}');
+    body.user = { id: pressedBy, username: 'someone', team_id: teamId };
+    body.channel = { id: digest.channelId, name: 'digests' };
+    return {
+      ...payload,
+      body: new URLSearchParams({ payload: JSON.stringify(body) }).toString(),
+    };
+  }
+
+  /** The submitted modal, with `changes` typed over what it was prefilled with. */
+  function submitted(view: Record<string, unknown>, changes: Partial<Record<string, string>>) {
+    const values: Record<string, Record<string, Record<string, unknown>>> = {};
+    for (const block of view.blocks as {
+      type: string;
+      block_id?: string;
+      element?: {
+        action_id: string;
+        type: string;
+        initial_value?: string;
+        initial_option?: unknown;
+      };
+    }[]) {
+      if (block.type !== 'input' || block.block_id === undefined || block.element === undefined) {
+        continue;
+      }
+      const { action_id: actionId, type } = block.element;
+      const change = changes[actionId];
+      values[block.block_id] = {
+        [actionId]:
+          type === 'static_select'
+            ? {
+                type,
+                selected_option:
+                  change === undefined ? block.element.initial_option : { value: change },
+              }
+            : { type, value: change ?? block.element.initial_value },
+      };
+    }
+    return viewSubmission({
+      callbackId: digestEditCallbackId,
+      values,
+      privateMetadata: String(view.private_metadata),
+    });
+  }
+
+  async function openEditor(digest: Digest): Promise<Record<string, unknown>> {
+    const before = harness.slack.api('views.open').length;
+    const press = pressEdit(digest);
+    expect((await harness.send(press)).status).toBe(200);
+    await harness.slack.waitFor(() => harness.slack.api('views.open').length > before);
+    return harness.slack.api('views.open').at(-1)?.args.view as Record<string, unknown>;
+  }
+
+  it('opens a modal prefilled with the digest, and saves what was changed in it', async () => {
+    const digest = await created('digest #hcsm weekdays at 8:30 last 24 hours top 5');
+    const view = await openEditor(digest);
+    const prefilled = JSON.stringify(view);
+    for (const words of [
+      'weekdays at 08:30',
+      'last 24 hours',
+      '"initial_value":"5"',
+      'America/New_York',
+    ]) {
+      expect(prefilled).toContain(words);
+    }
+    const save = submitted(view, {
+      schedule: 'every monday at 10am',
+      metric: 'retweets',
+      posts: 'changed',
+    });
+    const ack = await harness.send(save);
+    expect(ack.status).toBe(200);
+    expect(ack.text).toBe('');
+    const edited = (await store.get(digest.id)) as Digest;
+    expect(edited).toMatchObject({
+      schedule: { expression: '0 10 * * 1', zone: 'America/New_York' },
+      window: { kind: 'last', amount: 24, unit: 'hours' },
+      top: 5,
+      metric: 'retweets',
+      postWhen: 'changed',
+    });
+    const url = JSON.parse(String(view.private_metadata)).responseUrl as string;
+    const confirmationCall = await harness.slack.waitForResponse(url, 2);
+    expect(String(confirmationCall.args.text)).toMatch(
+      new RegExp(`^Digest ${digest.id} updated: `),
+    );
+  });
+
+  it('keeps the modal open with the grammar’s words under the schedule it cannot read', async () => {
+    const digest = await created('digest #hcsm every monday at 9am');
+    const view = await openEditor(digest);
+    const ack = await harness.send(submitted(view, { schedule: 'every fortnight at 9am' }));
+    expect(ack.json).toMatchObject({
+      response_action: 'errors',
+      errors: { digest_edit_schedule: expect.stringContaining('every fortnight') },
+    });
+    expect((await store.get(digest.id))?.schedule.expression).toBe('0 9 * * 1');
+  });
+
+  it('does not open the modal for someone who may not change the digest', async () => {
+    const digest = await created('digest #hcsm every monday at 9am');
+    const opened = harness.slack.api('views.open').length;
+    const press = pressEdit(digest, 'U0STRANGER');
+    await harness.send(press);
+    const answer = await harness.slack.waitForResponse(press.responseUrl);
+    expect(String(answer.args.text)).toContain("Only the digest's creator");
+    expect(harness.slack.api('views.open')).toHaveLength(opened);
   });
 });

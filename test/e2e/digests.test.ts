@@ -330,9 +330,11 @@ describe('/influencers digests: the list and its buttons', () => {
     expect(actionIdsOf(list)).toEqual([
       digestActionIds.runNow,
       digestActionIds.pause,
+      digestActionIds.edit,
       digestActionIds.remove,
       digestActionIds.runNow,
       digestActionIds.pause,
+      digestActionIds.edit,
       digestActionIds.remove,
     ]);
   });

@@ -182,15 +182,17 @@ describe('renderDigestList', () => {
       [
         [digestActionIds.runNow, '7K3M9Q'],
         [digestActionIds.pause, '7K3M9Q'],
+        [digestActionIds.edit, '7K3M9Q'],
         [digestActionIds.remove, '7K3M9Q'],
       ],
       [
         [digestActionIds.runNow, 'ABCDEF'],
         [digestActionIds.resume, 'ABCDEF'],
+        [digestActionIds.edit, 'ABCDEF'],
         [digestActionIds.remove, 'ABCDEF'],
       ],
     ]);
-    const remove = actions[0]?.type === 'actions' ? actions[0].elements[2] : undefined;
+    const remove = actions[0]?.type === 'actions' ? actions[0].elements[3] : undefined;
     expect(remove).toMatchObject({
       style: 'danger',
       confirm: {
