@@ -16,6 +16,7 @@ import {
   type DigestActionResult,
   renderDigestActionResult,
   renderDigestCreated,
+  renderDigestDuplicate,
   renderDigestList,
 } from '../render/digest-management.ts';
 import { renderError } from '../render/errors.ts';
@@ -95,6 +96,7 @@ export function confirmation(
     notes: extra.notes,
     command: context.commandName,
     ...defined({ botUserId: context.botUserId, updated: extra.updated }),
+    ...(created.databasesChecked === false ? { databasesUnchecked: true } : {}),
   });
 }
 
@@ -119,6 +121,13 @@ export async function answerDigestCommand(
     switch (parsed.kind) {
       case 'create': {
         const { spec, notes } = refine ? await refine(parsed) : parsed;
+        const identical = await manager.identicalIn(caller.teamId, context.channelId, spec);
+        if (identical !== undefined) {
+          await send(
+            renderDigestDuplicate(identical, { now: now(), viewerId: caller.userId, command }),
+          );
+          return;
+        }
         const created = await manager.create(caller, context.channelId, spec, access);
         await send(confirmation(context, created, { notes }));
         return;

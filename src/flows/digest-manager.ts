@@ -5,6 +5,7 @@
  * rules are the same everywhere and testable without Slack.
  */
 
+import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RunNowResult } from '../digests/runner.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import type { DigestStore } from '../digests/store/store.ts';
@@ -16,6 +17,7 @@ import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
+import { checkDatabases, identicalDigest } from './digest-checks.ts';
 
 /** Who is asking, and from which workspace: a digest belongs to one workspace only. */
 export interface DigestCaller {
@@ -38,6 +40,8 @@ export interface CreatedDigest {
   readonly digest: Digest;
   /** The next runs, the first being `digest.nextRunAt`. */
   readonly nextRuns: readonly Date[];
+  /** False when the analytics service could not be asked about the databases yet. */
+  readonly databasesChecked?: boolean;
   /** What the grammar decided for an edited schedule (no time given: 09:00). */
   readonly notes?: readonly string[];
 }
@@ -54,6 +58,8 @@ export interface ActHooks {
 
 export interface DigestManagerOptions {
   readonly store: DigestStore;
+  /** Asked about each database of a new digest; without it they are not checked (tests). */
+  readonly analytics?: AnalyticsApi;
   /** Posts a digest outside its schedule ("Run now"). */
   readonly runNow: (digest: Digest) => Promise<RunNowResult>;
   readonly now?: () => Date;
@@ -62,20 +68,36 @@ export interface DigestManagerOptions {
 
 export class DigestManager {
   readonly #store: DigestStore;
+  readonly #analytics: AnalyticsApi | undefined;
   readonly #runNow: (digest: Digest) => Promise<RunNowResult>;
   readonly #now: () => Date;
   readonly #logger: Logger;
 
   constructor(options: DigestManagerOptions) {
     this.#store = options.store;
+    this.#analytics = options.analytics;
     this.#runNow = options.runNow;
     this.#now = options.now ?? (() => new Date());
     this.#logger = options.logger ?? silentLogger;
   }
 
   /**
-   * Checks the channel before storing anything, so a digest the bot could never post fails now
-   * with words the creator can act on, not at its first run.
+   * The digest in the channel identical to the one `spec` describes (see `identicalDigest`), which
+   * a second would only repeat: the surface shows it instead of creating another.
+   */
+  async identicalIn(
+    teamId: string,
+    channelId: string,
+    spec: DigestSpec,
+  ): Promise<Digest | undefined> {
+    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec);
+  }
+
+  /**
+   * Checks the channel and then each database before storing anything, so a digest the bot could
+   * never post, or whose database the service does not know or the app may not read, fails now
+   * with words the creator can act on, not at its first run. A service that cannot be reached
+   * does not block creation: the result says the databases could not be checked yet.
    */
   async create(
     caller: DigestCaller,
@@ -84,6 +106,10 @@ export class DigestManager {
     access: DigestAccess,
   ): Promise<CreatedDigest> {
     await access.assertCanPost(channelId);
+    const databasesChecked =
+      this.#analytics === undefined
+        ? true
+        : await checkDatabases(this.#analytics, spec.databases, this.#now(), this.#logger);
     const now = this.#now();
     const upcoming = nextRuns(spec.schedule, now, upcomingRunsShown);
     const first = upcoming[0];
@@ -114,7 +140,7 @@ export class DigestManager {
       { digestId: digest.id, channelId, creatorId: caller.userId, schedule: spec.schedule },
       'digest created',
     );
-    return { digest, nextRuns: upcoming };
+    return { digest, nextRuns: upcoming, databasesChecked };
   }
 
   listForChannel(teamId: string, channelId: string): Promise<Digest[]> {

@@ -99,6 +99,7 @@ export class DigestService {
     this.#runner = runner;
     this.#manager = new DigestManager({
       store,
+      analytics: this.#options.analytics,
       runNow: (digest) => runner.runNow(digest),
       now: this.now,
       logger: this.logger,

@@ -52,6 +52,8 @@ export interface DigestCreatedOptions {
   readonly command?: string;
   /** The digest was changed (`digest edit`) rather than created. */
   readonly updated?: boolean;
+  /** The analytics service could not be asked about the databases: the confirmation says so. */
+  readonly databasesUnchecked?: boolean;
 }
 
 /**
@@ -105,6 +107,11 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   if (digest.schedule.cadence === 'monthly' && digest.window.kind === 'since-previous-run') {
     notes.push(escapeMrkdwn(monthlyWindowRules));
   }
+  if (options.databasesUnchecked === true) {
+    notes.push(
+      ':warning: The analytics service could not be reached, so its databases could not be checked yet: the first run will say if one is wrong.',
+    );
+  }
   if (notes.length > 0) blocks.push(context(notes.join('\n')));
   blocks.push(
     context(
@@ -118,6 +125,28 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
     blockKitLimits.fallbackText,
   );
   return checked({ text, blocks });
+}
+
+/**
+ * The answer to a new digest identical to one the channel has: that one, with its buttons, and
+ * that nothing new was created.
+ */
+export function renderDigestDuplicate(
+  existing: Digest,
+  options: { readonly now: Date; readonly viewerId: string; readonly command?: string },
+): SlackMessage {
+  const noun = digestNoun(existing).toLowerCase();
+  const head = section(
+    `:information_source: An identical ${noun} already posts in ${digestChannel(existing.channelId)}, so no other was created. Here it is:`,
+  );
+  const text = truncateMrkdwn(
+    `An identical ${noun}, ${escapeMrkdwn(existing.id)}, already posts in ${digestChannel(existing.channelId)}: ${digestSubject(existing, { channel: false })}, ${escapeMrkdwn(scheduleWords(existing))}. No other was created.`,
+    blockKitLimits.fallbackText,
+  );
+  return checked({
+    text,
+    blocks: [head, ...digestBlocks(existing, options, { showChannel: false })],
+  });
 }
 
 export interface DigestListOptions {

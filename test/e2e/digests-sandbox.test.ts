@@ -293,3 +293,32 @@ describe('the Edit button and modal', () => {
     expect(harness.slack.api('views.open')).toHaveLength(opened);
   });
 });
+
+describe('creation against the sandbox’s catalogue', () => {
+  async function answerTo(text: string, channelId: string): Promise<SlackCall> {
+    const payload = slashCommand({ text, channelId });
+    expect((await harness.send(payload)).status).toBe(200);
+    return harness.slack.waitForResponse(payload.responseUrl);
+  }
+
+  it.each([
+    ['digest #nosuchtag every monday at 9am', 'There is no database called “#nosuchtag”'],
+    ['digest #hcsm and #bcsm every monday at 9am', 'There is no database called “and”'],
+    ['watch #nosuchtag top 10', 'There is no database called “#nosuchtag”'],
+  ])('refuses %j, naming the database, and stores nothing', async (text, words) => {
+    const channelId = freshChannel();
+    const answer = await answerTo(text, channelId);
+    expect(String(answer.args.text)).toContain(words);
+    expect(await store.listByChannel(teamId, channelId)).toEqual([]);
+  });
+
+  it('shows the identical digest of the channel instead of creating a second', async () => {
+    const digest = await created('digest #hcsm, #bcsm every monday at 9am top 5');
+    const answer = await answerTo('digest #BCSM, #hcsm mondays at 09:00 top 5', digest.channelId);
+    expect(String(answer.args.text)).toBe(
+      `An identical digest, ${digest.id}, already posts in <#${digest.channelId}>: top 5 of #hcsm, #bcsm, Mondays at 09:00 America/New_York. No other was created.`,
+    );
+    expect(JSON.stringify(answer.args.blocks)).toContain(digestActionIds.pause);
+    expect(await store.listByChannel(teamId, digest.channelId)).toHaveLength(1);
+  });
+});

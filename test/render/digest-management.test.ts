@@ -124,6 +124,13 @@ describe('renderDigestCreated for a watch and an edit', () => {
     );
   });
 
+  it('says when the databases could not be checked yet', () => {
+    const notes = texts(confirmation(digest(), { databasesUnchecked: true }).blocks);
+    expect(notes).toContain(
+      ':warning: The analytics service could not be reached, so its databases could not be checked yet: the first run will say if one is wrong.',
+    );
+  });
+
   it('says a digest was updated', () => {
     const message = confirmation(digest(), { updated: true });
     expect(texts(message.blocks)[0]).toMatch(/^:white_check_mark: \*Digest 7K3M9Q updated\.\* /);
