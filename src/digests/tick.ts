@@ -183,7 +183,10 @@ export class DueTick {
     const probed = this.#handleClaim(claim, 'probe');
     work.push(probed);
     const outcome = await probed;
-    if (outcome === undefined || outcome === 'held') return false;
+    // Only a run that reached its end says the outage cleared: posted, quiet, or failed for a
+    // reason of the digest's own. Another runner's slot, or a post Slack never confirmed, says
+    // nothing either way.
+    if (outcome !== 'posted' && outcome !== 'quiet' && outcome !== 'failed') return false;
     await outages.cleared(outage.teamId);
     return true;
   }
