@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SlackBlocksRefusedError } from '../../../src/errors.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { section } from '../../../src/render/blocks.ts';
 import { imageSafePoster } from '../../../src/slack/web-api/image-fallback.ts';
@@ -26,9 +27,27 @@ describe('imageSafePoster', () => {
         return { ts: '1.2' };
       },
       notifyCreator: async () => {},
+      notifyAdmins: async () => {},
+      workspace: async () => 'T1',
     });
     expect(await poster.post('C1', withPicture)).toEqual({ ts: '1.2' });
     expect(sent).toEqual([withPicture, { text: 'digest', blocks: [section('*1.* A')] }]);
+  });
+
+  it('posts again without pictures when the refusal arrives as the poster hands it on', async () => {
+    const sent: SlackMessage[] = [];
+    const poster = imageSafePoster({
+      post: async (_channel, message) => {
+        sent.push(message);
+        if (sent.length === 1) throw new SlackBlocksRefusedError('image');
+        return { ts: '1.3' };
+      },
+      notifyCreator: async () => {},
+      notifyAdmins: async () => {},
+      workspace: async () => 'T1',
+    });
+    expect(await poster.post('C1', withPicture)).toEqual({ ts: '1.3' });
+    expect(sent).toHaveLength(2);
   });
 
   it('passes any other failure on without a second post', async () => {
@@ -39,6 +58,8 @@ describe('imageSafePoster', () => {
         throw refusal('channel_not_found');
       },
       notifyCreator: async () => {},
+      notifyAdmins: async () => {},
+      workspace: async () => 'T1',
     });
     await expect(poster.post('C1', withPicture)).rejects.toThrow('channel_not_found');
     expect(posts).toBe(1);
