@@ -195,7 +195,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
-    version: 3,
+    version: 4,
     name: 'outages: workspaces whose digests are on hold',
     sqlite: `
       CREATE TABLE digest_outages (
@@ -219,7 +219,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
-    version: 4,
+    version: 5,
     name: 'when a digest posts: always, only when changed, only new',
     sqlite: `ALTER TABLE digests ADD COLUMN post_when TEXT NOT NULL DEFAULT 'always'
       CHECK (post_when IN ('always', 'changed', 'new'));`,
@@ -227,7 +227,7 @@ export const migrations: readonly Migration[] = [
       CHECK (post_when IN ('always', 'changed', 'new'));`,
   },
   {
-    version: 5,
+    version: 6,
     name: 'the metric a digest ranks by, and how it shows its ranking',
     sqlite: `
       ALTER TABLE digests ADD COLUMN metric TEXT;
