@@ -303,7 +303,10 @@ describe('creation against the sandbox’s catalogue', () => {
 
   it.each([
     ['digest #nosuchtag every monday at 9am', 'There is no database called “#nosuchtag”'],
-    ['digest #hcsm and #bcsm every monday at 9am', 'There is no database called “and”'],
+    [
+      'digest #hcsm, "no such topic" every monday at 9am',
+      'There is no database called “no such topic”',
+    ],
     ['watch #nosuchtag top 10', 'There is no database called “#nosuchtag”'],
   ])('refuses %j, naming the database, and stores nothing', async (text, words) => {
     const channelId = freshChannel();

@@ -78,13 +78,24 @@ describeEachStore('what a new digest is checked against', now, (world) => {
 
   it.each([
     ['#nosuchtag', 'digest #nosuchtag every monday at 9am', UnknownDatabaseError],
-    ['and', 'digest #hcsm and #bcsm every monday at 9am', UnknownDatabaseError],
+    ['no such topic', 'digest #hcsm, "no such topic" every monday at 9am', UnknownDatabaseError],
     ['#pharma', 'digest #hcsm, #pharma every monday at 9am', AccessDeniedError],
   ])('refuses %j, naming it, and stores nothing', async (database, text, kind) => {
     const refusal = manager().create(creator, 'C2', spec(text), access);
     await expect(refusal).rejects.toBeInstanceOf(kind);
     await expect(refusal).rejects.toMatchObject({ database });
     expect(await w.db.store.listByChannel('T1', 'C2')).toEqual([]);
+  });
+
+  it('reads "and" between databases as two databases, both checked', async () => {
+    const created = await manager().create(
+      creator,
+      'C4',
+      spec('digest #hcsm and #bcsm every monday at 9am'),
+      access,
+    );
+    expect(created.digest.databases).toEqual(['#hcsm', '#bcsm']);
+    expect(created.databasesChecked).toBe(true);
   });
 
   it('creates the digest when the service cannot be reached, saying its databases are unchecked', async () => {
