@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { slashCommand } from '../helpers/payloads.ts';
 import { signSlackRequest } from '../helpers/signing.ts';
 import { type SlackServer, startSlackServer } from '../helpers/slack-server.ts';
-import { spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
+import { type Spawned, spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
 
 const signingSecret = 'shutdown-signing-secret';
 const botToken = 'xoxb-shutdown-bot-token';
@@ -14,6 +14,13 @@ let slack: SlackServer;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, host: '127.0.0.1', latencyMs: 3_000 });
   slack = await startSlackServer();
+});
+
+/** Killed after each test, also when it timed out and never reached its own clean-up. */
+const spawned: Spawned[] = [];
+
+afterEach(() => {
+  for (const app of spawned.splice(0)) app.child.kill('SIGKILL');
 });
 
 afterAll(async () => {
@@ -61,6 +68,7 @@ describe('SIGTERM in HTTP mode', () => {
     'exits within 25 s when %s',
     async (_name, cutLogs) => {
       const app = spawnApp(httpEnv());
+      spawned.push(app);
       try {
         const started = await waitForOutput(
           app.stdout,
@@ -83,6 +91,7 @@ describe('SIGTERM in HTTP mode', () => {
 
   it('stops accepting, finishes the lookup in flight, and exits 0 within 25 s', async () => {
     const app = spawnApp(httpEnv());
+    spawned.push(app);
     try {
       const started = await waitForOutput(app.stdout, /"port":(\d+).*"msg":"started in http mode"/);
       expect(app.stdout()).toContain(`"analytics":"${sandbox.url}"`);
