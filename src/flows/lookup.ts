@@ -30,6 +30,7 @@ import {
   utcFallbackNote,
   zoneAliasNote,
 } from '../render/status.ts';
+import { Turns } from '../time/turns.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -130,6 +131,8 @@ export class LookupFlow {
   readonly #logger: Logger;
   readonly #policy: FlowPolicy;
   readonly #now: () => Date;
+  /** Lookups that one shared answer wakes together continue a few at a time. */
+  readonly #turns = new Turns();
 
   constructor(options: LookupFlowOptions) {
     this.#analytics = options.analytics;
@@ -221,8 +224,6 @@ export class LookupFlow {
   ): Promise<LookupOutcome> {
     const startedAt = Date.now();
     const controller = new AbortController();
-    const timedOut = new Error('lookup timed out');
-    const restarting = new Error('lookup stopped by a restart');
     const onOuterAbort = () => controller.abort(restarting);
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     if (options.signal?.aborted) controller.abort(restarting);
@@ -247,6 +248,7 @@ export class LookupFlow {
     let outcome: LookupOutcome;
     try {
       const result = await Promise.race([this.result(request, controller.signal), aborted]);
+      await this.#turns.next();
       const renderOptions = {
         shareable: options.shareable ?? false,
         ...defined({ note: options.note }),
@@ -292,6 +294,13 @@ export class LookupFlow {
     return outcome;
   }
 }
+
+/**
+ * Why the flow aborted its own call. Made once: an Error built per lookup costs a stack capture on
+ * the path of every command.
+ */
+const timedOut = new Error('lookup timed out');
+const restarting = new Error('lookup stopped by a restart');
 
 /** The call's own deadline (the same budget as ours) ends it the way our timer would. */
 function isDeadline(error: unknown): boolean {

@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
 /** What {@link within} resolves to when the time ran out first. */
 export const timedOut: unique symbol = Symbol('timed out');
 
@@ -10,13 +8,16 @@ export const timedOut: unique symbol = Symbol('timed out');
  * the race.
  */
 export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof timedOut> {
-  const timer = new AbortController();
+  // A plain timer, cleared: aborting a timers/promises sleep instead would build an AbortError
+  // (with its stack) at every call, on paths such as each command's ack.
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<typeof timedOut>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms), timedOut);
+    timer.unref();
+  });
   try {
-    return await Promise.race([
-      work,
-      sleep(Math.max(0, ms), timedOut, { signal: timer.signal, ref: false }),
-    ]);
+    return await Promise.race([work, expired]);
   } finally {
-    timer.abort();
+    clearTimeout(timer);
   }
 }

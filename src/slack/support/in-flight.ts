@@ -6,12 +6,12 @@ import { timedOut, within } from '../../time/within.ts';
 
 export class InFlight {
   readonly #running = new Set<Promise<unknown>>();
-  readonly #abort = new AbortController();
-
-  /** Aborted when shutdown gives up waiting; lookups listen to it to answer early. */
-  get signal(): AbortSignal {
-    return this.#abort.signal;
-  }
+  /**
+   * One controller per piece of work rather than one signal for all: thousands of listeners on a
+   * single AbortSignal make each new one cost a walk of all the others.
+   */
+  readonly #controllers = new Set<AbortController>();
+  #stopping: Error | undefined;
 
   get size(): number {
     return this.#running.size;
@@ -25,12 +25,27 @@ export class InFlight {
   }
 
   /**
+   * Runs `work` with a signal that shutdown aborts when it gives up waiting (lookups listen to it
+   * to answer early), and tracks it.
+   */
+  run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    if (this.#stopping !== undefined) controller.abort(this.#stopping);
+    this.#controllers.add(controller);
+    const running = work(controller.signal);
+    const release = () => this.#controllers.delete(controller);
+    running.then(release, release);
+    return this.track(running);
+  }
+
+  /**
    * Waits for everything in flight for up to `graceMs`, then aborts the rest and waits up to
    * `abortGraceMs` for their final messages. Resolves true when everything finished on its own.
    */
   async drain(graceMs: number, abortGraceMs: number): Promise<boolean> {
     if (await this.#settledWithin(graceMs)) return true;
-    this.#abort.abort(new Error('shutting down'));
+    this.#stopping = new Error('shutting down');
+    for (const controller of this.#controllers) controller.abort(this.#stopping);
     await this.#settledWithin(abortGraceMs);
     return false;
   }

@@ -79,7 +79,7 @@ export async function deliverLookup(
     }
     await post(message);
   };
-  await deps.inFlight.track(
-    deps.flow.run(request, { progress, finish }, { note, signal: deps.inFlight.signal }),
+  await deps.inFlight.run((signal) =>
+    deps.flow.run(request, { progress, finish }, { note, signal }),
   );
 }

@@ -6,8 +6,8 @@ describe('InFlight', () => {
     const inFlight = new InFlight();
     void inFlight.track(new Promise((resolve) => setTimeout(resolve, 20)));
     expect(await inFlight.drain(1_000, 100)).toBe(true);
-    const stuck = inFlight.track(
-      new Promise<void>((resolve) => inFlight.signal.addEventListener('abort', () => resolve())),
+    const stuck = inFlight.run(
+      (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve())),
     );
     expect(await inFlight.drain(20, 1_000)).toBe(false);
     await stuck;

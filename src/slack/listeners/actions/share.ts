@@ -32,9 +32,9 @@ export function shareAnswer(deps: SlackDeps) {
       });
       return;
     }
-    const work = (async () => {
+    const work = async (signal: AbortSignal) => {
       try {
-        const result = await deps.flow.result(request, deps.inFlight.signal);
+        const result = await deps.flow.result(request, signal);
         const message = renderShared(
           renderAnswer(request, result, { audience: 'channel' }),
           body.user.id,
@@ -53,7 +53,7 @@ export function shareAnswer(deps: SlackDeps) {
           ...renderError(error),
         });
       }
-    })();
-    await deps.inFlight.track(work);
+    };
+    await deps.inFlight.run(work);
   };
 }

@@ -34,11 +34,11 @@ export function influencersCommand(deps: SlackDeps) {
     const replace = async (message: SlackMessage) => {
       await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
     };
-    await deps.inFlight.track(
+    await deps.inFlight.run((signal) =>
       deps.flow.run(
         plan.request,
         { progress: replace, finish: replace },
-        { shareable: true, note: plan.note, signal: deps.inFlight.signal },
+        { shareable: true, note: plan.note, signal },
       ),
     );
   };
