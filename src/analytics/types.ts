@@ -34,6 +34,8 @@ export interface Influencer {
   readonly profileImageUrl?: string;
   /** Account-wide influence score. */
   readonly hsgScore?: number;
+  /** The account's followers, when the service sends `followers_count`. */
+  readonly followersCount?: number;
   readonly stakeholderCategories: readonly StakeholderCategory[];
   /** Conversation metrics the service sent for this influencer; absent ones are simply missing. */
   readonly metrics: Readonly<Partial<Record<Metric, number>>>;

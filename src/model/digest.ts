@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto';
 import type { ErrorCode } from './error-codes.ts';
 import type { Metric } from './metrics.ts';
+import type { Presentation } from './presentation.ts';
 
 /**
  * How often a digest runs, as the person said it. It decides the default window: the time since
@@ -58,11 +59,7 @@ export type DigestStatus = 'active' | 'paused';
  */
 export type PostWhen = 'always' | 'changed' | 'new';
 
-/**
- * How a run shows its ranking: the section list, or a table or a chart once those blocks are
- * rendered (`with table`, `with chart`); until then every run shows the list.
- */
-export type Presentation = 'list' | 'table' | 'chart';
+export type { Presentation } from './presentation.ts';
 
 /**
  * How one slot ended. `unconfirmed`: another instance started posting it and has not confirmed;

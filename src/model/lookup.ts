@@ -1,4 +1,5 @@
 import type { Metric } from './metrics.ts';
+import type { Presentation } from './presentation.ts';
 
 /** A lookup the parser understood: exactly what will be asked of the analytics service. */
 export interface LookupRequest {
@@ -18,6 +19,10 @@ export interface LookupRequest {
   readonly compare?: { readonly start: string; readonly end: string };
   /** The metric to rank by (`by mentions`, `ranked by reach`); absent for the service's default. */
   readonly metric?: Metric;
+  /** How to show the ranking (`table`, `chart`, `chart categories`); absent for the list. */
+  readonly presentation?: Presentation;
+  /** The person asked for the whole ranking as a CSV file (`export`, `csv`). */
+  readonly export?: boolean;
   /**
    * The name the person gave the zone when it is not the zone's own (`EST`, `Boston`), so the
    * answer can say how it was read; absent otherwise.

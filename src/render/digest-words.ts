@@ -84,6 +84,8 @@ export function presentationWords(presentation: Presentation): string | undefine
       return 'a table (each run shows the list until tables are drawn)';
     case 'chart':
       return 'a chart (each run shows the list until charts are drawn)';
+    case 'category_chart':
+      return 'a chart of categories (each run shows the list until charts are drawn)';
   }
 }
 
