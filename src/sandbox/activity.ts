@@ -174,9 +174,10 @@ function peaksOf(poolId: number, pool: readonly Member[], day: number): Uint8Arr
   const key = `${poolId}:${day}`;
   const known = peaks.get(key);
   if (known !== undefined) return known;
-  const hours = Uint8Array.from(pool, (member) => {
+  const hours = new Uint8Array(pool.length);
+  pool.forEach((member, row) => {
     const jitter = (drawAt(member.seed, day, salt.hours) % 5) - 2;
-    return (member.peakHour + jitter + hoursPerDay) % hoursPerDay;
+    hours[row] = (member.peakHour + jitter + hoursPerDay) % hoursPerDay;
   });
   peaks.set(key, hours);
   return hours;
@@ -219,7 +220,7 @@ function spanOf(
     });
     return batch[index - first] as Float64Array;
   }
-  const sums = Float64Array.from(spanOf(poolId, pool, level - 1, 2 * index));
+  const sums = spanOf(poolId, pool, level - 1, 2 * index).slice();
   const second = spanOf(poolId, pool, level - 1, 2 * index + 1);
   for (let at = 0; at < sums.length; at++) sums[at] = (sums[at] ?? 0) + (second[at] ?? 0);
   spans.set(key, sums);
@@ -267,13 +268,11 @@ export function addWindow(
   const lastDay = Math.floor((endHour - 1) / hoursPerDay);
   const part = (day: number, from: number, to: number) => {
     if (from === 0 && to === hoursPerDay) return false;
-    const byPeak = Float64Array.from({ length: hoursPerDay }, (_, peak) =>
-      hourShare(peak, from, to),
-    );
-    const shares = Float64Array.from(
-      peaksOf(poolId, pool, day),
-      (peak) => (byPeak[peak] ?? 0) * scale,
-    );
+    const byPeak = new Float64Array(hoursPerDay);
+    for (let peak = 0; peak < hoursPerDay; peak++) byPeak[peak] = hourShare(peak, from, to) * scale;
+    const dayPeaks = peaksOf(poolId, pool, day);
+    const shares = new Float64Array(pool.length);
+    for (let row = 0; row < pool.length; row++) shares[row] = byPeak[dayPeaks[row] ?? 0] ?? 0;
     addWeighted(sums, spanOf(poolId, pool, 0, day), shares);
     return true;
   };

@@ -85,23 +85,24 @@ export function topInfluencers(query: InfluencerQuery): readonly WireInfluencer[
   const predicates = [...new Map(query.predicates.map((p) => [p.id, p])).values()].sort(
     (a, b) => a.id - b.id,
   );
-  // Repeated questions (benchmarks, demos, digests) cost a lookup, not a new sum.
+  // Repeated questions (benchmarks, demos, digests) cost a lookup, not a new sum; questions that
+  // differ only in their limit share one ranking.
   const key = [
     predicates.map((predicate) => predicate.id).join(','),
     window.startHour,
     window.endHour,
     window.scale,
     query.metrics.join(','),
-    query.limit,
   ].join('|');
-  const known = answers.get(key);
-  if (known !== undefined) return known;
-  const answer = rank(totalsOf(predicates, window), query.metrics, query.limit);
-  answers.set(key, answer);
-  return answer;
+  let ranking = rankings.get(key);
+  if (ranking === undefined) {
+    ranking = rank(totalsOf(predicates, window), query.metrics);
+    rankings.set(key, ranking);
+  }
+  return ranking.length <= query.limit ? ranking : Object.freeze(ranking.slice(0, query.limit));
 }
 
-const answers = new LRUCache<string, readonly WireInfluencer[]>({ max: 500 });
+const rankings = new LRUCache<string, readonly WireInfluencer[]>({ max: 200 });
 
 /** Population-wide sums: position x `countNames`, rounded to whole counts. */
 function totalsOf(
@@ -149,7 +150,6 @@ const nameOrder = (() => {
 function rank(
   { sums, active }: { sums: Float64Array; active: number[] },
   metrics: readonly SandboxMetric[],
-  limit: number,
 ): readonly WireInfluencer[] {
   const columns = [...new Set<SandboxMetric>([...metrics, 'mentions'])].map((metric) =>
     metric === 'hsg_score' ? -1 : column[metric],
@@ -160,8 +160,13 @@ function rank(
   // A numeric sort on (first metric, position) packed in one number, then the few ties sorted by
   // the other metrics and the screen name: much cheaper than a comparator over every account.
   const slots = 2 ** Math.ceil(Math.log2(active.length + 1));
-  const primary = Float64Array.from(active, (index) => Math.round(value(index, first) * 10));
-  const ceiling = primary.reduce((top, key) => Math.max(top, key), 0);
+  const primary = new Float64Array(active.length);
+  let ceiling = 0;
+  for (let position = 0; position < active.length; position++) {
+    const key = Math.round(value(active[position] ?? 0, first) * 10);
+    primary[position] = key;
+    if (key > ceiling) ceiling = key;
+  }
   const tieBreak = (a: number, b: number) => {
     const [one = 0, other = 0] = [active[a], active[b]];
     for (const metric of rest) {
@@ -174,14 +179,18 @@ function rank(
     const positions = Array.from(active, (_, position) => position).sort(
       (a, b) => (primary[b] ?? 0) - (primary[a] ?? 0) || tieBreak(a, b),
     );
-    return wire(positions.slice(0, limit), active, sums);
+    return wire(positions, active, sums);
   }
-  const packed = Float64Array.from(
-    primary,
-    (key, position) => (ceiling - key) * slots + position,
-  ).sort();
-  const positions = Array.from(packed, (key) => key % slots);
-  for (let from = 0; from < Math.min(limit, positions.length); ) {
+  const packed = new Float64Array(active.length);
+  for (let position = 0; position < active.length; position++) {
+    packed[position] = (ceiling - (primary[position] ?? 0)) * slots + position;
+  }
+  packed.sort();
+  const positions = new Array<number>(active.length);
+  for (let place = 0; place < active.length; place++) {
+    positions[place] = (packed[place] ?? 0) % slots;
+  }
+  for (let from = 0; from < positions.length; ) {
     const key = primary[positions[from] ?? 0];
     let to = from + 1;
     while (to < positions.length && primary[positions[to] ?? 0] === key) to += 1;
@@ -190,7 +199,7 @@ function rank(
     }
     from = to;
   }
-  return wire(positions.slice(0, limit), active, sums);
+  return wire(positions, active, sums);
 }
 
 function wire(
