@@ -17,9 +17,12 @@ export const tablePageSize = 10;
 
 type Cell = RawTextElement | RawNumberElement;
 
+type Widths = readonly [name: number, handle: number, categories: number];
+
 /** Widths tried in turn for the cells that can be shortened, until the table fits its budget. */
-const widthSteps: readonly (readonly [name: number, handle: number, categories: number])[] = [
-  [40, 20, 60],
+const widest: Widths = [40, 20, 60];
+const widthSteps: readonly Widths[] = [
+  widest,
   [32, 20, 40],
   [24, 16, 24],
   [18, 15, 16],
@@ -30,7 +33,9 @@ const widthSteps: readonly (readonly [name: number, handle: number, categories: 
 interface Column {
   readonly heading: string;
   /** The column's cell for a row; `width` bounds the text of the columns that can be shortened. */
-  readonly cell: (row: RankedRow, width: readonly [number, number, number]) => Cell;
+  readonly cell: (row: RankedRow, width: Widths) => Cell;
+  /** True for the columns `width` shortens: the others are drawn once, whatever the widths. */
+  readonly shortens?: boolean;
 }
 
 /**
@@ -47,12 +52,18 @@ export function rankingTable(
   const rows = ranking.rows.slice(0, blockKitLimits.dataTableRows - 1);
   const header: Cell[] = columns.map((column) => text(column.heading));
   const headerChars = cellsLength(header);
+  // Figures are drawn once; only the cells the widths shorten are drawn again at each step.
+  const fixed = rows.map((row) =>
+    columns.map((column) => (column.shortens === true ? undefined : column.cell(row, widest))),
+  );
   for (const width of widthSteps) {
-    const body = rows.map((row) => columns.map((column) => column.cell(row, width)));
-    const lengths = body.map(cellsLength);
+    const body = rows.map((row, index) =>
+      columns.map((column, at) => fixed[index]?.[at] ?? column.cell(row, width)),
+    );
     let total = headerChars;
     let shown = 0;
-    for (const length of lengths) {
+    for (const cells of body) {
+      const length = cellsLength(cells);
       if (total + length > budget) break;
       total += length;
       shown += 1;
@@ -76,11 +87,12 @@ function columnsOf(ranking: Ranking): Column[] {
   const { rows, metric } = ranking;
   const columns: Column[] = [
     { heading: 'Rank', cell: (row) => number(row.rank) },
-    { heading: 'Name', cell: (row, [name]) => text(truncate(row.name, name)) },
+    { heading: 'Name', cell: (row, [name]) => text(truncate(row.name, name)), shortens: true },
     {
       heading: 'Handle',
       cell: (row, [, handle]) =>
         text(row.handle.length > 0 ? truncate(`@${row.handle}`, handle) : ''),
+      shortens: true,
     },
   ];
   if (ranking.compared) {
@@ -112,6 +124,7 @@ function columnsOf(ranking: Ranking): Column[] {
     columns.push({
       heading: 'Categories',
       cell: (row, [, , categories]) => text(truncate(row.categories.join(', '), categories)),
+      shortens: true,
     });
   }
   return columns;
