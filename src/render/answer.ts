@@ -23,7 +23,7 @@ import {
 import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, blockTextLength, checked } from './limits.ts';
 import { defaultMetric, metricName, metricsFootnote, rankedByWords } from './metric-words.ts';
-import { type Ranking, rankingOf, topInfluencers } from './ranking.ts';
+import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -142,7 +142,7 @@ export function composeAnswer(
   charBudget -= textOf(list);
 
   const caption = truncate(
-    cleanText(`${topInfluencers(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
+    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
     blockKitLimits.dataTableCaption,
   );
   const table = wantsTable
@@ -166,11 +166,8 @@ export function composeAnswer(
   });
 }
 
-/**
- * The line that ends a ranking cut short. A digest that must drop more entries to fit its own
- * lines re-counts it, so both say it alike.
- */
-export function moreNotShown(count: number): ContextBlock {
+/** The line that ends a ranking cut short. */
+function moreNotShown(count: number): ContextBlock {
   return context(`…and ${count} more not shown here`);
 }
 
@@ -310,7 +307,7 @@ function button(actionId: string, label: string, value: string): Button {
 
 function fallbackText(request: LookupRequest, databases: string, ranking: Ranking): string {
   const count = ranking.rows.length;
-  const subject = topInfluencers(count);
+  const subject = rankingSubject(count);
   const names = ranking.rows
     .slice(0, fallbackHandles)
     .map((row) => truncateMrkdwn(personLabel(row), 80))

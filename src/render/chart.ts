@@ -14,7 +14,7 @@ export const maxChartBars = 10;
 /** Named slices of the category pie; the rest are summed as "Other". */
 const namedSlices = blockKitLimits.chartSegments - 1;
 
-export const seriesNames = { current: 'This period', previous: 'Previous period' } as const;
+const seriesNames = { current: 'This period', previous: 'Previous period' } as const;
 const noCategory = 'No category';
 const otherCategories = 'Other';
 

@@ -8,7 +8,7 @@ import type { LookupRequest } from '../model/lookup.ts';
 import { metricNames } from '../model/metrics.ts';
 import { cleanText, formatDatabases, neutralizeMrkdwn, truncate } from './format.ts';
 import { defaultMetric, metricHeading, metricValue, rankedByWords } from './metric-words.ts';
-import { rankingOf, topInfluencers } from './ranking.ts';
+import { rankingOf, rankingSubject } from './ranking.ts';
 
 export interface CsvFile {
   /** Safe characters only (letters, digits, `.`, `_`, `-`, `+`), with the query in it. */
@@ -58,7 +58,7 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
   const start = isoInstant(request.start);
   const end = isoInstant(request.end);
   const zone = cleanText(request.timezone);
-  const title = `${topInfluencers(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`;
+  const title = `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`;
   return {
     filename: [
       'influencers',

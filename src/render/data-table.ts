@@ -13,7 +13,7 @@ import { metricDelta, moveSymbol, type RankedRow, type Ranking } from './ranking
 import { missingCell } from './text-figures.ts';
 
 /** Rows a page shows before Slack offers the next one. */
-export const tablePageSize = 10;
+const tablePageSize = 10;
 
 type Cell = RawTextElement | RawNumberElement;
 
@@ -131,7 +131,7 @@ function columnsOf(ranking: Ranking): Column[] {
 }
 
 /** A table's figure: compact, and never longer than a dozen characters whatever the value. */
-export function tableNumber(value: number): string {
+function tableNumber(value: number): string {
   return Math.abs(value) < 1e15 ? compactNumber(value) : value.toExponential(2);
 }
 

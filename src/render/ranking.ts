@@ -76,19 +76,14 @@ export function rankingOf(
 }
 
 /** "Top influencer", "Top 12 influencers": a ranking of `count` people named in a title. */
-export function topInfluencers(count: number): string {
+export function rankingSubject(count: number): string {
   return count === 1 ? 'Top influencer' : `Top ${count} influencers`;
-}
-
-/** How a compared row moved: places gained (positive) or lost, or new in the top N. */
-export function placesMoved(row: RankedRow): number | 'new' {
-  return row.before === undefined ? 'new' : row.before.rank - row.rank;
 }
 
 /** "▲3", "▼2", "=" or "new": a compared row's move at a glance. */
 export function moveSymbol(row: RankedRow): string {
-  const moved = placesMoved(row);
-  if (moved === 'new') return 'new';
+  if (row.before === undefined) return 'new';
+  const moved = row.before.rank - row.rank;
   if (moved > 0) return `▲${moved}`;
   if (moved < 0) return `▼${-moved}`;
   return '=';
