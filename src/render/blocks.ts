@@ -89,31 +89,30 @@ function fenced(title: string, lines: readonly string[]): string {
 }
 
 function textTable(block: DataTableBlock, textBudget: number, blockBudget: number): MessageBlock[] {
-  const { head, rows } = tableText(block, { columns: 'compact', maxCellWidth: fallbackCellWidth });
-  const header = head.map(codeLine);
+  const table = tableText(block, { columns: 'compact', maxCellWidth: fallbackCellWidth });
+  const header = table.head.map(codeLine);
+  const rows = table.rows.map(codeLine);
   const title = `*${neutralizeMrkdwn(truncate(block.caption, blockKitLimits.dataTableCaption))}*\n`;
   const more = (count: number) => context(`…and ${count} more: Export CSV for all`);
   const moreCost = blockTextLength(more(rows.length));
   const sections: SectionBlock[] = [];
   let used = 0;
   let shown = 0;
-  // Room for the "…and N more" line is kept until every row is placed.
-  const room = () => textBudget - used - (shown < rows.length ? moreCost : 0);
   while (shown < rows.length && sections.length < blockBudget - 1) {
-    const prefix = sections.length === 0 ? title : '';
     const lines = [...header];
-    let text = fenced(prefix, lines);
-    let taken = 0;
+    // The fenced text's length so far, counted as rows are added rather than joined each time.
+    let length = fenced(sections.length === 0 ? title : '', lines).length;
     for (const row of rows.slice(shown)) {
-      const next = fenced(prefix, [...lines, codeLine(row)]);
-      const rest = rows.length - shown - taken - 1;
-      const limit = Math.min(blockKitLimits.sectionText, room() + (rest === 0 ? moreCost : 0));
-      if (next.length > limit) break;
-      lines.push(codeLine(row));
-      text = next;
-      taken += 1;
+      const last = shown + lines.length - header.length + 1 === rows.length;
+      // Room for the "…and N more" line is kept until the last row is placed.
+      const room = textBudget - used - (last ? 0 : moreCost);
+      if (length + row.length + 1 > Math.min(blockKitLimits.sectionText, room)) break;
+      lines.push(row);
+      length += row.length + 1;
     }
+    const taken = lines.length - header.length;
     if (taken === 0) break;
+    const text = fenced(sections.length === 0 ? title : '', lines);
     sections.push(section(text));
     used += text.length;
     shown += taken;
