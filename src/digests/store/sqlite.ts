@@ -16,6 +16,7 @@ import type { ClaimOptions } from './store.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 
+
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for tests. Missing parent folders are created. */
   readonly path?: string;
@@ -41,6 +42,17 @@ function toSqlite(sql: string): string {
  * other processes.
  */
 const fileQueues = new Map<string, { tail: Promise<unknown> }>();
+
+/** The claim statement, with `$n` placeholders; exported for the test of its query plan. */
+export function sqliteClaimSql(options: ClaimOptions): string {
+  return `UPDATE digests SET lease_owner = $1, lease_until = $2
+    WHERE id IN (
+      SELECT id FROM digests
+      WHERE ${claimableSql(options)}
+      ORDER BY next_run_at, id
+      LIMIT $4)
+    RETURNING *`;
+}
 
 class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
@@ -102,16 +114,7 @@ class SqliteExecutor implements SqlExecutor {
 
   claimRows(now: Date, options: ClaimOptions): Promise<SqlRow[]> {
     return this.transaction(async (tx) =>
-      tx.query(
-        `UPDATE digests SET lease_owner = $1, lease_until = $2
-         WHERE id IN (
-           SELECT id FROM digests
-           WHERE ${claimableSql('$6')}
-           ORDER BY next_run_at, id
-           LIMIT $4)
-         RETURNING *`,
-        claimParams(now, options),
-      ),
+      tx.query(sqliteClaimSql(options), claimParams(now, options)),
     );
   }
 
