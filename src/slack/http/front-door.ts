@@ -8,6 +8,7 @@
  * - the signature itself, then a body Bolt can route: an object, never `null` (Bolt reads a
  *   property of whatever the body parses to, and a TypeError there used to end the process);
  * - a signature not seen before by any instance, so a captured request cannot be replayed.
+ * A refused request's connection is closed once the refusal is out, the rest of its body unread.
  * A request that passes reaches the receiver with its body already read (`rawBody`), and the
  * receiver is told not to verify it again.
  */
@@ -141,11 +142,18 @@ export interface FrontDoorOptions {
   readonly nowMs?: () => number;
 }
 
-/** Answers without a body, and closes the connection so nothing more of the request is read. */
+/**
+ * Answers without a body and closes the connection as soon as the answer is handed to the system,
+ * reading nothing more of the request. Left to itself, Node would read the rest of the body and
+ * throw it away before closing: a few hundred hostile clients each sending megabytes then keep the
+ * app busy reading and hold socket buffers worth tens of MB.
+ */
 function refuse(res: ServerResponse, refusal: Refusal): void {
   if (res.headersSent) return;
+  // Taken now: once the answer is out, Node detaches the socket from the response.
+  const socket = res.socket;
   res.writeHead(refusal.status, { connection: 'close' });
-  res.end();
+  res.end(() => socket?.destroy());
 }
 
 /** The request listener of the app's HTTP server; see the module comment. */

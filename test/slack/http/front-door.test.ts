@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
-import { connect } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.ts';
 import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
@@ -60,6 +60,16 @@ async function post(
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
+/** Opens a connection and sends the head of a form POST to /slack/events, `declared` bytes long. */
+function sendHead(headers: Record<string, string>, declared: number): Socket {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  const head = Object.entries({ ...headers, 'content-type': form, 'content-length': declared })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(`POST /slack/events HTTP/1.1\r\nhost: localhost\r\n${head}\r\n`);
+  return socket;
+}
+
 /**
  * Sends the head of a request and `sent` bytes of a body that would be `declared` long, then
  * waits for an answer without sending the rest.
@@ -68,22 +78,18 @@ function partialRequest(
   headers: Record<string, string>,
   declared: number,
   sent: number,
-): Promise<{ status: number; ms: number }> {
+): Promise<{ status: number; ms: number; head: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(new URL(url).port), '127.0.0.1');
-    const head = Object.entries({ ...headers, 'content-type': form, 'content-length': declared })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(`POST /slack/events HTTP/1.1\r\nhost: localhost\r\n${head}\r\n`);
+    const socket = sendHead(headers, declared);
     socket.write('x'.repeat(sent));
     let answer = '';
     socket.on('data', (chunk: Buffer) => {
       answer += chunk.toString('utf8');
       const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
-      if (status !== undefined) {
+      if (status !== undefined && answer.includes('\r\n\r\n')) {
         socket.destroy();
-        resolve({ status: Number(status), ms: performance.now() - started });
+        resolve({ status: Number(status), ms: performance.now() - started, head: answer });
       }
     });
     socket.on('error', reject);
@@ -100,8 +106,40 @@ describe('frontDoor', () => {
   it('refuses a request without signature headers before reading its body', async () => {
     const answer = await partialRequest({}, 3_900_000, 1_024);
     expect(answer.status).toBe(401);
+    expect(answer.head.toLowerCase()).toContain('\r\nconnection: close\r\n');
     expect(passed).toEqual([]);
   });
+
+  it.each([
+    ['an unsigned request', () => ({})],
+    ['a stale one', () => signSlackRequest(secret, 'x', nowS() - 600)],
+    ['a signed one declared over 512 KB', () => signSlackRequest(secret, 'x')],
+  ])(
+    'closes the connection of %s once refused, reading no more of its body',
+    async (_name, headers) => {
+      // What the server had read of the connection when the refusal went out, and in all.
+      const readAtRefusal = new Promise<number>((resolve) => {
+        server.once('request', (req: IncomingMessage, res: ServerResponse) => {
+          res.once('finish', () => resolve(req.socket.bytesRead));
+        });
+      });
+      const readInAll = new Promise<number>((resolve) => {
+        server.once('connection', (socket: Socket) => {
+          socket.once('close', () => resolve(socket.bytesRead));
+        });
+      });
+      const socket = sendHead(headers(), 3_900_000);
+      // Much more than one read: left to itself the server would go on reading it after refusing.
+      socket.write(Buffer.alloc(2 * 1024 * 1024, 'a'));
+      socket.resume();
+      // Closed with body unread, the connection ends in a reset: the refusal may not be read here.
+      socket.on('error', () => {});
+      const closedByServer = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const [atRefusal, inAll] = await Promise.all([readAtRefusal, readInAll, closedByServer]);
+      expect(inAll).toBe(atRefusal);
+      expect(inAll).toBeLessThan(512 * 1024);
+    },
+  );
 
   it('refuses a declared body over 512 KB before reading it, even when signed', async () => {
     const answer = await partialRequest(signSlackRequest(secret, 'x'), maxBodyBytes + 1, 1_024);
