@@ -895,6 +895,40 @@ describe('a restart while a lookup runs', () => {
   });
 });
 
+describe('a lookup after its ack', () => {
+  it('goes on after the listener has returned and still answers through response_url', async () => {
+    // When the listeners of each request have returned (Bolt's global middleware wraps them).
+    const returned: { url: string; postsSoFar: number }[] = [];
+    let slack: Harness['slack'] | undefined;
+    const h = await startHarness({
+      sandbox: { now, latencyMs: 1_500 },
+      overrides: {
+        now,
+        modules: [
+          (app) =>
+            app.use(async ({ body, next }) => {
+              await next();
+              const url = (body as { response_url?: string }).response_url ?? '';
+              returned.push({ url, postsSoFar: slack?.responses(url).length ?? -1 });
+            }),
+        ],
+      },
+    });
+    slack = h.slack;
+    try {
+      const command = slashCommand({ text: '#hcsm last week' });
+      expect((await h.send(command)).status).toBe(200);
+      const answer = await finalResponse(h, command.responseUrl);
+      expect(headerOf(answer)).toBe('Top influencers for #hcsm');
+      // Returned before the still-looking update (after 400 ms here) and the answer were posted.
+      expect(returned).toEqual([{ url: command.responseUrl, postsSoFar: 0 }]);
+      expect(h.slack.responses(command.responseUrl)).toHaveLength(2);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('a service slower than every limit', () => {
   it('acks well within 3 s while the sandbox takes 10 s, then reports the timeout', async () => {
     const slow = await startHarness({

@@ -3,7 +3,7 @@
  * post replaced by the answer. Shared by the slash command, DMs, mentions and the lookup modal.
  */
 import type { WebClient } from '@slack/web-api';
-import type { LookupPlan } from '../../flows/lookup.ts';
+import type { LookupOutcome, LookupPlan } from '../../flows/lookup.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -15,6 +15,7 @@ import {
   postInConversation,
   updateInConversation,
 } from '../web-api/conversation.ts';
+import { ResponseUrl } from '../web-api/response-url.ts';
 
 /**
  * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
@@ -82,4 +83,38 @@ export async function deliverLookup(
   await deps.inFlight.run((signal) =>
     deps.flow.run(request, { progress, finish }, { note, signal }),
   );
+}
+
+/** What a slash command's lookup still needs once it is acked: plain values, nothing of Bolt's. */
+export interface AckedLookup {
+  readonly responseUrl: string;
+  readonly request: LookupRequest;
+  readonly note: string | undefined;
+}
+
+/**
+ * Runs an acked slash-command lookup on its own, replacing the ack through response_url with the
+ * update and the answer, and returns at once. The listener returns right after: Bolt then lets go
+ * of the request, its body and the `respond` and `client` it made for it, instead of keeping them
+ * for the whole of a lookup that can take the service's 10 s (with 2,000 lookups in flight, about
+ * 40 MB of the app's peak memory). Shutdown still waits for it (in flight). Never rejects: nobody
+ * awaits it, and the flow already turns every failure into its answer.
+ */
+export function answerLater(deps: SlackDeps, lookup: AckedLookup): Promise<LookupOutcome> {
+  const channel = new ResponseUrl(lookup.responseUrl, deps.fetch, deps.logger);
+  const replace = async (message: SlackMessage) => {
+    await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
+  };
+  return deps.inFlight
+    .run((signal) =>
+      deps.flow.run(
+        lookup.request,
+        { progress: replace, finish: replace },
+        { shareable: true, note: lookup.note, signal },
+      ),
+    )
+    .catch((error: unknown): LookupOutcome => {
+      deps.logger.error({ err: error }, 'a lookup failed after its ack');
+      return 'failed';
+    });
 }

@@ -1,8 +1,6 @@
-import type { SlackMessage } from '../../../model/message.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { planFor } from '../../support/lookup-delivery.ts';
+import { answerLater, planFor } from '../../support/lookup-delivery.ts';
 import { firstWord, typedText } from '../../support/text.ts';
-import { ResponseUrl } from '../../web-api/response-url.ts';
 import { type CommandArgs, digestCommand } from './digest.ts';
 
 /** The first words that make `/influencers …` a digest command rather than a lookup. */
@@ -10,7 +8,8 @@ const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch'])
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
- * parse error, ephemerally), then replaces that message through response_url with the answer.
+ * parse error, ephemerally), then replaces that message through response_url with the answer; the
+ * lookup goes on after the listener has returned (see {@link answerLater}).
  * `digest …`, `digests` and `watch …` are digest commands.
  */
 export function influencersCommand(deps: SlackDeps) {
@@ -29,17 +28,7 @@ export function influencersCommand(deps: SlackDeps) {
       return;
     }
     await ack({ response_type: 'ephemeral', ...plan.pending });
-
-    const channel = new ResponseUrl(command.response_url, deps.fetch, deps.logger);
-    const replace = async (message: SlackMessage) => {
-      await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
-    };
-    await deps.inFlight.run((signal) =>
-      deps.flow.run(
-        plan.request,
-        { progress: replace, finish: replace },
-        { shareable: true, note: plan.note, signal },
-      ),
-    );
+    const { request, note } = plan;
+    void answerLater(deps, { responseUrl: command.response_url, request, note });
   };
 }
