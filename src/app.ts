@@ -18,7 +18,6 @@ import {
   type SocketConfig,
 } from './config/app-config.ts';
 import { storeWhere } from './config/sections.ts';
-import { runConsole } from './console/console.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
 import { defaultSqlitePath } from './digests/store/sqlite.ts';
@@ -375,6 +374,8 @@ async function runConsoleMode(config: ConsoleConfig): Promise<void> {
     process.stderr.write(`${error.problems.join('\n')}\n`);
     process.exit(2);
   }
+  // Loaded here only: HTTP and Socket Mode never need the console, its sandbox or its readline.
+  const { runConsole } = await import('./console/console.ts');
   const code = await runConsole(config, {
     input: process.stdin,
     output: process.stdout,

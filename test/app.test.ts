@@ -107,3 +107,27 @@ describe('collectStartupGarbage', () => {
     expect(collectIn([]).collected).toBe(false);
   });
 });
+
+describe('what the app loads', () => {
+  it('leaves the console and pg unloaded in Slack modes with a SQLite store', () => {
+    const script = `
+      import { registerHooks } from 'node:module';
+      const loaded = [];
+      registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+      await import(${JSON.stringify(new URL('../src/app.ts', import.meta.url).href)});
+      const { openDigestStore } = await import(${JSON.stringify(new URL('../src/digests/store/open.ts', import.meta.url).href)});
+      await (await openDigestStore({ sqlitePath: ':memory:' })).close();
+      console.log(JSON.stringify(loaded));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    const loaded = JSON.parse(child.stdout) as string[];
+    expect(loaded.some((url) => url.endsWith('/src/app.ts'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/src/digests/store/sqlite.ts'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('/src/console/'))).toEqual([]);
+    expect(loaded.filter((url) => url.includes('/src/sandbox/'))).toEqual([]);
+    expect(loaded.filter((url) => /\/node_modules\/pg[^/]*\//.test(url))).toEqual([]);
+    expect(loaded.filter((url) => url.endsWith('/src/digests/store/postgres.ts'))).toEqual([]);
+  });
+});

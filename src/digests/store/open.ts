@@ -5,7 +5,6 @@
  */
 import type { PostgresTls, StorageConfig } from '../../config/sections.ts';
 import type { Logger } from '../../logger.ts';
-import { openPostgresStore } from './postgres.ts';
 import { defaultSqlitePath, openSqliteStore } from './sqlite.ts';
 import type { DigestStore } from './store.ts';
 
@@ -30,7 +29,8 @@ export async function openDigestStore(options: OpenDigestStoreOptions = {}): Pro
   const databaseUrl =
     typeof options.databaseUrl === 'string' ? options.databaseUrl : options.databaseUrl?.reveal();
   const store = databaseUrl
-    ? openPostgresStore({
+    ? // Loaded only for PostgreSQL: an app on SQLite never pays for pg in memory or start time.
+      (await import('./postgres.ts')).openPostgresStore({
         connectionString: databaseUrl,
         ...(options.databaseTls ? { tls: options.databaseTls } : {}),
         ...(options.postgresSchema ? { schema: options.postgresSchema } : {}),
