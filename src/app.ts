@@ -167,6 +167,9 @@ export function createApp(
     logger: boltLog,
     clientOptions,
     deferInitialization: true,
+    // No listener keeps conversation state; Bolt's default store would look up every request's
+    // conversation in memory and build an Error ("Conversation not found") each time.
+    convoStore: false as const,
   };
   let server: Server | undefined;
   let app: App;

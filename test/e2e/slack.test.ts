@@ -929,6 +929,33 @@ describe('a lookup after its ack', () => {
   });
 });
 
+describe("Bolt's conversation store", () => {
+  it('is left out: no request is looked up in it', async () => {
+    const contexts: boolean[] = [];
+    const h = await startHarness({
+      sandbox: { now },
+      overrides: {
+        now,
+        modules: [
+          (app) =>
+            app.use(async ({ context, next }) => {
+              contexts.push('updateConversation' in context || 'conversation' in context);
+              await next();
+            }),
+        ],
+      },
+    });
+    try {
+      expect((await h.send(slashCommand({ text: '#hcsm last week' }))).status).toBe(200);
+      const event = directMessageEvent('help');
+      expect((await h.send(eventCallback({ event }))).status).toBe(200);
+      expect(contexts).toEqual([false, false]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('a service slower than every limit', () => {
   it('acks well within 3 s while the sandbox takes 10 s, then reports the timeout', async () => {
     const slow = await startHarness({
