@@ -21,6 +21,7 @@ import type {
 } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { Logger } from '../../logger.ts';
+import { RefusalLog } from './refusal-log.ts';
 
 /** The one endpoint Slack posts commands, events and interactivity to. */
 export const slackEventsPath = '/slack/events';
@@ -140,6 +141,8 @@ export interface FrontDoorOptions {
   readonly firstSignature: (signature: string) => Promise<boolean>;
   readonly logger: Logger;
   readonly nowMs?: () => number;
+  /** How long refusals are counted before one line sums them up (see {@link RefusalLog}). */
+  readonly refusalSummaryMs?: number;
 }
 
 /**
@@ -161,6 +164,7 @@ export function frontDoor(options: FrontDoorOptions): RequestListener {
   const key = signingKey(options.signingSecret);
   const nowMs = options.nowMs ?? Date.now;
   const { logger } = options;
+  const refusals = new RefusalLog(logger, options.refusalSummaryMs);
 
   const pass = (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -195,10 +199,7 @@ export function frontDoor(options: FrontDoorOptions): RequestListener {
   };
 
   const refuseLogged = (res: ServerResponse, refusal: Refusal) => {
-    logger.info(
-      { status: refusal.status, reason: refusal.reason },
-      'refused a request to /slack/events',
-    );
+    refusals.record(refusal);
     refuse(res, refusal);
   };
 

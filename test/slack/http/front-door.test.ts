@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/logger.ts';
+import { createLogger } from '../../../src/logger.ts';
 import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
 import { close, listen, slackServer } from '../../../src/slack/http/server.ts';
 import { signSlackRequest } from '../../helpers/signing.ts';
@@ -15,10 +16,21 @@ let url: string;
 /** What reached the receiver behind the front door. */
 let passed: { path: string; rawBody: string | undefined }[];
 let seen: Set<string>;
+/** What the front door logged, one parsed record per line. */
+let logged: { msg: string; [field: string]: unknown }[];
+/** The refusal summary window, short here. */
+const summaryMs = 1_000;
 
 beforeEach(async () => {
   passed = [];
   seen = new Set();
+  logged = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(JSON.parse(chunk.toString('utf8')));
+      done();
+    },
+  });
   server = slackServer(
     frontDoor({
       signingSecret: secret,
@@ -33,7 +45,8 @@ beforeEach(async () => {
         seen.add(signature);
         return true;
       },
-      logger: silentLogger,
+      logger: createLogger({ level: 'info', destination }),
+      refusalSummaryMs: summaryMs,
     }),
     { headersTimeoutMs: 500, requestTimeoutMs: 1_000 },
   );
@@ -140,6 +153,40 @@ describe('frontDoor', () => {
       expect(inAll).toBeLessThan(512 * 1024);
     },
   );
+
+  it('logs the first refusal at once and those that follow as one line per window', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const refusals = () => logged.filter((line) => line.msg.startsWith('refused'));
+    await post(command, {});
+    await post(command, {});
+    await post(command, {});
+    await post(command, signSlackRequest(secret, command, nowS() - 600));
+    expect(refusals()).toEqual([
+      expect.objectContaining({
+        msg: 'refused a request to /slack/events',
+        status: 401,
+        reason: 'signature headers missing',
+      }),
+    ]);
+    await sleep(summaryMs * 1.5);
+    expect(refusals().slice(1)).toEqual([
+      expect.objectContaining({
+        msg: 'refused more requests to /slack/events',
+        refused: 3,
+        reasons: {
+          '401 signature headers missing': 2,
+          '401 timestamp outside the replay window': 1,
+        },
+      }),
+    ]);
+    // A window that counted nothing ends, and the next refusal is logged at once again.
+    await sleep(summaryMs * 1.5);
+    expect(refusals()).toHaveLength(2);
+    await post(command, signSlackRequest('another-secret', command));
+    expect(refusals()[2]).toEqual(
+      expect.objectContaining({ status: 401, reason: 'signature does not match' }),
+    );
+  });
 
   it('refuses a declared body over 512 KB before reading it, even when signed', async () => {
     const answer = await partialRequest(signSlackRequest(secret, 'x'), maxBodyBytes + 1, 1_024);

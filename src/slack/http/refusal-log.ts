@@ -1,0 +1,63 @@
+/**
+ * The log of the front door's refusals. A refusal after a quiet spell is logged at once, so that a
+ * misconfigured sender (a wrong signing secret, a clock far off) shows up straight away; the ones
+ * that follow within the next `windowMs` are counted and logged as one line per window. A flood of
+ * hostile requests (hundreds a second) then writes one line every few seconds instead of hundreds,
+ * which would crowd everything else out of a log drain with a bounded buffer (Heroku's drops lines
+ * when it overflows) and cost about 20 µs of the event loop each.
+ */
+import type { Logger } from '../../logger.ts';
+
+/** How long refusals are counted before their summary is logged. */
+export const refusalSummaryMs = 10_000;
+
+export interface RefusalRecord {
+  readonly status: number;
+  readonly reason: string;
+}
+
+export class RefusalLog {
+  readonly #logger: Logger;
+  readonly #windowMs: number;
+  /** Refusals since the last line, by reason. */
+  readonly #counts = new Map<string, number>();
+  #window: NodeJS.Timeout | undefined;
+
+  constructor(logger: Logger, windowMs = refusalSummaryMs) {
+    this.#logger = logger;
+    this.#windowMs = windowMs;
+  }
+
+  record(refusal: RefusalRecord): void {
+    if (this.#window === undefined) {
+      this.#logger.info(
+        { status: refusal.status, reason: refusal.reason },
+        'refused a request to /slack/events',
+      );
+      this.#open();
+      return;
+    }
+    const key = `${refusal.status} ${refusal.reason}`;
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+  }
+
+  #open(): void {
+    this.#window = setTimeout(() => this.#close(), this.#windowMs);
+    // A window still counting never keeps the process alive.
+    this.#window.unref();
+  }
+
+  /** Logs what the window counted and opens the next one; a window that counted nothing ends. */
+  #close(): void {
+    this.#window = undefined;
+    if (this.#counts.size === 0) return;
+    const reasons = Object.fromEntries(this.#counts);
+    const refused = [...this.#counts.values()].reduce((sum, count) => sum + count, 0);
+    this.#counts.clear();
+    this.#logger.info(
+      { refused, reasons, windowMs: this.#windowMs },
+      'refused more requests to /slack/events',
+    );
+    this.#open();
+  }
+}
