@@ -199,6 +199,7 @@ describe('lookupTextFromModal', () => {
       end: '2026-11-21T00:00:00+00:00',
       timezone: 'Europe/London',
       top: 20,
+      presentation: 'table',
     });
   });
 
