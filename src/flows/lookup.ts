@@ -18,6 +18,7 @@ import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { metricsRankedBy } from '../model/metrics.ts';
 import { greetingWords, parseLookup, readsAsQuestion } from '../parsing/index.ts';
 import { renderAnswer } from '../render/answer.ts';
 import { renderError } from '../render/errors.ts';
@@ -328,7 +329,11 @@ export function isParseError(value: unknown): value is ParseError {
   return isAppError(value) && value.code === 'parse_error';
 }
 
-/** The analytics query for a parsed request: one place maps `top` to the service's `limit`. */
+/**
+ * The analytics query for a parsed request: one place maps `top` to the service's `limit` and a
+ * chosen metric to the service's `metric` list (that one first, which sorts the ranking, then the
+ * others the answer shows). Without a choice no `metric` is sent: the service ranks by mentions.
+ */
 export function toQuery(request: LookupRequest): InfluencersQuery {
   return {
     databases: request.databases,
@@ -336,5 +341,6 @@ export function toQuery(request: LookupRequest): InfluencersQuery {
     end: request.end,
     timezone: request.timezone,
     limit: request.top,
+    ...(request.metric === undefined ? {} : { metric: metricsRankedBy(request.metric) }),
   };
 }

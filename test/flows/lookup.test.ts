@@ -233,6 +233,14 @@ describe('LookupFlow.run', () => {
     ]);
   });
 
+  it('asks for the chosen metric first, then the others the answer shows', () => {
+    const byReach = parseLookup('#hcsm last week by reach top 20', { now, zone: 'UTC' });
+    expect(toQuery(byReach as LookupRequest)).toMatchObject({
+      limit: 20,
+      metric: ['impressions', 'hsg_score', 'mentions', 'retweets', 'tweets', 'replies'],
+    });
+  });
+
   it('sends one still-running update before a slow answer', async () => {
     vi.useFakeTimers({ now: now.getTime() });
     try {
