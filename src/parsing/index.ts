@@ -6,6 +6,7 @@
 export { slashCommand } from '../model/commands.ts';
 export type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';
 export { resolveZone } from '../time/zone-names.ts';
+export { withPreviousPeriod } from './compare.ts';
 export {
   type DatabaseItem,
   type DatabaseToken,
