@@ -4,7 +4,7 @@
  * is the same on every run.
  */
 import type { Topic } from './catalogue.ts';
-import { sequence } from './seeded.ts';
+import { sequence, unitHash } from './seeded.ts';
 
 export interface StakeholderCategory {
   readonly id: number;
@@ -28,6 +28,8 @@ export const stakeholderCategories = {
 
 /** One account of the synthetic population; optional fields are missing on purpose for some. */
 export interface Account {
+  /** The platform's numeric user id, as a string. */
+  readonly id: string;
   readonly screenName: string;
   readonly displayName?: string;
   readonly profileImage?: string;
@@ -45,13 +47,17 @@ export interface Account {
 const firstNames = (
   'Ana Priya Marcus Elena Tomas Grace Kwame Lina Oren Sofia Rafael Mei Jonah Amara Dmitri ' +
   'Hana Idris Clara Mateo Nadia Felix Yara Samuel Ingrid Tariq Leah Bruno Zainab Owen Rosa ' +
-  'Kenji Maeve Andre Talia Victor Noor Caleb Irene Luca Esme'
+  'Kenji Maeve Andre Talia Victor Noor Caleb Irene Luca Esme Ada Bashir Carmen Declan Eun ' +
+  'Farah Gideon Hugo Imani Joaquin Keira Lars Malik Nia Olga Pablo Quinn Ravi Saoirse Theo ' +
+  'Uma Vera Wes Ximena Yusuf Zora Aiko Beatriz Cyrus Dalia Emeka Freya Gus Hiro Iris Jude'
 ).split(' ');
 const lastNames = (
   'Reyes Kaur Whitfield Moreau Lindqvist Okafor Brennan Tanaka Halvorsen Castillo Mbeki Novak ' +
   'Ferreira Ashworth Quinlan Varga Delacroix Osei Petrov Yamada Calloway Sandoval Ibrahim ' +
   'Thornbury Kowalczyk Abernathy Lindgren Marchetti Oduya Pemberton Rasmussen Soto Vance ' +
-  'Winslow'
+  'Winslow Achebe Bergstrom Chandra Dunmore Esposito Fairweather Gallagher Haddad Iverson ' +
+  'Jovanovic Kimura Larkin Mendoza Nakamura Oyelaran Pascal Quartey Rinaldi Sorensen Takahashi ' +
+  'Underwood Valdez Wexler Yilmaz Zielinski Amsel Bianchi Costa Drummond Eklund Fitzroy Grant'
 ).split(' ');
 
 const clinicalTopics: readonly Topic[] = [
@@ -79,7 +85,7 @@ interface PersonTemplate {
 
 const people: readonly PersonTemplate[] = [
   {
-    count: 90,
+    count: 560,
     categories: [stakeholderCategories.doctor],
     display: (f, l) => `Dr. ${f} ${l}`,
     handles: [(f, l) => `Dr${f}${l}`, (f, l) => `${f}${l}MD`, (f, l) => `Dr${l}${f.slice(0, 1)}`],
@@ -88,7 +94,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.15,
   },
   {
-    count: 60,
+    count: 380,
     categories: [stakeholderCategories.hcp],
     display: (f, l) => `${f} ${l}, RN`,
     handles: [(f, l) => `${f}${l}RN`, (f) => `Nurse${f}`, (f, l) => `${f}${l.slice(0, 1)}PharmD`],
@@ -97,7 +103,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.2,
   },
   {
-    count: 80,
+    count: 500,
     categories: [stakeholderCategories.patientAdvocate],
     display: (f, l) => `${f} ${l}`,
     handles: [(f) => `${f}Advocates`, (f, l) => `${f}${l}`, (f) => `${f}Survives`],
@@ -106,7 +112,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.35,
   },
   {
-    count: 40,
+    count: 240,
     categories: [stakeholderCategories.caregiver],
     display: (f, l) => `${f} ${l}`,
     handles: [(f) => `${f}Cares`, (_f, l) => `CaringFor${l}`, (f, l) => `${f}_${l}`],
@@ -115,7 +121,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.3,
   },
   {
-    count: 60,
+    count: 360,
     categories: [stakeholderCategories.researcher],
     display: (f, l) => `Prof. ${f} ${l}`,
     handles: [(f, l) => `${f}${l}PhD`, (_f, l) => `${l}Lab`, (f, l) => `Prof${l}${f.slice(0, 1)}`],
@@ -124,7 +130,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.12,
   },
   {
-    count: 30,
+    count: 160,
     categories: [stakeholderCategories.journalist],
     display: (f, l) => `${f} ${l}`,
     handles: [(f, l) => `${f}${l}Health`, (_f, l) => `${l}Reports`, (f) => `${f}OnHealth`],
@@ -133,7 +139,7 @@ const people: readonly PersonTemplate[] = [
     tweetRatio: 0.2,
   },
   {
-    count: 25,
+    count: 150,
     categories: [stakeholderCategories.doctor, stakeholderCategories.researcher],
     display: (f, l) => `Dr. ${f} ${l}, PhD`,
     handles: [(f, l) => `Dr${f}${l}Lab`, (f, l) => `${l}${f}MDPhD`],
@@ -271,6 +277,10 @@ function profileImageFor(seed: string): string {
   return `https://api.dicebear.com/9.x/initials/png?seed=${encodeURIComponent(seed)}`;
 }
 
+function userIdOf(screenName: string): string {
+  return String(1_000_000_000 + Math.floor(unitHash(`id:${screenName}`) * 8_000_000_000));
+}
+
 function logUniform(random: () => number, [low, high]: readonly [number, number]): number {
   return Math.round(Math.exp(Math.log(low) + random() * (Math.log(high) - Math.log(low))));
 }
@@ -312,6 +322,7 @@ function buildPopulation(): Account[] {
       // Realism on purpose: some accounts lack a display name, an image or categories.
       const shape = random();
       const account: Account = {
+        id: userIdOf(screenName),
         screenName,
         ...(shape < 0.1 ? {} : { displayName }),
         ...(shape >= 0.1 && shape < 0.22 ? {} : { profileImage: profileImageFor(screenName) }),
@@ -331,10 +342,12 @@ function buildPopulation(): Account[] {
   }
   for (const organisation of organisations) {
     const followers = logUniform(random, [5_000, 400_000]);
+    const screenName = unique(organisation.handle);
     accounts.push({
-      screenName: unique(organisation.handle),
+      id: userIdOf(screenName),
+      screenName,
       displayName: organisation.name,
-      profileImage: profileImageFor(organisation.handle),
+      profileImage: profileImageFor(screenName),
       hsgScore: Math.round((55 + random() * 40) * 10) / 10,
       categories: [organisation.category],
       followers,

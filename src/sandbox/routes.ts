@@ -190,7 +190,7 @@ export function influencersAnswer(
     start,
     end,
     now: clock,
-    metric: metrics[0] ?? 'mentions',
+    metrics,
     limit,
   });
   return json(200, {

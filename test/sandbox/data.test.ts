@@ -14,7 +14,7 @@ const base = {
   start: new Date('2026-03-01T00:00:00Z'),
   end: new Date('2026-03-08T00:00:00Z'),
   now,
-  metric: 'mentions' as const,
+  metrics: ['mentions'] as const,
   limit: 500,
 };
 
@@ -39,9 +39,10 @@ describe('population', () => {
 
 describe('topInfluencers', () => {
   it('sums the pools of several predicates per account', () => {
-    const bcsm = topInfluencers({ ...base, predicates: [byName('#bcsm')] });
-    const lcsm = topInfluencers({ ...base, predicates: [byName('#lcsm')] });
-    const both = topInfluencers({ ...base, predicates: [byName('#bcsm'), byName('#lcsm')] });
+    const everyone = { ...base, limit: population.length };
+    const bcsm = topInfluencers({ ...everyone, predicates: [byName('#bcsm')] });
+    const lcsm = topInfluencers({ ...everyone, predicates: [byName('#lcsm')] });
+    const both = topInfluencers({ ...everyone, predicates: [byName('#bcsm'), byName('#lcsm')] });
     const mentions = (list: typeof both, name: string) =>
       list.find((item) => item.user.screen_name === name)?.mentions ?? 0;
     for (const item of both) {
@@ -72,7 +73,7 @@ describe('topInfluencers', () => {
   });
 
   it.each(sandboxMetrics)('orders by %s and ranks from 1', (metric) => {
-    const list = topInfluencers({ ...base, metric, predicates: [byName('#meded')] });
+    const list = topInfluencers({ ...base, metrics: [metric], predicates: [byName('#meded')] });
     expect(list.length).toBeGreaterThan(10);
     const value = (item: (typeof list)[number]) =>
       metric === 'hsg_score' ? item.user.hsg_score : item[metric];

@@ -42,6 +42,7 @@ export function influencers(
 export interface WireBody {
   influencers: {
     symplurrank: number;
+    hsg_score: number;
     mentions: number;
     tweets: number;
     retweets: number;
@@ -53,6 +54,7 @@ export interface WireBody {
       profile_image?: string;
       hsg_score: number;
       stakeholder_categories?: { id: number; name: string }[];
+      followers_count: number;
     };
   }[];
   databases: string[];
