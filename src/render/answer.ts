@@ -1,19 +1,16 @@
-import type {
-  ActionsBlock,
-  ContextBlock,
-  HeaderBlock,
-  ImageElement,
-  KnownBlock,
-  SectionBlock,
-} from '@slack/types';
+import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { Influencer, InfluencersResult, Metric } from '../analytics/types.ts';
+import type { InfluencersResult } from '../analytics/types.ts';
 import type { LookupRequest } from '../model/lookup.ts';
-import type { SlackMessage } from '../model/message.ts';
+import type { MessageBlock, SlackMessage } from '../model/message.ts';
+import { metricNames } from '../model/metrics.ts';
+import type { Presentation } from '../model/presentation.ts';
+import { droppedOutText, layoutEntries, personLabel, renderEntry } from './answer-list.ts';
 import { context, section } from './blocks.ts';
+import { categoryPie, maxChartBars, rankingBarChart } from './chart.ts';
+import { rankingTable } from './data-table.ts';
 import {
   cleanText,
-  compactNumber,
   escapeMrkdwn,
   formatDatabases,
   formatDayRange,
@@ -24,7 +21,9 @@ import {
   wholeDays,
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
-import { blockKitLimits, checked } from './limits.ts';
+import { blockKitLimits, blockTextLength, checked } from './limits.ts';
+import { defaultMetric, metricName, metricsFootnote, rankedByWords } from './metric-words.ts';
+import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -33,98 +32,143 @@ export interface AnswerOptions {
   readonly note?: string;
   /** Who sees the answer; a channel answer never offers to be shared again. Default 'ephemeral'. */
   readonly audience?: 'ephemeral' | 'channel';
+  /**
+   * The ranking of `request.compare`'s window: given, the answer is the compared one (each
+   * person's move, the metric's change, who dropped out).
+   */
+  readonly previous?: InfluencersResult;
+  /** How to show the ranking, over `request.presentation` (a Table or Chart button). */
+  readonly presentation?: Presentation;
+  /**
+   * Adds the buttons that ask again differently: compare with the previous period, table, chart,
+   * export as CSV (lookups seen by the person who asked; not digests). Default false.
+   */
+  readonly actions?: boolean;
 }
 
-/** Per-part bounds that keep any one influencer well inside a section's 3,000 characters. */
-const maxNameLength = 64;
-const maxHandleLength = 50;
-const maxCategories = 5;
-const maxCategoryLength = 40;
-const maxImageUrlLength = 1000;
+/**
+ * What a digest adds around the answer: blocks under the window, blocks under the ranking, and
+ * whether the footnote on the metrics is shown (default true). The answer leaves them room.
+ */
+export interface AnswerFrame {
+  readonly afterWindow?: readonly KnownBlock[];
+  readonly afterRanking?: readonly KnownBlock[];
+  readonly footnote?: boolean;
+}
+
+/** People the list shows, with their pictures: the rest of a longer ranking is in the table. */
+const listedPeople = 10;
 /** Characters kept back from the message budget for the "…and N more" line. */
 const moreLineReserve = 80;
 const fallbackHandles = 3;
 
-const countMetrics = ['mentions', 'retweets', 'tweets', 'impressions', 'replies'] as const;
-const metricWords: Record<(typeof countMetrics)[number], readonly [string, string]> = {
-  mentions: ['mention', 'mentions'],
-  retweets: ['retweet', 'retweets'],
-  tweets: ['tweet', 'tweets'],
-  impressions: ['impression', 'impressions'],
-  replies: ['reply', 'replies'],
-};
-
 /**
  * The answer to a lookup, whatever the service sent: every Block Kit limit holds for any input
- * (long names are shortened, a list that does not fit ends with "…and N more"), and nothing from
- * the service or the user can add formatting, links or mentions.
+ * (long names are shortened, a ranking that does not fit ends with "…and N more"), and nothing from
+ * the service or the user can add formatting, links or mentions. The list shows the top ten with
+ * pictures; a longer ranking, or the `table` presentation, comes as a native table; `chart` and
+ * `category_chart` add a native chart above the list.
  */
 export function renderAnswer(
   request: LookupRequest,
   result: InfluencersResult,
   options: AnswerOptions = {},
 ): SlackMessage {
+  return composeAnswer(request, result, options);
+}
+
+/** {@link renderAnswer} inside a digest's `frame`. */
+export function composeAnswer(
+  request: LookupRequest,
+  result: InfluencersResult,
+  options: AnswerOptions,
+  frame: AnswerFrame = {},
+): SlackMessage {
+  const presentation = options.presentation ?? request.presentation ?? 'list';
+  const metric = request.metric ?? defaultMetric;
+  const ranking = rankingOf(result, metric, request.top, options.previous);
   const databases = formatDatabases(request.databases);
-  const head: KnownBlock[] = [header(`Top influencers for ${databases}`), windowContext(request)];
+  const head: KnownBlock[] = [
+    header(`Top influencers for ${databases}`),
+    windowContext(request, ranking),
+  ];
   if (options.note !== undefined && cleanText(options.note).length > 0) {
     head.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
   }
+  head.push(...(frame.afterWindow ?? []));
+  const afterRanking = frame.afterRanking ?? [];
 
-  // The service may send more than was asked for; the person asked for the top N.
-  const influencers =
-    Number.isInteger(request.top) && request.top > 0
-      ? result.influencers.slice(0, request.top)
-      : result.influencers;
-  if (influencers.length === 0) {
+  if (ranking.rows.length === 0) {
     return checked({
       text: truncateMrkdwn(
         `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}.`,
         blockKitLimits.fallbackText,
       ),
-      blocks: [...head, section(emptyHint(databases))],
+      blocks: [...head, section(emptyHint(databases)), ...afterRanking],
     });
   }
 
-  const tail: KnownBlock[] = [];
-  const shareValue =
-    options.shareable === true && options.audience !== 'channel'
-      ? encodeShareValue(request)
-      : undefined;
-  if (shareValue !== undefined) {
-    tail.push(
-      shareValue.length <= blockKitLimits.buttonValue
-        ? shareActions(shareValue)
-        : context(shareTooLongNote),
-    );
-  }
+  const chart =
+    presentation === 'chart'
+      ? rankingBarChart(
+          ranking,
+          `Top ${Math.min(maxChartBars, ranking.rows.length)} by ${metricName(metric)} · ${databases}`,
+        )
+      : presentation === 'category_chart'
+        ? categoryPie(ranking, `Categories in the top ${ranking.rows.length} · ${databases}`)
+        : undefined;
+  const dropped =
+    ranking.droppedOut.length > 0
+      ? [section(truncateMrkdwn(droppedOutText(ranking.droppedOut), blockKitLimits.sectionText))]
+      : [];
+  const footnote = frame.footnote === false ? [] : [context(metricsFootnote)];
+  const tail = answerTail(request, options, presentation, ranking);
+  const wantsTable = presentation === 'table' || ranking.rows.length > listedPeople;
 
-  const entries = influencers.map(renderEntry);
-  const blockBudget = blockKitLimits.messageBlocks - head.length - tail.length - 1;
-  const charBudget =
-    blockKitLimits.messageBlockText - blockText(head) - blockText(tail) - moreLineReserve;
+  const fixed: MessageBlock[] = [
+    ...head,
+    ...(chart === undefined ? [] : [chart]),
+    ...dropped,
+    ...afterRanking,
+    ...footnote,
+    ...tail,
+  ];
+  const blockBudget = blockKitLimits.messageBlocks - fixed.length - (wantsTable ? 2 : 1);
+  let charBudget = blockKitLimits.messageBlockText - textOf(fixed) - moreLineReserve;
+
+  const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
+  const entries = listed.map((row) => renderEntry(row, ranking));
   const { blocks: list, shown } = layoutEntries(entries, blockBudget, charBudget);
-  const more = shown < entries.length ? [moreNotShown(entries.length - shown)] : [];
+  charBudget -= textOf(list);
+
+  const caption = truncate(
+    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
+    blockKitLimits.dataTableCaption,
+  );
+  const table = wantsTable
+    ? rankingTable(ranking, caption, charBudget - caption.length)
+    : undefined;
+  const hidden = ranking.rows.length - Math.max(shown, table?.shown ?? 0);
 
   return checked({
-    text: fallbackText(request, databases, entries),
-    blocks: [...head, ...list, ...more, ...tail],
+    text: fallbackText(request, databases, ranking),
+    blocks: [
+      ...head,
+      ...(chart === undefined ? [] : [chart]),
+      ...list,
+      ...(table === undefined ? [] : [table.block]),
+      ...(hidden > 0 ? [moreNotShown(hidden)] : []),
+      ...dropped,
+      ...afterRanking,
+      ...footnote,
+      ...tail,
+    ],
   });
 }
 
-/**
- * The line that ends a list cut short. A digest that must drop more entries to fit its own lines
- * re-counts it, so both say it alike.
- */
-export function moreNotShown(count: number): ContextBlock {
+/** The line that ends a ranking cut short. */
+function moreNotShown(count: number): ContextBlock {
   return context(`…and ${count} more not shown here`);
-}
-
-/**
- * An X handle without its leading @s, cleaned and bounded, not yet neutralized: the answer links
- * it and a digest's rank changes list it, and both must name a person alike.
- */
-export function bareHandle(screenName: string): string {
-  return truncate(cleanText(screenName).replace(/^@+/u, ''), maxHandleLength);
 }
 
 /**
@@ -133,6 +177,10 @@ export function bareHandle(screenName: string): string {
  */
 export const shareTooLongNote =
   'This answer is too long to share with the button; copy it, or ask in the channel by mentioning me.';
+
+/** Shown instead of the buttons when the request does not fit in a button value. */
+export const actionsTooLongNote =
+  'This question is too long for the buttons; ask again with `vs previous period`, `table`, `chart` or `export` added.';
 
 /**
  * An answer shared in a channel, saying who shared it: the post comes from the app on that
@@ -149,18 +197,29 @@ export function renderShared(message: SlackMessage, userId: string): SlackMessag
   });
 }
 
+const instant = z.iso.datetime({ offset: true });
+
 const shareValueSchema = z.object({
   v: z.literal(1),
   d: z.array(z.string().min(1)).min(1),
-  s: z.iso.datetime({ offset: true }),
-  e: z.iso.datetime({ offset: true }),
+  s: instant,
+  e: instant,
   z: z.string().min(1),
-  t: z.number().int().min(1).max(50),
+  t: z
+    .number()
+    .int()
+    .min(1)
+    .max(blockKitLimits.dataTableRows - 1),
+  c: z.object({ s: instant, e: instant }).optional(),
+  m: z.enum(metricNames).optional(),
+  p: z.enum(['list', 'table', 'chart', 'category_chart']).optional(),
 });
 
 /**
- * The button value that lets the Slack layer run the same lookup again when someone shares it:
- * compact JSON with short keys (Slack allows 2,000 characters; the answer omits the button beyond).
+ * The button value that lets the Slack layer run the same lookup again (to share it, compare it,
+ * draw it as a table or a chart, export it): compact JSON with short keys, the comparison, metric
+ * and presentation only when set (Slack allows 2,000 characters; the answer omits the buttons
+ * beyond).
  */
 export function encodeShareValue(request: LookupRequest): string {
   return JSON.stringify({
@@ -170,11 +229,16 @@ export function encodeShareValue(request: LookupRequest): string {
     e: request.end,
     z: request.timezone,
     t: request.top,
+    ...(request.compare === undefined
+      ? {}
+      : { c: { s: request.compare.start, e: request.compare.end } }),
+    ...(request.metric === undefined ? {} : { m: request.metric }),
+    ...(request.presentation === undefined ? {} : { p: request.presentation }),
   });
 }
 
 /**
- * The lookup a share button carries, or undefined when the value is not one this renderer wrote
+ * The lookup a button carries, or undefined when the value is not one this renderer wrote
  * (malformed, another version, an inverted window): the caller then answers with a generic error.
  */
 export function decodeShareValue(value: string): LookupRequest | undefined {
@@ -186,159 +250,75 @@ export function decodeShareValue(value: string): LookupRequest | undefined {
   }
   const parsed = shareValueSchema.safeParse(json);
   if (!parsed.success) return undefined;
-  const { d, s, e, z: timezone, t } = parsed.data;
+  const { d, s, e, z: timezone, t, c, m, p } = parsed.data;
   if (Date.parse(s) >= Date.parse(e)) return undefined;
-  return { databases: d, start: s, end: e, timezone, top: t };
-}
-
-interface Entry {
-  /** mrkdwn, at most a few hundred characters (see the per-part bounds). */
-  readonly text: string;
-  readonly accessory: ImageElement | undefined;
-  /** How the influencer is named in the notification line: `@handle`, else the name. */
-  readonly label: string;
-}
-
-function renderEntry(influencer: Influencer, index: number): Entry {
-  const rank =
-    Number.isFinite(influencer.rank) && influencer.rank > 0 ? influencer.rank : index + 1;
-  const name = truncate(cleanText(influencer.displayName ?? ''), maxNameLength);
-  const handle = bareHandle(influencer.screenName ?? '');
-  const handleText = handle.length > 0 ? `@${neutralizeMrkdwn(handle)}` : '';
-  const handleMarkup =
-    handle.length > 0 && !handle.endsWith('…')
-      ? `<https://x.com/${encodeURIComponent(handle)}|${handleText}>`
-      : handleText;
-
-  const title = name.length > 0 ? `*${rank}. ${neutralizeMrkdwn(name)}*` : `*${rank}.*`;
-  const lines = [[title, handleMarkup].filter((part) => part.length > 0).join(' ')];
-  const figures = metricsLine(influencer);
-  if (figures.length > 0) lines.push(figures);
-  const categories = categoriesLine(influencer);
-  if (categories.length > 0) lines.push(categories);
-
+  if (c !== undefined && Date.parse(c.s) >= Date.parse(c.e)) return undefined;
   return {
-    text: lines.join('\n'),
-    accessory: profileImage(influencer.profileImageUrl, name.length > 0 ? name : `@${handle}`),
-    label: handleText.length > 0 ? handleText : neutralizeMrkdwn(name) || `#${rank}`,
-  };
-}
-
-function metricsLine(influencer: Influencer): string {
-  const parts: string[] = [];
-  const score = influencer.hsgScore ?? metric(influencer, 'hsg_score');
-  if (score !== undefined && Number.isFinite(score))
-    parts.push(`HSG score ${compactNumber(score)}`);
-  for (const name of countMetrics) {
-    const value = metric(influencer, name);
-    if (value === undefined || !Number.isFinite(value)) continue;
-    const [one, many] = metricWords[name];
-    parts.push(`${compactNumber(value)} ${value === 1 ? one : many}`);
-  }
-  return parts.join(' · ');
-}
-
-function metric(influencer: Influencer, name: Metric): number | undefined {
-  const value: unknown = influencer.metrics?.[name];
-  return typeof value === 'number' ? value : undefined;
-}
-
-function categoriesLine(influencer: Influencer): string {
-  const names = [
-    ...new Set(
-      (influencer.stakeholderCategories ?? [])
-        .map((category) => cleanText(typeof category?.name === 'string' ? category.name : ''))
-        .filter((name) => name.length > 0),
-    ),
-  ];
-  if (names.length === 0) return '';
-  const shown = names
-    .slice(0, maxCategories)
-    .map((name) => neutralizeMrkdwn(truncate(name, maxCategoryLength)));
-  const rest = names.length - shown.length;
-  return `${shown.join(', ')}${rest > 0 ? ` +${rest} more` : ''}`;
-}
-
-function profileImage(url: string | undefined, subject: string): ImageElement | undefined {
-  if (url === undefined || url.length > maxImageUrlLength) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  // Slack fetches the picture itself and refuses the message when it cannot: plain http is
-  // often refused or redirected, so only https is ever sent.
-  if (parsed.protocol !== 'https:') return undefined;
-  return {
-    type: 'image',
-    image_url: url,
-    alt_text: truncate(`Profile picture of ${subject}`, 200),
+    databases: d,
+    start: s,
+    end: e,
+    timezone,
+    top: t,
+    ...(c === undefined ? {} : { compare: { start: c.s, end: c.e } }),
+    ...(m === undefined ? {} : { metric: m }),
+    ...(p === undefined ? {} : { presentation: p }),
   };
 }
 
 /**
- * One section per influencer (with the picture beside it) when they all fit in the blocks left;
- * otherwise several per section, without pictures. Stops before the message's character budget.
+ * The buttons under an answer the person who asked sees: ask again compared, as a table, as a
+ * chart, as a CSV file, and share; each carries the request as shown. A channel answer has none.
  */
-function layoutEntries(
-  entries: readonly Entry[],
-  blockBudget: number,
-  charBudget: number,
-): { blocks: SectionBlock[]; shown: number } {
-  const blocks: SectionBlock[] = [];
-  let used = 0;
-  let shown = 0;
-  if (entries.length <= blockBudget) {
-    for (const entry of entries) {
-      const text = truncateMrkdwn(entry.text, blockKitLimits.sectionText);
-      if (used + text.length > charBudget) break;
-      used += text.length;
-      blocks.push(section(text, entry.accessory));
-      shown += 1;
-    }
-    return { blocks, shown };
+function answerTail(
+  request: LookupRequest,
+  options: AnswerOptions,
+  presentation: Presentation,
+  ranking: Ranking,
+): KnownBlock[] {
+  if (options.audience === 'channel') return [];
+  const share = options.shareable === true;
+  const ask = options.actions === true;
+  if (!share && !ask) return [];
+  const { export: _file, presentation: _asked, ...asked } = request;
+  const value = encodeShareValue(presentation === 'list' ? asked : { ...asked, presentation });
+  if (value.length > blockKitLimits.buttonValue) {
+    return [context(ask ? actionsTooLongNote : shareTooLongNote)];
   }
-
-  const perSection = Math.ceil(entries.length / Math.max(1, blockBudget));
-  let pending: string[] = [];
-  const flush = (): void => {
-    if (pending.length > 0) blocks.push(section(pending.join('\n\n')));
-    pending = [];
+  const buttons: Button[] = [];
+  if (ask) {
+    if (!ranking.compared)
+      buttons.push(button(actionIds.answerCompare, 'Compare with previous period', value));
+    if (presentation !== 'table') buttons.push(button(actionIds.answerTable, 'Table', value));
+    if (presentation !== 'chart') buttons.push(button(actionIds.answerChart, 'Chart', value));
+    buttons.push(button(actionIds.answerExport, 'Export CSV', value));
+  }
+  if (share) buttons.push(button(actionIds.shareAnswer, 'Share in channel', value));
+  const actions: ActionsBlock = {
+    type: 'actions',
+    block_id: blockIds.answerActions,
+    elements: buttons,
   };
-  for (const entry of entries) {
-    const text = truncateMrkdwn(entry.text, blockKitLimits.sectionText);
-    const joined = pending.length === 0 ? text : `${pending.join('\n\n')}\n\n${text}`;
-    const startsNew = pending.length >= perSection || joined.length > blockKitLimits.sectionText;
-    if (startsNew) {
-      flush();
-      if (blocks.length >= blockBudget) break;
-    }
-    const cost = text.length + (pending.length === 0 ? 0 : 2);
-    if (used + cost > charBudget) break;
-    used += cost;
-    pending.push(text);
-    shown += 1;
-  }
-  // Whenever entries are pending, a flush above left room for their section.
-  flush();
-  return { blocks, shown };
+  return [actions];
 }
 
-function fallbackText(
-  request: LookupRequest,
-  databases: string,
-  entries: readonly Entry[],
-): string {
-  const count = entries.length;
-  const subject = count === 1 ? 'Top influencer' : `Top ${count} influencers`;
-  const names = entries
+function button(actionId: string, label: string, value: string): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: label }, value };
+}
+
+function fallbackText(request: LookupRequest, databases: string, ranking: Ranking): string {
+  const count = ranking.rows.length;
+  const subject = rankingSubject(count);
+  const names = ranking.rows
     .slice(0, fallbackHandles)
-    .map((entry) => truncateMrkdwn(entry.label, 80))
+    .map((row) => truncateMrkdwn(personLabel(row), 80))
     .join(', ');
   const ellipsis = count > fallbackHandles ? '…' : '';
+  const versus =
+    ranking.compared && request.compare !== undefined
+      ? ` (vs ${formatDayRange({ ...request.compare, timezone: request.timezone })})`
+      : '';
   return truncateMrkdwn(
-    `${subject} for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}: ${names}${ellipsis}`,
+    `${subject} for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}${versus}: ${names}${ellipsis}`,
     blockKitLimits.fallbackText,
   );
 }
@@ -351,13 +331,28 @@ function emptyHint(databases: string): string {
   );
 }
 
-function windowContext(request: LookupRequest): ContextBlock {
+/** "Window: … · compared with … · ranked by mentions · queried in Europe/Paris". */
+function windowContext(request: LookupRequest, ranking: Ranking): ContextBlock {
   const zone = escapeMrkdwn(truncate(cleanText(request.timezone), 64));
-  const days = wholeDays(request);
-  if (days !== undefined) return context(`Window: ${escapeMrkdwn(days)} · queried in ${zone}`);
-  const start = slackDate(request.start, request.timezone);
-  const end = slackDate(request.end, request.timezone);
-  return context(`Window: ${start} → ${end} · queried in ${zone}`);
+  const parts = [`Window: ${windowText(request, request.timezone)}`];
+  if (ranking.compared) {
+    parts.push(
+      request.compare === undefined
+        ? 'compared with the previous period'
+        : `compared with ${windowText(request.compare, request.timezone)}`,
+    );
+  }
+  parts.push(rankedByWords(ranking.metric), `queried in ${zone}`);
+  return context(parts.join(' · '));
+}
+
+function windowText(
+  window: { readonly start: string; readonly end: string },
+  zone: string,
+): string {
+  const days = wholeDays({ ...window, timezone: zone });
+  if (days !== undefined) return escapeMrkdwn(days);
+  return `${slackDate(window.start, zone)} → ${slackDate(window.end, zone)}`;
 }
 
 function header(text: string): HeaderBlock {
@@ -367,33 +362,8 @@ function header(text: string): HeaderBlock {
   };
 }
 
-function shareActions(value: string): ActionsBlock {
-  return {
-    type: 'actions',
-    block_id: blockIds.answerActions,
-    elements: [
-      {
-        type: 'button',
-        action_id: actionIds.shareAnswer,
-        text: { type: 'plain_text', text: 'Share in channel' },
-        value,
-      },
-    ],
-  };
-}
-
-function blockText(blocks: readonly KnownBlock[]): number {
+function textOf(blocks: readonly MessageBlock[]): number {
   let total = 0;
-  for (const block of blocks) {
-    if (block.type === 'header' || block.type === 'section') total += block.text?.text.length ?? 0;
-    if (block.type === 'context') {
-      for (const element of block.elements) if ('text' in element) total += element.text.length;
-    }
-    if (block.type === 'actions') {
-      for (const element of block.elements) {
-        if (element.type === 'button') total += element.text.text.length;
-      }
-    }
-  }
+  for (const block of blocks) total += blockTextLength(block);
   return total;
 }

@@ -9,9 +9,10 @@ import type { Digest, PostWhen, Presentation } from '../model/digest.ts';
 import { type Metric, metricNames } from '../model/metrics.ts';
 import { context } from './blocks.ts';
 import { type DigestEditInput, digestEditCallbackId, digestEditInputs } from './digest-ids.ts';
-import { digestNoun, digestSubject, metricName } from './digest-words.ts';
+import { digestNoun, digestSubject } from './digest-words.ts';
 import { cleanText, truncate } from './format.ts';
 import { checked } from './limits.ts';
+import { metricName } from './metric-words.ts';
 import { schedulePhrase } from './schedule.ts';
 
 /** The Edit modal's words for a window, which the grammar reads back. */

@@ -15,7 +15,6 @@ import {
   digestNoun,
   digestPerson,
   digestSubject,
-  metricName,
   postWhenWords,
   presentationWords,
   runTime,
@@ -31,6 +30,7 @@ import {
   checked,
 } from './limits.ts';
 import { isSlackId } from './mentions.ts';
+import { metricName } from './metric-words.ts';
 import {
   describeWindow,
   monthlyWindowRules,

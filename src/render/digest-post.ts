@@ -3,28 +3,22 @@
  * failures pause it. Both are injected into the runner as they are (`RenderDigest`,
  * `RenderPauseNotice`), so the engine holds no words.
  */
-import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { InfluencersQuery, InfluencersResult, Metric } from '../analytics/types.ts';
-import type { Cadence, Digest, PauseReason } from '../model/digest.ts';
+import type { Cadence, Digest, PauseReason, RankedAccount } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
-import { bareHandle, moreNotShown, renderAnswer } from './answer.ts';
+import { composeAnswer } from './answer.ts';
+import { droppedOutText, listWithMore, maxMovesShown, personLabel } from './answer-list.ts';
 import { context, section } from './blocks.ts';
 import { pauseWords } from './digest-failures.ts';
-import {
-  digestPerson,
-  digestSubject,
-  metricName,
-  metricPhrase,
-  scheduleWords,
-} from './digest-words.ts';
+import { digestPerson, digestSubject, scheduleWords } from './digest-words.ts';
 import { escapeMrkdwn, neutralizeMrkdwn, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
-import { blockKitLimits, checkBlockKitLimits, checked } from './limits.ts';
-
-/** Handles per kind of rank change; the rest are counted. */
-const maxMovesShown = 10;
+import { blockKitLimits, checked } from './limits.ts';
+import { metricPhrase } from './metric-words.ts';
+import { bareHandle } from './ranking.ts';
 
 const cadenceWords: Record<Cadence, string> = {
   daily: 'Daily digest',
@@ -60,63 +54,39 @@ export function renderDigestMessage(
     end: query.end,
     timezone: query.timezone ?? digest.schedule.zone,
     top: query.limit ?? digest.top,
+    ...(digest.metric === undefined ? {} : { metric: digest.metric }),
+    presentation: digest.presentation,
   };
-  const answer = renderAnswer(request, result, { audience: 'channel' });
   const label = digest.postWhen === 'new' ? 'Watch' : cadenceWords[digest.schedule.cadence];
   const name =
     options.createdByName === undefined
       ? ''
       : neutralizeMrkdwn(truncate(options.createdByName, 80));
   const creator = name.length > 0 ? name : digestPerson(digest.creatorId);
-  const ranked = digest.metric === undefined ? '' : ` · ranked by ${metricName(digest.metric)}`;
   const line = context(
-    `${label} · ${escapeMrkdwn(scheduleWords(digest))}${ranked} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
+    `${label} · ${escapeMrkdwn(scheduleWords(digest))} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
   );
   const moves = changesBlock(changes);
   const newcomers =
     digest.postWhen === 'new'
       ? newcomersLine(changes, result, digest.top, digest.metric ?? newcomerMetric)
       : undefined;
-
-  // The answer is [header, window, ...entries, "…and N more"?]; the digest adds its own blocks.
-  const [header, window, ...rest] = answer.blocks;
-  const last = rest.at(-1);
-  const more = last?.type === 'context' ? last : undefined;
-  const entries = (more === undefined ? rest : rest.slice(0, -1)) as KnownBlock[];
-  let hidden = more === undefined ? 0 : moreCount(more);
-  const head = [
-    header,
-    window,
-    ...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]),
-    line,
-  ].filter((block) => block !== undefined) as KnownBlock[];
-  const assemble = (): KnownBlock[] => [
-    ...head,
-    ...entries,
-    ...(hidden > 0 ? [moreNotShown(hidden)] : []),
-    ...(moves === undefined ? [] : [moves]),
-  ];
+  // The answer's own blocks, with the digest's lines in the room it leaves them.
+  const answer = composeAnswer(
+    request,
+    result,
+    { audience: 'channel' },
+    {
+      afterWindow: [...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]), line],
+      afterRanking: moves === undefined ? [] : [moves],
+      footnote: false,
+    },
+  );
   const text = truncateMrkdwn(
     `${label}: ${newcomers === undefined ? answer.text : newcomers.text}`,
     blockKitLimits.fallbackText,
   );
-  // Make room when the answer already filled the message: fold entries two by two, then drop some.
-  while (checkBlockKitLimits({ text, blocks: assemble() }).length > 0 && entries.length > 1) {
-    const overBlocks = assemble().length > blockKitLimits.messageBlocks;
-    const a = entries.at(-2);
-    const b = entries.at(-1);
-    const joined =
-      a?.type === 'section' && b?.type === 'section' && a.text && b.text
-        ? `${a.text.text}\n\n${b.text.text}`
-        : undefined;
-    if (overBlocks && joined !== undefined && joined.length <= blockKitLimits.sectionText) {
-      entries.splice(-2, 2, section(joined));
-    } else {
-      const dropped = entries.pop();
-      hidden += dropped?.type === 'section' ? (dropped.text?.text.split('\n\n').length ?? 1) : 1;
-    }
-  }
-  return checked({ text, blocks: assemble() });
+  return checked({ text, blocks: answer.blocks });
 }
 
 /** The metric a watch's newcomers are shown with, unless it ranks by another. */
@@ -141,8 +111,7 @@ function newcomersLine(
   const names = shown.map((account) => {
     const influencer = byName.get(account.screenName.toLowerCase());
     const figure = influencer === undefined ? undefined : metricPhrase(influencer, metric);
-    const handle = `@${neutralizeMrkdwn(bareHandle(account.screenName))}`;
-    return `${handle} at #${account.rank}${figure === undefined ? '' : `, ${figure}`}`;
+    return `${accountLabel(account)} at #${account.rank}${figure === undefined ? '' : `, ${figure}`}`;
   });
   const list = `${names.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
   const heading = `New in the top ${top}`;
@@ -152,41 +121,43 @@ function newcomersLine(
   };
 }
 
-function moreCount(block: ContextBlock): number {
-  const element = block.elements[0];
-  const text = element !== undefined && 'text' in element ? element.text : '';
-  const match = /…and (\d+) more/.exec(text);
-  return match === null ? 0 : Number(match[1]);
+/** A stored account as the answer's lines name a person. */
+function asRow(account: RankedAccount) {
+  return { handle: bareHandle(account.screenName), name: '', rank: account.rank };
+}
+
+function accountLabel(account: RankedAccount): string {
+  return personLabel(asRow(account));
 }
 
 /** How the ranking moved, compactly; undefined on a digest's first run. */
 function changesBlock(changes: RankChanges): SectionBlock | undefined {
   if (changes.firstRun) return undefined;
-  const handle = (name: string): string => `@${neutralizeMrkdwn(bareHandle(name))}`;
-  const list = <T>(items: readonly T[], word: (item: T) => string): string => {
-    const shown = items.slice(0, maxMovesShown).map(word);
-    const rest = items.length - shown.length;
-    return `${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
-  };
   const lines: string[] = [];
   if (changes.newEntrants.length > 0) {
     lines.push(
-      `*New*: ${list(changes.newEntrants, (a) => `${handle(a.screenName)} at #${a.rank}`)}`,
+      `*New*: ${listWithMore(changes.newEntrants, (a) => `${accountLabel(a)} at #${a.rank}`)}`,
     );
   }
   if (changes.movedUp.length > 0) {
     lines.push(
-      `*Up*: ${list(changes.movedUp, (m) => `${handle(m.screenName)} +${m.delta} to #${m.rank}`)}`,
+      `*Up*: ${listWithMore(changes.movedUp, (m) => `${accountLabel(m)} +${m.delta} to #${m.rank}`)}`,
     );
   }
   if (changes.movedDown.length > 0) {
     lines.push(
-      `*Down*: ${list(changes.movedDown, (m) => `${handle(m.screenName)} −${Math.abs(m.delta)} to #${m.rank}`)}`,
+      `*Down*: ${listWithMore(changes.movedDown, (m) => `${accountLabel(m)} −${Math.abs(m.delta)} to #${m.rank}`)}`,
     );
   }
   if (changes.droppedOut.length > 0) {
     lines.push(
-      `*Dropped out*: ${list(changes.droppedOut, (a) => `${handle(a.screenName)} (was #${a.rank})`)}`,
+      droppedOutText(
+        changes.droppedOut.map((a) => ({
+          handle: bareHandle(a.screenName),
+          name: '',
+          rank: a.rank,
+        })),
+      ),
     );
   }
   const body =

@@ -3,12 +3,10 @@
  * so the confirmation, the list, the post and the notices call it by the same words.
  */
 import { DateTime } from 'luxon';
-import type { Influencer, Metric } from '../analytics/types.ts';
 import type { Digest, Presentation } from '../model/digest.ts';
 import { zoneFor } from '../time/zones.ts';
 import {
   cleanText,
-  compactNumber,
   escapeMrkdwn,
   formatDatabases,
   locale,
@@ -42,50 +40,17 @@ export function digestPerson(id: string): string {
   return userMention(id, 'someone');
 }
 
-const metricLabels: Record<Metric, readonly [one: string, many: string]> = {
-  hsg_score: ['HSG score', 'HSG score'],
-  mentions: ['mention', 'mentions'],
-  retweets: ['retweet', 'retweets'],
-  tweets: ['tweet', 'tweets'],
-  impressions: ['impression', 'impressions'],
-  replies: ['reply', 'replies'],
-};
-
-/** A metric's name as a person reads it: "impressions", "HSG score". */
-export function metricName(metric: Metric): string {
-  return metricLabels[metric][1];
-}
-
-/**
- * An influencer's value of `metric`, in words: "1.2K mentions", "HSG score 87"; undefined when
- * the service did not send it.
- */
-export function metricPhrase(influencer: Influencer, metric: Metric): string | undefined {
-  const value =
-    metric === 'hsg_score'
-      ? (influencer.hsgScore ?? influencer.metrics.hsg_score)
-      : influencer.metrics[metric];
-  if (value === undefined || !Number.isFinite(value)) return undefined;
-  const [one, many] = metricLabels[metric];
-  return metric === 'hsg_score'
-    ? `${one} ${compactNumber(value)}`
-    : `${compactNumber(value)} ${value === 1 ? one : many}`;
-}
-
-/**
- * How a digest asked to show its ranking, when not as the list. Tables and charts are not drawn
- * yet: every run shows the list, and these words say what was chosen.
- */
+/** How a digest shows its ranking, when not as the list: "a table", "a chart of categories". */
 export function presentationWords(presentation: Presentation): string | undefined {
   switch (presentation) {
     case 'list':
       return undefined;
     case 'table':
-      return 'a table (each run shows the list until tables are drawn)';
+      return 'a table';
     case 'chart':
-      return 'a chart (each run shows the list until charts are drawn)';
+      return 'a chart';
     case 'category_chart':
-      return 'a chart of categories (each run shows the list until charts are drawn)';
+      return 'a chart of categories';
   }
 }
 

@@ -131,7 +131,8 @@ export function compactNumber(value: number): string {
   if (tenths === 0) return '0';
   const whole = Math.floor(tenths / 10);
   const decimal = tenths % 10;
-  const digits = unitIndex === 0 ? whole.toString() : whole.toLocaleString('en-US');
+  // Grouping only matters past 999 of the last unit; toLocaleString is slow on a hot path.
+  const digits = unitIndex === 0 || whole < 1000 ? whole.toString() : whole.toLocaleString('en-US');
   return `${sign}${digits}${decimal === 0 ? '' : `.${decimal}`}${units[unitIndex]}`;
 }
 

@@ -120,6 +120,8 @@ export const grammarSummary =
   'window you get the last 7 days.\n' +
   '*Compare and rank*: `vs previous period`, `vs last year`, `vs Q2`; `by mentions`, ' +
   '`ranked by reach`, `by HSG score`.\n' +
+  '*Show as*: `table` (the whole ranking), `chart` or `chart categories`; `export` (or `csv`) ' +
+  'for a CSV file.\n' +
   '*Time zone*: yours from your Slack profile, or `in Europe/London`, `tz America/New_York`, ' +
   '`tz:UTC`, a place (`in Boston`, `in India`) or `in EST`.\n' +
   '*How many*: `top 20` or `limit 20`, from 1 to 100 (default 10); over 10 comes as a table.\n' +

@@ -8,6 +8,14 @@
 export const actionIds = {
   /** "Share in channel" under an ephemeral answer; its value is `encodeShareValue(request)`. */
   shareAnswer: 'influencers_share',
+  /**
+   * The buttons under a lookup's answer that ask it again differently; each value is
+   * `encodeShareValue(request)` of the request as shown.
+   */
+  answerCompare: 'answer_compare',
+  answerTable: 'answer_table',
+  answerChart: 'answer_chart',
+  answerExport: 'answer_export',
   /** "Look up" on the Home tab: opens the lookup modal. */
   openLookup: 'influencers_open_lookup',
 } as const;

@@ -1,5 +1,6 @@
 import type { AnyBlock } from '@slack/types';
 import { unescapeMrkdwn } from './format.ts';
+import { type ChartLike, chartText, type TableLike, tableText } from './text-figures.ts';
 
 interface TextObjectLike {
   readonly type?: unknown;
@@ -14,7 +15,7 @@ interface ElementLike extends TextObjectLike {
   readonly elements?: readonly ElementLike[];
 }
 
-interface BlockLike {
+interface BlockLike extends TableLike, ChartLike {
   readonly type: string;
   readonly text?: TextObjectLike;
   readonly fields?: readonly TextObjectLike[];
@@ -25,10 +26,14 @@ interface BlockLike {
   readonly alt_text?: unknown;
 }
 
+/** Table cells longer than this are cut in the console, so a row stays on a wide line. */
+const consoleCellWidth = 24;
+
 /**
  * A message (or view) as readable terminal text, for the local console that shows answers without
  * Slack: headers underlined, mrkdwn markers dropped, `<!date^…|fallback>` as its fallback,
- * `<url|label>` as `label (url)`, buttons as `[Share in channel]`. Blocks are separated by a blank
+ * `<url|label>` as `label (url)`, buttons as `[Share in channel]`, tables as aligned columns
+ * and charts as bars, as Slack would draw them. Blocks are separated by a blank
  * line; with no blocks, the `text` fallback is shown.
  */
 export function toPlainText(message: {
@@ -182,6 +187,15 @@ function blockToPlain(block: BlockLike): string {
     }
     case 'rich_text':
       return richText(block.elements);
+    case 'data_table': {
+      const { head, rows } = tableText(block, { columns: 'all', maxCellWidth: consoleCellWidth });
+      const caption = typeof block.caption === 'string' ? [block.caption] : [];
+      return [...caption, ...head, ...rows].join('\n');
+    }
+    case 'data_visualization': {
+      const title = typeof block.title === 'string' ? [block.title] : [];
+      return [...title, ...chartText(block)].join('\n');
+    }
     default:
       return '';
   }

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Influencer, type Metric, metricNames } from '../../src/analytics/types.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { Presentation } from '../../src/model/presentation.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
+import { withoutNewBlocks } from '../../src/render/blocks.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';
 
@@ -64,11 +66,14 @@ const influencer: fc.Arbitrary<Influencer> = fc.record(
     displayName: name,
     profileImageUrl: fc.oneof(fc.webUrl(), name, fc.constant(`https://x.test/${'a'.repeat(2900)}`)),
     hsgScore: number,
+    followersCount: number,
     stakeholderCategories: fc.array(fc.record({ name }), { maxLength: 12 }),
     metrics,
   },
   { requiredKeys: ['rank', 'screenName', 'stakeholderCategories', 'metrics'] },
 );
+
+const presentations = fc.constantFrom<Presentation>('list', 'table', 'chart', 'category_chart');
 
 const zones = fc.constantFrom(
   'UTC',
@@ -89,40 +94,103 @@ const request: fc.Arbitrary<LookupRequest> = fc
     }),
     days: fc.integer({ min: 1, max: 400 }),
     timezone: zones,
-    top: fc.oneof(fc.constant(50), fc.integer({ min: 1, max: 50 })),
+    top: fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 100 })),
+    compare: fc.boolean(),
+    metric: fc.option(fc.constantFrom(...metricNames), { nil: undefined }),
+    presentation: fc.option(presentations, { nil: undefined }),
   })
-  .map(({ databases, start, days, timezone, top }) => ({
+  .map(({ databases, start, days, timezone, top, compare, metric, presentation }) => ({
     databases,
     start: start.toISOString(),
     end: new Date(start.getTime() + days * 86_400_000).toISOString(),
     timezone,
     top,
+    ...(compare
+      ? {
+          compare: {
+            start: new Date(start.getTime() - days * 86_400_000).toISOString(),
+            end: start.toISOString(),
+          },
+        }
+      : {}),
+    ...(metric === undefined ? {} : { metric }),
+    ...(presentation === undefined ? {} : { presentation }),
   }));
+
+const ranking = fc.array(influencer, { maxLength: 100 });
 
 const options = fc.record(
   {
     shareable: fc.boolean(),
     note: name,
     audience: fc.constantFrom('ephemeral' as const, 'channel' as const),
+    previous: ranking.map((influencers) => ({ influencers })),
+    presentation: presentations,
+    actions: fc.boolean(),
   },
   { requiredKeys: [] },
 );
 
 describe('renderAnswer for any input', () => {
-  it('keeps every Block Kit limit and a non-empty notification text', () => {
+  it('keeps every Block Kit limit and a non-empty notification text, also without tables and charts', () => {
+    fc.assert(
+      fc.property(request, ranking, options, (lookup, influencers, answerOptions) => {
+        const message = renderAnswer(lookup, { influencers }, answerOptions);
+        expect(checkBlockKitLimits(message)).toEqual([]);
+        expect(message.text.trim().length).toBeGreaterThan(0);
+        expect(JSON.stringify(message)).not.toContain('undefined');
+        const plain = withoutNewBlocks(message);
+        expect(checkBlockKitLimits(plain)).toEqual([]);
+        expect(
+          plain.blocks.some((block) => ['data_table', 'data_visualization'].includes(block.type)),
+        ).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps every limit with a hundred long names, every presentation and metric, compared or not', () => {
+    // Long names made by repeating a short random one: as hard on the layout, cheaper to make.
+    const long = fc
+      .tuple(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 20, max: 80 }),
+      )
+      .map(([part, times]) => part.repeat(times));
+    const person = fc.record({
+      rank: fc.integer({ min: 1, max: 100 }),
+      screenName: long,
+      displayName: long,
+      profileImageUrl: fc.webUrl(),
+      hsgScore: number,
+      followersCount: number,
+      stakeholderCategories: fc.array(fc.record({ name: long }), { minLength: 5, maxLength: 8 }),
+      metrics,
+    });
+    const hundred = fc.array(person, { minLength: 100, maxLength: 100 });
     fc.assert(
       fc.property(
         request,
-        fc.array(influencer, { maxLength: 50 }),
-        options,
-        (lookup, influencers, answerOptions) => {
-          const message = renderAnswer(lookup, { influencers }, answerOptions);
+        hundred,
+        fc.option(hundred, { nil: undefined }),
+        presentations,
+        fc.constantFrom(...metricNames),
+        (lookup, influencers, previous, presentation, metric) => {
+          const message = renderAnswer(
+            { ...lookup, top: 100, metric },
+            { influencers },
+            {
+              presentation,
+              actions: true,
+              shareable: true,
+              ...(previous === undefined ? {} : { previous: { influencers: previous } }),
+            },
+          );
           expect(checkBlockKitLimits(message)).toEqual([]);
-          expect(message.text.trim().length).toBeGreaterThan(0);
-          expect(JSON.stringify(message)).not.toContain('undefined');
+          expect(checkBlockKitLimits(withoutNewBlocks(message))).toEqual([]);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 30 },
     );
   });
 

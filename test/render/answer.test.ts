@@ -11,26 +11,13 @@ import {
 } from '../../src/render/answer.ts';
 import { actionIds, blockIds } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import { metricsFootnote } from '../../src/render/metric-words.ts';
+import { influencer, lookup } from './helpers.ts';
 
-const request: LookupRequest = {
-  databases: ['#hcsm'],
-  start: '2026-11-14T00:00:00-05:00',
-  end: '2026-11-21T00:00:00-05:00',
-  timezone: 'America/New_York',
-  top: 10,
-};
+const request = lookup;
 
 const windowLine =
-  'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · queried in America/New_York';
-
-function influencer(overrides: Partial<Influencer> & Pick<Influencer, 'rank'>): Influencer {
-  return {
-    screenName: `user${overrides.rank}`,
-    stakeholderCategories: [],
-    metrics: {},
-    ...overrides,
-  };
-}
+  'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · ranked by mentions · queried in America/New_York';
 
 const typical: InfluencersResult = {
   influencers: [
@@ -78,7 +65,7 @@ describe('renderAnswer', () => {
           type: 'mrkdwn',
           text:
             'Window: <!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST> → ' +
-            '<!date^1795275000^{date_short_pretty} {time}|Nov 21, 2026 10:30 EST> · queried in America/New_York',
+            '<!date^1795275000^{date_short_pretty} {time}|Nov 21, 2026 10:30 EST> · ranked by mentions · queried in America/New_York',
         },
       ],
     });
@@ -120,6 +107,7 @@ describe('renderAnswer', () => {
           },
         },
         { type: 'section', text: { type: 'mrkdwn', text: '*3.* <https://x.com/solo|@solo>' } },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: metricsFootnote }] },
         {
           type: 'actions',
           block_id: blockIds.answerActions,
@@ -333,7 +321,7 @@ describe('renderAnswer', () => {
     );
   });
 
-  it('fits 50 influencers by grouping them, without pictures, when one block each would not fit', () => {
+  it('lists the top ten with pictures and gives the whole ranking as a table when more are asked for', () => {
     const fifty = {
       influencers: Array.from({ length: 50 }, (_, i) =>
         influencer({
@@ -349,34 +337,54 @@ describe('renderAnswer', () => {
       note: 'A note.',
     });
     expect(checkBlockKitLimits(message)).toEqual([]);
-    const text = sectionTexts(message).join('\n\n');
-    for (let rank = 1; rank <= 50; rank += 1) expect(text).toContain(`*${rank}. Person ${rank}*`);
-    expect(message.blocks.some((block) => block.type === 'section' && 'accessory' in block)).toBe(
-      false,
+    const listed = message.blocks.filter(
+      (block) => block.type === 'section' && 'accessory' in block,
     );
+    expect(listed).toHaveLength(10);
+    expect(sectionTexts(message)[9]).toContain('*10. Person 10*');
+    const table = message.blocks.find((block) => block.type === 'data_table');
+    expect(table?.type === 'data_table' && table.rows).toHaveLength(51);
+    expect(table?.type === 'data_table' && table.rows[50]?.[1]).toEqual({
+      type: 'raw_text',
+      text: 'Person 50',
+    });
     expect(message.blocks.at(-1)?.type).toBe('actions');
   });
 
-  it('stops with "…and N more" when the influencers would exceed the message budget', () => {
+  it('stops with "…and N more" when the ranking would exceed the message budget', () => {
     const long = {
-      influencers: Array.from({ length: 50 }, (_, i) =>
+      influencers: Array.from({ length: 100 }, (_, i) =>
         influencer({
           rank: i + 1,
+          screenName: `${'h'.repeat(60)}${i}`,
           displayName: 'N'.repeat(500),
           stakeholderCategories: Array.from({ length: 9 }, (_, c) => ({
             name: `${c}${'c'.repeat(60)}`,
           })),
-          metrics: { mentions: 1, retweets: 2, tweets: 3, impressions: 4, replies: 5 },
+          hsgScore: 87.35,
+          followersCount: 123_456,
+          metrics: {
+            mentions: 123_456,
+            retweets: 223_456,
+            tweets: 323_456,
+            impressions: 423_456_789,
+            replies: 523_456,
+          },
         }),
       ),
     };
-    const message = renderAnswer({ ...request, top: 40 }, long);
+    const message = renderAnswer({ ...request, top: 100 }, long, {
+      note: 'n'.repeat(1000),
+      previous: { influencers: [...long.influencers].reverse() },
+    });
     expect(checkBlockKitLimits(message)).toEqual([]);
-    const shown = sectionTexts(message).length;
-    expect(shown).toBeLessThan(40);
-    expect(message.blocks.at(-1)).toEqual({
+    const table = message.blocks.find((block) => block.type === 'data_table');
+    const rows = table?.type === 'data_table' ? table.rows.length - 1 : 0;
+    expect(rows).toBeGreaterThan(10);
+    expect(rows).toBeLessThan(100);
+    expect(message.blocks).toContainEqual({
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `…and ${40 - shown} more not shown here` }],
+      elements: [{ type: 'mrkdwn', text: `…and ${100 - rows} more not shown here` }],
     });
   });
 });
@@ -462,7 +470,7 @@ describe('share value', () => {
     ],
     [
       'top out of range',
-      '{"v":1,"d":["#a"],"s":"2026-11-14T00:00:00Z","e":"2026-11-15T00:00:00Z","z":"UTC","t":51}',
+      '{"v":1,"d":["#a"],"s":"2026-11-14T00:00:00Z","e":"2026-11-15T00:00:00Z","z":"UTC","t":101}',
     ],
     [
       'a start without offset',

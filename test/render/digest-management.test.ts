@@ -120,7 +120,7 @@ describe('renderDigestCreated for a watch and an edit', () => {
         '*Each run covers*: the 7 days before each run\n' +
         '*Posts*: only when the top 10 changes (who is in it, or their order)\n' +
         '*Ranked by*: impressions\n' +
-        '*Shown as*: a table (each run shows the list until tables are drawn)',
+        '*Shown as*: a table',
     );
   });
 

@@ -3,7 +3,7 @@ import type { InfluencersResult } from '../../src/analytics/types.ts';
 import type { RenderDigest, RenderPauseNotice } from '../../src/digests/runner.ts';
 import type { ErrorCode } from '../../src/errors.ts';
 import { defined } from '../../src/model/defined.ts';
-import type { PauseReason } from '../../src/model/digest.ts';
+import type { Digest, PauseReason } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
@@ -29,7 +29,7 @@ describe('renderDigestMessage', () => {
     );
     expect(texts(message.blocks)).toEqual([
       'Top influencers for #hcsm',
-      `Window: ${mondayDate(1794819600, 'Nov 16, 2026 09:00 GMT')} → ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')} · queried in Europe/London`,
+      `Window: ${mondayDate(1794819600, 'Nov 16, 2026 09:00 GMT')} → ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')} · ranked by mentions · queried in Europe/London`,
       'Weekly digest · Mondays at 09:00 Europe/London · created by Jane ∗Doe∗ · id 7K3M9Q',
       '*1.* <https://x.com/alice|@alice>\n10 mentions',
       '*2.* <https://x.com/bob|@bob>',
@@ -68,7 +68,7 @@ describe('renderDigestMessage', () => {
     expect(moved).toMatch(/@p9 \(was #10\) and 2 more$/);
   });
 
-  it('fits the Block Kit limits with 50 long entries and many moves, folding entries', () => {
+  it('fits the Block Kit limits with 50 long entries and many moves: ten listed, all in the table', () => {
     const long = 'W'.repeat(200);
     const full: InfluencersResult = {
       influencers: Array.from({ length: 50 }, (_, i) => ({
@@ -102,7 +102,49 @@ describe('renderDigestMessage', () => {
     const lines = texts(message.blocks);
     expect(lines[2]).toContain('Weekly digest · ');
     expect(lines.at(-1)).toMatch(/^\*Since the previous run\*\n\*New\*: /);
-    expect(lines.at(-2)).toMatch(/^…and \d+ more not shown here$/);
+    expect(lines.filter((line) => line.startsWith('*')).slice(0, 10)).toHaveLength(10);
+    const table = message.blocks.find((block) => block.type === 'data_table');
+    const rows = table?.type === 'data_table' ? table.rows.length - 1 : 0;
+    expect(rows).toBeGreaterThan(10);
+    expect(rows).toBe(50);
+  });
+
+  it('shows its ranking as it was asked to: a table, a chart, with the same blocks as a lookup', () => {
+    const moved = rankChanges(
+      [{ screenName: 'bob', rank: 1 }],
+      [
+        { screenName: 'alice', rank: 1 },
+        { screenName: 'bob', rank: 2 },
+      ],
+    );
+    const types = (presentation: Digest['presentation']) =>
+      renderDigestMessage(
+        digest({ presentation, metric: 'impressions' }),
+        query,
+        result,
+        moved,
+      ).blocks.map((block) => block.type);
+    expect(types('table')).toEqual(['header', 'context', 'context', 'data_table', 'section']);
+    expect(types('chart')).toEqual([
+      'header',
+      'context',
+      'context',
+      'data_visualization',
+      'section',
+      'section',
+      'section',
+    ]);
+    expect(types('category_chart')[3]).toBe('data_visualization');
+    const table = renderDigestMessage(digest({ presentation: 'table' }), query, result, moved);
+    expect(texts(table.blocks)[1]).toContain(' · ranked by mentions · ');
+    expect(table.blocks[3]).toMatchObject({
+      type: 'data_table',
+      caption: 'Top 2 influencers for #hcsm, ranked by mentions',
+    });
+    expect(texts(table.blocks).at(-1)).toBe(
+      '*Since the previous run*\n*New*: @alice at #1\n*Down*: @bob −1 to #2',
+    );
+    expect(checkBlockKitLimits(table)).toEqual([]);
   });
 
   it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {

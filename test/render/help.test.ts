@@ -37,6 +37,9 @@ describe('renderHelp', () => {
       'A range that ends on a date includes that whole day; an end with a time stops at that time.',
     );
     expect(text).toContain('Compare and rank: `vs previous period`');
+    expect(text).toContain(
+      'Show as: `table` (the whole ranking), `chart` or `chart categories`; `export` (or `csv`) for a CSV file.',
+    );
     expect(text).toContain('or just ask (`who drove #hcsm last week?`)');
     expect(text).toContain(
       'In a direct message send me the same text without `/influencers` (for example `#hcsm yesterday`)',

@@ -1,7 +1,8 @@
 /** What the digest renderers' tests share: a digest, a lookup to post, and a reader for blocks. */
-import type { KnownBlock } from '@slack/types';
-import type { InfluencersQuery, InfluencersResult } from '../../src/analytics/types.ts';
+import type { Influencer, InfluencersQuery, InfluencersResult } from '../../src/analytics/types.ts';
 import type { Digest } from '../../src/model/digest.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { MessageBlock } from '../../src/model/message.ts';
 
 export const now = new Date('2026-11-21T15:30:00Z');
 
@@ -26,7 +27,7 @@ export function digest(overrides: Partial<Digest> = {}): Digest {
   };
 }
 
-export function texts(blocks: readonly KnownBlock[]): string[] {
+export function texts(blocks: readonly MessageBlock[]): string[] {
   return blocks.flatMap((block) => {
     if (block.type === 'section' && block.text) return [block.text.text];
     if (block.type === 'context') {
@@ -55,3 +56,22 @@ export const result: InfluencersResult = {
     { rank: 2, screenName: 'bob', stakeholderCategories: [], metrics: {} },
   ],
 };
+
+/** A week of #hcsm in New York: the lookup the answer's tests render. */
+export const lookup: LookupRequest = {
+  databases: ['#hcsm'],
+  start: '2026-11-14T00:00:00-05:00',
+  end: '2026-11-21T00:00:00-05:00',
+  timezone: 'America/New_York',
+  top: 10,
+};
+
+/** An influencer with only what a test names: `user<rank>`, no category, no metric. */
+export function influencer(overrides: Partial<Influencer> & Pick<Influencer, 'rank'>): Influencer {
+  return {
+    screenName: `user${overrides.rank}`,
+    stakeholderCategories: [],
+    metrics: {},
+    ...overrides,
+  };
+}

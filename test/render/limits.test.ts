@@ -4,6 +4,7 @@ import { defined } from '../../src/model/defined.ts';
 import {
   assertWithinBlockKitLimits,
   blockKitLimits,
+  blockTextLength,
   checkBlockKitLimits,
 } from '../../src/render/limits.ts';
 
@@ -121,5 +122,153 @@ describe('checkBlockKitLimits', () => {
       contextElements: 10,
       messageBlockText: 12_000,
     });
+  });
+});
+
+describe('checkBlockKitLimits on tables and charts', () => {
+  const text = (value: string) => ({ type: 'raw_text', text: value });
+  const number = (value: number) => ({ type: 'raw_number', value, text: String(value) });
+  const table = (overrides: Record<string, unknown> = {}): AnyBlock =>
+    ({
+      type: 'data_table',
+      caption: 'Top',
+      page_size: 10,
+      rows: [
+        [text('Rank'), text('Name')],
+        [number(1), text('Alice')],
+      ],
+      ...overrides,
+    }) as AnyBlock;
+  const series = (name: string, labels: readonly string[]) => ({
+    name,
+    data: labels.map((label) => ({ label, value: 1 })),
+  });
+  const bars = (chart: Record<string, unknown> = {}, title = 'Top 10 by mentions'): AnyBlock =>
+    ({
+      type: 'data_visualization',
+      title,
+      chart: {
+        type: 'bar',
+        series: [series('This period', ['a', 'b'])],
+        axis_config: { categories: ['a', 'b'], x_label: 'Influencer', y_label: 'Mentions' },
+        ...chart,
+      },
+    }) as AnyBlock;
+  const pie = (segments: number): AnyBlock =>
+    ({
+      type: 'data_visualization',
+      title: 'Categories',
+      chart: {
+        type: 'pie',
+        segments: Array.from({ length: segments }, (_, i) => ({ label: `c${i}`, value: i + 1 })),
+      },
+    }) as AnyBlock;
+  const problems = (...blocks: AnyBlock[]) => checkBlockKitLimits({ text: 'fallback', blocks });
+
+  it('accepts a table and a chart within their limits, and counts their text', () => {
+    expect(problems(table(), bars(), pie(6))).toEqual([]);
+    expect(
+      problems(
+        table({ caption: 'c'.repeat(200) }),
+        ...Array.from({ length: 5 }, () => section('x'.repeat(2380))),
+      ),
+    ).toEqual(['block text: 12114 > 12000']);
+  });
+
+  it.each<[string, AnyBlock, string]>([
+    ['a table without caption', table({ caption: ' ' }), 'blocks[0].caption: empty'],
+    [
+      'a table of one row',
+      table({ rows: [[text('Rank')]] }),
+      'blocks[0].rows: 1 < 2 (a header and a row)',
+    ],
+    [
+      'a table of 102 rows',
+      table({ rows: Array.from({ length: 102 }, () => [text('x')]) }),
+      'blocks[0].rows: 102 > 101',
+    ],
+    [
+      'a table of 21 columns',
+      table({
+        rows: [
+          Array.from({ length: 21 }, () => text('h')),
+          Array.from({ length: 21 }, () => text('x')),
+        ],
+      }),
+      'blocks[0].rows[0]: 21 > 20',
+    ],
+    [
+      'rows of unequal length',
+      table({ rows: [[text('a'), text('b')], [text('x')]] }),
+      'blocks[0].rows[1]: 1 cells, not 2',
+    ],
+    [
+      'rich text in the header',
+      table({ rows: [[{ type: 'rich_text', elements: [] }], [text('x')]] }),
+      'blocks[0].rows[0][0]: rich_text in the header',
+    ],
+    [
+      'an empty cell',
+      table({ rows: [[text('a')], [text('')]] }),
+      'blocks[0].rows[1][0].text: empty',
+    ],
+    [
+      'a number that is not one',
+      table({ rows: [[text('a')], [{ type: 'raw_number', value: Number.NaN, text: 'NaN' }]] }),
+      'blocks[0].rows[1][0].value: not a finite number',
+    ],
+    ['a page of 101 rows', table({ page_size: 101 }), 'blocks[0].page_size: 101 is not 1-100'],
+    [
+      'too many characters in the cells',
+      table({ rows: [[text('a')], ...Array.from({ length: 100 }, () => [text('x'.repeat(96))])] }),
+      'blocks[0] cell text: 9601 > 9500',
+    ],
+    ['a long chart title', bars({}, 't'.repeat(51)), 'blocks[0].title: 51 > 50'],
+    ['a pie of seven slices', pie(7), 'blocks[0].chart.segments: 7 > 6'],
+    [
+      'seven series',
+      bars({ series: Array.from({ length: 7 }, (_, i) => series(`s${i}`, ['a', 'b'])) }),
+      'blocks[0].chart.series: 7 > 6',
+    ],
+    [
+      'two series of one name',
+      bars({ series: [series('s', ['a', 'b']), series('s', ['a', 'b'])] }),
+      'blocks[0].chart.series[1].name: "s" twice',
+    ],
+    [
+      'a series that misses a category',
+      bars({ series: [series('s', ['a'])] }),
+      'blocks[0].chart.series[0].data: 1 points for 2 categories',
+    ],
+    [
+      'a point off its category',
+      bars({ series: [series('s', ['a', 'c'])] }),
+      'blocks[0].chart.series[0].data[1].label: not its category',
+    ],
+    [
+      'a long category',
+      bars({
+        series: [series('s', ['a'.repeat(21)])],
+        axis_config: { categories: ['a'.repeat(21)] },
+      }),
+      'blocks[0].chart.axis_config.categories[0]: 21 > 20',
+    ],
+    [
+      'an unknown chart',
+      bars({ type: 'radar' }),
+      'blocks[0].chart.type: radar is not pie, bar, line or area',
+    ],
+  ])('reports %s', (_case, block, problem) => {
+    expect(problems(block)).toContain(problem);
+  });
+
+  it('allows two charts in a message, not three', () => {
+    expect(problems(bars(), pie(2))).toEqual([]);
+    expect(problems(bars(), pie(2), pie(3))).toEqual(['data_visualization blocks: 3 > 2']);
+  });
+
+  it('counts a block as the message budget does', () => {
+    expect(blockTextLength(table())).toBe('Top'.length + 'RankName1Alice'.length);
+    expect(blockTextLength(section('hello'))).toBe(5);
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
 import { UnknownDatabaseError } from '../../src/errors.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { mrkdwnToPlain, toPlainText } from '../../src/render/text.ts';
+import { bar } from '../../src/render/text-figures.ts';
 
 const request: LookupRequest = {
   databases: ['#hcsm', 'breast cancer'],
@@ -72,7 +74,7 @@ describe('toPlainText', () => {
         'Top influencers for #hcsm, "breast cancer"',
         '==========================================',
         '',
-        'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · queried in America/New_York',
+        'Window: Nov 14, 2026 – Nov 20, 2026, whole days, EST · ranked by mentions · queried in America/New_York',
         '',
         'Times are in UTC.',
         '',
@@ -81,6 +83,8 @@ describe('toPlainText', () => {
         'Doctor',
         '',
         '2. @solo (https://x.com/solo)',
+        '',
+        'HSG score: the account’s influence across healthcare social media · mentions: posts naming the account in the window · impressions: how often those posts were seen · data: the analytics service, from public posts on X',
         '',
         '[Share in channel]',
       ].join('\n'),
@@ -120,5 +124,80 @@ describe('toPlainText', () => {
       '⚠️ There is no database called “#x&y”. Check the spelling: hashtags keep their `#`, ' +
         'phrases go in quotes, groups are written `group:Name`.',
     );
+  });
+});
+
+describe('toPlainText of tables and charts', () => {
+  const influencers: Influencer[] = [
+    {
+      rank: 1,
+      screenName: 'alice',
+      displayName: 'Alice',
+      stakeholderCategories: [{ name: 'Doctor' }],
+      metrics: { mentions: 1200, impressions: 20_000 },
+    },
+    {
+      rank: 2,
+      screenName: 'bob',
+      stakeholderCategories: [],
+      metrics: { mentions: 300, impressions: 5_000 },
+    },
+  ];
+  const previous: InfluencersResult = {
+    influencers: [
+      { rank: 1, screenName: 'bob', stakeholderCategories: [], metrics: { mentions: 600 } },
+      { rank: 2, screenName: 'carol', stakeholderCategories: [], metrics: { mentions: 500 } },
+    ],
+  };
+
+  it('prints a table as aligned columns, numbers to the right', () => {
+    const message = renderAnswer(
+      { ...request, presentation: 'table' },
+      { influencers },
+      { previous },
+    );
+    const table = toPlainText(message).split('\n\n')[2];
+    expect(table).toBe(
+      [
+        'Top 2 influencers for #hcsm, "breast cancer", ranked by mentions',
+        'Rank  Name   Handle  Then  Change  Δ Mentions  Mentions  Impressions  Categories',
+        '--------------------------------------------------------------------------------',
+        '   1  Alice  @alice  new   –                –      1.2K          20K  Doctor',
+        '   2  –      @bob    #1    ▼1            −300       300           5K  –',
+      ].join('\n'),
+    );
+  });
+
+  it('prints a chart as horizontal bars, each series named when there are two', () => {
+    const bars = toPlainText(
+      renderAnswer({ ...request, presentation: 'chart' }, { influencers }, { previous }),
+    ).split('\n\n')[2];
+    expect(bars).toBe(
+      [
+        'Top 2 by mentions · #hcsm, "breast cancer"',
+        '#1 @alice  This period      ████████████████████████ 1.2K',
+        '           Previous period  0',
+        '#2 @bob    This period      ██████ 300',
+        '           Previous period  ████████████ 600',
+      ].join('\n'),
+    );
+    const pie = toPlainText(
+      renderAnswer({ ...request, presentation: 'category_chart' }, { influencers }),
+    ).split('\n\n')[2];
+    expect(pie).toBe(
+      [
+        'Categories in the top 2 · #hcsm, "breast cancer"',
+        'Doctor       ████████████████████████ 50% (1)',
+        'No category  ████████████████████████ 50% (1)',
+      ].join('\n'),
+    );
+  });
+
+  it('draws bars to an eighth of a character', () => {
+    expect(bar(1, 24)).toBe('█');
+    expect(bar(1.5, 24)).toBe('█▌');
+    expect(bar(0.1, 24)).toBe('▏');
+    expect(bar(0, 24)).toBe('');
+    expect(bar(30, 24)).toBe('█'.repeat(24));
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * What drawing the analyst's answer costs: the time to render one compared answer with a chart,
+ * the top ten listed and a 100-row table (and its fallback without the new blocks), beside the
+ * plain top-ten list rendered in the same run as the baseline. Every render also checks the whole
+ * message against Block Kit's limits, as it does in production.
+ */
+import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import { metricNames } from '../../src/model/metrics.ts';
+import { renderAnswer } from '../../src/render/answer.ts';
+import { withoutNewBlocks } from '../../src/render/blocks.ts';
+
+/** The figure the answer is held to: a compared 100-row answer with a chart, per render. */
+const targetMs = 5;
+const measureMs = 1_500;
+const warmUpRenders = 300;
+
+const categories = [
+  'Doctor',
+  'HCP',
+  'Patient Advocate',
+  'Caregiver',
+  'Researcher/Academic',
+  'Journalist/Media',
+  'Org. Provider',
+  'Org. Pharma',
+];
+
+/**
+ * A realistic ranking of `count` people: names and handles of ordinary length, a picture, one to
+ * three categories, every metric and a follower count; `shift` moves everyone down the ranking
+ * and changes the figures, so a previous period differs from this one.
+ */
+function ranking(count: number, shift: number): InfluencersResult {
+  const influencers: Influencer[] = Array.from({ length: count }, (_, i) => {
+    const id = (i + shift) % (count + 7);
+    const metrics = Object.fromEntries(
+      metricNames.map((name, n) => [name, ((id * 7919 + n * 104_729) % 250_000) / (n + 1)]),
+    );
+    return {
+      rank: i + 1,
+      screenName: `hcsm_voice_${id}`,
+      displayName: `Dr. Person Number ${id} (MD, PhD)`,
+      profileImageUrl: `https://pbs.twimg.com/profile_images/${id}/photo_normal.jpg`,
+      hsgScore: 40 + (id % 60),
+      followersCount: 500 + id * 1_311,
+      stakeholderCategories: Array.from({ length: 1 + (id % 3) }, (_, c) => ({
+        id: c,
+        name: categories[(id + c) % categories.length] as string,
+      })),
+      metrics,
+    };
+  });
+  return { influencers };
+}
+
+const week: LookupRequest = {
+  databases: ['#hcsm', 'breast cancer'],
+  start: '2026-11-16T00:00:00-05:00',
+  end: '2026-11-23T00:00:00-05:00',
+  timezone: 'America/New_York',
+  top: 10,
+};
+
+/** Mean and 99th percentile of one render, in milliseconds, over `measureMs` of renders. */
+function timePerRender(render: () => unknown): { mean: number; p99: number; renders: number } {
+  for (let i = 0; i < warmUpRenders; i++) render();
+  const times: number[] = [];
+  const started = performance.now();
+  while (performance.now() - started < measureMs) {
+    const before = performance.now();
+    render();
+    times.push(performance.now() - before);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  const p99 = times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? 0;
+  return { mean, p99, renders: times.length };
+}
+
+function line(label: string, figures: { mean: number; p99: number; renders: number }): void {
+  console.log(
+    `${label.padEnd(52)} mean ${figures.mean.toFixed(3).padStart(7)} ms  p99 ${figures.p99
+      .toFixed(3)
+      .padStart(7)} ms  (${figures.renders.toLocaleString('en-US')} renders)`,
+  );
+}
+
+/** Rendering: the compared 100-row answer with a chart, beside the plain list. */
+function renderFigures(): void {
+  const topTen = ranking(10, 0);
+  const hundred = ranking(100, 0);
+  const previous = ranking(100, 13);
+  const compared: LookupRequest = {
+    ...week,
+    top: 100,
+    metric: 'impressions',
+    presentation: 'chart',
+    compare: { start: '2026-11-09T00:00:00-05:00', end: '2026-11-16T00:00:00-05:00' },
+  };
+  const rich = () => renderAnswer(compared, hundred, { previous, actions: true, shareable: true });
+  const sample = rich();
+  const types = sample.blocks.map((block) => block.type);
+  const table = sample.blocks.find((block) => block.type === 'data_table');
+  console.log(
+    `compared answer: ${types.length} blocks (${types.filter((type) => type === 'section').length} sections, ` +
+      `${types.includes('data_visualization') ? 'a chart' : 'no chart'}, ` +
+      `a table of ${table?.type === 'data_table' ? table.rows.length - 1 : 0} rows)`,
+  );
+
+  const baseline = timePerRender(() => renderAnswer(week, topTen, { shareable: true }));
+  line('baseline: plain top-10 list', baseline);
+  const answer = timePerRender(rich);
+  line('compared, chart + top-10 list + 100-row table', answer);
+  const fallback = timePerRender(() => withoutNewBlocks(rich()));
+  line('the same, then withoutNewBlocks (invalid_blocks)', fallback);
+  console.log(
+    `ratio compared / baseline: ${(answer.mean / baseline.mean).toFixed(1)}x; ` +
+      `target < ${targetMs} ms per answer: ${answer.mean < targetMs ? 'met' : 'NOT met'}`,
+  );
+}
+
+export async function run(): Promise<void> {
+  renderFigures();
+  // Second figure, to come: analytics calls made for 1,000 concurrent compared lookups (each
+  // asks for its window and for the one it is compared with). It goes here, after rendering.
+}
