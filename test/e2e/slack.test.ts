@@ -69,6 +69,14 @@ function actionIdsOf(call: SlackCall): string[] {
   );
 }
 
+/** The buttons under every answer; only an ephemeral one adds Share in channel. */
+const askAgain = [
+  actionIds.answerCompare,
+  actionIds.answerTable,
+  actionIds.answerChart,
+  actionIds.answerExport,
+];
+
 /** The message that ends a lookup: the first post that is not the still-running update. */
 async function finalResponse(h: Harness, url: string): Promise<SlackCall> {
   return h.slack.waitFor(
@@ -108,7 +116,7 @@ describe('/influencers over HTTP', () => {
     expect(answer.args.replace_original).toBe(true);
     expect(answer.args.response_type).toBe('ephemeral');
     expect(headerOf(answer)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(answer)).toEqual([actionIds.shareAnswer]);
+    expect(actionIdsOf(answer)).toEqual([...askAgain, actionIds.shareAnswer]);
     await sleep(100);
     expect(harness.slack.responses(command.responseUrl).length).toBeLessThanOrEqual(2);
     expect(harness.slack.api('users.info')[0]?.args.user).toBe(userId);
@@ -238,7 +246,7 @@ describe('/influencers over HTTP', () => {
     expect(shared.args.response_type).toBe('in_channel');
     expect(shared.args.replace_original).toBe(false);
     expect(headerOf(shared)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(shared)).toEqual([]);
+    expect(actionIdsOf(shared)).toEqual(askAgain);
     expect(String(shared.args.text)).toMatch(new RegExp(`^<@${userId}> shared: `));
     const removed = await harness.slack.waitForResponse(action.responseUrl, 2);
     expect(removed.args).toEqual({ delete_original: true });
@@ -280,7 +288,7 @@ describe('direct messages and mentions', () => {
     expect(post?.args.text).toBe(renderPending(request('#hcsm last week'), { now: fixedNow }).text);
     expect(update.args.channel).toBe('D0DIRECT01');
     expect(headerOf(update)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(update)).toEqual([]);
+    expect(actionIdsOf(update)).toEqual(askAgain);
   });
 
   it('posts the pending message once when chat.postMessage answers 500, and the answer anew', async () => {

@@ -229,7 +229,10 @@ describe('LookupFlow.run', () => {
       limit: 10,
     });
     expect(seen).toEqual([
-      { kind: 'finish', message: renderAnswer(request, result, { shareable: true }) },
+      {
+        kind: 'finish',
+        message: renderAnswer(request, result, { shareable: true, actions: true }),
+      },
     ]);
   });
 
