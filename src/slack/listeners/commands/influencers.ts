@@ -1,5 +1,7 @@
+import type { CsvFile } from '../../../flows/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { sendExport } from '../../support/exports.ts';
 import { planFor } from '../../support/lookup-delivery.ts';
 import { firstWord, typedText } from '../../support/text.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
@@ -10,7 +12,8 @@ const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch'])
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
- * parse error, ephemerally), then replaces that message through response_url with the answer.
+ * parse error, ephemerally), then replaces that message through response_url with the answer; an
+ * export's CSV file goes to the person's DM with the app.
  * `digest …`, `digests` and `watch …` are digest commands.
  */
 export function influencersCommand(deps: SlackDeps) {
@@ -34,12 +37,17 @@ export function influencersCommand(deps: SlackDeps) {
     const replace = async (message: SlackMessage) => {
       await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
     };
+    const sink = {
+      progress: replace,
+      finish: replace,
+      // The answer is ephemeral: its file goes to the person's DM with the app.
+      saveExport: (file: CsvFile) => sendExport(deps, { channel: command.user_id }, file),
+      notice: async (message: SlackMessage) => {
+        await channel.send({ response_type: 'ephemeral', replace_original: false, ...message });
+      },
+    };
     await deps.inFlight.run((signal) =>
-      deps.flow.run(
-        plan.request,
-        { progress: replace, finish: replace },
-        { shareable: true, note: plan.note, signal },
-      ),
+      deps.flow.run(plan.request, sink, { shareable: true, note: plan.note, signal }),
     );
   };
 }
