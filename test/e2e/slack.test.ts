@@ -9,7 +9,6 @@ import {
   TeamNotAllowedError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
 import { errorText, renderError } from '../../src/render/errors.ts';
@@ -29,6 +28,7 @@ import {
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
+import { finalResponse, fixedNow, now, request, userZone } from '../helpers/lookups.ts';
 import {
   blockAction,
   directMessageEvent,
@@ -41,16 +41,6 @@ import {
   userId,
   viewSubmission,
 } from '../helpers/payloads.ts';
-
-const fixedNow = new Date('2026-11-21T15:00:00Z');
-const now = () => fixedNow;
-const userZone = 'America/New_York';
-
-function request(text: string, zone = userZone): LookupRequest {
-  const parsed = parseLookup(text, { now: fixedNow, zone });
-  if (parsed instanceof Error) throw parsed;
-  return parsed;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,17 +66,6 @@ const askAgain = [
   actionIds.answerChart,
   actionIds.answerExport,
 ];
-
-/** The message that ends a lookup: the first post that is not the still-running update. */
-async function finalResponse(h: Harness, url: string): Promise<SlackCall> {
-  return h.slack.waitFor(
-    (call) =>
-      call.kind === 'response_url' &&
-      call.url === url &&
-      !/^Still looking up/.test(String(call.args.text)),
-    15_000,
-  );
-}
 
 let harness: Harness;
 
