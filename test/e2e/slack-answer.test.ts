@@ -7,17 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
 import { ExportFailedError } from '../../src/errors.ts';
-import { LookupFlow, type Rankings, shownInMessage } from '../../src/flows/lookup.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { shownInMessage } from '../../src/flows/lookup.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { withPreviousPeriod } from '../../src/parsing/index.ts';
-import {
-  type AnswerOptions,
-  encodeShareValue,
-  renderAnswer,
-  renderShared,
-} from '../../src/render/answer.ts';
+import { encodeShareValue, renderAnswer, renderShared } from '../../src/render/answer.ts';
 import { renderCsv } from '../../src/render/csv.ts';
 import { errorText } from '../../src/render/errors.ts';
 import { actionIds, callbackIds, lookupModalInputs } from '../../src/render/ids.ts';
@@ -25,7 +19,7 @@ import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server
 import { parseCsv } from '../helpers/csv.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { finalResponse, fixedNow, now, request } from '../helpers/lookups.ts';
+import { expectedAnswer, finalResponse, fixedNow, now, request } from '../helpers/lookups.ts';
 import {
   blockAction,
   directMessageEvent,
@@ -35,40 +29,6 @@ import {
   userId,
   viewSubmission,
 } from '../helpers/payloads.ts';
-
-/** The sandbox's rankings for a request, asked by a client of the test's own. */
-async function rankings(h: Harness, asked: LookupRequest): Promise<Rankings> {
-  const client = new AnalyticsClient({
-    baseUrl: h.sandbox.url,
-    clientId: demoClient.id,
-    clientSecret: demoClient.secret,
-  });
-  try {
-    const flow = new LookupFlow({
-      analytics: client,
-      logger: silentLogger,
-      policy: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
-      now,
-    });
-    return await flow.results(asked);
-  } finally {
-    await client.close();
-  }
-}
-
-/** The answer the app renders for `asked` with these options, from the sandbox's rankings. */
-async function expectedAnswer(
-  h: Harness,
-  asked: LookupRequest,
-  options: AnswerOptions,
-): Promise<SlackMessage> {
-  const { current, previous } = await rankings(h, asked);
-  return renderAnswer(shownInMessage(asked), current, {
-    ...options,
-    actions: true,
-    ...(previous === undefined ? {} : { previous }),
-  });
-}
 
 const blockTypes = (call: SlackCall) =>
   ((call.args.blocks ?? []) as { type: string }[]).map((b) => b.type);
@@ -214,6 +174,7 @@ describe('ranking metric', () => {
       (call) =>
         call.method === 'chat.update' &&
         call.args.channel === userId &&
+        !/^Still looking up/.test(String(call.args.text)) &&
         h.slack.calls.indexOf(call) >= calls,
     );
     expect(dataRequests(h, before)[0]?.query.metric).toBe(
