@@ -28,8 +28,24 @@ export interface DigestOutlet {
  */
 export type DigestOutletFactory = (slack: DigestJobConfig['slack'], logger: Logger) => DigestOutlet;
 
+/**
+ * The tick's report on one line: what it posted, and what it did instead of posting (slots too old,
+ * digests held while their workspace's circuit is open and the probes of it, runs answered but kept
+ * quiet by their condition), so that a scheduler's log says why a due digest did not post.
+ */
 export function formatReport(report: TickReport): string {
-  return `claimed ${report.claimed}, posted ${report.posted}, failed ${report.failed}, skipped ${report.skipped}, unconfirmed ${report.unconfirmed}, paused ${report.paused}, analytics calls ${report.analyticsCalls}`;
+  return [
+    `claimed ${report.claimed}`,
+    `posted ${report.posted}`,
+    `failed ${report.failed}`,
+    `skipped ${report.skipped}`,
+    `unconfirmed ${report.unconfirmed}`,
+    `paused ${report.paused}`,
+    `held for an outage ${report.held}`,
+    `outage probes ${report.probes}`,
+    `not posted as unchanged (only when changed, only new) ${report.quiet}`,
+    `analytics calls ${report.analyticsCalls}`,
+  ].join(', ');
 }
 
 /** How long closing the store may take after the tick. */
@@ -38,7 +54,8 @@ const closeBudgetMs = 10_000;
 export const usage =
   'digests run-due [--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]  post the digests due now, once';
 
-const help = `Runs one scheduler tick: posts the digests due now, prints a one-line report and exits 0
+const help = `Runs one scheduler tick: posts the digests due now, prints a one-line report (posted,
+failed, skipped, held for an outage, outage probes, not posted as unchanged...) and exits 0
 (1 when a post failed). Needs SLACK_BOT_TOKEN and the ANALYTICS_* variables; safe to run beside
 running instances and other schedulers.
 ${storeFlagsHelp}`;

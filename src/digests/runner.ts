@@ -5,6 +5,7 @@ import { silentLogger } from '../logger.ts';
 import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
+import { Turns } from '../time/turns.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
@@ -51,12 +52,15 @@ export const digestRunnerDefaults = {
 /** Analytics calls in flight at once unless `concurrency` says otherwise (see there why). */
 export const defaultAnalyticsConcurrency = 16;
 
+/** Posts sent at once unless `postConcurrency` says otherwise. */
+export const defaultPostConcurrency = 4;
+
 /** The defaults of the options below that the app's configuration leaves to the engine. */
 const policyDefaults = {
   leaseMs: 5 * 60_000,
   attempts: 3,
   backoffMs: 1000,
-  postConcurrency: 4,
+  postConcurrency: defaultPostConcurrency,
   channelIntervalMs: 1100,
   claimBatchSize: 200,
   storeBatchSize: 500,
@@ -176,6 +180,8 @@ export class DigestRunner {
   readonly #questions: Questions;
   readonly #deliveries: Deliveries;
   readonly #tickOptions: TickOptions;
+  /** Turns for the renders of digests woken together (see `#compose`). */
+  readonly #turns = new Turns();
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #stopped = true;
@@ -356,6 +362,9 @@ export class DigestRunner {
     postWhen: PostWhen,
   ): Promise<ComposedDigest> {
     const result = await ask(query);
+    // One answer wakes every digest that asked its question: rendering them a few per turn lets
+    // the other answers in between, so the analytics calls keep going out at their pace.
+    await this.#turns.next();
     const ranking = result.influencers
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));

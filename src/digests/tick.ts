@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, DigestWindow, Outage, SkipReason } from '../model/digest.ts';
+import { Turns } from '../time/turns.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
@@ -102,6 +103,12 @@ export class DueTick {
   readonly ask: AskQuestion;
   readonly #options: TickOptions;
   readonly #memo = new TickMemo();
+  /**
+   * Taken between two claim batches, so the first batches' questions go out (and their answers
+   * come in) while the rest is claimed: a store that answers synchronously (SQLite) would
+   * otherwise hold the event loop until every batch was claimed.
+   */
+  readonly #claimTurns = new Turns();
 
   constructor(options: TickOptions, now: Date) {
     this.#options = options;
@@ -158,6 +165,7 @@ export class DueTick {
       report.claimed += claims.length;
       for (const claim of claims) work.push(this.#handleClaim(claim, mode));
       if (claims.length < claimBatchSize) break;
+      await this.#claimTurns.next();
     }
   }
 

@@ -110,8 +110,11 @@ export interface RunOptions {
 /** `good morning` and the like: `good` alone is not a greeting. */
 const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
 const helpFirstWords = new Set(['help', '?', '-h', '--help', 'usage', 'commands']);
-/** Other words that read as a command to the bot; verbs other modules own are routed earlier. */
-const otherCommandWords = new Set(['config', 'version', 'about', 'digest', 'digests']);
+/**
+ * Other words that read as a command to the bot; verbs other modules own are routed earlier.
+ * `watch` starts a digest command after the slash command, so in a DM or a mention it is one too.
+ */
+const otherCommandWords = new Set(['config', 'version', 'about', 'digest', 'digests', 'watch']);
 
 /** How the first word of a person's text addresses the bot, when it is not a lookup. */
 export type LeadingWord =

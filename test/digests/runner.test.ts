@@ -82,9 +82,13 @@ describe('DigestRunner', () => {
   let poster: FakePoster;
   let rendered: { digest: Digest; query: InfluencersQuery; changes: RankChanges }[];
 
-  function runner(options: DigestRunnerOptions = {}, owner = 'runner-a'): DigestRunner {
+  function runner(
+    options: DigestRunnerOptions = {},
+    owner = 'runner-a',
+    using: DigestStore = store,
+  ): DigestRunner {
     return new DigestRunner({
-      store,
+      store: using,
       analytics,
       poster,
       clock,
@@ -576,6 +580,51 @@ describe('DigestRunner', () => {
     };
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 40, analyticsCalls: 40 });
     expect(most).toBe(16);
+  });
+
+  it('lets the event loop in between claim batches, also on a store that answers at once', async () => {
+    for (let i = 0; i < 6; i++) {
+      await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
+    }
+    let claims = 0;
+    const counting = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property !== 'claimDue') return value.bind(target);
+        return async (...args: Parameters<DigestStore['claimDue']>) => {
+          const claimed = await target.claimDue(...args);
+          claims++;
+          return claimed;
+        };
+      },
+    });
+    const batched = runner({ claimBatchSize: 2 }, 'runner-a', counting);
+    let claimsWhenIoRan: number | undefined;
+    setImmediate(() => {
+      claimsWhenIoRan = claims;
+    });
+    expect(await batched.runDue(clock.now())).toMatchObject({ claimed: 6, posted: 6 });
+    // Three full batches and the empty one that ends the loop; I/O ran after the first.
+    expect(claims).toBe(4);
+    expect(claimsWhenIoRan).toBe(1);
+  });
+
+  it('renders the digests one answer wakes a few per loop iteration', async () => {
+    for (let i = 0; i < 20; i++) {
+      await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
+    }
+    let rendersWhenIoRan: number | undefined;
+    analytics.answer = async () => {
+      // Queued before any digest woken by this answer continues.
+      setImmediate(() => {
+        rendersWhenIoRan = rendered.length;
+      });
+      return influencers('alice');
+    };
+    expect(await runner().runDue(clock.now())).toMatchObject({ posted: 20, analyticsCalls: 1 });
+    expect(rendered).toHaveLength(20);
+    expect(rendersWhenIoRan).toBeLessThan(20);
   });
 
   it('posts the digests of an answered question while another is still unanswered', async () => {

@@ -336,6 +336,7 @@ describe('direct messages and mentions', () => {
     ['hello', renderHelp({})],
     ['help me', renderHelp({})],
     ['pause 3', renderHelp({ hint: digestVerbHint('pause', '3') })],
+    ['watch #hcsm top 10', renderHelp({})],
   ])('answers the DM %j with the usage', async (text, expected) => {
     const event = directMessageEvent(text);
     await harness.send(eventCallback({ event }));
@@ -348,14 +349,17 @@ describe('direct messages and mentions', () => {
     expect(post.args.blocks).toEqual(expected.blocks);
   });
 
-  it('answers a mention saying hi with the usage in its thread', async () => {
-    const event = mentionEvent('hi');
-    await harness.send(eventCallback({ event }));
-    const post = await harness.slack.waitFor(
-      (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
-    );
-    expect(post.args.text).toBe(renderHelp({}).text);
-  });
+  it.each(['hi', 'watch #hcsm top 10'])(
+    'answers a mention saying %j with the usage in its thread',
+    async (text) => {
+      const event = mentionEvent(text);
+      await harness.send(eventCallback({ event }));
+      const post = await harness.slack.waitFor(
+        (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
+      );
+      expect(post.args.text).toBe(renderHelp({}).text);
+    },
+  );
 
   it('answers a DM typed in a thread in that thread', async () => {
     const threadTs = '1700000123.000100';

@@ -90,6 +90,8 @@ describe('LookupFlow.plan', () => {
     'help?',
     'usage',
     'version',
+    'watch #hcsm top 10',
+    'Watch #hcsm',
   ])('gives the usage for %j', (text) => {
     expect(flow.plan(text, { zone: 'UTC', command: '/influencers' })).toEqual({
       kind: 'help',

@@ -240,6 +240,22 @@ export const migrations: readonly Migration[] = [
         CHECK (presentation IN ('list', 'table', 'chart'));
     `,
   },
+  {
+    version: 7,
+    name: 'due digests indexed in the order a claim takes them',
+    sqlite: `
+      CREATE INDEX digests_claim ON digests (status, next_run_at, id);
+      DROP INDEX digests_due;
+      CREATE INDEX digests_team_claim ON digests (team_id, status, next_run_at, id);
+      DROP INDEX digests_team;
+    `,
+    postgres: `
+      CREATE INDEX digests_claim ON digests (status, next_run_at, id);
+      DROP INDEX digests_due;
+      CREATE INDEX digests_team_claim ON digests (team_id, status, next_run_at, id);
+      DROP INDEX digests_team;
+    `,
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -156,6 +156,19 @@ const completeManySql = `
   FROM input i
   WHERE d.id = i.digest_id`;
 
+/** The claim statement; exported for the test of its query plan. */
+export function postgresClaimSql(options: ClaimOptions): string {
+  return `WITH due AS (
+      SELECT id FROM digests
+      WHERE ${claimableSql(options)}
+      ORDER BY next_run_at, id
+      LIMIT $4
+      FOR UPDATE SKIP LOCKED)
+    UPDATE digests AS d SET lease_owner = $1, lease_until = $2
+    FROM due WHERE d.id = due.id
+    RETURNING d.*`;
+}
+
 class PostgresExecutor implements SqlExecutor {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
@@ -190,18 +203,7 @@ class PostgresExecutor implements SqlExecutor {
   }
 
   claimRows(now: Date, options: ClaimOptions): Promise<SqlRow[]> {
-    return this.query(
-      `WITH due AS (
-         SELECT id FROM digests
-         WHERE ${claimableSql('$6::timestamptz')}
-         ORDER BY next_run_at, id
-         LIMIT $4
-         FOR UPDATE SKIP LOCKED)
-       UPDATE digests AS d SET lease_owner = $1, lease_until = $2
-       FROM due WHERE d.id = due.id
-       RETURNING d.*`,
-      claimParams(now, options),
-    );
+    return this.query(postgresClaimSql(options), claimParams(now, options));
   }
 
   beginDeliveryRows(db: SqlRunner, starts: readonly DeliveryStart[]): Promise<SqlRow[]> {

@@ -16,6 +16,9 @@ import type { ClaimOptions } from './store.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 
+/** WAL pages written between two automatic checkpoints (see `openSqliteStore`). */
+const walCheckpointPages = 10_000;
+
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for tests. Missing parent folders are created. */
   readonly path?: string;
@@ -41,6 +44,17 @@ function toSqlite(sql: string): string {
  * other processes.
  */
 const fileQueues = new Map<string, { tail: Promise<unknown> }>();
+
+/** The claim statement, with `$n` placeholders; exported for the test of its query plan. */
+export function sqliteClaimSql(options: ClaimOptions): string {
+  return `UPDATE digests SET lease_owner = $1, lease_until = $2
+    WHERE id IN (
+      SELECT id FROM digests
+      WHERE ${claimableSql(options)}
+      ORDER BY next_run_at, id
+      LIMIT $4)
+    RETURNING *`;
+}
 
 class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
@@ -102,16 +116,7 @@ class SqliteExecutor implements SqlExecutor {
 
   claimRows(now: Date, options: ClaimOptions): Promise<SqlRow[]> {
     return this.transaction(async (tx) =>
-      tx.query(
-        `UPDATE digests SET lease_owner = $1, lease_until = $2
-         WHERE id IN (
-           SELECT id FROM digests
-           WHERE ${claimableSql('$6')}
-           ORDER BY next_run_at, id
-           LIMIT $4)
-         RETURNING *`,
-        claimParams(now, options),
-      ),
+      tx.query(sqliteClaimSql(options), claimParams(now, options)),
     );
   }
 
@@ -161,6 +166,11 @@ export function openSqliteStore(options: SqliteStoreOptions = {}): SqlDigestStor
     db.exec('PRAGMA journal_mode = WAL');
     // With WAL, NORMAL still never corrupts the file; only the last commits may be lost on power loss.
     db.exec('PRAGMA synchronous = NORMAL');
+    // A checkpoint runs inside the commit that crosses the limit and fsyncs the file; node:sqlite
+    // being synchronous, the event loop waits meanwhile. At SQLite's default of 1,000 pages,
+    // filling 10,000 digests and running them in one tick fsynced 492 times (4.5 s waited on a
+    // busy disk); at 10,000 pages (a WAL of about 40 MB) 57 times (2.7 s).
+    db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`);
   }
   db.exec('PRAGMA foreign_keys = ON');
   return new SqlDigestStore(new SqliteExecutor(db, path));

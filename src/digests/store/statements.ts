@@ -13,17 +13,21 @@ import {
 import type { ClaimOptions, SlotCompletion } from './store.ts';
 
 /**
- * The conditions a due digest meets to be claimed: `$3` now, `$5` a workspace or NULL, `$6` an
- * instant the slot must be at or before, or NULL (`dueBefore`, typed as the adapter writes
- * instants). Without a workspace, digests of workspaces with an open outage are left alone. Both
- * adapters' claim statements use it.
+ * The conditions a due digest meets to be claimed, read with the parameters of `claimParams`: `$3`
+ * now, `$5` the instant the slot must be at or before, `$6` the workspace when the claim is for
+ * one. Without a workspace, digests of workspaces with an open outage are left alone. Each form
+ * is a plain conjunction (behind an OR the outage test was a subquery run for every due row, and
+ * every due row was sorted on each claim), so the adapters walk `digests_claim` in the claim's
+ * order and stop once the batch is full, testing each row against the few open outages by key.
  */
-export function claimableSql(dueBefore: string): string {
-  return `status = 'active' AND next_run_at <= COALESCE(${dueBefore}, $3)
+export function claimableSql(options: ClaimOptions): string {
+  const workspace =
+    options.teamId === undefined
+      ? 'team_id NOT IN (SELECT team_id FROM digest_outages)'
+      : 'team_id = $6';
+  return `status = 'active' AND next_run_at <= $5
   AND (lease_until IS NULL OR lease_until <= $3)
-  AND ((CAST($5 AS TEXT) IS NULL
-        AND NOT EXISTS (SELECT 1 FROM digest_outages o WHERE o.team_id = digests.team_id))
-       OR team_id = $5)`;
+  AND ${workspace}`;
 }
 
 /** The parameters of a claim statement: `$1` owner, `$2` lease end, `$4` limit, then as above. */
@@ -33,8 +37,8 @@ export function claimParams(now: Date, options: ClaimOptions): SqlValue[] {
     new Date(now.getTime() + options.leaseMs),
     now,
     options.limit,
-    options.teamId ?? null,
-    options.dueBefore ?? null,
+    options.dueBefore ?? now,
+    ...(options.teamId === undefined ? [] : [options.teamId]),
   ];
 }
 

@@ -155,6 +155,27 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       expect(await store.claimDue(now, { ...lease, owner: 'runner-b' })).toEqual([]);
     });
 
+    it('claims batch after batch in slot then id order, past the digests already leased', async () => {
+      const created: { id: string; slot: number }[] = [];
+      for (let i = 0; i < 30; i++) {
+        const at = new Date(slot.getTime() - (i % 3) * 60_000);
+        created.push({
+          id: (await store.create(digestInput({ nextRunAt: at }), now)).id,
+          slot: +at,
+        });
+      }
+      const expected = created
+        .sort((a, b) => a.slot - b.slot || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((digest) => digest.id);
+      const claimed: string[] = [];
+      for (;;) {
+        const batch = await store.claimDue(now, { ...lease, limit: 7 });
+        if (batch.length === 0) break;
+        claimed.push(...batch.map((claim) => claim.digest.id));
+      }
+      expect(claimed).toEqual(expected);
+    });
+
     it('lets another runner claim once the lease has expired, and not before', async () => {
       const digest = await store.create(digestInput(), now);
       await store.claimDue(now, lease);

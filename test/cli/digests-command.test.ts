@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DigestOutletFactory, runDigests } from '../../src/cli/digests-command.ts';
+import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
+import { openDigestStore } from '../../src/digests/store/open.ts';
+import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
+import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+
+const hourly: CronSchedule = {
+  kind: 'cron',
+  expression: '0 * * * *',
+  zone: 'Europe/London',
+  cadence: 'custom',
+};
+
+function captured() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return { stream, text: () => text };
+}
+
+describe('digests run-due', () => {
+  let dir: string;
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'digests-command-'));
+    sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the runs held for an outage, the probes and the runs kept quiet beside the posts', async () => {
+    const now = new Date();
+    const latest = latestRunAtOrBefore(hourly, now) ?? now;
+    const path = join(dir, 'report.sqlite');
+    const store = await openDigestStore({ sqlitePath: path });
+    const digest = (teamId: string, extra: Partial<NewDigest> = {}): NewDigest => ({
+      teamId,
+      channelId: `C${teamId}`,
+      creatorId: 'U0PERSON1',
+      databases: ['#hcsm'],
+      schedule: hourly,
+      window: { kind: 'since-previous-run' },
+      top: 5,
+      nextRunAt: latest,
+      ...extra,
+    });
+    // On hold, not yet probed: its slot from two hours ago is held (the older ones skipped).
+    await store.create(
+      digest('T1', { nextRunAt: new Date(latest.getTime() - 2 * 3_600_000) }),
+      now,
+    );
+    await store.openOutage('T1', 'analytics_unavailable', now, new Date(now.getTime() + 600_000));
+    // On hold with its probe due: the probe posts and closes the outage.
+    await store.create(digest('T2'), now);
+    await store.openOutage('T2', 'analytics_unavailable', now, new Date(now.getTime() - 1_000));
+    // A watch's first run records its ranking without posting.
+    await store.create(digest('T3', { top: 3, postWhen: 'new' }), now);
+    await store.close();
+
+    const posts: { channel: string; message: SlackMessage }[] = [];
+    const outlet: DigestOutletFactory = () => ({
+      poster: {
+        async post(channel, message) {
+          posts.push({ channel, message });
+          return { ts: `1700000000.00000${posts.length}` };
+        },
+        async notifyCreator() {},
+        async notifyAdmins() {},
+        async workspace() {
+          return undefined;
+        },
+      },
+      displayName: async () => undefined,
+    });
+    const stdout = captured();
+    const stderr = captured();
+    const code = await runDigests(
+      ['run-due', '--sqlite', path],
+      {
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+        now: () => now,
+        env: {
+          SLACK_BOT_TOKEN: 'xoxb-cli-bot-token',
+          ANALYTICS_BASE_URL: sandbox.url,
+          ANALYTICS_CLIENT_ID: demoClient.id,
+          ANALYTICS_CLIENT_SECRET: demoClient.secret,
+          LOG_LEVEL: 'error',
+        },
+      },
+      outlet,
+    );
+
+    expect(code, stderr.text()).toBe(0);
+    expect(stdout.text()).toBe(
+      `SQLite ${path}: claimed 3, posted 1, failed 0, skipped 0, unconfirmed 0, paused 0, ` +
+        'held for an outage 1, outage probes 1, ' +
+        'not posted as unchanged (only when changed, only new) 1, analytics calls 2\n',
+    );
+    expect(posts.map((post) => post.channel)).toEqual(['CT2']);
+  });
+});
