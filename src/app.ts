@@ -120,6 +120,7 @@ export function createApp(
         logger: logger.child({ component: 'digest-poster' }),
         directory: users,
       }),
+      logger.child({ component: 'digest-poster' }),
     ),
     displayName: displayNames(users, backgroundClient),
     policy: config.digests,

@@ -288,6 +288,27 @@ export class SlackBlocksRefusedError extends AppError {
   }
 }
 
+/**
+ * Why a CSV export did not arrive: `missing_scope`, the app was installed without the scopes
+ * uploads need (`files:write`, `im:write`); `not_in_channel`, the thread it was meant for is in a
+ * channel the bot cannot post in; `refused`, Slack did not accept the file.
+ */
+export type ExportProblem = 'missing_scope' | 'not_in_channel' | 'refused';
+
+/** A CSV export could not be uploaded to Slack. */
+export class ExportFailedError extends AppError {
+  readonly code = 'export_failed';
+  readonly problem: ExportProblem;
+  /** The conversation the file was meant for. */
+  readonly channelId: string | undefined;
+
+  constructor(problem: ExportProblem, channelId?: string, options?: { cause?: unknown }) {
+    super(`The CSV export could not be uploaded: ${problem}`, options);
+    this.problem = problem;
+    this.channelId = channelId;
+  }
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -44,6 +44,7 @@ const userSchema = z.object({
   display_name: optional(z.string()),
   profile_image: optional(z.string()),
   hsg_score: optional(numeric),
+  followers_count: optional(numeric.pipe(z.number().int().nonnegative())),
   stakeholder_categories: optional(z.array(z.unknown())),
 });
 
@@ -114,6 +115,9 @@ function normaliseInfluencer(item: InfluencerItem, index: number): Influencer {
     ...(user.profile_image ? { profileImageUrl: user.profile_image } : {}),
     ...(user.hsg_score !== undefined && user.hsg_score !== null
       ? { hsgScore: user.hsg_score }
+      : {}),
+    ...(user.followers_count !== undefined && user.followers_count !== null
+      ? { followersCount: user.followers_count }
       : {}),
     stakeholderCategories: normaliseCategories(user.stakeholder_categories),
     metrics,

@@ -25,6 +25,7 @@ import {
   consoleCommandsText,
   consoleLogLine,
   consoleZoneErrorText,
+  exportSavedText,
   ignoredSlackSettingsText,
   jsonModeText,
   leaveConfirmText,
@@ -37,6 +38,7 @@ import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
 import { resolveZone } from '../time/zone-names.ts';
+import { saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 
 export interface ConsoleOptions {
@@ -203,7 +205,13 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     // A slash-command answer is ephemeral in Slack, so it carries the Share button; a DM's does not.
     await flow.run(
       plan.request,
-      { progress: async (message) => show(message), finish: async (message) => show(message) },
+      {
+        progress: async (message) => show(message),
+        finish: async (message) => show(message),
+        // Slack would send the file to the DM; here it goes under ./exports/.
+        saveExport: async (file) => print(`${exportSavedText(await saveExport(file))}\n`),
+        notice: async (message) => show(message),
+      },
       { note: plan.note, shareable: command !== undefined },
     );
   };

@@ -1,6 +1,6 @@
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Digest } from '../model/digest.ts';
-import { type Metric, metricNames } from '../model/metrics.ts';
+import { metricsRankedBy } from '../model/metrics.ts';
 import type { Clock } from './clock.ts';
 import { backoffDelay, classifyFailure, type RetryPolicy, RunFailedError } from './failures.ts';
 import { type Limiter, limiter } from './limiter.ts';
@@ -29,14 +29,6 @@ export function questionFor(digest: Digest, window: RunWindow): InfluencersQuery
     limit: digest.top,
     ...(digest.metric === undefined ? {} : { metric: metricsRankedBy(digest.metric) }),
   };
-}
-
-/**
- * The `metric` list of a digest ranked by `metric`: that one first, which the service sorts by,
- * then the others the answer shows.
- */
-export function metricsRankedBy(metric: Metric): Metric[] {
-  return [metric, ...metricNames.filter((name) => name !== metric)];
 }
 
 /**

@@ -18,8 +18,17 @@ import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { greetingWords, parseLookup, readsAsQuestion } from '../parsing/index.ts';
+import { metricsRankedBy } from '../model/metrics.ts';
+import type { Presentation } from '../model/presentation.ts';
+import {
+  greetingWords,
+  lookupTopRange,
+  parseLookup,
+  readsAsQuestion,
+  withPreviousPeriod,
+} from '../parsing/index.ts';
 import { renderAnswer } from '../render/answer.ts';
+import { type CsvFile, renderCsv } from '../render/csv.ts';
 import { renderError } from '../render/errors.ts';
 import { digestVerbHint, renderHelp } from '../render/help.ts';
 import {
@@ -68,12 +77,22 @@ export interface PlanContext {
   readonly command?: string;
 }
 
+export type { CsvFile } from '../render/csv.ts';
+
 /** Where the flow's later messages go: response_url, chat.update, or the terminal. */
 export interface LookupSink {
   /** At most once, when the lookup runs longer than `progressUpdateMs`. */
   progress(message: SlackMessage): Promise<void>;
   /** Exactly once, with the answer or the words for what went wrong. */
   finish(message: SlackMessage): Promise<void>;
+  /**
+   * After the answer, for a lookup that asked for an export (`export`, `csv`): delivers its CSV
+   * file (Slack uploads it to the person's DM or the answer's thread, the console writes it under
+   * `./exports/`). Throws what went wrong; the flow says it through `notice`.
+   */
+  saveExport?(file: CsvFile): Promise<void>;
+  /** A message after the answer: why its export did not arrive. */
+  notice?(message: SlackMessage): Promise<void>;
 }
 
 export type LookupOutcome = 'answered' | 'failed' | 'timed_out' | 'stopped';
@@ -81,6 +100,8 @@ export type LookupOutcome = 'answered' | 'failed' | 'timed_out' | 'stopped';
 export interface RunOptions {
   /** Adds the Share in channel button (ephemeral answers only). */
   readonly shareable?: boolean;
+  /** Shows the ranking this way whatever the request says (the Table and Chart buttons). */
+  readonly presentation?: Presentation;
   readonly note?: string | undefined;
   /** Aborting it (shutdown) ends the lookup now with the stopped-by-a-restart message. */
   readonly signal?: AbortSignal;
@@ -217,6 +238,42 @@ export class LookupFlow {
   }
 
   /**
+   * The request's ranking and, when it compares, the ranking of the window it compares with:
+   * both asked at once, each through the client, so identical calls are shared and cached.
+   */
+  async results(request: LookupRequest, signal?: AbortSignal): Promise<Rankings> {
+    const compared = comparedWindow(request);
+    if (compared === undefined) return { current: await this.result(request, signal) };
+    const [current, previous] = await Promise.all([
+      this.result(request, signal),
+      this.result(compared, signal),
+    ]);
+    return { current, previous };
+  }
+
+  /**
+   * The request compared with the period of equal length just before its window (the Compare
+   * button), read at the flow's clock; the ParseError when that period starts before the data.
+   */
+  comparedWithPrevious(request: LookupRequest): LookupRequest | ParseError {
+    return withPreviousPeriod(request, {
+      now: this.#now(),
+      zone: request.timezone,
+      ...defined({ earliestDate: this.#policy.earliestDataDate }),
+    });
+  }
+
+  /**
+   * The CSV file of the whole ranking (up to the service's 500) of the window `request` asks
+   * about: what the Export CSV button sends.
+   */
+  async exportFile(request: LookupRequest, signal?: AbortSignal): Promise<CsvFile> {
+    const { compare: _compare, ...asked } = request;
+    const whole = { ...asked, top: lookupTopRange.exportMax, export: true };
+    return renderCsv(whole, await this.result(whole, signal));
+  }
+
+  /**
    * Runs a planned lookup to its final message. Never throws: every failure becomes the renderer's
    * words for it, and unexpected ones are logged with their cause.
    */
@@ -249,14 +306,26 @@ export class LookupFlow {
 
     let message: SlackMessage;
     let outcome: LookupOutcome;
+    let file: CsvFile | undefined;
     try {
-      const result = await Promise.race([this.result(request, controller.signal), aborted]);
+      const { current, previous } = await Promise.race([
+        this.results(request, controller.signal),
+        aborted,
+      ]);
       await this.#turns.next();
       const renderOptions = {
         shareable: options.shareable ?? false,
-        ...defined({ note: options.note }),
+        actions: true,
+        ...defined({
+          note: options.note,
+          presentation: options.presentation,
+          previous,
+        }),
       };
-      message = renderAnswer(request, result, renderOptions);
+      message = renderAnswer(shownInMessage(request), current, renderOptions);
+      if (request.export === true && sink.saveExport !== undefined) {
+        file = renderCsv(request, current);
+      }
       outcome = 'answered';
     } catch (error) {
       if (controller.signal.reason === restarting) {
@@ -294,8 +363,46 @@ export class LookupFlow {
     } catch (error) {
       this.#logger.error({ err: error }, 'could not deliver the lookup answer');
     }
+    if (file !== undefined) await this.#saveExport(file, sink);
     return outcome;
   }
+
+  /** Delivers an export after its answer; a failure is logged and told through `notice`. */
+  async #saveExport(file: CsvFile, sink: LookupSink): Promise<void> {
+    try {
+      await sink.saveExport?.(file);
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'could not deliver a CSV export');
+      try {
+        await sink.notice?.(renderError(error));
+      } catch (notice) {
+        this.#logger.warn({ err: notice }, 'could not say why the CSV export did not arrive');
+      }
+    }
+  }
+}
+
+/** A ranking and, for a compared lookup, the ranking of the window it is compared with. */
+export interface Rankings {
+  readonly current: InfluencersResult;
+  readonly previous?: InfluencersResult;
+}
+
+/** The lookup of the window `request` compares with; undefined when it compares with none. */
+function comparedWindow(request: LookupRequest): LookupRequest | undefined {
+  const { compare, ...rest } = request;
+  if (compare === undefined) return undefined;
+  return { ...rest, start: compare.start, end: compare.end };
+}
+
+/**
+ * The request as its message shows it. An export's file holds up to 500 rows, but its message at
+ * most a table's 100, and only the list's 10 when no table or chart was asked for.
+ */
+export function shownInMessage(request: LookupRequest): LookupRequest {
+  if (request.export !== true) return request;
+  const max = request.presentation === undefined ? lookupTopRange.listMax : lookupTopRange.tableMax;
+  return request.top <= max ? request : { ...request, top: max };
 }
 
 /**
@@ -331,7 +438,11 @@ export function isParseError(value: unknown): value is ParseError {
   return isAppError(value) && value.code === 'parse_error';
 }
 
-/** The analytics query for a parsed request: one place maps `top` to the service's `limit`. */
+/**
+ * The analytics query for a parsed request: one place maps `top` to the service's `limit` and a
+ * chosen metric to the service's `metric` list (that one first, which sorts the ranking, then the
+ * others the answer shows). Without a choice no `metric` is sent: the service ranks by mentions.
+ */
 export function toQuery(request: LookupRequest): InfluencersQuery {
   return {
     databases: request.databases,
@@ -339,5 +450,6 @@ export function toQuery(request: LookupRequest): InfluencersQuery {
     end: request.end,
     timezone: request.timezone,
     limit: request.top,
+    ...(request.metric === undefined ? {} : { metric: metricsRankedBy(request.metric) }),
   };
 }

@@ -18,4 +18,5 @@ export type ErrorCode =
   | 'channel_unreachable'
   | 'slack_rate_limited'
   | 'slack_blocks_refused'
-  | 'slack_call_failed';
+  | 'slack_call_failed'
+  | 'export_failed';

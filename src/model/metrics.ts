@@ -9,3 +9,11 @@ export const metricNames = [
 ] as const;
 
 export type Metric = (typeof metricNames)[number];
+
+/**
+ * The `metric` list of a ranking by `metric`: that one first, which the service sorts by, then
+ * the others the answer shows. Lookups and digests ask alike, so identical questions share a call.
+ */
+export function metricsRankedBy(metric: Metric): Metric[] {
+  return [metric, ...metricNames.filter((name) => name !== metric)];
+}

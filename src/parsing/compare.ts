@@ -2,12 +2,20 @@
  * What a lookup is compared with and ranked by: `vs previous period`, `vs last year`, `vs Q2`,
  * `compared to the week before`; `by mentions`, `ranked by reach`, `sorted by HSG score`.
  */
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
+import { ParseError } from '../errors.ts';
+import { earliestDataDate, type LookupRequest } from '../model/lookup.ts';
 import { type Metric, metricNames } from '../model/metrics.ts';
+import { formatInstant } from '../time/format.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import type { TimeExpression } from './time/ast.ts';
-import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './time/evaluate.ts';
+import {
+  checkEarliest,
+  evaluateTimeExpression,
+  type TimeContext,
+  type TimeWindow,
+} from './time/evaluate.ts';
 import { matchTimeExpression } from './time/ranges.ts';
 import type { CalendarUnit } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
@@ -107,6 +115,37 @@ export function comparisonWindow(
       return { start: before(main.start, comparison.unit), end: main.start };
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
+  }
+}
+
+/**
+ * `request` compared with the period of equal length just before its window, read as `vs
+ * previous period` reads it: what the "Compare with previous period" button asks for. `context`
+ * gives the clock and the request's zone; `earliestDate` the first day with data (default
+ * {@link earliestDataDate}). Returns the ParseError when that period starts before it.
+ */
+export function withPreviousPeriod(
+  request: LookupRequest,
+  context: TimeContext & { readonly earliestDate?: string },
+): LookupRequest | ParseError {
+  const fragment = 'vs previous period';
+  const main = {
+    start: DateTime.fromISO(request.start, { zone: context.zone }),
+    end: DateTime.fromISO(request.end, { zone: context.zone }),
+  };
+  try {
+    const previous = checkEarliest(
+      comparisonWindow({ kind: 'previous' }, main, context, fragment),
+      context.earliestDate ?? earliestDataDate,
+      fragment,
+    );
+    return {
+      ...request,
+      compare: { start: formatInstant(previous.start), end: formatInstant(previous.end) },
+    };
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
   }
 }
 

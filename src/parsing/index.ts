@@ -6,6 +6,7 @@
 export { slashCommand } from '../model/commands.ts';
 export type { LookupRequest, ParseContext, ParseDefaults } from '../model/lookup.ts';
 export { resolveZone } from '../time/zone-names.ts';
+export { withPreviousPeriod } from './compare.ts';
 export {
   type DatabaseItem,
   type DatabaseToken,
@@ -23,7 +24,7 @@ export {
 export { lookupDefaults, parseLookup } from './lookup.ts';
 export { parseErrors } from './messages/lookup.ts';
 export { exampleCommand, quote } from './messages/wording.ts';
-export { matchTopOption, matchZoneOption, topRange } from './options.ts';
+export { lookupTopRange, matchTopOption, matchZoneOption, topRange } from './options.ts';
 export { greetingWords, readsAsQuestion } from './question.ts';
 export { normaliseSlackText } from './slack-text.ts';
 export * from './time/index.ts';

@@ -1,6 +1,7 @@
 /**
  * The `/influencers` lookup grammar: `<databases> [time window] [vs <window>] [by <metric>] [in
- * <zone>] [top N]`, in any order, -> the request sent to the analytics service.
+ * <zone>] [top N] [table | chart | chart categories] [export]`, in any order, -> the request sent
+ * to the analytics service.
  *
  * Decisions people meet (the tests hold each):
  * - `past week`, `this past week`: the last 7 days to now; `last week` is the previous ISO week.
@@ -32,6 +33,9 @@
  *   day with data (`context.earliestDate`) is refused.
  * - `vs previous` is the period of equal length just before the window, `vs last year` the same
  *   window a year earlier (`compare.ts`); `by reach` ranks by impressions.
+ * - `table`, `chart` (`graph`), `chart categories` show the ranking that way; one of them at most.
+ *   `top` over 10 asks for the table (up to 100); a bar chart shows at most 10. `export` (`csv`)
+ *   adds the CSV file: the whole ranking (500 rows, the service's most), or `top N` up to 500.
  * - Zones by abbreviation (`EST`), city, state or country (`options.ts`); the request keeps the
  *   name typed so the answer can say how it was read.
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
@@ -48,13 +52,21 @@ import {
   type ParseDefaults,
 } from '../model/lookup.ts';
 import type { Metric } from '../model/metrics.ts';
+import type { Presentation } from '../model/presentation.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, matchComparison, matchMetric } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { matchTopOption, matchZoneOption, zoneAlias } from './options.ts';
+import {
+  lookupTopRange,
+  matchLookupTop,
+  matchShowOption,
+  matchZoneOption,
+  type ShowOption,
+  zoneAlias,
+} from './options.ts';
 import { leadIn } from './question.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {
@@ -75,6 +87,7 @@ interface LookupClauses {
   top: number;
   compare: Comparison;
   metric: Metric;
+  show: ShowOption;
   time: TimeExpression;
   misspeltTime: never;
 }
@@ -100,9 +113,10 @@ function withoutQuestion(text: string, tokens: readonly Token[], conversation: b
  */
 const lookupClauses: Clauses<LookupClauses> = {
   zone: matchZoneOption,
-  top: matchTopOption,
+  top: matchLookupTop,
   compare: matchComparison,
   metric: matchMetric,
+  show: matchShowOption,
   time: matchTimeExpression,
   misspeltTime: rejectMisspeltTime,
 };
@@ -142,7 +156,9 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   const scan = scanCommand(text, tokens, lookupClauses);
   let zone: string | undefined;
   let alias: string | undefined;
-  let top: number | undefined;
+  let top: { value: number; fragment: string } | undefined;
+  let presentation: { value: Presentation; fragment: string } | undefined;
+  let exported: string | undefined;
   let time: { value: TimeExpression; fragment: string } | undefined;
   let compare: { value: Comparison; fragment: string } | undefined;
   let metric: Metric | undefined;
@@ -156,7 +172,19 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
       case 'top':
         if (top !== undefined)
           throw parseErrors.repeatedOption(clause.fragment, 'number of results');
-        top = clause.value;
+        top = clause;
+        break;
+      case 'show':
+        if (clause.value === 'export') {
+          if (exported !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'export');
+          exported = clause.fragment;
+        } else if (presentation === undefined) {
+          presentation = { value: clause.value, fragment: clause.fragment };
+        } else if (presentation.value === clause.value) {
+          throw parseErrors.repeatedOption(clause.fragment, 'way of showing the answer');
+        } else {
+          throw parseErrors.twoPresentations(presentation.fragment, clause.fragment);
+        }
         break;
       case 'time':
         if (time !== undefined) throw parseErrors.twoWindows(time.fragment, clause.fragment);
@@ -198,15 +226,41 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
           earliest,
           compare.fragment,
         );
+  const shown = shownCount(top, presentation?.value, exported !== undefined, defaults.top);
   return {
     databases,
     start: formatInstant(window.start),
     end: formatInstant(window.end),
     timezone,
-    top: top ?? defaults.top,
+    top: shown.top,
     ...(compared === undefined
       ? {}
       : { compare: { start: formatInstant(compared.start), end: formatInstant(compared.end) } }),
-    ...defined({ metric, zoneAlias: alias }),
+    ...defined({ metric, presentation: shown.presentation }),
+    ...(exported === undefined ? {} : { export: true }),
+    ...defined({ zoneAlias: alias }),
   };
+}
+
+/**
+ * How many people a lookup asks for and how they are shown: a count over the list's 10 asks for a
+ * table, which holds 100; an export holds up to 500, and without a count it is the whole ranking
+ * (500, the most the service gives). A bar chart has at most 10 bars.
+ */
+function shownCount(
+  top: { readonly value: number; readonly fragment: string } | undefined,
+  presentation: Presentation | undefined,
+  exported: boolean,
+  defaultTop: number,
+): { top: number; presentation: Presentation | undefined } {
+  if (top === undefined) {
+    return { top: exported ? lookupTopRange.exportMax : defaultTop, presentation };
+  }
+  if (top.value > lookupTopRange.tableMax && !exported)
+    throw parseErrors.tooManyToShow(top.fragment);
+  if (top.value > lookupTopRange.listMax && presentation === 'chart') {
+    throw parseErrors.tooManyBars(top.fragment);
+  }
+  const table = top.value > lookupTopRange.listMax && presentation === undefined;
+  return { top: top.value, presentation: table ? 'table' : presentation };
 }

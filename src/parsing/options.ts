@@ -1,15 +1,16 @@
 /**
- * Clauses that tune a request rather than name data: the time zone and the number of results.
- * Shared by every command grammar.
+ * Clauses that tune a request rather than name data: the time zone, the number of results, and how
+ * a lookup shows them. The zone and the count are shared by every command grammar.
  */
 
+import type { Presentation } from '../model/presentation.ts';
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
 import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
-import type { Token } from './tokens.ts';
+import { lowerAt, type Token } from './tokens.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;
@@ -126,6 +127,39 @@ const gluedTop = /^(top|limit)\d+$/;
  * @throws ParseError `bad_top` unless N is a whole number in `topRange`.
  */
 export const matchTopOption: Matcher<number> = (tokens, at) => {
+  const top = readTop(tokens, at);
+  if (top === undefined) return undefined;
+  if (!(top.value >= topRange.min && top.value <= topRange.max)) {
+    throw parseErrors.badTop(top.fragment, topRange.min, topRange.max);
+  }
+  return top;
+};
+
+/**
+ * Limits of a lookup's `top N`: a table shows up to 100 people, a CSV export up to the 500 the
+ * service gives at most; a list shows `listMax`, and a count above it asks for the table.
+ */
+export const lookupTopRange = { min: 1, listMax: 10, tableMax: 100, exportMax: 500 } as const;
+
+/**
+ * A lookup's `top N`, read as {@link matchTopOption} reads it. Which counts are allowed depends on
+ * what else the lookup asks for (a table, a chart, an export), so the parser checks the count once
+ * the whole text is read.
+ * @throws ParseError `bad_top` unless N is a whole number from 1 to the export's 500.
+ */
+export const matchLookupTop: Matcher<number> = (tokens, at) => {
+  const top = readTop(tokens, at);
+  if (top === undefined) return undefined;
+  if (!(top.value >= lookupTopRange.min && top.value <= lookupTopRange.exportMax)) {
+    throw parseErrors.badLookupTop(top.fragment);
+  }
+  return top;
+};
+
+function readTop(
+  tokens: readonly Token[],
+  at: number,
+): (Match<number> & { readonly fragment: string }) | undefined {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const lower = token.lower;
@@ -152,8 +186,38 @@ export const matchTopOption: Matcher<number> = (tokens, at) => {
     return undefined;
   }
   const value = count !== undefined && /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
-  if (!(value >= topRange.min && value <= topRange.max)) {
-    throw parseErrors.badTop(fragment, topRange.min, topRange.max);
+  return { value, next, fragment };
+}
+
+/** What a lookup asks to see besides the ranking: a table, a chart, or the CSV file. */
+export type ShowOption = Presentation | 'export';
+
+const showWords: ReadonlyMap<string, ShowOption> = new Map<string, ShowOption>([
+  ['table', 'table'],
+  ['chart', 'chart'],
+  ['graph', 'chart'],
+  ['export', 'export'],
+  ['csv', 'export'],
+]);
+const categoryWords: ReadonlySet<string> = new Set(['categories', 'category']);
+
+/**
+ * `table`, `chart` (`graph`), `chart categories` (`categories chart`), `export` and `csv`: how a
+ * lookup shows its ranking, and whether it comes as a CSV file too. Each word always claims its
+ * place, as `top` does: a phrase holding one needs quotes (`"chart review"`).
+ */
+export const matchShowOption: Matcher<ShowOption> = (tokens, at) => {
+  const token = tokens[at];
+  if (token?.kind !== 'word') return undefined;
+  const shown = showWords.get(token.lower);
+  const next = lowerAt(tokens, at + 1);
+  if (shown === 'chart') {
+    const categories = next !== undefined && categoryWords.has(next);
+    return { value: categories ? 'category_chart' : 'chart', next: categories ? at + 2 : at + 1 };
   }
-  return { value, next };
+  if (shown !== undefined) return { value: shown, next: at + 1 };
+  if (categoryWords.has(token.lower) && next !== undefined && showWords.get(next) === 'chart') {
+    return { value: 'category_chart', next: at + 2 };
+  }
+  return undefined;
 };

@@ -70,6 +70,11 @@ export function consoleCommandsText(heading: string): string {
   return `${heading}:\n  ${consoleCommands.join('\n  ')}`;
 }
 
+/** Where the console wrote a lookup's CSV export (Slack would send it to the DM). */
+export function exportSavedText(path: string): string {
+  return `[CSV export saved to ${path}]`;
+}
+
 /** `/json` before any message was shown. */
 export const noMessageYetText = 'No message yet.';
 

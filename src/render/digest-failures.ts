@@ -76,6 +76,7 @@ export function failureWords(code: ErrorCode | 'unknown', detail?: string): stri
     case 'parse_error':
     case 'digest_not_found':
     case 'digest_permission_denied':
+    case 'export_failed':
     case 'unknown':
       return unexpectedFailure;
     default:

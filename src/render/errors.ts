@@ -4,6 +4,7 @@ import {
   ChannelUnreachableError,
   DigestNotFoundError,
   DigestPermissionError,
+  ExportFailedError,
   isAppError,
   RateLimitedError,
   SlackBlocksRefusedError,
@@ -147,6 +148,8 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       const type = error instanceof SlackBlocksRefusedError ? error.blockType : undefined;
       return `Slack refused ${type ? `a ${quoteLiteral(type)} block of ` : ''}this message, so nothing was posted. Tell an admin (the details are in the app logs).`;
     }
+    case 'export_failed':
+      return exportText(error instanceof ExportFailedError ? error : undefined, options);
     case 'config_invalid':
       return (
         'This app is not configured correctly, so it cannot answer right now. An admin must fix ' +
@@ -185,6 +188,30 @@ function channelText(
       return "I can't post digests in a direct message between people, or in a group DM I'm not part of. Create the digest in a channel, or in my Messages tab to get it as a DM.";
     case undefined:
       return `I can't post in ${channel}. Check that the channel exists and that I'm a member of it (${invite}).`;
+    default:
+      return unhandled(problem, genericErrorText);
+  }
+}
+
+function exportText(error: ExportFailedError | undefined, options: ErrorTextOptions): string {
+  const problem = error?.problem;
+  switch (problem) {
+    case 'missing_scope':
+      return (
+        'I could not send the CSV file: this app was installed without permission to upload ' +
+        'files. An admin must reinstall it from manifest.yml (it asks for files:write and ' +
+        'im:write), then try again.'
+      );
+    case 'not_in_channel': {
+      const channel = channelMention(error?.channelId, 'that channel');
+      const invite = isSlackId(options.botUserId)
+        ? `/invite <@${options.botUserId}>`
+        : '`/invite @` followed by this app’s name';
+      return `I could not send the CSV file to ${channel} because I'm not a member of it. Invite me with ${invite}, or export from my Messages tab.`;
+    }
+    case 'refused':
+    case undefined:
+      return 'Slack did not accept the CSV file, so nothing was sent. Try again in a minute; if it keeps happening, tell an admin (the details are in the app logs).';
     default:
       return unhandled(problem, genericErrorText);
   }

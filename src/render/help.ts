@@ -124,7 +124,8 @@ export const grammarSummary =
   'for a CSV file.\n' +
   '*Time zone*: yours from your Slack profile, or `in Europe/London`, `tz America/New_York`, ' +
   '`tz:UTC`, a place (`in Boston`, `in India`) or `in EST`.\n' +
-  '*How many*: `top 20` or `limit 20`, from 1 to 50 (default 10).';
+  '*How many*: `top 20` or `limit 20`, from 1 to 100 (default 10); over 10 comes as a table, ' +
+  'and an export holds the whole ranking (up to 500, or `top N`).';
 
 function dmNote(command: string): string {
   return (

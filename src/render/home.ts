@@ -1,7 +1,9 @@
-import type { HomeView, InputBlock, KnownBlock, ModalView } from '@slack/types';
+import type { HomeView, InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { ParseError, ParseErrorReason } from '../errors.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { type Metric, metricNames } from '../model/metrics.ts';
 import { context, section } from './blocks.ts';
+import type { DigestEditState } from './digest-edit.ts';
 import { cleanText, truncate } from './format.ts';
 import { commandMrkdwn, exampleLines, grammarSummary, helpExamples } from './help.ts';
 import {
@@ -103,6 +105,41 @@ export interface LookupModalValues {
   readonly window: string;
   readonly zone: string;
   readonly top: number;
+  /** The metric the ranking is sorted by; none selected ranks by mentions, the service's order. */
+  readonly metric: Metric;
+}
+
+/** The metric select's labels, in the order the answer shows the metrics. */
+const metricLabels: Readonly<Record<Metric, string>> = {
+  mentions: 'Mentions',
+  hsg_score: 'HSG score',
+  impressions: 'Impressions (reach)',
+  retweets: 'Retweets (reposts)',
+  tweets: 'Tweets (posts)',
+  replies: 'Replies',
+};
+
+function metricOption(metric: Metric): PlainTextOption {
+  return { text: { type: 'plain_text', text: metricLabels[metric] }, value: metric };
+}
+
+function metricSelect(initial: Metric | undefined): InputBlock {
+  const { blockId, actionId } = lookupModalInputs.metric;
+  const options = (Object.keys(metricLabels) as Metric[]).map(metricOption);
+  return {
+    type: 'input',
+    block_id: blockId,
+    optional: true,
+    label: { type: 'plain_text', text: 'Rank by' },
+    hint: { type: 'plain_text', text: 'Empty: mentions.' },
+    element: {
+      type: 'static_select',
+      action_id: actionId,
+      placeholder: { type: 'plain_text', text: 'Mentions' },
+      options,
+      ...(initial === undefined ? {} : { initial_option: metricOption(initial) }),
+    },
+  };
 }
 
 export interface LookupModalOptions {
@@ -163,28 +200,40 @@ export function renderLookupModal(options: LookupModalOptions = {}): ModalView {
           initial_value: String(top),
         },
       },
+      metricSelect(initial.metric),
     ],
   };
   return checked(view, 'view');
 }
 
-/** `view.state.values` as Slack sends it on submission (only the part read here). */
-export type ModalStateValues = Readonly<
-  Record<string, Readonly<Record<string, { readonly value?: string | null }>>>
->;
+/**
+ * `view.state.values` as Slack sends it on submission (only the part read here): text inputs'
+ * `value`, selects' `selected_option`, as in the digest Edit modal.
+ */
+export type ModalStateValues = DigestEditState;
 
 /**
  * The lookup modal's inputs as one line of the command grammar (`#hcsm last week in Europe/London
- * top 20`), so the parser reads a modal exactly as it reads a command and its errors apply as-is.
+ * top 20 by impressions`), so the parser reads a modal exactly as it reads a command and its
+ * errors apply as-is. A metric that is not one of the select's own is left out.
  */
 export function lookupTextFromModal(values: ModalStateValues): string {
-  const read = (input: LookupModalInput): string => {
+  const state = (input: LookupModalInput) => {
     const { blockId, actionId } = lookupModalInputs[input];
-    return cleanText(values[blockId]?.[actionId]?.value ?? '');
+    return values[blockId]?.[actionId];
   };
+  const read = (input: LookupModalInput): string => cleanText(state(input)?.value ?? '');
   const zone = read('zone');
   const top = read('top');
-  return [read('databases'), read('window'), zone && `in ${zone}`, top && `top ${top}`]
+  const chosen = state('metric')?.selected_option?.value;
+  const metric = metricNames.find((name) => name === chosen);
+  return [
+    read('databases'),
+    read('window'),
+    zone && `in ${zone}`,
+    top && `top ${top}`,
+    metric === undefined ? '' : `by ${metric}`,
+  ]
     .filter((part) => part.length > 0)
     .join(' ');
 }
@@ -222,7 +271,7 @@ function inputFor(reason: ParseErrorReason): LookupModalInput {
 }
 
 function textInput(
-  input: Exclude<LookupModalInput, 'top'>,
+  input: Exclude<LookupModalInput, 'top' | 'metric'>,
   spec: {
     label: string;
     placeholder: string;

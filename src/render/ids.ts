@@ -43,6 +43,7 @@ export const lookupModalInputs = {
   window: { blockId: 'lookup_window', actionId: 'window' },
   zone: { blockId: 'lookup_zone', actionId: 'zone' },
   top: { blockId: 'lookup_top', actionId: 'top' },
+  metric: { blockId: 'lookup_metric', actionId: 'metric' },
 } as const;
 
 export type LookupModalInput = keyof typeof lookupModalInputs;

@@ -41,6 +41,32 @@ describe('AnalyticsClient against the sandbox', () => {
     ]);
   });
 
+  it('sends limit and the metric list, and gets the ranking sorted by its first metric', async () => {
+    const { client, clock, sandbox } = await start();
+    const { influencers } = await client.getInfluencers({
+      ...lastWeek(clock),
+      limit: 40,
+      metric: ['impressions', 'mentions', 'hsg_score', 'retweets', 'tweets', 'replies'],
+    });
+
+    expect(influencers).toHaveLength(40);
+    const impressions = influencers.map((influencer) => influencer.metrics.impressions ?? 0);
+    expect(impressions).toEqual([...impressions].sort((a, b) => b - a));
+    const data = sandbox.log.filter((record) => record.endpoint === 'data');
+    expect(data.map((record) => [record.query.limit, record.query.metric])).toEqual([
+      ['40', 'impressions,mentions,hsg_score,retweets,tweets,replies'],
+    ]);
+  });
+
+  it('reads the follower count the service sends for each influencer', async () => {
+    const { client, clock } = await start();
+    const { influencers } = await client.getInfluencers(lastWeek(clock));
+    for (const influencer of influencers) {
+      expect(Number.isInteger(influencer.followersCount)).toBe(true);
+      expect(influencer.followersCount).toBeGreaterThan(0);
+    }
+  });
+
   it('answers a database with no activity with an empty list', async () => {
     const { client, clock } = await start();
     expect(await client.getInfluencers(lastWeek(clock, ['#quiet']))).toEqual({ influencers: [] });

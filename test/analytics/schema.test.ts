@@ -67,6 +67,22 @@ describe('parseInfluencersBody', () => {
     ]);
   });
 
+  it.each([
+    ['a count', 12_400, 12_400],
+    ['a numeric string', '12400', 12_400],
+    ['null', null, undefined],
+    ['a negative number', -3, undefined],
+    ['a fraction', 2.5, undefined],
+    ['text', 'many', undefined],
+  ])('reads followers_count given as %s', (_name, followers, expected) => {
+    const body = {
+      influencers: [{ ...fullItem, user: { ...fullItem.user, followers_count: followers } }],
+    };
+    const [influencer] = parseInfluencersBody(body, 200).influencers;
+    expect(influencer?.followersCount).toBe(expected);
+    expect(influencer?.screenName).toBe('PriyaSurvives');
+  });
+
   it('reads an item with only a screen name, ranking it by position', () => {
     const body = { influencers: [fullItem, { user: { screen_name: 'quiet_one' } }] };
     expect(parseInfluencersBody(body, 200).influencers[1]).toEqual({

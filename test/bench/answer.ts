@@ -2,13 +2,19 @@
  * What drawing the analyst's answer costs: the time to render one compared answer with a chart,
  * the top ten listed and a 100-row table (and its fallback without the new blocks), beside the
  * plain top-ten list rendered in the same run as the baseline. Every render also checks the whole
- * message against Block Kit's limits, as it does in production.
+ * message against Block Kit's limits, as it does in production. Then what asking for it costs the
+ * analytics service: the calls 1,000 identical compared lookups make at once, cold and cached.
  */
+import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
+import { LookupFlow } from '../../src/flows/lookup.ts';
+import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { metricNames } from '../../src/model/metrics.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
+import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 
 /** The figure the answer is held to: a compared 100-row answer with a chart, per render. */
 const targetMs = 5;
@@ -120,8 +126,66 @@ function renderFigures(): void {
   );
 }
 
+/** Identical compared lookups sent at once. */
+const comparedLookups = 1_000;
+
+/**
+ * Analytics calls made for `comparedLookups` identical compared lookups run at once through the
+ * lookup flow and the real client against the sandbox (each asks for its window and for the one
+ * it is compared with), then for the same again within the response cache's lifetime. The
+ * baseline is what a client without sharing would send: two calls a lookup.
+ */
+async function analyticsCallFigures(): Promise<void> {
+  const now = new Date('2026-11-21T15:00:00Z');
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', now: () => now });
+  const client = new AnalyticsClient({
+    baseUrl: sandbox.url,
+    clientId: demoClient.id,
+    clientSecret: demoClient.secret,
+    responseCacheTtlMs: 60_000,
+  });
+  try {
+    const flow = new LookupFlow({
+      analytics: client,
+      logger: silentLogger,
+      policy: { progressUpdateMs: 60_000, timeoutMs: 60_000 },
+      now: () => now,
+    });
+    const request = parseLookup('#hcsm last week vs previous period', { now, zone: 'UTC' });
+    if (request instanceof Error) throw request;
+    const sink = { progress: async () => {}, finish: async () => {} };
+    const round = async (): Promise<{ calls: number; ms: number }> => {
+      const before = client.stats.httpRequests;
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: comparedLookups }, () => flow.run(request, sink)),
+      );
+      if (outcomes.some((outcome) => outcome !== 'answered')) {
+        throw new Error(
+          `a compared lookup did not answer: ${outcomes.find((o) => o !== 'answered')}`,
+        );
+      }
+      return { calls: client.stats.httpRequests - before, ms: performance.now() - started };
+    };
+    const cold = await round();
+    const repeat = await round();
+    const label = `${comparedLookups.toLocaleString('en-US')} identical compared lookups at once`;
+    console.log(
+      `${`analytics calls, ${label}, cold cache`.padEnd(72)} ${String(cold.calls).padStart(5)}   target 2   (${cold.ms.toFixed(0)} ms)`,
+    );
+    console.log(
+      `${'the same again within the cache lifetime'.padEnd(72)} ${String(repeat.calls).padStart(5)}   target 0   (${repeat.ms.toFixed(0)} ms)`,
+    );
+    console.log(
+      `${'baseline: two calls a lookup, nothing shared'.padEnd(72)} ${String(2 * comparedLookups).padStart(5)}`,
+    );
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+}
+
 export async function run(): Promise<void> {
   renderFigures();
-  // Second figure, to come: analytics calls made for 1,000 concurrent compared lookups (each
-  // asks for its window and for the one it is compared with). It goes here, after rendering.
+  await analyticsCallFigures();
 }

@@ -152,6 +152,15 @@ describe('node src/cli.ts parse', () => {
     );
   });
 
+  it('prints presentation and export after the other keys only when the text asks for them', () => {
+    expect(cli(['parse', ...now, '#x last week chart by reach']).stdout).toBe(
+      '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"metric":"impressions","presentation":"chart"}\n',
+    );
+    expect(cli(['parse', ...now, '#x last week top 20 export']).stdout).toBe(
+      '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":20,"presentation":"table","export":true}\n',
+    );
+  });
+
   it('answers one line per input line when U+2028 or U+2029 stand inside the JSON', () => {
     const input = [
       '{"text":"#x\u2028last week"}',

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
@@ -8,6 +11,7 @@ import { errorText } from '../../src/render/errors.ts';
 import { renderHelp } from '../../src/render/help.ts';
 import { startUsageText } from '../../src/render/startup.ts';
 import { toPlainText } from '../../src/render/text.ts';
+import { parseCsv } from '../helpers/csv.ts';
 import { spawnApp } from '../helpers/spawn-app.ts';
 
 async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
@@ -20,8 +24,13 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promi
   }
 }
 
-async function runConsole(input: string, args: string[] = [], env: Record<string, string> = {}) {
-  const app = spawnApp({ TZ: 'Europe/Paris', ...env }, args);
+async function runConsole(
+  input: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  cwd?: string,
+) {
+  const app = spawnApp({ TZ: 'Europe/Paris', ...env }, args, cwd === undefined ? {} : { cwd });
   app.child.stdin.end(input);
   const { code } = await app.exited;
   return { code, stdout: app.stdout(), stderr: app.stderr() };
@@ -36,6 +45,28 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ GMT\+1…/);
     expect(stdout).toContain('Top influencers for #hcsm');
     expect(stdout).toMatch(/\n1\. .+@\w+/);
+  });
+
+  it('writes an export under ./exports/ and prints its path', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'console-exports-'));
+    try {
+      const { code, stdout } = await runConsole(
+        '/influencers #hcsm last week export\n',
+        [],
+        {},
+        cwd,
+      );
+      expect(code).toBe(0);
+      const path = /\[CSV export saved to (exports\/[^\]]+\.csv)\]/.exec(stdout)?.[1];
+      expect(path).toBeDefined();
+      const bytes = readFileSync(join(cwd, path ?? ''));
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const rows = parseCsv(bytes.toString('utf8'));
+      expect(rows.length).toBeGreaterThan(11);
+      expect(stdout.indexOf('Top influencers for #hcsm')).toBeLessThan(stdout.indexOf(path ?? ''));
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('answers DM-style text, help and a parse error, in order', async () => {

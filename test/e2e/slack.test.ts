@@ -9,7 +9,6 @@ import {
   TeamNotAllowedError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
 import { errorText, renderError } from '../../src/render/errors.ts';
@@ -29,6 +28,7 @@ import {
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
+import { finalResponse, fixedNow, now, request, userZone } from '../helpers/lookups.ts';
 import {
   blockAction,
   directMessageEvent,
@@ -41,16 +41,6 @@ import {
   userId,
   viewSubmission,
 } from '../helpers/payloads.ts';
-
-const fixedNow = new Date('2026-11-21T15:00:00Z');
-const now = () => fixedNow;
-const userZone = 'America/New_York';
-
-function request(text: string, zone = userZone): LookupRequest {
-  const parsed = parseLookup(text, { now: fixedNow, zone });
-  if (parsed instanceof Error) throw parsed;
-  return parsed;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -69,16 +59,13 @@ function actionIdsOf(call: SlackCall): string[] {
   );
 }
 
-/** The message that ends a lookup: the first post that is not the still-running update. */
-async function finalResponse(h: Harness, url: string): Promise<SlackCall> {
-  return h.slack.waitFor(
-    (call) =>
-      call.kind === 'response_url' &&
-      call.url === url &&
-      !/^Still looking up/.test(String(call.args.text)),
-    15_000,
-  );
-}
+/** The buttons under every answer; only an ephemeral one adds Share in channel. */
+const askAgain = [
+  actionIds.answerCompare,
+  actionIds.answerTable,
+  actionIds.answerChart,
+  actionIds.answerExport,
+];
 
 let harness: Harness;
 
@@ -108,7 +95,7 @@ describe('/influencers over HTTP', () => {
     expect(answer.args.replace_original).toBe(true);
     expect(answer.args.response_type).toBe('ephemeral');
     expect(headerOf(answer)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(answer)).toEqual([actionIds.shareAnswer]);
+    expect(actionIdsOf(answer)).toEqual([...askAgain, actionIds.shareAnswer]);
     await sleep(100);
     expect(harness.slack.responses(command.responseUrl).length).toBeLessThanOrEqual(2);
     expect(harness.slack.api('users.info')[0]?.args.user).toBe(userId);
@@ -238,7 +225,7 @@ describe('/influencers over HTTP', () => {
     expect(shared.args.response_type).toBe('in_channel');
     expect(shared.args.replace_original).toBe(false);
     expect(headerOf(shared)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(shared)).toEqual([]);
+    expect(actionIdsOf(shared)).toEqual(askAgain);
     expect(String(shared.args.text)).toMatch(new RegExp(`^<@${userId}> shared: `));
     const removed = await harness.slack.waitForResponse(action.responseUrl, 2);
     expect(removed.args).toEqual({ delete_original: true });
@@ -280,7 +267,7 @@ describe('direct messages and mentions', () => {
     expect(post?.args.text).toBe(renderPending(request('#hcsm last week'), { now: fixedNow }).text);
     expect(update.args.channel).toBe('D0DIRECT01');
     expect(headerOf(update)).toBe('Top influencers for #hcsm');
-    expect(actionIdsOf(update)).toEqual([]);
+    expect(actionIdsOf(update)).toEqual(askAgain);
   });
 
   it('posts the pending message once when chat.postMessage answers 500, and the answer anew', async () => {

@@ -231,8 +231,19 @@ describe('LookupFlow.run', () => {
       limit: 10,
     });
     expect(seen).toEqual([
-      { kind: 'finish', message: renderAnswer(request, result, { shareable: true }) },
+      {
+        kind: 'finish',
+        message: renderAnswer(request, result, { shareable: true, actions: true }),
+      },
     ]);
+  });
+
+  it('asks for the chosen metric first, then the others the answer shows', () => {
+    const byReach = parseLookup('#hcsm last week by reach top 20', { now, zone: 'UTC' });
+    expect(toQuery(byReach as LookupRequest)).toMatchObject({
+      limit: 20,
+      metric: ['impressions', 'hsg_score', 'mentions', 'retweets', 'tweets', 'replies'],
+    });
   });
 
   it('sends one still-running update before a slow answer', async () => {

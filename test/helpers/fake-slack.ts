@@ -1,11 +1,14 @@
 import { botId, botUserId, teamId } from './payloads.ts';
 
 export interface SlackCall {
-  readonly kind: 'api' | 'response_url';
-  /** Web API method (`chat.postMessage`) or undefined for response_url posts. */
+  readonly kind: 'api' | 'response_url' | 'upload';
+  /** Web API method (`chat.postMessage`) or undefined for response_url posts and uploads. */
   readonly method: string | undefined;
   readonly url: string;
-  /** Form fields with JSON values (blocks, view) decoded, or the JSON body of a response_url post. */
+  /**
+   * Form fields with JSON values (blocks, view) decoded, the JSON body of a response_url post, or
+   * for the bytes posted to an upload URL `{ fileId, bytes }` (`bytes` a Buffer).
+   */
   readonly args: Record<string, unknown>;
   readonly authorization: string | undefined;
   readonly at: number;
@@ -36,12 +39,24 @@ export class FakeSlack {
   usersInfoDelayMs = 0;
   /** Refuses every message with a picture, as Slack does when it cannot fetch one. */
   refuseImages = false;
+  /**
+   * Refuses every message or view holding a `data_table` or `data_visualization` block, as a
+   * workspace those blocks have not reached yet does: `invalid_blocks` from the Web API, an error
+   * status from a response_url.
+   */
+  refuseNewBlocks = false;
+  /** The status the upload URL answers with; anything but 200 refuses the bytes. */
+  uploadStatus = 200;
+  /** Where uploads are posted: Slack answers files.getUploadURLExternal with a URL under it. */
+  readonly uploadUrl = 'https://files.slack.test/upload/v1/';
   readonly #overrides = new Map<string, Handler>();
   readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
   readonly #httpFailures = new Map<string, { status: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
+  readonly #fileIds = new Map<SlackCall, string>();
   #ts = 1_700_000_000;
+  #files = 0;
 
   constructor(options: FakeSlackOptions = {}) {
     this.apiUrl = options.apiUrl ?? 'https://slack.com/api/';
@@ -76,6 +91,7 @@ export class FakeSlack {
     const headers = new Headers(init?.headers);
     const rawBody = typeof init?.body === 'string' ? init.body : '';
     const authorization = headers.get('authorization') ?? undefined;
+    if (url.startsWith(this.uploadUrl)) return this.#upload(url, init?.body, authorization);
     if (url.startsWith(this.apiUrl)) {
       const method = url.slice(this.apiUrl.length).split('?')[0] ?? '';
       const args = decodeForm(rawBody);
@@ -93,6 +109,19 @@ export class FakeSlack {
       }
       if (this.refuseImages && hasImage(args.blocks)) {
         return json({ ok: false, error: 'invalid_blocks' });
+      }
+      const blocks = args.blocks ?? (args.view as { blocks?: unknown } | undefined)?.blocks;
+      const refused = this.refuseNewBlocks ? newBlockAt(blocks) : undefined;
+      if (refused !== undefined) {
+        return json({
+          ok: false,
+          error: 'invalid_blocks',
+          response_metadata: {
+            messages: [
+              `[ERROR] unsupported type: ${refused.type} [json-pointer:/blocks/${refused.at}/type]`,
+            ],
+          },
+        });
       }
       const failure = this.#httpFailures.get(method);
       if (failure !== undefined && failure.left > 0) {
@@ -117,8 +146,66 @@ export class FakeSlack {
     if (this.refuseImages && hasImage(args.blocks)) {
       return new Response('invalid_blocks', { status: 400 });
     }
+    if (this.refuseNewBlocks && newBlockAt(args.blocks) !== undefined) {
+      return new Response('invalid_blocks', { status: 400 });
+    }
     return json({ ok: true });
   };
+
+  /** The bytes posted to an upload URL, which Slack answers with a plain 200. */
+  async #upload(url: string, body: unknown, authorization: string | undefined): Promise<Response> {
+    let bytes = Buffer.alloc(0);
+    if (body instanceof FormData) {
+      const part = [...body.values()].find((value) => typeof value !== 'string');
+      if (part !== undefined) bytes = Buffer.from(await (part as Blob).arrayBuffer());
+    } else if (body instanceof Uint8Array) {
+      bytes = Buffer.from(body);
+    } else if (typeof body === 'string') {
+      bytes = Buffer.from(body, 'utf8');
+    }
+    const fileId = url.slice(this.uploadUrl.length);
+    this.#record({
+      kind: 'upload',
+      method: undefined,
+      url,
+      args: { fileId, bytes },
+      authorization,
+      at: Date.now(),
+    });
+    return new Response(this.uploadStatus === 200 ? `OK - ${bytes.length}` : 'refused', {
+      status: this.uploadStatus,
+    });
+  }
+
+  /** The files uploaded and completed, in order: what a person finds in the conversation. */
+  files(): {
+    readonly fileId: string;
+    readonly bytes: Buffer;
+    readonly channel: unknown;
+    readonly threadTs: unknown;
+    readonly comment: unknown;
+    readonly filename: unknown;
+  }[] {
+    return this.api('files.completeUploadExternal').flatMap((call) => {
+      const files = (call.args.files ?? []) as { id: string }[];
+      return files.map((file) => {
+        const upload = this.calls.find(
+          (other) => other.kind === 'upload' && other.args.fileId === file.id,
+        );
+        const asked = this.api('files.getUploadURLExternal').find(
+          (other) => this.#fileIds.get(other) === file.id,
+        );
+        return {
+          fileId: file.id,
+          bytes: (upload?.args.bytes as Buffer | undefined) ?? Buffer.alloc(0),
+          channel: call.args.channel_id,
+          threadTs: call.args.thread_ts,
+          comment: call.args.initial_comment,
+          filename: asked?.args.filename,
+        };
+      });
+    });
+  }
 
   api(method: string): SlackCall[] {
     return this.calls.filter((call) => call.kind === 'api' && call.method === method);
@@ -212,6 +299,17 @@ export class FakeSlack {
       case 'views.publish':
       case 'views.open':
         return { ok: true, view: { id: 'V0VIEW0001', ...(args.view as object) } };
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users).slice(1)}` } };
+      case 'files.getUploadURLExternal': {
+        this.#files += 1;
+        const fileId = `F0FILE${String(this.#files).padStart(4, '0')}`;
+        const asked = this.calls.findLast((call) => call.method === method);
+        if (asked !== undefined) this.#fileIds.set(asked, fileId);
+        return { ok: true, upload_url: `${this.uploadUrl}${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal':
+        return { ok: true, files: args.files };
       default:
         return { ok: false, error: 'unknown_method' };
     }
@@ -226,6 +324,15 @@ function hasImage(blocks: unknown): boolean {
         block.type === 'image' || block.accessory?.type === 'image',
     )
   );
+}
+
+const newBlockTypes: ReadonlySet<string> = new Set(['data_table', 'data_visualization']);
+
+/** The first `data_table` or `data_visualization` block and its index, if any. */
+function newBlockAt(blocks: unknown): { type: string; at: number } | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  const at = blocks.findIndex((block: { type?: unknown }) => newBlockTypes.has(String(block.type)));
+  return at === -1 ? undefined : { type: String((blocks[at] as { type: unknown }).type), at };
 }
 
 function decodeForm(body: string): Record<string, unknown> {

@@ -73,6 +73,8 @@ export interface ButtonOptions {
   readonly responseUrl?: string;
   readonly teamId?: string;
   readonly container?: Record<string, unknown>;
+  /** The message the button is under, as Slack sends it for messages that are not ephemeral. */
+  readonly message?: Record<string, unknown>;
   readonly view?: Record<string, unknown>;
 }
 
@@ -92,7 +94,14 @@ export function blockAction(options: ButtonOptions): EncodedBody & { responseUrl
       is_ephemeral: true,
     },
     trigger_id: `${next()}.trigger`,
-    channel: { id: 'C0CHANNEL1', name: 'general' },
+    channel: {
+      id:
+        typeof options.container?.channel_id === 'string'
+          ? options.container.channel_id
+          : 'C0CHANNEL1',
+      name: 'general',
+    },
+    ...(options.message === undefined ? {} : { message: options.message }),
     response_url: responseUrl,
     actions: [
       {

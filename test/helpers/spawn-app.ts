@@ -10,11 +10,19 @@ export interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-/** `node src/app.ts` with exactly `env` (plus PATH) as its environment. */
-export function spawnApp(env: Record<string, string>, args: string[] = []): Spawned {
+/**
+ * `node src/app.ts` with exactly `env` (plus PATH) as its environment, in `cwd` when given (where
+ * the console writes its exports).
+ */
+export function spawnApp(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { readonly cwd?: string } = {},
+): Spawned {
   const child = spawn(process.execPath, [appEntry, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let out = '';
   let err = '';

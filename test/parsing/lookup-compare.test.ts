@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../src/errors.ts';
+import { withPreviousPeriod } from '../../src/parsing/index.ts';
 import { failure, lookup, saturday } from './lookup-helpers.ts';
 
 describe('parseLookup', () => {
@@ -106,6 +108,51 @@ describe('parseLookup', () => {
       ['#x last 7000 days vs previous', 'bad_time'],
     ])('refuses %j with %s', (text, reason) => {
       expect(failure(text).reason).toBe(reason);
+    });
+  });
+
+  describe('the previous period of a request (the Compare button)', () => {
+    it.each([
+      ['#x last week', 'UTC', saturday],
+      ['#x last 48 hours', 'Australia/Eucla', saturday],
+      ['#x this month', 'Asia/Kathmandu', saturday],
+      [
+        '#x last week (the week before holds the US fall-back)',
+        'America/New_York',
+        new Date('2026-11-11T15:00:00Z'),
+      ],
+      [
+        '#x yesterday (the day before is the US spring-forward day)',
+        'America/New_York',
+        new Date('2026-03-10T15:00:00Z'),
+      ],
+    ])('compares %j in %s as vs previous period does', (text, zone, now) => {
+      const typed = text.split(' (')[0] as string;
+      const request = lookup(typed, zone, now);
+      const compared = withPreviousPeriod(request, { now, zone: request.timezone });
+      expect(compared).toEqual({
+        ...request,
+        compare: lookup(`${typed} vs previous period`, zone, now).compare,
+      });
+    });
+
+    it('replaces a comparison the request already had', () => {
+      const request = lookup('#x last week vs last year');
+      expect(withPreviousPeriod(request, { now: saturday, zone: 'UTC' })).toMatchObject({
+        compare: { start: '2026-11-02T00:00:00+00:00', end: '2026-11-09T00:00:00+00:00' },
+      });
+    });
+
+    it('refuses a previous period that starts before the earliest data', () => {
+      const request = lookup('#x from 2006-03-25 to 2006-04-01', 'UTC', saturday);
+      const refused = withPreviousPeriod(request, { now: saturday, zone: 'UTC' });
+      expect(refused).toBeInstanceOf(ParseError);
+      expect((refused as ParseError).reason).toBe('bad_time');
+      expect(
+        withPreviousPeriod(request, { now: saturday, zone: 'UTC', earliestDate: '2006-03-01' }),
+      ).toMatchObject({
+        compare: { start: '2006-03-17T00:00:00+00:00', end: '2006-03-25T00:00:00+00:00' },
+      });
     });
   });
 

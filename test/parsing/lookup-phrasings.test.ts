@@ -298,7 +298,7 @@ describe('parseLookup', () => {
     });
 
     it('refuses a glued count out of range', () => {
-      expect(failure('#x top100')).toMatchObject({ reason: 'bad_top', fragment: 'top100' });
+      expect(failure('#x top101')).toMatchObject({ reason: 'bad_top', fragment: 'top101' });
     });
   });
 

@@ -114,6 +114,14 @@ const grammarTokens = [
   '0',
   '50',
   '51',
+  '101',
+  '500',
+  'table',
+  'chart',
+  'graph',
+  'categories',
+  'export',
+  'csv',
   'tz',
   'tz:utc',
   'timezone',
@@ -169,7 +177,9 @@ function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
   }
   const keys = Object.keys(result);
   expect(keys.slice(0, 5)).toEqual(['databases', 'start', 'end', 'timezone', 'top']);
-  for (const key of keys.slice(5)) expect(['zoneAlias', 'compare', 'metric']).toContain(key);
+  for (const key of keys.slice(5)) {
+    expect(['zoneAlias', 'compare', 'metric', 'presentation', 'export']).toContain(key);
+  }
   const start = Date.parse(result.start);
   const end = Date.parse(result.end);
   expect(result.start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
@@ -180,7 +190,10 @@ function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
   expect(result.databases.length).toBeLessThanOrEqual(10);
   expect(new Set(result.databases).size).toBe(result.databases.length);
   expect(result.top).toBeGreaterThanOrEqual(1);
-  expect(result.top).toBeLessThanOrEqual(50);
+  expect(result.top).toBeLessThanOrEqual(result.export === true ? 500 : 100);
+  if (result.top > 10 && result.export !== true) {
+    expect(['table', 'category_chart']).toContain(result.presentation);
+  }
   if (result.compare !== undefined) {
     expect(Date.parse(result.compare.start)).toBeLessThan(Date.parse(result.compare.end));
     expect(Date.parse(result.compare.end)).toBeLessThanOrEqual(now.getTime());

@@ -8,6 +8,7 @@ import {
   DigestNotFoundError,
   DigestPermissionError,
   type ErrorCode,
+  ExportFailedError,
   InvalidResponseError,
   NetworkError,
   ParseError,
@@ -208,6 +209,21 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
     new SlackBlocksRefusedError('data_table'),
     'Slack refused a “data_table” block of this message, so nothing was posted. Tell an admin (the details are in the app logs).',
   ],
+  [
+    'an upload the app has no scope for',
+    new ExportFailedError('missing_scope', 'D0DM'),
+    'I could not send the CSV file: this app was installed without permission to upload files. An admin must reinstall it from manifest.yml (it asks for files:write and im:write), then try again.',
+  ],
+  [
+    'an upload to the thread of a channel without the bot',
+    new ExportFailedError('not_in_channel', 'C0SHARED'),
+    "I could not send the CSV file to <#C0SHARED> because I'm not a member of it. Invite me with `/invite @` followed by this app’s name, or export from my Messages tab.",
+  ],
+  [
+    'an upload Slack refused',
+    new ExportFailedError('refused'),
+    'Slack did not accept the CSV file, so nothing was sent. Try again in a minute; if it keeps happening, tell an admin (the details are in the app logs).',
+  ],
   ['a plain Error', new Error('boom'), generic],
   ['a thrown string', 'boom', generic],
   ['undefined', undefined, generic],
@@ -239,6 +255,7 @@ describe('errorText', () => {
       slack_call_failed: true,
       slack_rate_limited: true,
       slack_blocks_refused: true,
+      export_failed: true,
     };
     const covered = new Set(
       table.flatMap(([, error]) =>
@@ -255,6 +272,12 @@ describe('errorText', () => {
       "I can't post in <#C0PRIVATE> because I'm not a member of it. If it is a private channel, " +
         'invite me there with /invite <@U0BOT>, then try again.',
     );
+  });
+
+  it('names the bot in the invite hint of an export to a channel without it', () => {
+    expect(
+      errorText(new ExportFailedError('not_in_channel', 'C0SHARED'), { botUserId: 'U0BOT' }),
+    ).toContain('Invite me with /invite <@U0BOT>, or export from my Messages tab.');
   });
 
   it('never shows the credentials or the service message of a credentials error', () => {

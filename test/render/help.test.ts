@@ -29,7 +29,9 @@ describe('renderHelp', () => {
     expect(text).toContain('Databases: hashtags `#hcsm`, phrases in quotes `"patient safety"`');
     expect(text).toContain('Window: `last week`, `yesterday`');
     expect(text).toContain('Time zone: yours from your Slack profile, or `in Europe/London`');
-    expect(text).toContain('How many: `top 20` or `limit 20`, from 1 to 50 (default 10).');
+    expect(text).toContain(
+      'How many: `top 20` or `limit 20`, from 1 to 100 (default 10); over 10 comes as a table, and an export holds the whole ranking (up to 500, or `top N`).',
+    );
     expect(text).toContain(
       'A range that ends on a date includes that whole day; an end with a time stops at that time.',
     );

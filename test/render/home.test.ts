@@ -143,9 +143,42 @@ describe('renderLookupModal', () => {
             initial_value: '10',
           },
         },
+        {
+          type: 'input',
+          block_id: 'lookup_metric',
+          optional: true,
+          label: { type: 'plain_text', text: 'Rank by' },
+          hint: { type: 'plain_text', text: 'Empty: mentions.' },
+          element: {
+            type: 'static_select',
+            action_id: 'metric',
+            placeholder: { type: 'plain_text', text: 'Mentions' },
+            options: [
+              ['Mentions', 'mentions'],
+              ['HSG score', 'hsg_score'],
+              ['Impressions (reach)', 'impressions'],
+              ['Retweets (reposts)', 'retweets'],
+              ['Tweets (posts)', 'tweets'],
+              ['Replies', 'replies'],
+            ].map(([text, value]) => ({ text: { type: 'plain_text', text }, value })),
+          },
+        },
       ],
     });
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
+  });
+
+  it('preselects the given metric', () => {
+    const view = renderLookupModal({ initial: { metric: 'impressions' } });
+    const select = (view.blocks as KnownBlock[]).find(
+      (block) => block.block_id === lookupModalInputs.metric.blockId,
+    );
+    expect(select?.type === 'input' && select.element).toMatchObject({
+      initial_option: {
+        text: { type: 'plain_text', text: 'Impressions (reach)' },
+        value: 'impressions',
+      },
+    });
   });
 
   it('prefills the given values, and says UTC applies when no zone is known', () => {
@@ -157,7 +190,7 @@ describe('renderLookupModal', () => {
     );
     expect(
       inputs.map((block) => (block.element as { initial_value?: string }).initial_value),
-    ).toEqual(['#hcsm', 'yesterday', undefined, '20']);
+    ).toEqual(['#hcsm', 'yesterday', undefined, '20', undefined]);
     expect(inputs[2]?.hint).toEqual({
       type: 'plain_text',
       text: 'An IANA zone such as America/New_York, or UTC. Empty: UTC.',
@@ -199,7 +232,32 @@ describe('lookupTextFromModal', () => {
       end: '2026-11-21T00:00:00+00:00',
       timezone: 'Europe/London',
       top: 20,
+      presentation: 'table',
     });
+  });
+
+  it('ranks by the metric selected, read as `by <metric>`', () => {
+    const values = {
+      ...state({ databases: '#hcsm', window: 'yesterday' }),
+      [lookupModalInputs.metric.blockId]: {
+        [lookupModalInputs.metric.actionId]: { selected_option: { value: 'hsg_score' } },
+      },
+    };
+    const text = lookupTextFromModal(values);
+    expect(text).toBe('#hcsm yesterday by hsg_score');
+    expect(parseLookup(text, { now: new Date('2026-11-21T15:30:00Z'), zone: 'UTC' })).toMatchObject(
+      { metric: 'hsg_score' },
+    );
+  });
+
+  it('leaves out a selected metric that is not one of its own', () => {
+    const values = {
+      ...state({ databases: '#hcsm' }),
+      [lookupModalInputs.metric.blockId]: {
+        [lookupModalInputs.metric.actionId]: { selected_option: { value: 'followers, top 3' } },
+      },
+    };
+    expect(lookupTextFromModal(values)).toBe('#hcsm');
   });
 
   it('leaves out empty inputs', () => {

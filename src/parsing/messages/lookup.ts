@@ -106,6 +106,42 @@ export const parseErrors = {
     );
   },
 
+  /** A lookup's count: its limits depend on how the answer is shown (see `lookupTopRange`). */
+  badLookupTop(fragment: string, example = '#hcsm last week top 20'): ParseError {
+    return new ParseError(
+      'bad_top',
+      `${quote(fragment)} is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  /** More people than a table holds, without `export`. */
+  tooManyToShow(fragment: string, example = `#hcsm last week ${fragment} export`): ParseError {
+    return new ParseError(
+      'bad_top',
+      `${quote(fragment)} is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  /** More people than a bar chart has bars. */
+  tooManyBars(fragment: string, example = `#hcsm last week ${fragment} table`): ParseError {
+    return new ParseError(
+      'bad_top',
+      `${quote(fragment)} is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
+  /** Two ways of showing one answer (`chart` and `table`). */
+  twoPresentations(first: string, second: string, example = '#hcsm last week table'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(first)} and ${quote(second)} ask for two ways of showing the answer: choose one. Try: ${exampleCommand(example)}`,
+      second,
+    );
+  },
+
   /** A slip of a time, option or unit word; `correction` is the fragment as it was meant. */
   didYouMean(
     fragment: string,

@@ -3,7 +3,7 @@
  * post replaced by the answer. Shared by the slash command, DMs, mentions and the lookup modal.
  */
 import type { WebClient } from '@slack/web-api';
-import type { LookupOutcome, LookupPlan } from '../../flows/lookup.ts';
+import type { CsvFile, LookupOutcome, LookupPlan } from '../../flows/lookup.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -16,6 +16,7 @@ import {
   updateInConversation,
 } from '../web-api/conversation.ts';
 import { ResponseUrl } from '../web-api/response-url.ts';
+import { sendExport } from './exports.ts';
 
 /**
  * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
@@ -40,7 +41,8 @@ export async function planFor(
 
 /**
  * Posts `pending` where the person will read the answer, then replaces it with the answer. Used by
- * DMs, mentions and the Home tab's modal (whose answer arrives as a DM). Posts go through the
+ * DMs, mentions and the Home tab's modal (whose answer arrives as a DM). A lookup that asks for
+ * an export sends its CSV file to the same place afterwards (a mention's into its thread). Posts go through the
  * client without automatic retries: a post retried after a timeout or a 5xx may appear twice.
  * When the pending post's fate is unknown, or the answer cannot replace it (deleted, too long,
  * Slack failing), the answer is posted as a new message, once.
@@ -52,7 +54,8 @@ export async function deliverLookup(
   pendingMessage: SlackMessage,
   note: string | undefined,
 ): Promise<void> {
-  const post = (message: SlackMessage) => postInConversation(deps.chat, where, message);
+  const post = (message: SlackMessage) =>
+    postInConversation(deps.chat, where, message, deps.logger);
   let ts: string | undefined;
   try {
     ts = (await post(pendingMessage)).ts;
@@ -63,13 +66,15 @@ export async function deliverLookup(
       'the pending post may not have reached Slack; the answer will come as a new message',
     );
   }
+  const update = (at: string, message: SlackMessage) =>
+    updateInConversation(deps.chat, where, at, message, deps.logger);
   const progress = async (message: SlackMessage) => {
-    if (ts !== undefined) await updateInConversation(deps.chat, where, ts, message);
+    if (ts !== undefined) await update(ts, message);
   };
   const finish = async (message: SlackMessage) => {
     if (ts !== undefined) {
       try {
-        await updateInConversation(deps.chat, where, ts, message);
+        await update(ts, message);
         return;
       } catch (error) {
         deps.logger.warn(
@@ -80,14 +85,22 @@ export async function deliverLookup(
     }
     await post(message);
   };
-  await deps.inFlight.run((signal) =>
-    deps.flow.run(request, { progress, finish }, { note, signal }),
-  );
+  const sink = {
+    progress,
+    finish,
+    saveExport: (file: CsvFile) => sendExport(deps, where, file),
+    notice: async (message: SlackMessage) => {
+      await post(message);
+    },
+  };
+  await deps.inFlight.run((signal) => deps.flow.run(request, sink, { note, signal }));
 }
 
 /** What a slash command's lookup still needs once it is acked: plain values, nothing of Bolt's. */
 export interface AckedLookup {
   readonly responseUrl: string;
+  /** Who asked: an export's CSV file goes to their DM with the app, as the answer is ephemeral. */
+  readonly userId: string;
   readonly request: LookupRequest;
   readonly note: string | undefined;
 }
@@ -105,13 +118,17 @@ export function answerLater(deps: SlackDeps, lookup: AckedLookup): Promise<Looku
   const replace = async (message: SlackMessage) => {
     await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
   };
+  const sink = {
+    progress: replace,
+    finish: replace,
+    saveExport: (file: CsvFile) => sendExport(deps, { channel: lookup.userId }, file),
+    notice: async (message: SlackMessage) => {
+      await channel.send({ response_type: 'ephemeral', replace_original: false, ...message });
+    },
+  };
   return deps.inFlight
     .run((signal) =>
-      deps.flow.run(
-        lookup.request,
-        { progress: replace, finish: replace },
-        { shareable: true, note: lookup.note, signal },
-      ),
+      deps.flow.run(lookup.request, sink, { shareable: true, note: lookup.note, signal }),
     )
     .catch((error: unknown): LookupOutcome => {
       deps.logger.error({ err: error }, 'a lookup failed after its ack');

@@ -1,7 +1,8 @@
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import { slackRateLimit, withRateLimitRetry } from './client.ts';
-import { withImageFallback } from './image-fallback.ts';
+import { withBlocksFallback } from './image-fallback.ts';
 
 export interface Conversation {
   readonly channel: string;
@@ -14,31 +15,42 @@ export interface Conversation {
 
 /**
  * chat.postMessage for someone waiting on the answer: a 429 (Slack's per-channel pace) is waited
- * out once, briefly; a second one is thrown for the caller to log. A message refused for a picture
- * Slack could not fetch is sent again without its pictures.
+ * out once, briefly; a second one is thrown for the caller to log. A message whose blocks Slack
+ * refuses (a table or chart it does not accept yet, a picture it could not fetch) is sent again
+ * without them; `logger` hears about the first such refusal of the process.
  */
 export function postInConversation(
   client: WebClient,
   where: Conversation,
   message: SlackMessage,
+  logger?: Logger,
 ): Promise<{ ts?: string | undefined }> {
   const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
-  return withImageFallback(message, (sent) =>
-    withRateLimitRetry(() =>
-      client.chat.postMessage({ channel: where.channel, ...thread, ...sent }),
-    ),
+  return withBlocksFallback(
+    message,
+    (sent) =>
+      withRateLimitRetry(() =>
+        client.chat.postMessage({ channel: where.channel, ...thread, ...sent }),
+      ),
+    logger,
   );
 }
 
-/** chat.update of a message posted by {@link postInConversation}; a 429 is waited out once. */
+/**
+ * chat.update of a message posted by {@link postInConversation}; a 429 is waited out once, and
+ * refused blocks are left out as there.
+ */
 export async function updateInConversation(
   client: WebClient,
   where: Conversation,
   ts: string,
   message: SlackMessage,
+  logger?: Logger,
 ): Promise<void> {
-  await withImageFallback(message, (sent) =>
-    withRateLimitRetry(() => client.chat.update({ channel: where.channel, ts, ...sent })),
+  await withBlocksFallback(
+    message,
+    (sent) => withRateLimitRetry(() => client.chat.update({ channel: where.channel, ts, ...sent })),
+    logger,
   );
 }
 

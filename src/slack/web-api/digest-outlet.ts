@@ -16,10 +16,9 @@ export function slackDigestOutlet(
     token: slack.botToken.reveal(),
     ...defined({ apiUrl: slack.apiUrl }),
   });
+  const posterLogger = logger.child({ component: 'digest-poster' });
   return {
-    poster: imageSafePoster(
-      new SlackDigestPoster({ client, logger: logger.child({ component: 'digest-poster' }) }),
-    ),
+    poster: imageSafePoster(new SlackDigestPoster({ client, logger: posterLogger }), posterLogger),
     displayName: displayNames(new UserDirectory(), client),
   };
 }

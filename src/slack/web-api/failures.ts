@@ -7,6 +7,7 @@
 import {
   type ChannelProblem,
   ChannelUnreachableError,
+  ExportFailedError,
   SlackBlocksRefusedError,
   SlackCallError,
   SlackRateLimitedError,
@@ -178,6 +179,44 @@ export function toAppError(
       },
       { cause: error },
     );
+  }
+  return error;
+}
+
+/** Refusals of an upload that mean the file cannot go to that conversation. */
+const unreachableForFiles = new Set([
+  'not_in_channel',
+  'channel_not_found',
+  'is_archived',
+  'restricted_action',
+  'method_not_supported_for_channel_type',
+]);
+
+/**
+ * A failed CSV upload (conversations.open, files.getUploadURLExternal, the POST of the bytes,
+ * files.completeUploadExternal) as the app's error: a scope the installation lacks, a
+ * conversation the bot cannot post in, or a refusal; Slack's rate limit as for any call. An error
+ * that did not come from Slack is returned unchanged.
+ */
+export function toExportError(channelId: string | undefined, error: unknown): unknown {
+  if (slackRateLimit(error) !== undefined) return toAppError('files.uploadV2', '', error);
+  const reason = slackErrorString(error);
+  if (reason === 'missing_scope' || reason === 'not_allowed_token_type') {
+    return new ExportFailedError('missing_scope', channelId, { cause: error });
+  }
+  if (reason !== undefined && unreachableForFiles.has(reason)) {
+    return new ExportFailedError('not_in_channel', channelId, { cause: error });
+  }
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (reason !== undefined || (typeof code === 'string' && code.startsWith('slack_'))) {
+    return new ExportFailedError('refused', channelId, { cause: error });
+  }
+  // The upload helper throws a plain Error when the bytes are refused at the upload URL.
+  if (
+    error instanceof Error &&
+    /^(Failed to upload file|No upload url found)/.test(error.message)
+  ) {
+    return new ExportFailedError('refused', channelId, { cause: error });
   }
   return error;
 }

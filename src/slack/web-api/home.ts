@@ -1,8 +1,10 @@
-import type { KnownBlock } from '@slack/types';
+import type { HomeView, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../../logger.ts';
 import { renderDigestHomeSection } from '../../render/digest-management.ts';
 import { renderHome } from '../../render/home.ts';
 import type { SlackDeps } from '../deps.ts';
+import { withBlocksFallback } from './image-fallback.ts';
 
 /** Who is looking at the Home tab: sections show what belongs to this person in this workspace. */
 export interface HomeViewer {
@@ -39,5 +41,23 @@ export async function publishHome(
   } catch (error) {
     deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
   }
-  await client.views.publish({ user_id: viewer.userId, view: renderHome({ sections }) });
+  await publishView(client, viewer.userId, renderHome({ sections }), deps.logger);
+}
+
+/**
+ * views.publish of a person's Home tab. Blocks Slack refuses (a table or a chart it does not
+ * accept yet, a picture it cannot fetch) are left out as for messages, and the first such refusal
+ * of the process is logged.
+ */
+export async function publishView(
+  client: WebClient,
+  userId: string,
+  view: HomeView,
+  logger: Logger,
+): Promise<void> {
+  await withBlocksFallback(
+    { text: '', blocks: view.blocks as KnownBlock[] },
+    (sent) => client.views.publish({ user_id: userId, view: { ...view, blocks: sent.blocks } }),
+    logger,
+  );
 }

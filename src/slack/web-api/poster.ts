@@ -14,7 +14,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient, type WebClient as WebClientType } from '@slack/web-api';
 import type { DigestPoster } from '../../digests/runner.ts';
-import { SlackBlocksRefusedError } from '../../errors.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -86,22 +85,6 @@ export function toDigestError(channelId: string, error: unknown, message?: Slack
   return toAppError('chat.postMessage', channelId, error, message ?? {});
 }
 
-/**
- * Block types Slack is still rolling out, which a workspace or client may refuse with
- * `invalid_blocks`: a message carrying them always has a version without them.
- */
-export const optionalBlockTypes: ReadonlySet<string> = new Set([
-  'table',
-  'data_table',
-  'data_visualization',
-]);
-
-/** The message without its optional blocks; undefined when it has none. */
-export function withoutOptionalBlocks(message: SlackMessage): SlackMessage | undefined {
-  const blocks = message.blocks.filter((block) => !optionalBlockTypes.has(block.type));
-  return blocks.length === message.blocks.length ? undefined : { ...message, blocks };
-}
-
 export interface SlackDigestPosterOptions {
   /** For conversations.join and the notices, which may be retried. */
   readonly client: WebClientType;
@@ -135,24 +118,11 @@ export class SlackDigestPoster implements DigestPoster {
 
   /**
    * One chat.postMessage attempt (two when Slack says `not_in_channel`, which certainly did not
-   * post, and the bot could join; two when Slack refuses blocks it does not accept yet, sent again
-   * without them). Errors that may hide a post reach the runner unchanged.
+   * post, and the bot could join). Errors that may hide a post reach the runner unchanged; blocks
+   * Slack refuses come back as SlackBlocksRefusedError, which `imageSafePoster` answers by
+   * posting a lighter message.
    */
   async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
-    try {
-      return await this.#postJoining(channelId, message);
-    } catch (error) {
-      const lighter = withoutOptionalBlocks(message);
-      if (!(error instanceof SlackBlocksRefusedError) || lighter === undefined) throw error;
-      this.#logger.warn(
-        { channelId, refused: error.blockType },
-        'Slack refused blocks it does not accept yet; posting the digest without them',
-      );
-      return this.#postJoining(channelId, lighter);
-    }
-  }
-
-  async #postJoining(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
     try {
       return await this.#postMessage(this.#postClient, channelId, message);
     } catch (error) {

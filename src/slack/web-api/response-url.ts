@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { withoutImages } from '../../render/blocks.ts';
+import { withoutNewBlocks } from '../../render/blocks.ts';
+import { fallbacksOf, noteNewBlocksRefused } from './image-fallback.ts';
 
 /** Slack accepts five posts to one response_url within 30 minutes. */
 export const responseUrlMaxUses = 5;
@@ -33,21 +34,28 @@ export class ResponseUrl {
   }
 
   /**
-   * Resolves true when Slack accepted the post. A message refused for a picture Slack could not
-   * fetch is posted once more without its pictures (one more use).
+   * Resolves true when Slack accepted the post. A refused message is posted again, one more use
+   * each, without its table and chart blocks (the list and a text table in their place: a
+   * response_url answers them with an error status) and then without its pictures (which it
+   * answers with `invalid_blocks`).
    */
   async send(payload: ResponsePayload): Promise<boolean> {
-    const refusal = await this.#post(payload);
-    if (!refusal?.includes('invalid_blocks') || payload.blocks === undefined) {
-      return refusal === undefined;
+    const { blocks } = payload;
+    const attempts =
+      blocks === undefined ? [payload] : fallbacksOf({ text: '', ...payload, blocks });
+    const newBlocksLeftOut =
+      blocks !== undefined && withoutNewBlocks({ text: '', blocks }).blocks !== blocks;
+    for (const [i, attempt] of attempts.entries()) {
+      const refusal = await this.#post(attempt);
+      if (refusal === undefined) return true;
+      if (i === attempts.length - 1 || !refusesBlocks(refusal)) return false;
+      if (i === 0 && newBlocksLeftOut) noteNewBlocksRefused(this.#logger);
     }
-    const plain = withoutImages({ text: payload.text ?? '', ...payload, blocks: payload.blocks });
-    if (plain.blocks === payload.blocks) return false;
-    return (await this.#post(plain)) === undefined;
+    return false;
   }
 
   /** Undefined when Slack accepted the post, else what it answered (or `failed`). */
-  async #post(payload: ResponsePayload): Promise<string | undefined> {
+  async #post(payload: ResponsePayload): Promise<Refusal | undefined> {
     if (this.#uses >= responseUrlMaxUses) {
       this.#logger.error({ uses: this.#uses }, 'response_url use budget exhausted; post dropped');
       return 'exhausted';
@@ -66,7 +74,7 @@ export class ResponseUrl {
           { status: response.status, body: body.slice(0, 200) },
           'response_url post refused',
         );
-        return body.trim() === '' ? `HTTP ${response.status}` : body.trim();
+        return { status: response.status, body: body.trim() };
       }
       return undefined;
     } catch (error) {
@@ -78,3 +86,22 @@ export class ResponseUrl {
 
 /** A response_url post that takes longer than this is abandoned; Slack answers in milliseconds. */
 const responsePostTimeoutMs = 10_000;
+
+/** Why a post did not land: the use budget, the request failing, or Slack's error answer. */
+type Refusal = 'exhausted' | 'failed' | { readonly status: number; readonly body: string };
+
+/**
+ * Slack's answer to blocks it refuses: `invalid_blocks` (a picture it could not fetch), or an
+ * error status without it (a table or chart it does not accept yet). 404 and 410 say the URL is
+ * used up or expired, which no lighter message changes.
+ */
+function refusesBlocks(refusal: Refusal): boolean {
+  if (typeof refusal === 'string') return false;
+  if (refusal.body.includes('invalid_blocks')) return true;
+  return (
+    refusal.status >= 400 &&
+    refusal.status < 500 &&
+    refusal.status !== 404 &&
+    refusal.status !== 410
+  );
+}

@@ -11,6 +11,11 @@ export const webApiScopes = {
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   // A digest due in a public channel the bot is not in: it joins, then posts.
   'conversations.join': ['channels:join'],
+  // A CSV export goes to the person's DM: uploads need the DM's id, which opening it gives.
+  'conversations.open': ['im:write'],
+  // CSV exports (files.uploadV2: get an upload URL, then complete the upload into a conversation).
+  'files.getUploadURLExternal': ['files:write'],
+  'files.completeUploadExternal': ['files:write'],
   'users.info': ['users:read'],
   'views.open': [],
   'views.publish': [],

@@ -2,14 +2,22 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import { digestActionIds } from '../../../render/digest-ids.ts';
 import { actionIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { answerButton, exportButton } from './answer-buttons.ts';
 import { digestButton } from './digest-buttons.ts';
 import { digestEditButton } from './digest-edit.ts';
 import { openLookupModal } from './open-lookup-modal.ts';
 import { shareAnswer } from './share.ts';
 
-/** Buttons: share an answer, open the lookup modal, and the five digest buttons. */
+/**
+ * Buttons: share an answer, change it (compare, table, chart) or export it, open the lookup modal,
+ * and the five digest buttons.
+ */
 export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(actionIds.shareAnswer, shareAnswer(deps));
+  app.action<BlockButtonAction>(actionIds.answerCompare, answerButton(deps, 'compare'));
+  app.action<BlockButtonAction>(actionIds.answerTable, answerButton(deps, 'table'));
+  app.action<BlockButtonAction>(actionIds.answerChart, answerButton(deps, 'chart'));
+  app.action<BlockButtonAction>(actionIds.answerExport, exportButton(deps));
   app.action<BlockButtonAction>(actionIds.openLookup, openLookupModal(deps));
   app.action<BlockButtonAction>(digestActionIds.runNow, digestButton(deps, 'run'));
   app.action<BlockButtonAction>(digestActionIds.pause, digestButton(deps, 'pause'));

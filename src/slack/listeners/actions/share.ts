@@ -8,7 +8,8 @@ import { ResponseUrl } from '../../web-api/response-url.ts';
  * "Share in channel" under an ephemeral answer: posts the same answer in the channel through the
  * action's response_url (which works where the bot is not a member, unlike chat.postMessage),
  * then removes the ephemeral copy. The answer comes from the analytics client's response cache,
- * so sharing right after asking costs no second call.
+ * so sharing right after asking costs no second call; a compared answer is shared compared, with
+ * the buttons every answer has.
  */
 export function shareAnswer(deps: SlackDeps) {
   return async ({
@@ -34,11 +35,12 @@ export function shareAnswer(deps: SlackDeps) {
     }
     const work = async (signal: AbortSignal) => {
       try {
-        const result = await deps.flow.result(request, signal);
-        const message = renderShared(
-          renderAnswer(request, result, { audience: 'channel' }),
-          body.user.id,
-        );
+        const { current, previous } = await deps.flow.results(request, signal);
+        const answer = renderAnswer(request, current, {
+          actions: true,
+          ...(previous === undefined ? {} : { previous }),
+        });
+        const message = renderShared(answer, body.user.id);
         const posted = await channel.send({
           response_type: 'in_channel',
           replace_original: false,

@@ -9,7 +9,8 @@ const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch'])
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
  * parse error, ephemerally), then replaces that message through response_url with the answer; the
- * lookup goes on after the listener has returned (see {@link answerLater}).
+ * lookup goes on after the listener has returned (see {@link answerLater}). An export's CSV file
+ * goes to the person's DM with the app.
  * `digest …`, `digests` and `watch …` are digest commands.
  */
 export function influencersCommand(deps: SlackDeps) {
@@ -29,6 +30,11 @@ export function influencersCommand(deps: SlackDeps) {
     }
     await ack({ response_type: 'ephemeral', ...plan.pending });
     const { request, note } = plan;
-    void answerLater(deps, { responseUrl: command.response_url, request, note });
+    void answerLater(deps, {
+      responseUrl: command.response_url,
+      userId: command.user_id,
+      request,
+      note,
+    });
   };
 }

@@ -1,0 +1,72 @@
+/**
+ * What the end-to-end Slack tests share: one fixed clock for the app and the sandbox, the zone the
+ * fake Slack gives people, the request a text reads as then, the message that ends a lookup, and
+ * the answer the app should give, rendered from the sandbox's own rankings.
+ */
+import { AnalyticsClient } from '../../src/analytics/client.ts';
+import { LookupFlow, type Rankings, shownInMessage } from '../../src/flows/lookup.ts';
+import { silentLogger } from '../../src/logger.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
+import { demoClient } from '../../src/sandbox/server.ts';
+import type { SlackCall } from './fake-slack.ts';
+import type { Harness } from './harness.ts';
+
+export const fixedNow = new Date('2026-11-21T15:00:00Z');
+export const now = () => fixedNow;
+/** users.info's zone for everyone in the fake Slack. */
+export const userZone = 'America/New_York';
+
+/** The request `text` reads as at {@link fixedNow} in `zone`; throws on a parse error. */
+export function request(text: string, zone = userZone): LookupRequest {
+  const parsed = parseLookup(text, { now: fixedNow, zone });
+  if (parsed instanceof Error) throw parsed;
+  return parsed;
+}
+
+/** The message that ends a lookup: the first post that is not the still-running update. */
+export function finalResponse(h: Harness, url: string): Promise<SlackCall> {
+  return h.slack.waitFor(
+    (call) =>
+      call.kind === 'response_url' &&
+      call.url === url &&
+      !/^Still looking up/.test(String(call.args.text)),
+    15_000,
+  );
+}
+
+/** The sandbox's rankings for a request, asked by a client of the test's own. */
+export async function rankings(h: Harness, asked: LookupRequest): Promise<Rankings> {
+  const client = new AnalyticsClient({
+    baseUrl: h.sandbox.url,
+    clientId: demoClient.id,
+    clientSecret: demoClient.secret,
+  });
+  try {
+    const flow = new LookupFlow({
+      analytics: client,
+      logger: silentLogger,
+      policy: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
+      now,
+    });
+    return await flow.results(asked);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The answer the app renders for `asked` with these options, from the sandbox's rankings. */
+export async function expectedAnswer(
+  h: Harness,
+  asked: LookupRequest,
+  options: AnswerOptions,
+): Promise<SlackMessage> {
+  const { current, previous } = await rankings(h, asked);
+  return renderAnswer(shownInMessage(asked), current, {
+    ...options,
+    actions: true,
+    ...(previous === undefined ? {} : { previous }),
+  });
+}
