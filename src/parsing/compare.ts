@@ -2,13 +2,13 @@
  * What a lookup is compared with and ranked by: `vs previous period`, `vs last year`, `vs Q2`,
  * `compared to the week before`; `by mentions`, `ranked by reach`, `sorted by HSG score`.
  */
-import type { DateTime } from 'luxon';
 import { type Metric, metricNames } from '../model/metrics.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import type { TimeExpression } from './time/ast.ts';
 import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './time/evaluate.ts';
 import { matchTimeExpression } from './time/ranges.ts';
+import { shift } from './time/shift.ts';
 import type { CalendarUnit } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
@@ -102,16 +102,12 @@ export function comparisonWindow(
       return { start: main.start.minus(length), end: main.start };
     }
     case 'year':
-      return { start: main.start.minus({ years: 1 }), end: main.end.minus({ years: 1 }) };
+      return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
     case 'before':
-      return { start: before(main.start, comparison.unit), end: main.start };
+      return { start: shift(main.start, comparison.unit, -1), end: main.start };
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
   }
-}
-
-function before(start: DateTime, unit: CalendarUnit): DateTime {
-  return start.minus({ [`${unit}s`]: 1 });
 }
 
 /** Words for each metric, as people say them; the service's own names too. */

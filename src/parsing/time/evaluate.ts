@@ -8,7 +8,8 @@ import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
-import { partsOfDay, type Unit } from './vocabulary.ts';
+import { shift } from './shift.ts';
+import { partsOfDay } from './vocabulary.ts';
 
 export interface TimeContext {
   /** The reference instant; it is truncated to the second, the service's resolution. */
@@ -114,7 +115,7 @@ export function evaluateTimeExpression(
       if (first.kind === 'rolling') {
         // "last 7 days through yesterday": that many units ending where the range ends.
         const end = span(expression.end).end;
-        const start = end.minus({ [durationKey[first.unit]]: first.amount });
+        const start = shift(end, first.unit, -first.amount);
         if (!inRange(start)) throw parseErrors.outOfRange(fragment);
         return checkWindow(start, end, now, fragment);
       }
@@ -137,7 +138,7 @@ export function defaultTimeWindow(context: TimeContext, days: number): TimeWindo
   const now = zonedNow(context);
   const fragment = `last ${days} days`;
   const end = rollingNow(now);
-  const start = end.minus({ days });
+  const start = shift(end, 'day', -days);
   if (!inRange(start) || !inRange(now)) throw parseErrors.outOfRange(fragment);
   return checkWindow(start, end, now, fragment);
 }
@@ -165,16 +166,6 @@ function inRange(instant: DateTime): boolean {
   return instant.isValid && instant.year >= 1 && instant.year <= 9999;
 }
 
-const durationKey = {
-  minute: 'minutes',
-  hour: 'hours',
-  day: 'days',
-  week: 'weeks',
-  month: 'months',
-  quarter: 'quarters',
-  year: 'years',
-} as const satisfies Record<Unit, string>;
-
 const point = (instant: DateTime): Span => ({ start: instant, end: instant, point: true });
 
 /**
@@ -190,10 +181,10 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     case 'instant':
       return point(DateTime.fromSeconds(moment.epochSeconds, { zone: now.zone }));
     case 'ago':
-      return point(rollingNow(now).minus({ [durationKey[moment.unit]]: moment.amount }));
+      return point(shift(rollingNow(now), moment.unit, -moment.amount));
     case 'rolling': {
       const end = rollingNow(now);
-      return { start: end.minus({ [durationKey[moment.unit]]: moment.amount }), end, point: false };
+      return { start: shift(end, moment.unit, -moment.amount), end, point: false };
     }
     case 'local':
       if (moment.offsetMinutes !== undefined) {
@@ -202,17 +193,17 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return point(localInstant(moment.date, moment.time, now, anchor));
     case 'year': {
       const start = wallClock(now, moment.year, 1, 1);
-      return { start, end: start.plus({ years: 1 }), point: false };
+      return { start, end: shift(start, 'year', 1), point: false };
     }
     case 'week-of': {
       const start = resolveDate(moment.date, now, anchor).startOf('week');
-      return { start, end: start.plus({ weeks: 1 }), point: false };
+      return { start, end: shift(start, 'week', 1), point: false };
     }
     case 'weekend': {
       // This ISO week's weekend has not ended yet, so "last weekend" (-1) is the one before it.
       const offset = moment.offset === 'recent' ? (now.weekday >= 6 ? 0 : -1) : moment.offset;
-      const start = startOfDay(now.startOf('week').plus({ days: 5 + 7 * offset }));
-      return { start, end: startOfDay(start.plus({ days: 2 })), point: false };
+      const start = startOfDay(shift(now.startOf('week'), 'day', 5 + 7 * offset));
+      return { start, end: startOfDay(shift(start, 'day', 2)), point: false };
     }
     case 'through': {
       const first = evaluateMoment(moment.first, now, anchor);
@@ -221,7 +212,7 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     }
     case 'day': {
       const day = resolveDate(moment.date, now, anchor);
-      return { start: day, end: startOfDay(day.plus({ days: 1 })), point: false };
+      return { start: day, end: startOfDay(shift(day, 'day', 1)), point: false };
     }
     case 'month':
       return monthSpan(moment.year, moment.month, 1, now, anchor);
@@ -231,13 +222,13 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return monthSpan(moment.year, moment.half === 1 ? 1 : 7, 6, now, anchor);
     case 'iso-week': {
       const start = isoWeekStart(moment.year, moment.week, now, anchor);
-      return { start, end: start.plus({ weeks: 1 }), point: false };
+      return { start, end: shift(start, 'week', 1), point: false };
     }
     case 'part-of-day': {
       const day = resolveDate(moment.date, now, anchor);
       const hours = partsOfDay[moment.part];
       const at = (hour: number): DateTime =>
-        wallClock(now, ...ymd(startOfDay(day.plus({ days: Math.floor(hour / 24) }))), {
+        wallClock(now, ...ymd(startOfDay(shift(day, 'day', Math.floor(hour / 24)))), {
           hour: hour % 24,
           minute: 0,
           second: 0,
@@ -245,8 +236,8 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return { start: at(hours.from), end: at(hours.to), point: false };
     }
     case 'calendar': {
-      const start = now.startOf(moment.unit).plus({ [durationKey[moment.unit]]: moment.offset });
-      return { start, end: start.plus({ [durationKey[moment.unit]]: 1 }), point: false };
+      const start = shift(now.startOf(moment.unit), moment.unit, moment.offset);
+      return { start, end: shift(start, moment.unit, 1), point: false };
     }
   }
 }
@@ -288,9 +279,9 @@ function localInstant(
   const base = anchor ?? now;
   const same = wallClock(now, base.year, base.month, base.day, time);
   if (anchor === undefined) {
-    return same > now ? wallClock(now, ...ymd(startOfDay(now).minus({ days: 1 })), time) : same;
+    return same > now ? wallClock(now, ...ymd(shift(startOfDay(now), 'day', -1)), time) : same;
   }
-  return same < anchor ? wallClock(now, ...ymd(startOfDay(anchor).plus({ days: 1 })), time) : same;
+  return same < anchor ? wallClock(now, ...ymd(shift(startOfDay(anchor), 'day', 1)), time) : same;
 }
 
 const ymd = (d: DateTime): [number, number, number] => [d.year, d.month, d.day];
@@ -328,22 +319,22 @@ function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
   const today = startOfDay(now);
   switch (date.kind) {
     case 'relative-day':
-      return startOfDay(today.plus({ days: date.days }));
+      return startOfDay(shift(today, 'day', date.days));
     case 'weekday': {
       const w = date.weekday;
       switch (date.which) {
         case 'recent':
           if (after !== undefined) {
             const first = startOfDay(after);
-            return startOfDay(first.plus({ days: (w - first.weekday + 7) % 7 }));
+            return startOfDay(shift(first, 'day', (w - first.weekday + 7) % 7));
           }
-          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 }));
+          return startOfDay(shift(today, 'day', -((today.weekday - w + 7) % 7)));
         case 'last':
-          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 || 7 }));
+          return startOfDay(shift(today, 'day', -((today.weekday - w + 7) % 7 || 7)));
         case 'this':
-          return startOfDay(today.startOf('week').plus({ days: w - 1 }));
+          return startOfDay(shift(today.startOf('week'), 'day', w - 1));
         case 'next':
-          return startOfDay(today.plus({ days: (w - today.weekday + 7) % 7 || 7 }));
+          return startOfDay(shift(today, 'day', (w - today.weekday + 7) % 7 || 7));
       }
       break;
     }
@@ -393,7 +384,7 @@ function isoWeekStart(
   ) {
     const candidate = start(y);
     if (!candidate.isValid || candidate.weekNumber !== week) continue;
-    if (after === undefined ? candidate <= now : candidate.plus({ weeks: 1 }) > after) {
+    if (after === undefined ? candidate <= now : shift(candidate, 'week', 1) > after) {
       return candidate;
     }
   }
@@ -415,10 +406,10 @@ function monthSpan(
   if (year === undefined) {
     if (after === undefined) {
       if (wallClock(now, y, month, 1) > now) y--;
-    } else if (wallClock(now, y, month, 1).plus({ months: length }) <= after) {
+    } else if (shift(wallClock(now, y, month, 1), 'month', length) <= after) {
       y++;
     }
   }
   const start = wallClock(now, y, month, 1);
-  return { start, end: start.plus({ months: length }), point: false };
+  return { start, end: shift(start, 'month', length), point: false };
 }
