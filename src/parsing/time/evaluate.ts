@@ -8,6 +8,7 @@ import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
+import { isRealDate, isRealTime } from './calendar.ts';
 import { shift } from './shift.ts';
 import { partsOfDay } from './vocabulary.ts';
 
@@ -246,24 +247,27 @@ function startOfDay(instant: DateTime): DateTime {
   return instant.startOf('day');
 }
 
+/**
+ * `year-month-day time` on the wall clocks of the zone of `now`. A time the clocks show twice (the
+ * hour repeated when DST ends) takes the offset in force at `now` when that is one of its two, so
+ * the reading depends on `now` and the zone alone, never on the day the server runs; a time they
+ * skip moves forward by the gap, as luxon does. A day or time that does not exist is luxon's
+ * invalid value.
+ */
 function wallClock(
-  zone: DateTime,
+  now: DateTime,
   year: number,
   month: number,
   day: number,
   time?: TimeOfDay,
 ): DateTime {
-  return DateTime.fromObject(
-    {
-      year,
-      month,
-      day,
-      hour: time?.hour ?? 0,
-      minute: time?.minute ?? 0,
-      second: time?.second ?? 0,
-    },
-    { zone: zone.zone },
-  );
+  const hour = time?.hour ?? 0;
+  const minute = time?.minute ?? 0;
+  const second = time?.second ?? 0;
+  if (!isRealDate(year, month, day) || !isRealTime(hour, minute, second)) {
+    return DateTime.invalid('no such date or time');
+  }
+  return now.set({ year, month, day, hour, minute, second, millisecond: 0 });
 }
 
 function localInstant(
