@@ -243,8 +243,11 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
   }
 }
 
+/** The start of the day of `instant`: the instant itself when its clock already shows midnight. */
 function startOfDay(instant: DateTime): DateTime {
-  return instant.startOf('day');
+  const midnight =
+    instant.hour === 0 && instant.minute === 0 && instant.second === 0 && instant.millisecond === 0;
+  return midnight ? instant : instant.startOf('day');
 }
 
 /**
@@ -320,11 +323,11 @@ function offsetInstant(
  * 2026 to Sep 1 2026` stays an inverted window.
  */
 function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
-  const today = startOfDay(now);
   switch (date.kind) {
     case 'relative-day':
-      return startOfDay(shift(today, 'day', date.days));
+      return startOfDay(shift(startOfDay(now), 'day', date.days));
     case 'weekday': {
+      const today = startOfDay(now);
       const w = date.weekday;
       switch (date.which) {
         case 'recent':
@@ -406,14 +409,12 @@ function monthSpan(
   now: DateTime,
   after?: DateTime,
 ): Span {
-  let y = year ?? (after ?? now).year;
-  if (year === undefined) {
-    if (after === undefined) {
-      if (wallClock(now, y, month, 1) > now) y--;
-    } else if (shift(wallClock(now, y, month, 1), 'month', length) <= after) {
-      y++;
-    }
+  const y = year ?? (after ?? now).year;
+  let start = wallClock(now, y, month, 1);
+  let end = shift(start, 'month', length);
+  if (year === undefined && (after === undefined ? start > now : end <= after)) {
+    start = wallClock(now, after === undefined ? y - 1 : y + 1, month, 1);
+    end = shift(start, 'month', length);
   }
-  const start = wallClock(now, y, month, 1);
-  return { start, end: shift(start, 'month', length), point: false };
+  return { start, end, point: false };
 }
