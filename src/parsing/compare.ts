@@ -8,7 +8,7 @@ import { parseErrors } from './messages/lookup.ts';
 import type { TimeExpression } from './time/ast.ts';
 import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './time/evaluate.ts';
 import { matchTimeExpression } from './time/ranges.ts';
-import { shift } from './time/shift.ts';
+import { sameLengthBefore, shift } from './time/shift.ts';
 import type { CalendarUnit } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
@@ -96,11 +96,8 @@ export function comparisonWindow(
   fragment: string,
 ): TimeWindow {
   switch (comparison.kind) {
-    case 'previous': {
-      // Equal length as the clock reads it: whole days stay whole days across a DST change.
-      const length = main.end.diff(main.start, ['days', 'milliseconds']);
-      return { start: main.start.minus(length), end: main.start };
-    }
+    case 'previous':
+      return { start: sameLengthBefore(main.start, main.end), end: main.start };
     case 'year':
       return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
     case 'before':

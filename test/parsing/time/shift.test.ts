@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { shift } from '../../../src/parsing/time/shift.ts';
+import { sameLengthBefore, shift } from '../../../src/parsing/time/shift.ts';
 import type { Unit } from '../../../src/parsing/time/vocabulary.ts';
 import { zoneFor } from '../../../src/time/zones.ts';
 
@@ -25,12 +25,15 @@ const state = (instant: DateTime): string =>
 
 const hourMs = 3_600_000;
 
-/** The instants of 2026 at which the zone's offset changes, found hour by hour. */
+/** The instants of 2026 at which the zone's offset changes, found day by day, then by the hour. */
 function transitions(zone: string): number[] {
   const found: number[] = [];
   const offset = (ms: number): number => DateTime.fromMillis(ms, { zone }).offset;
-  for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += hourMs) {
-    if (offset(ms) !== offset(ms + hourMs)) found.push(ms + hourMs);
+  for (let day = Date.UTC(2026, 0, 1); day < Date.UTC(2027, 0, 1); day += 24 * hourMs) {
+    if (offset(day) === offset(day + 24 * hourMs)) continue;
+    for (let ms = day; ms < day + 24 * hourMs; ms += hourMs) {
+      if (offset(ms) !== offset(ms + hourMs)) found.push(ms + hourMs);
+    }
   }
   return found;
 }
@@ -84,5 +87,30 @@ describe('shift', () => {
     expect(shift(end, 'year', 1).toISODate()).toBe('2025-02-28');
     expect(shift(end.set({ month: 1, day: 31 }), 'month', 1).toISODate()).toBe('2024-02-29');
     expect(shift(end.set({ month: 1, day: 31 }), 'quarter', 1).toISODate()).toBe('2024-04-30');
+  });
+
+  it.each(zones)('sameLengthBefore lands where luxon minus(diff) lands, in %s', (zone) => {
+    const lengths = [3_600_000, 86_400_000, 7 * 86_400_000 + 3_600_000, 31 * 86_400_000 - 5_000];
+    const differences: string[] = [];
+    for (const transition of transitions(zone)) {
+      for (let ms = transition - 9 * hourMs; ms <= transition + 9 * hourMs; ms += hourMs) {
+        for (const start of [ms - 7 * 86_400_000, ms - 86_400_000, ms].map((at) =>
+          DateTime.fromMillis(at, { zone: zoneFor(zone) }),
+        )) {
+          const ends = [
+            ...lengths.map((length) =>
+              DateTime.fromMillis(start.toMillis() + length, { zone: start.zone }),
+            ),
+            start.plus({ days: 8 }).startOf('day'),
+          ];
+          for (const end of ends) {
+            const expected = state(start.minus(end.diff(start, ['days', 'milliseconds'])));
+            const actual = state(sameLengthBefore(start, end));
+            if (actual !== expected) differences.push(`${start.toISO()} ${end.toISO()}: ${actual}`);
+          }
+        }
+      }
+    }
+    expect(differences).toEqual([]);
   });
 });
