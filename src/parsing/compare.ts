@@ -17,6 +17,7 @@ import {
   type TimeWindow,
 } from './time/evaluate.ts';
 import { matchTimeExpression } from './time/ranges.ts';
+import { sameLengthBefore, shift } from './time/shift.ts';
 import type { CalendarUnit } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
@@ -104,15 +105,12 @@ export function comparisonWindow(
   fragment: string,
 ): TimeWindow {
   switch (comparison.kind) {
-    case 'previous': {
-      // Equal length as the clock reads it: whole days stay whole days across a DST change.
-      const length = main.end.diff(main.start, ['days', 'milliseconds']);
-      return { start: main.start.minus(length), end: main.start };
-    }
+    case 'previous':
+      return { start: sameLengthBefore(main.start, main.end), end: main.start };
     case 'year':
-      return { start: main.start.minus({ years: 1 }), end: main.end.minus({ years: 1 }) };
+      return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
     case 'before':
-      return { start: before(main.start, comparison.unit), end: main.start };
+      return { start: shift(main.start, comparison.unit, -1), end: main.start };
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
   }
@@ -147,10 +145,6 @@ export function withPreviousPeriod(
     if (error instanceof ParseError) return error;
     throw error;
   }
-}
-
-function before(start: DateTime, unit: CalendarUnit): DateTime {
-  return start.minus({ [`${unit}s`]: 1 });
 }
 
 /** Words for each metric, as people say them; the service's own names too. */

@@ -10,6 +10,9 @@ const doubleQuotes = /[\u201C\u201D\u201E\u201F\u00AB\u00BB\u2033]/g;
 const singleQuoted = /(^|[\s,])\u2018([^\u2018\u201B]*?)\u2019(?=$|[\s,])/g;
 const strayApostrophes = /[\u2018\u2019\u201B]/g;
 const oddSpaces = /[\u00A0\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\t\r\n]/g;
+/** Every character the rewrites below start from: text without one is returned as it is. */
+const rewritten =
+  /[&<\u2018\u2019\u201B\u201C-\u201F\u00AB\u00BB\u2033\u00A0\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\t\r\n]/;
 
 /**
  * Turns Slack's `text` into what the person typed: decodes `&lt;` `&gt;` `&amp;`, rewrites a
@@ -19,8 +22,9 @@ const oddSpaces = /[\u00A0\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\t\r\n]/g;
  * (`<#C0123>`, `<#C0123|>`) is left as it is, so the grammar can report it rather than guess.
  */
 export function normaliseSlackText(text: string): string {
-  return text
-    .normalize('NFC')
+  const composed = text.normalize('NFC');
+  if (!rewritten.test(composed)) return composed;
+  return composed
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(channelRef, (_, _id: string, name: string) => `#${name}`)

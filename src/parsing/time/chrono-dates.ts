@@ -4,7 +4,7 @@
  * anything it would imply (year, zone, time) is left to our own rules, so past bias and the
  * user's zone still decide. Never reached for the common phrasings, which keeps parsing fast.
  */
-import * as chrono from 'chrono-node';
+import { casual, type ParsedResult } from 'chrono-node/en';
 import type { Match } from '../grammar.ts';
 import { type Token, tokensText } from '../tokens.ts';
 import type { Moment } from './ast.ts';
@@ -32,6 +32,22 @@ const maxTokens = 8;
 const reference = new Date(Date.UTC(2000, 0, 1));
 
 /**
+ * chrono's readings by text. A reading depends on the text alone (the reference is fixed), the
+ * same stretches come back command after command (`type 2 diabetes`, an ID), and one reading
+ * costs more than all the rest of a command. Bounded: cleared when full.
+ */
+const readings = new Map<string, ParsedResult | undefined>();
+const maxReadings = 1_000;
+
+function chronoReading(text: string): ParsedResult | undefined {
+  if (readings.has(text)) return readings.get(text);
+  const [result] = casual.parse(text, reference, { forwardDate: false });
+  if (readings.size >= maxReadings) readings.clear();
+  readings.set(text, result);
+  return result;
+}
+
+/**
  * Reads a date chrono is certain of (month and day at least) from the tokens at `at`, where the
  * grammar found nothing. Only tried when the first token starts with a digit or a month name.
  */
@@ -49,7 +65,7 @@ export function matchChronoDate(tokens: readonly Token[], at: number): Match<Mom
     end++;
   }
   const text = tokensText(tokens, at, end);
-  const [result] = chrono.en.casual.parse(text, reference, { forwardDate: false });
+  const result = chronoReading(text);
   // A range chrono found (`9am-5pm`) is not a date: taking its start alone would drop the end.
   if (result === undefined || result.index !== 0 || result.end !== undefined) return undefined;
   const start = result.start;

@@ -16,6 +16,7 @@ import {
   yearAfterDay,
   yearAt,
 } from './ast.ts';
+import { isRealDate } from './calendar.ts';
 import { gluedTimes, matchPartOfDay, matchTimeOfDay, withOffset } from './clock.ts';
 import { fullNames, months } from './vocabulary.ts';
 
@@ -149,8 +150,7 @@ export function checkedDate(
   day: number,
 ): DateRef {
   // A leap year stands in when the year is implied, so Feb 29 is not refused before past bias picks one.
-  const valid = DateTime.fromObject({ year: year ?? 2024, month, day }, { zone: 'UTC' }).isValid;
-  if (!valid) throw parseErrors.invalidDate(fragment);
+  if (!isRealDate(year ?? 2024, month, day)) throw parseErrors.invalidDate(fragment);
   return { kind: 'ymd', year, month, day };
 }
 

@@ -8,7 +8,9 @@ import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
-import { partsOfDay, type Unit } from './vocabulary.ts';
+import { isRealDate, isRealTime } from './calendar.ts';
+import { shift } from './shift.ts';
+import { partsOfDay } from './vocabulary.ts';
 
 export interface TimeContext {
   /** The reference instant; it is truncated to the second, the service's resolution. */
@@ -114,7 +116,7 @@ export function evaluateTimeExpression(
       if (first.kind === 'rolling') {
         // "last 7 days through yesterday": that many units ending where the range ends.
         const end = span(expression.end).end;
-        const start = end.minus({ [durationKey[first.unit]]: first.amount });
+        const start = shift(end, first.unit, -first.amount);
         if (!inRange(start)) throw parseErrors.outOfRange(fragment);
         return checkWindow(start, end, now, fragment);
       }
@@ -137,7 +139,7 @@ export function defaultTimeWindow(context: TimeContext, days: number): TimeWindo
   const now = zonedNow(context);
   const fragment = `last ${days} days`;
   const end = rollingNow(now);
-  const start = end.minus({ days });
+  const start = shift(end, 'day', -days);
   if (!inRange(start) || !inRange(now)) throw parseErrors.outOfRange(fragment);
   return checkWindow(start, end, now, fragment);
 }
@@ -165,16 +167,6 @@ function inRange(instant: DateTime): boolean {
   return instant.isValid && instant.year >= 1 && instant.year <= 9999;
 }
 
-const durationKey = {
-  minute: 'minutes',
-  hour: 'hours',
-  day: 'days',
-  week: 'weeks',
-  month: 'months',
-  quarter: 'quarters',
-  year: 'years',
-} as const satisfies Record<Unit, string>;
-
 const point = (instant: DateTime): Span => ({ start: instant, end: instant, point: true });
 
 /**
@@ -190,10 +182,10 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     case 'instant':
       return point(DateTime.fromSeconds(moment.epochSeconds, { zone: now.zone }));
     case 'ago':
-      return point(rollingNow(now).minus({ [durationKey[moment.unit]]: moment.amount }));
+      return point(shift(rollingNow(now), moment.unit, -moment.amount));
     case 'rolling': {
       const end = rollingNow(now);
-      return { start: end.minus({ [durationKey[moment.unit]]: moment.amount }), end, point: false };
+      return { start: shift(end, moment.unit, -moment.amount), end, point: false };
     }
     case 'local':
       if (moment.offsetMinutes !== undefined) {
@@ -202,17 +194,17 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return point(localInstant(moment.date, moment.time, now, anchor));
     case 'year': {
       const start = wallClock(now, moment.year, 1, 1);
-      return { start, end: start.plus({ years: 1 }), point: false };
+      return { start, end: shift(start, 'year', 1), point: false };
     }
     case 'week-of': {
       const start = resolveDate(moment.date, now, anchor).startOf('week');
-      return { start, end: start.plus({ weeks: 1 }), point: false };
+      return { start, end: shift(start, 'week', 1), point: false };
     }
     case 'weekend': {
       // This ISO week's weekend has not ended yet, so "last weekend" (-1) is the one before it.
       const offset = moment.offset === 'recent' ? (now.weekday >= 6 ? 0 : -1) : moment.offset;
-      const start = startOfDay(now.startOf('week').plus({ days: 5 + 7 * offset }));
-      return { start, end: startOfDay(start.plus({ days: 2 })), point: false };
+      const start = startOfDay(shift(now.startOf('week'), 'day', 5 + 7 * offset));
+      return { start, end: startOfDay(shift(start, 'day', 2)), point: false };
     }
     case 'through': {
       const first = evaluateMoment(moment.first, now, anchor);
@@ -221,7 +213,7 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
     }
     case 'day': {
       const day = resolveDate(moment.date, now, anchor);
-      return { start: day, end: startOfDay(day.plus({ days: 1 })), point: false };
+      return { start: day, end: startOfDay(shift(day, 'day', 1)), point: false };
     }
     case 'month':
       return monthSpan(moment.year, moment.month, 1, now, anchor);
@@ -231,13 +223,13 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return monthSpan(moment.year, moment.half === 1 ? 1 : 7, 6, now, anchor);
     case 'iso-week': {
       const start = isoWeekStart(moment.year, moment.week, now, anchor);
-      return { start, end: start.plus({ weeks: 1 }), point: false };
+      return { start, end: shift(start, 'week', 1), point: false };
     }
     case 'part-of-day': {
       const day = resolveDate(moment.date, now, anchor);
       const hours = partsOfDay[moment.part];
       const at = (hour: number): DateTime =>
-        wallClock(now, ...ymd(startOfDay(day.plus({ days: Math.floor(hour / 24) }))), {
+        wallClock(now, ...ymd(startOfDay(shift(day, 'day', Math.floor(hour / 24)))), {
           hour: hour % 24,
           minute: 0,
           second: 0,
@@ -245,34 +237,40 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return { start: at(hours.from), end: at(hours.to), point: false };
     }
     case 'calendar': {
-      const start = now.startOf(moment.unit).plus({ [durationKey[moment.unit]]: moment.offset });
-      return { start, end: start.plus({ [durationKey[moment.unit]]: 1 }), point: false };
+      const start = shift(now.startOf(moment.unit), moment.unit, moment.offset);
+      return { start, end: shift(start, moment.unit, 1), point: false };
     }
   }
 }
 
+/** The start of the day of `instant`: the instant itself when its clock already shows midnight. */
 function startOfDay(instant: DateTime): DateTime {
-  return instant.startOf('day');
+  const midnight =
+    instant.hour === 0 && instant.minute === 0 && instant.second === 0 && instant.millisecond === 0;
+  return midnight ? instant : instant.startOf('day');
 }
 
+/**
+ * `year-month-day time` on the wall clocks of the zone of `now`. A time the clocks show twice (the
+ * hour repeated when DST ends) takes the offset in force at `now` when that is one of its two, so
+ * the reading depends on `now` and the zone alone, never on the day the server runs; a time they
+ * skip moves forward by the gap, as luxon does. A day or time that does not exist is luxon's
+ * invalid value.
+ */
 function wallClock(
-  zone: DateTime,
+  now: DateTime,
   year: number,
   month: number,
   day: number,
   time?: TimeOfDay,
 ): DateTime {
-  return DateTime.fromObject(
-    {
-      year,
-      month,
-      day,
-      hour: time?.hour ?? 0,
-      minute: time?.minute ?? 0,
-      second: time?.second ?? 0,
-    },
-    { zone: zone.zone },
-  );
+  const hour = time?.hour ?? 0;
+  const minute = time?.minute ?? 0;
+  const second = time?.second ?? 0;
+  if (!isRealDate(year, month, day) || !isRealTime(hour, minute, second)) {
+    return DateTime.invalid('no such date or time');
+  }
+  return now.set({ year, month, day, hour, minute, second, millisecond: 0 });
 }
 
 function localInstant(
@@ -288,9 +286,9 @@ function localInstant(
   const base = anchor ?? now;
   const same = wallClock(now, base.year, base.month, base.day, time);
   if (anchor === undefined) {
-    return same > now ? wallClock(now, ...ymd(startOfDay(now).minus({ days: 1 })), time) : same;
+    return same > now ? wallClock(now, ...ymd(shift(startOfDay(now), 'day', -1)), time) : same;
   }
-  return same < anchor ? wallClock(now, ...ymd(startOfDay(anchor).plus({ days: 1 })), time) : same;
+  return same < anchor ? wallClock(now, ...ymd(shift(startOfDay(anchor), 'day', 1)), time) : same;
 }
 
 const ymd = (d: DateTime): [number, number, number] => [d.year, d.month, d.day];
@@ -325,25 +323,25 @@ function offsetInstant(
  * 2026 to Sep 1 2026` stays an inverted window.
  */
 function resolveDate(date: DateRef, now: DateTime, after?: DateTime): DateTime {
-  const today = startOfDay(now);
   switch (date.kind) {
     case 'relative-day':
-      return startOfDay(today.plus({ days: date.days }));
+      return startOfDay(shift(startOfDay(now), 'day', date.days));
     case 'weekday': {
+      const today = startOfDay(now);
       const w = date.weekday;
       switch (date.which) {
         case 'recent':
           if (after !== undefined) {
             const first = startOfDay(after);
-            return startOfDay(first.plus({ days: (w - first.weekday + 7) % 7 }));
+            return startOfDay(shift(first, 'day', (w - first.weekday + 7) % 7));
           }
-          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 }));
+          return startOfDay(shift(today, 'day', -((today.weekday - w + 7) % 7)));
         case 'last':
-          return startOfDay(today.minus({ days: (today.weekday - w + 7) % 7 || 7 }));
+          return startOfDay(shift(today, 'day', -((today.weekday - w + 7) % 7 || 7)));
         case 'this':
-          return startOfDay(today.startOf('week').plus({ days: w - 1 }));
+          return startOfDay(shift(today.startOf('week'), 'day', w - 1));
         case 'next':
-          return startOfDay(today.plus({ days: (w - today.weekday + 7) % 7 || 7 }));
+          return startOfDay(shift(today, 'day', (w - today.weekday + 7) % 7 || 7));
       }
       break;
     }
@@ -393,7 +391,7 @@ function isoWeekStart(
   ) {
     const candidate = start(y);
     if (!candidate.isValid || candidate.weekNumber !== week) continue;
-    if (after === undefined ? candidate <= now : candidate.plus({ weeks: 1 }) > after) {
+    if (after === undefined ? candidate <= now : shift(candidate, 'week', 1) > after) {
       return candidate;
     }
   }
@@ -411,14 +409,12 @@ function monthSpan(
   now: DateTime,
   after?: DateTime,
 ): Span {
-  let y = year ?? (after ?? now).year;
-  if (year === undefined) {
-    if (after === undefined) {
-      if (wallClock(now, y, month, 1) > now) y--;
-    } else if (wallClock(now, y, month, 1).plus({ months: length }) <= after) {
-      y++;
-    }
+  const y = year ?? (after ?? now).year;
+  let start = wallClock(now, y, month, 1);
+  let end = shift(start, 'month', length);
+  if (year === undefined && (after === undefined ? start > now : end <= after)) {
+    start = wallClock(now, after === undefined ? y - 1 : y + 1, month, 1);
+    end = shift(start, 'month', length);
   }
-  const start = wallClock(now, y, month, 1);
-  return { start, end: start.plus({ months: length }), point: false };
+  return { start, end, point: false };
 }

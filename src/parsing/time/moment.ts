@@ -22,6 +22,8 @@ import {
 } from './periods.ts';
 import { weekdays } from './vocabulary.ts';
 
+const startsReading = /^[a-z\d]/;
+
 /**
  * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
  * rather than a range.
@@ -34,6 +36,8 @@ export function matchMoment(
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const word = token.lower;
+  // Every reading starts with a letter or a digit: a hashtag, a mention or a symbol is none.
+  if (!startsReading.test(word)) return undefined;
 
   switch (word) {
     case 'on': {

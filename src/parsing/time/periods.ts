@@ -2,11 +2,11 @@
  * Spans named relative to now or by number: `last week`, `past 48 hours`, `2 weeks ago`, `Q3
  * 2025`, `H1 2026`, `2026-W46`, `in 2025`, `ytd`, `the week before last`, `this morning`.
  */
-import { DateTime } from 'luxon';
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type MomentContext, yearAfterDay, yearAt } from './ast.ts';
+import { weeksInYear } from './calendar.ts';
 import { matchPartOfDay } from './clock.ts';
 import { withTimeOfDay } from './dates.ts';
 import {
@@ -141,11 +141,6 @@ function isoWeek(
     throw parseErrors.invalidDate(tokensText(tokens, at, year.next));
   }
   return { value: { kind: 'iso-week', week, year: year.value }, next: year.next };
-}
-
-/** ISO years have 52 or 53 weeks: 53 when they start on a Thursday, or a Wednesday in a leap year. */
-export function weeksInYear(year: number): number {
-  return DateTime.fromObject({ weekYear: year, weekNumber: 1 }, { zone: 'UTC' }).weeksInWeekYear;
 }
 
 /** `first half of 2026`, `second half`, `the first half of the year`. */
