@@ -1,6 +1,6 @@
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Digest } from '../model/digest.ts';
-import { metricsRankedBy } from '../model/metrics.ts';
+import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { Clock } from './clock.ts';
 import { backoffDelay, classifyFailure, type RetryPolicy, RunFailedError } from './failures.ts';
 import { type Limiter, limiter } from './limiter.ts';
@@ -27,7 +27,7 @@ export function questionFor(digest: Digest, window: RunWindow): InfluencersQuery
     end: window.end,
     timezone: window.timezone,
     limit: digest.top,
-    ...(digest.metric === undefined ? {} : { metric: metricsRankedBy(digest.metric) }),
+    metric: metricsRankedBy(digest.metric ?? defaultMetric),
   };
 }
 

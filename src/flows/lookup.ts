@@ -18,7 +18,7 @@ import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { metricsRankedBy } from '../model/metrics.ts';
+import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
 import {
   greetingWords,
@@ -441,7 +441,7 @@ export function isParseError(value: unknown): value is ParseError {
 /**
  * The analytics query for a parsed request: one place maps `top` to the service's `limit` and a
  * chosen metric to the service's `metric` list (that one first, which sorts the ranking, then the
- * others the answer shows). Without a choice no `metric` is sent: the service ranks by mentions.
+ * others the answer shows); without a choice, the default metric is asked for by name.
  */
 export function toQuery(request: LookupRequest): InfluencersQuery {
   return {
@@ -450,6 +450,6 @@ export function toQuery(request: LookupRequest): InfluencersQuery {
     end: request.end,
     timezone: request.timezone,
     limit: request.top,
-    ...(request.metric === undefined ? {} : { metric: metricsRankedBy(request.metric) }),
+    metric: metricsRankedBy(request.metric ?? defaultMetric),
   };
 }

@@ -11,6 +11,12 @@ export const metricNames = [
 export type Metric = (typeof metricNames)[number];
 
 /**
+ * What a ranking is by when nobody chose: the service documents no order of its own, so every
+ * question names this one, and an answer that says "ranked by mentions" is true.
+ */
+export const defaultMetric: Metric = 'mentions';
+
+/**
  * The `metric` list of a ranking by `metric`: that one first, which the service sorts by, then
  * the others the answer shows. Lookups and digests ask alike, so identical questions share a call.
  */

@@ -5,10 +5,10 @@
  */
 import type { Influencer, Metric } from '../analytics/types.ts';
 import { metricNames } from '../model/metrics.ts';
-import { compactNumber } from './format.ts';
 
-/** What an answer is ranked by when the request names no metric. */
-export const defaultMetric: Metric = 'mentions';
+export { defaultMetric } from '../model/metrics.ts';
+
+import { compactNumber } from './format.ts';
 
 const metricLabels: Record<Metric, readonly [one: string, many: string, heading: string]> = {
   hsg_score: ['HSG score', 'HSG score', 'HSG score'],

@@ -132,7 +132,7 @@ describeEachStore('a digest ranked by a metric', day(0), (world) => {
     await world().runner().runDue(clock.now());
     expect(analytics.calls.map((call) => call.metric)).toEqual(
       expect.arrayContaining([
-        undefined,
+        ['mentions', 'hsg_score', 'retweets', 'tweets', 'impressions', 'replies'],
         ['impressions', 'hsg_score', 'mentions', 'retweets', 'tweets', 'replies'],
       ]),
     );

@@ -126,6 +126,7 @@ describe('DigestRunner', () => {
         end: '2026-06-08T09:00:00+01:00',
         timezone: 'Europe/London',
         limit: 5,
+        metric: ['mentions', 'hsg_score', 'retweets', 'tweets', 'impressions', 'replies'],
       },
     ]);
     const after = await store.get(digest.id);

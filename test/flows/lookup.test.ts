@@ -229,6 +229,8 @@ describe('LookupFlow.run', () => {
       end: request.end,
       timezone: 'Europe/Paris',
       limit: 10,
+      // No metric chosen: the default is asked for by name, so "ranked by mentions" holds.
+      metric: ['mentions', 'hsg_score', 'retweets', 'tweets', 'impressions', 'replies'],
     });
     expect(seen).toEqual([
       {
