@@ -13,13 +13,19 @@
  * Then claims per second, and the peak RSS. PostgreSQL tables are analyzed after the fill, as
  * autovacuum does in production (test servers often run without it); claims per second are also
  * shown before that.
+ *
+ * The sandbox runs in a child process (this file again, in its `sandbox` role), as the analytics
+ * service runs elsewhere in production: the measured process is the app's alone, and the
+ * sandbox's own work (about 5 ms of CPU per answer) does not compete with the tick.
  */
 
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import {
@@ -33,7 +39,7 @@ import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
-import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
+import { demoClient } from '../../src/sandbox/server.ts';
 
 const digestCount = 10_000;
 const latencyMs = 200;
@@ -78,6 +84,93 @@ async function fill(store: DigestStore, count: number): Promise<void> {
   );
 }
 
+// --- the sandbox's process -----------------------------------------------------------------------
+
+type SandboxMessage =
+  | { readonly kind: 'ready'; readonly url: string }
+  | { readonly kind: 'counts'; readonly requests: number; readonly dataRequests: number };
+
+/** The sandbox role: answers after `latencyMs`, and tells how many requests it saw when asked. */
+async function sandboxRole(): Promise<void> {
+  const { startSandbox } = await import('../../src/sandbox/server.ts');
+  const sandbox = await startSandbox({ latencyMs: Number(process.env.BENCH_DIGESTS_LATENCY_MS) });
+  process.on('message', async (message: { kind?: string }) => {
+    if (message.kind === 'counts') {
+      const counts: SandboxMessage = {
+        kind: 'counts',
+        requests: sandbox.log.length,
+        dataRequests: sandbox.log.filter((record) => record.endpoint === 'data').length,
+      };
+      process.send?.(counts);
+    } else if (message.kind === 'close') {
+      await sandbox.close();
+      process.exit(0);
+    }
+  });
+  // The measuring process is gone (finished or failed): nothing left to answer.
+  process.on('disconnect', () => process.exit(0));
+  const ready: SandboxMessage = { kind: 'ready', url: sandbox.url };
+  process.send?.(ready);
+}
+
+interface RemoteSandbox {
+  readonly url: string;
+  /** Requests the sandbox saw so far: all of them, and those for data (not tokens). */
+  counts(): Promise<{ readonly requests: number; readonly dataRequests: number }>;
+  close(): Promise<void>;
+}
+
+function nextMessage<K extends SandboxMessage['kind']>(
+  child: ChildProcess,
+  kind: K,
+): Promise<Extract<SandboxMessage, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no ${kind} message from the sandbox's process within 20 s`));
+    }, 20_000);
+    const onMessage = (message: SandboxMessage) => {
+      if (message.kind !== kind) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message as Extract<SandboxMessage, { kind: K }>);
+    };
+    child.on('message', onMessage);
+  });
+}
+
+/** The sandbox in a process of its own, answering after `latencyMs`. */
+async function startRemoteSandbox(): Promise<RemoteSandbox> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      BENCH_DIGESTS_ROLE: 'sandbox',
+      BENCH_DIGESTS_LATENCY_MS: String(latencyMs),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url } = await nextMessage(child, 'ready');
+  return {
+    url,
+    async counts() {
+      const answer = nextMessage(child, 'counts');
+      child.send({ kind: 'counts' });
+      const { requests, dataRequests } = await answer;
+      return { requests, dataRequests };
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.send({ kind: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// --- the measuring process ----------------------------------------------------------------------
+
 const capturingPoster = (): DigestPoster & { posts: number } => {
   const poster = {
     posts: 0,
@@ -94,7 +187,7 @@ const capturingPoster = (): DigestPoster & { posts: number } => {
   return poster;
 };
 
-/** The process's peak resident set size: the whole run, fills and sandbox included. */
+/** The process's peak resident set size: the whole run, fills included (not the sandbox). */
 function peakRssMb(): string {
   return (process.resourceUsage().maxRSS / 1024).toFixed(0);
 }
@@ -164,7 +257,7 @@ function timedStore(
 }
 
 async function tick(store: DigestStore, label: string, analyze?: Analyze): Promise<void> {
-  const sandbox = await startSandbox({ latencyMs });
+  const sandbox = await startRemoteSandbox();
   const client = new AnalyticsClient({
     baseUrl: sandbox.url,
     clientId: demoClient.id,
@@ -205,7 +298,7 @@ async function tick(store: DigestStore, label: string, analyze?: Analyze): Promi
     started = performance.now();
     const report = await runner.runDue(now);
     const tickMs = since();
-    const dataRequests = sandbox.log.filter((record) => record.endpoint === 'data').length;
+    const { dataRequests } = await sandbox.counts();
     const naiveSeconds = (digestCount * latencyMs) / concurrency / 1000;
     const floorMs = Math.ceil(report.analyticsCalls / concurrency) * latencyMs;
     const computedMs = Math.max(lastAnswerAt, render.lastAt);
@@ -235,7 +328,7 @@ async function tick(store: DigestStore, label: string, analyze?: Analyze): Promi
 
 /** Two ticks with the workspace on hold: the first probes (and fails), the second waits. */
 async function onHold(store: DigestStore, label: string, analyze?: Analyze): Promise<void> {
-  const sandbox = await startSandbox({ latencyMs });
+  const sandbox = await startRemoteSandbox();
   const client = new AnalyticsClient({
     baseUrl: sandbox.url,
     clientId: demoClient.id,
@@ -258,12 +351,13 @@ async function onHold(store: DigestStore, label: string, analyze?: Analyze): Pro
       const started = performance.now();
       const report = await runner.runDue(at);
       const ms = performance.now() - started;
+      const { requests } = await sandbox.counts();
       const holds = verdict(
         `${label}, workspace on hold, tick ${tick + 1}: at most one probe, no posts`,
         report.probes <= 1 && poster.posts === 0,
       );
       console.log(
-        `${label}, workspace on hold, tick ${tick + 1}: ${digestCount} due, ${report.claimed} claimed, ${report.probes} probe(s), ${poster.posts} posts, ${report.analyticsCalls} analytics calls (${sandbox.log.length} sandbox requests so far) in ${ms.toFixed(0)} ms | target at most 1 probe per workspace per tick and no posts: ${holds}`,
+        `${label}, workspace on hold, tick ${tick + 1}: ${digestCount} due, ${report.claimed} claimed, ${report.probes} probe(s), ${poster.posts} posts, ${report.analyticsCalls} analytics calls (${requests} sandbox requests so far) in ${ms.toFixed(0)} ms | target at most 1 probe per workspace per tick and no posts: ${holds}`,
       );
     }
   } finally {
@@ -339,3 +433,5 @@ function finish(): void {
   console.log(`Peak RSS ${peakRssMb()} MB`);
   console.log(`Targets:\n  ${verdicts.join('\n  ')}`);
 }
+
+if (process.env.BENCH_DIGESTS_ROLE === 'sandbox') await sandboxRole();
