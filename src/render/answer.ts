@@ -5,7 +5,13 @@ import type { LookupRequest } from '../model/lookup.ts';
 import type { MessageBlock, SlackMessage } from '../model/message.ts';
 import { metricNames } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
-import { droppedOutText, layoutEntries, personLabel, renderEntry } from './answer-list.ts';
+import {
+  droppedOutText,
+  type Entry,
+  layoutEntries,
+  personLabel,
+  renderEntry,
+} from './answer-list.ts';
 import { context, section } from './blocks.ts';
 import { categoryPie, maxChartBars, rankingBarChart } from './chart.ts';
 import { rankingTable } from './data-table.ts';
@@ -84,6 +90,46 @@ export function composeAnswer(
   options: AnswerOptions,
   frame: AnswerFrame = {},
 ): SlackMessage {
+  return checked(frameAnswer(prepareAnswer(request, result, options), frame));
+}
+
+/**
+ * An answer before a frame is placed in it: every part that depends only on the request, the
+ * result and the options. The digests that share a question prepare it once and frame it each.
+ */
+export interface PreparedAnswer {
+  readonly text: string;
+  /** The header, the window line and the note: what the frame's `afterWindow` follows. */
+  readonly head: readonly KnownBlock[];
+  readonly body: EmptyBody | RankedBody;
+}
+
+/** No one ranks: the answer says so, and how to ask differently. */
+interface EmptyBody {
+  readonly kind: 'empty';
+  readonly hint: KnownBlock;
+}
+
+interface RankedBody {
+  readonly kind: 'ranked';
+  readonly rows: number;
+  readonly chart: MessageBlock | undefined;
+  readonly dropped: readonly KnownBlock[];
+  readonly tail: readonly KnownBlock[];
+  readonly wantsTable: boolean;
+  /** The list's people, each rendered; the frame decides how many fit. */
+  readonly entries: readonly Entry[];
+  readonly caption: string;
+  /** The table within `charBudget` characters of cells. */
+  readonly table: (charBudget: number) => ReturnType<typeof rankingTable>;
+}
+
+/** The parts of {@link renderAnswer} no frame changes. */
+export function prepareAnswer(
+  request: LookupRequest,
+  result: InfluencersResult,
+  options: AnswerOptions,
+): PreparedAnswer {
   const presentation = options.presentation ?? request.presentation ?? 'list';
   const metric = request.metric ?? defaultMetric;
   const ranking = rankingOf(result, metric, request.top, options.previous);
@@ -95,17 +141,16 @@ export function composeAnswer(
   if (options.note !== undefined && cleanText(options.note).length > 0) {
     head.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
   }
-  head.push(...(frame.afterWindow ?? []));
-  const afterRanking = frame.afterRanking ?? [];
 
   if (ranking.rows.length === 0) {
-    return checked({
+    return {
       text: truncateMrkdwn(
         `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}.`,
         blockKitLimits.fallbackText,
       ),
-      blocks: [...head, section(emptyHint(databases)), ...afterRanking],
-    });
+      head,
+      body: { kind: 'empty', hint: section(emptyHint(databases)) },
+    };
   }
 
   const chart =
@@ -121,10 +166,58 @@ export function composeAnswer(
     ranking.droppedOut.length > 0
       ? [section(truncateMrkdwn(droppedOutText(ranking.droppedOut), blockKitLimits.sectionText))]
       : [];
-  const footnote = frame.footnote === false ? [] : [context(metricsFootnote)];
-  const tail = answerTail(request, options, presentation, ranking);
-  const wantsTable = presentation === 'table' || ranking.rows.length > listedPeople;
+  const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
+  const caption = truncate(
+    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
+    blockKitLimits.dataTableCaption,
+  );
+  return {
+    text: fallbackText(request, databases, ranking),
+    head,
+    body: {
+      kind: 'ranked',
+      rows: ranking.rows.length,
+      chart,
+      dropped,
+      tail: answerTail(request, options, presentation, ranking),
+      wantsTable: presentation === 'table' || ranking.rows.length > listedPeople,
+      entries: listed.map((row) => renderEntry(row, ranking)),
+      caption,
+      table: tableDrawer(ranking, caption),
+    },
+  };
+}
 
+/**
+ * The table within a budget, drawn in full once: any budget at least as large as the full table's
+ * cells draws that same table (smaller budgets fit no more rows, nor wider cells), so only a frame
+ * that leaves it less room draws it again.
+ */
+function tableDrawer(
+  ranking: Ranking,
+  caption: string,
+): (charBudget: number) => ReturnType<typeof rankingTable> {
+  let full: ReturnType<typeof rankingTable> | null = null;
+  return (charBudget) => {
+    if (full === null) full = rankingTable(ranking, caption, Number.POSITIVE_INFINITY);
+    if (full === undefined || full.chars <= charBudget) return full;
+    return rankingTable(ranking, caption, charBudget);
+  };
+}
+
+/**
+ * A prepared answer with a digest's `frame` placed in it, in the room the frame leaves (not yet
+ * checked against Block Kit's limits: the caller checks the message it sends).
+ */
+export function frameAnswer(prepared: PreparedAnswer, frame: AnswerFrame = {}): SlackMessage {
+  const head = [...prepared.head, ...(frame.afterWindow ?? [])];
+  const afterRanking = frame.afterRanking ?? [];
+  const { body } = prepared;
+  if (body.kind === 'empty') {
+    return { text: prepared.text, blocks: [...head, body.hint, ...afterRanking] };
+  }
+  const { chart, dropped, tail, wantsTable, caption } = body;
+  const footnote = frame.footnote === false ? [] : [context(metricsFootnote)];
   const fixed: MessageBlock[] = [
     ...head,
     ...(chart === undefined ? [] : [chart]),
@@ -136,22 +229,14 @@ export function composeAnswer(
   const blockBudget = blockKitLimits.messageBlocks - fixed.length - (wantsTable ? 2 : 1);
   let charBudget = blockKitLimits.messageBlockText - textOf(fixed) - moreLineReserve;
 
-  const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
-  const entries = listed.map((row) => renderEntry(row, ranking));
-  const { blocks: list, shown } = layoutEntries(entries, blockBudget, charBudget);
+  const { blocks: list, shown } = layoutEntries(body.entries, blockBudget, charBudget);
   charBudget -= textOf(list);
 
-  const caption = truncate(
-    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
-    blockKitLimits.dataTableCaption,
-  );
-  const table = wantsTable
-    ? rankingTable(ranking, caption, charBudget - caption.length)
-    : undefined;
-  const hidden = ranking.rows.length - Math.max(shown, table?.shown ?? 0);
+  const table = wantsTable ? body.table(charBudget - caption.length) : undefined;
+  const hidden = body.rows - Math.max(shown, table?.shown ?? 0);
 
-  return checked({
-    text: fallbackText(request, databases, ranking),
+  return {
+    text: prepared.text,
     blocks: [
       ...head,
       ...(chart === undefined ? [] : [chart]),
@@ -163,7 +248,7 @@ export function composeAnswer(
       ...footnote,
       ...tail,
     ],
-  });
+  };
 }
 
 /** The line that ends a ranking cut short. */

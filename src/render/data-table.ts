@@ -40,13 +40,14 @@ interface Column {
 
 /**
  * The ranking as a table whose cells hold at most `charBudget` characters (and never more than
- * Slack's own budget), with `shown` the rows it holds; undefined when not even one row fits.
+ * Slack's own budget), with `shown` the rows it holds and `chars` the characters its cells hold;
+ * undefined when not even one row fits.
  */
 export function rankingTable(
   ranking: Ranking,
   caption: string,
   charBudget: number,
-): { readonly block: DataTableBlock; readonly shown: number } | undefined {
+): { readonly block: DataTableBlock; readonly shown: number; readonly chars: number } | undefined {
   const columns = columnsOf(ranking);
   const budget = Math.min(charBudget, blockKitLimits.dataTableText);
   const rows = ranking.rows.slice(0, blockKitLimits.dataTableRows - 1);
@@ -77,6 +78,7 @@ export function rankingTable(
           rows: [header, ...body.slice(0, shown)],
         },
         shown,
+        chars: total,
       };
     }
   }
