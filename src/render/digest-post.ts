@@ -9,7 +9,7 @@ import type { Cadence, Digest, PauseReason, RankedAccount } from '../model/diges
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
-import { composeAnswer } from './answer.ts';
+import { frameAnswer, type PreparedAnswer, prepareAnswer } from './answer.ts';
 import { droppedOutText, listWithMore, maxMovesShown, personLabel } from './answer-list.ts';
 import { context, section } from './blocks.ts';
 import { pauseWords } from './digest-failures.ts';
@@ -72,21 +72,40 @@ export function renderDigestMessage(
       ? newcomersLine(changes, result, digest.top, digest.metric ?? newcomerMetric)
       : undefined;
   // The answer's own blocks, with the digest's lines in the room it leaves them.
-  const answer = composeAnswer(
-    request,
-    result,
-    { audience: 'channel' },
-    {
-      afterWindow: [...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]), line],
-      afterRanking: moves === undefined ? [] : [moves],
-      footnote: false,
-    },
-  );
+  const answer = frameAnswer(preparedAnswer(request, result), {
+    afterWindow: [...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]), line],
+    afterRanking: moves === undefined ? [] : [moves],
+    footnote: false,
+  });
   const text = truncateMrkdwn(
     `${label}: ${newcomers === undefined ? answer.text : newcomers.text}`,
     blockKitLimits.fallbackText,
   );
   return checked({ text, blocks: answer.blocks });
+}
+
+/**
+ * Each answer's prepared forms, by the request it is shown for. One answer wakes every digest that
+ * asked its question (about twenty each in a large tick); they prepare it once and frame it each.
+ * Held as long as the answer itself, so for the tick that asked it.
+ */
+const prepared = new WeakMap<InfluencersResult, Map<string, PreparedAnswer>>();
+
+/** The answer prepared for `request`, from the ones its earlier digests prepared if any. */
+function preparedAnswer(request: LookupRequest, result: InfluencersResult): PreparedAnswer {
+  let forResult = prepared.get(result);
+  if (forResult === undefined) {
+    forResult = new Map();
+    prepared.set(result, forResult);
+  }
+  // Every field of the request changes the answer: all of them make the key.
+  const key = JSON.stringify(request);
+  let answer = forResult.get(key);
+  if (answer === undefined) {
+    answer = prepareAnswer(request, result, { audience: 'channel' });
+    forResult.set(key, answer);
+  }
+  return answer;
 }
 
 /** The metric a watch's newcomers are shown with, unless it ranks by another. */

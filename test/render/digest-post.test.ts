@@ -147,6 +147,63 @@ describe('renderDigestMessage', () => {
     expect(checkBlockKitLimits(table)).toEqual([]);
   });
 
+  it('prepares an answer shared by several digests once, and frames it for each', () => {
+    const shared: InfluencersResult = {
+      influencers: Array.from({ length: 30 }, (_, i) => ({
+        rank: i + 1,
+        screenName: `person${i + 1}`,
+        name: `Person ${i + 1}`,
+        stakeholderCategories: [{ name: 'Doctor' }],
+        metrics: { mentions: 300 - i },
+      })),
+    };
+    const asked = { ...query, limit: 30 };
+    const ranked = shared.influencers.map((each) => ({
+      screenName: each.screenName,
+      rank: each.rank,
+    }));
+    const first = digest({ id: 'AAAAAA', top: 30 });
+    const second = digest({ id: 'BBBBBB', top: 30, creatorId: 'U7' });
+    const firstChanges = rankChanges(undefined, ranked);
+    const secondChanges = rankChanges([{ screenName: 'person2', rank: 1 }], ranked);
+    const one = renderDigestMessage(first, asked, shared, firstChanges, { createdByName: 'Jane' });
+    const two = renderDigestMessage(second, asked, shared, secondChanges);
+    // Each is the message its digest gets from an answer of its own.
+    expect(one).toEqual(
+      renderDigestMessage(first, asked, structuredClone(shared), firstChanges, {
+        createdByName: 'Jane',
+      }),
+    );
+    expect(two).toEqual(renderDigestMessage(second, asked, structuredClone(shared), secondChanges));
+    // Their own parts: the context line, and what moved since each one's previous run.
+    expect(texts(one.blocks)[2]).toBe(
+      'Weekly digest · Mondays at 09:00 Europe/London · created by Jane · id AAAAAA',
+    );
+    expect(texts(two.blocks)[2]).toBe(
+      'Weekly digest · Mondays at 09:00 Europe/London · created by <@U7> · id BBBBBB',
+    );
+    expect(texts(one.blocks).at(-1)).not.toContain('Since the previous run');
+    expect(texts(two.blocks).at(-1)).toMatch(/^\*Since the previous run\*\n\*New\*: /);
+    // The answer's own parts were made once: the second digest holds the very same blocks.
+    const table = (message: typeof one) => message.blocks.find((b) => b.type === 'data_table');
+    expect(table(one)).toBeDefined();
+    expect(table(two)).toBe(table(one));
+    expect(two.blocks[0]).toBe(one.blocks[0]);
+    expect(two.blocks[1]).toBe(one.blocks[1]);
+    // Another answer, or the same one asked to show itself otherwise, is prepared anew.
+    const again = renderDigestMessage(first, asked, structuredClone(shared), firstChanges);
+    expect(again.blocks[0]).toEqual(one.blocks[0]);
+    expect(again.blocks[0]).not.toBe(one.blocks[0]);
+    const byImpressions = renderDigestMessage(
+      digest({ id: 'CCCCCC', top: 30, metric: 'impressions' }),
+      asked,
+      shared,
+      firstChanges,
+    );
+    expect(byImpressions.blocks[1]).not.toBe(one.blocks[1]);
+    expect(texts(byImpressions.blocks)[1]).toContain(' · ranked by impressions · ');
+  });
+
   it('fits the engine’s RenderDigest and RenderPauseNotice as they are', () => {
     const render: RenderDigest = renderDigestMessage;
     const notice: RenderPauseNotice = renderDigestPaused;
