@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
 import { ExportFailedError } from '../../src/errors.ts';
-import { shownInMessage } from '../../src/flows/lookup.ts';
+import { shownInMessage, toQuery } from '../../src/flows/lookup.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { withPreviousPeriod } from '../../src/parsing/index.ts';
@@ -307,13 +307,7 @@ describe('CSV export', () => {
 
   /** What the app's analytics answer for a request, formula name included. */
   async function ranking(asked: LookupRequest): Promise<InfluencersResult> {
-    return withFormulaName(client).getInfluencers({
-      databases: asked.databases,
-      start: asked.start,
-      end: asked.end,
-      timezone: asked.timezone,
-      limit: asked.top,
-    });
+    return withFormulaName(client).getInfluencers(toQuery(asked));
   }
 
   it('uploads the ranking a command asks to export into the DM, readable back as the rows shown', async () => {
