@@ -28,6 +28,12 @@ export const blockIds = {
   homeExtensions: 'influencers_home_extensions',
 } as const;
 
+/** `callback_id` of global shortcuts, as manifest.yml declares them. */
+export const shortcutIds = {
+  /** "Look up influencers" from the shortcuts menu: opens the lookup modal. */
+  lookup: 'influencers_lookup_shortcut',
+} as const;
+
 /** `callback_id` of views. */
 export const callbackIds = {
   home: 'influencers_home',

@@ -4,6 +4,7 @@ import { register as registerActions } from './listeners/actions/index.ts';
 import { register as registerCommands } from './listeners/commands/index.ts';
 import { workspaceActivity } from './listeners/events/digest-lifecycle.ts';
 import { register as registerEvents } from './listeners/events/index.ts';
+import { register as registerShortcuts } from './listeners/shortcuts/index.ts';
 import { register as registerViews } from './listeners/views/index.ts';
 import { teamGuard } from './support/team-guard.ts';
 
@@ -21,4 +22,5 @@ export function register(app: App, deps: SlackDeps, allowedTeamIds: readonly str
   registerEvents(app, deps);
   registerActions(app, deps);
   registerViews(app, deps);
+  registerShortcuts(app, deps);
 }

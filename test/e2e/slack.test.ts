@@ -28,7 +28,14 @@ import {
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
-import { finalResponse, fixedNow, now, request, userZone } from '../helpers/lookups.ts';
+import {
+  finalResponse,
+  fixedNow,
+  now,
+  request,
+  startLookupHarness,
+  userZone,
+} from '../helpers/lookups.ts';
 import {
   blockAction,
   directMessageEvent,
@@ -70,11 +77,7 @@ const askAgain = [
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({
-    env: { RESPONSE_CACHE_TTL_MS: '0', LOOKUP_TIMEOUT_MS: '10000' },
-    sandbox: { now, clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }] },
-    overrides: { now },
-  });
+  harness = await startLookupHarness();
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { parseLookup } from '../../src/parsing/index.ts';
 import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from './fake-slack.ts';
-import type { Harness } from './harness.ts';
+import { type Harness, startHarness } from './harness.ts';
 
 export const fixedNow = new Date('2026-11-21T15:00:00Z');
 export const now = () => fixedNow;
@@ -68,5 +68,17 @@ export async function expectedAnswer(
     ...options,
     actions: true,
     ...(previous === undefined ? {} : { previous }),
+  });
+}
+
+/**
+ * The app at {@link fixedNow} against a sandbox whose account reads #hcsm, #bcsm and #quiet, with
+ * no response cache and a 10-second lookup deadline: the end-to-end Slack suites' setup.
+ */
+export function startLookupHarness(): Promise<Harness> {
+  return startHarness({
+    env: { RESPONSE_CACHE_TTL_MS: '0', LOOKUP_TIMEOUT_MS: '10000' },
+    sandbox: { now, clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }] },
+    overrides: { now },
   });
 }

@@ -225,3 +225,22 @@ export function homeOpenedEvent() {
     event_ts: '1700000000.000300',
   };
 }
+
+/** A global shortcut chosen from the shortcuts menu, as Slack posts it to the interactivity URL. */
+export function globalShortcut(callbackId: string): EncodedBody & { triggerId: string } {
+  const triggerId = `${next()}.trigger`;
+  return {
+    ...interactive({
+      type: 'shortcut',
+      token: 'legacy-verification-token',
+      action_ts: '1700000002.000300',
+      team: { id: teamId, domain: 'example' },
+      user: { id: userId, username: 'person', team_id: teamId },
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: callbackId,
+      trigger_id: triggerId,
+    }),
+    triggerId,
+  };
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { shortcutIds } from '../../src/render/ids.ts';
 import { eventScopes, featureScopes, webApiScopes } from '../../src/slack/web-api/scopes.ts';
 import { recordRegistrations } from '../helpers/recording-app.ts';
 
@@ -12,6 +13,7 @@ const manifest = parse(manifestText) as {
   features: {
     slash_commands: { command: string; should_escape?: boolean; usage_hint?: string }[];
     app_home: Record<string, boolean>;
+    shortcuts?: { type: string; callback_id: string }[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
@@ -111,7 +113,11 @@ describe('manifest.yml', () => {
     expect(registered.actions).toEqual(expect.arrayContaining(['influencers_share']));
     expect(registered.actions.length).toBeGreaterThan(2);
     expect(registered.views.length).toBeGreaterThan(0);
-    expect(registered.shortcuts).toEqual([]);
+    expect(registered.shortcuts.sort()).toEqual(
+      (manifest.features.shortcuts ?? []).map((s) => s.callback_id).sort(),
+    );
+    expect(registered.shortcuts).toEqual([shortcutIds.lookup]);
+    expect(manifest.features.shortcuts?.[0]?.type).toBe('global');
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
   });
 

@@ -1,20 +1,29 @@
-import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { renderLookupModal, renderLookupModalUnavailable } from '../../../render/home.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackFailure, slackRetryAfterMs } from '../../web-api/client.ts';
 import { postInConversation } from '../../web-api/conversation.ts';
 
+/** What a button or a global shortcut that opens the modal carries: who, and the trigger. */
+interface LookupTrigger {
+  readonly ack: () => Promise<void>;
+  readonly body: { readonly trigger_id: string; readonly user: { readonly id: string } };
+  readonly client: WebClient;
+}
+
 /**
- * "Look up" on the Home tab: opens the modal, its zone prefilled with the person's Slack zone. The
- * trigger lasts 3 seconds, so a rate-limited views.open cannot wait and retry: the person gets a DM
- * saying to press again, instead of a button that seems to do nothing.
+ * "Look up" on the Home tab and the "Look up influencers" global shortcut: opens the modal, its
+ * zone prefilled with the person's Slack zone. The trigger lasts 3 seconds, so a rate-limited
+ * views.open cannot wait and retry: the person gets a DM saying to press again, instead of a
+ * button that seems to do nothing.
  */
 export function openLookupModal(deps: SlackDeps) {
   return async ({
     ack,
     body,
     client,
-  }: SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs): Promise<void> => {
+  }: LookupTrigger & Pick<AllMiddlewareArgs, 'client'>): Promise<void> => {
     await ack();
     const zone = await deps.zones.zoneOf(client, body.user.id);
     try {
