@@ -219,6 +219,11 @@ export class LookupFlow {
     });
   }
 
+  /** The flow's clock: words about a window name its year only when it is not this one. */
+  now(): Date {
+    return this.#now();
+  }
+
   /** The pending message for a request parsed elsewhere (the modal). */
   pending(request: LookupRequest, note?: string): SlackMessage {
     return renderPending(request, this.#statusOptions(note));
@@ -249,6 +254,58 @@ export class LookupFlow {
       this.result(compared, signal),
     ]);
     return { current, previous };
+  }
+
+  /**
+   * The request's ranking within the flow's deadline, for surfaces that show it their own way (a
+   * Workflow Builder step); otherwise the words a lookup gives for what went wrong, so every
+   * surface says a failure alike. Never throws.
+   */
+  async rankingOrWords(
+    request: LookupRequest,
+    signal?: AbortSignal,
+  ): Promise<
+    | { readonly ok: true; readonly result: InfluencersResult }
+    | { readonly ok: false; readonly message: SlackMessage }
+  > {
+    try {
+      return {
+        ok: true,
+        result: await this.#withinDeadline((bounded) => this.result(request, bounded), signal),
+      };
+    } catch (error) {
+      return { ok: false, message: this.#failure(error, request).message };
+    }
+  }
+
+  /**
+   * Runs `work` until the flow's deadline or until `outer` aborts (shutdown), whichever comes
+   * first, without waiting for a call that ignores its signal. Throws `timedOut` or `restarting`
+   * when it was cut short, else what `work` threw.
+   */
+  async #withinDeadline<T>(
+    work: (signal: AbortSignal) => Promise<T>,
+    outer?: AbortSignal,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(timedOut), this.#policy.timeoutMs);
+    const onOuterAbort = () => controller.abort(restarting);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    if (outer?.aborted) controller.abort(restarting);
+    const aborted = new Promise<never>((_, reject) => {
+      const stop = () => reject(controller.signal.reason);
+      controller.signal.addEventListener('abort', stop, { once: true });
+      if (controller.signal.aborted) stop();
+    });
+    aborted.catch(() => {});
+    try {
+      return await Promise.race([work(controller.signal), aborted]);
+    } catch (error) {
+      throw controller.signal.aborted ? controller.signal.reason : error;
+    } finally {
+      clearTimeout(deadline);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
   }
 
   /**
@@ -283,10 +340,6 @@ export class LookupFlow {
     options: RunOptions = {},
   ): Promise<LookupOutcome> {
     const startedAt = Date.now();
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(restarting);
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    if (options.signal?.aborted) controller.abort(restarting);
 
     let progressSent: Promise<void> | undefined;
     const progressTimer = setTimeout(() => {
@@ -296,22 +349,15 @@ export class LookupFlow {
           this.#logger.warn({ err: error }, 'could not send the still-running update'),
         );
     }, this.#policy.progressUpdateMs);
-    const deadline = setTimeout(() => controller.abort(timedOut), this.#policy.timeoutMs);
-    const aborted = new Promise<never>((_, reject) => {
-      const stop = () => reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', stop, { once: true });
-      if (controller.signal.aborted) stop();
-    });
-    aborted.catch(() => {});
 
     let message: SlackMessage;
     let outcome: LookupOutcome;
     let file: CsvFile | undefined;
     try {
-      const { current, previous } = await Promise.race([
-        this.results(request, controller.signal),
-        aborted,
-      ]);
+      const { current, previous } = await this.#withinDeadline(
+        (signal) => this.results(request, signal),
+        options.signal,
+      );
       await this.#turns.next();
       const renderOptions = {
         shareable: options.shareable ?? false,
@@ -328,33 +374,9 @@ export class LookupFlow {
       }
       outcome = 'answered';
     } catch (error) {
-      if (controller.signal.reason === restarting) {
-        this.#logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
-        message = renderStoppedByRestart(request, this.#statusOptions());
-        outcome = 'stopped';
-      } else if (error === timedOut || controller.signal.aborted || isDeadline(error)) {
-        this.#logger.warn({ databases: request.databases }, 'lookup timed out');
-        message = renderTimedOut(request, this.#statusOptions());
-        outcome = 'timed_out';
-      } else {
-        if (isPersonsMistake(error)) {
-          // What the person typed, not trouble to investigate: no stack, below warn.
-          this.#logger.info(
-            { code: error.code, databases: request.databases },
-            `lookup refused: ${error.code}`,
-          );
-        } else if (isAppError(error)) {
-          this.#logger.warn({ code: error.code, err: error }, 'lookup failed');
-        } else {
-          this.#logger.error({ err: error }, 'lookup failed unexpectedly');
-        }
-        message = renderError(error);
-        outcome = 'failed';
-      }
+      ({ outcome, message } = this.#failure(error, request));
     } finally {
       clearTimeout(progressTimer);
-      clearTimeout(deadline);
-      options.signal?.removeEventListener('abort', onOuterAbort);
     }
     // The still-running update must land before the answer, or it would replace it.
     if (progressSent !== undefined) await progressSent;
@@ -365,6 +387,38 @@ export class LookupFlow {
     }
     if (file !== undefined) await this.#saveExport(file, sink);
     return outcome;
+  }
+
+  /**
+   * Why a lookup ended without its ranking, logged (a person's mistake at info without a stack,
+   * trouble above it), and the words for it.
+   */
+  #failure(
+    error: unknown,
+    request: LookupRequest,
+  ): { outcome: Exclude<LookupOutcome, 'answered'>; message: SlackMessage } {
+    if (error === restarting) {
+      this.#logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
+      return {
+        outcome: 'stopped',
+        message: renderStoppedByRestart(request, this.#statusOptions()),
+      };
+    }
+    if (error === timedOut || isDeadline(error)) {
+      this.#logger.warn({ databases: request.databases }, 'lookup timed out');
+      return { outcome: 'timed_out', message: renderTimedOut(request, this.#statusOptions()) };
+    }
+    if (isPersonsMistake(error)) {
+      this.#logger.info(
+        { code: error.code, databases: request.databases },
+        `lookup refused: ${error.code}`,
+      );
+    } else if (isAppError(error)) {
+      this.#logger.warn({ code: error.code, err: error }, 'lookup failed');
+    } else {
+      this.#logger.error({ err: error }, 'lookup failed unexpectedly');
+    }
+    return { outcome: 'failed', message: renderError(error) };
   }
 
   /** Delivers an export after its answer; a failure is logged and told through `notice`. */

@@ -34,6 +34,11 @@ export const shortcutIds = {
   lookup: 'influencers_lookup_shortcut',
 } as const;
 
+/** `callback_id` of Workflow Builder custom steps, as manifest.yml's `functions` declares them. */
+export const functionIds = {
+  topInfluencers: 'top_influencers',
+} as const;
+
 /** `callback_id` of views. */
 export const callbackIds = {
   home: 'influencers_home',

@@ -4,6 +4,7 @@ import { register as registerActions } from './listeners/actions/index.ts';
 import { register as registerCommands } from './listeners/commands/index.ts';
 import { workspaceActivity } from './listeners/events/digest-lifecycle.ts';
 import { register as registerEvents } from './listeners/events/index.ts';
+import { register as registerFunctions } from './listeners/functions/index.ts';
 import { register as registerShortcuts } from './listeners/shortcuts/index.ts';
 import { register as registerViews } from './listeners/views/index.ts';
 import { teamGuard } from './support/team-guard.ts';
@@ -23,4 +24,5 @@ export function register(app: App, deps: SlackDeps, allowedTeamIds: readonly str
   registerActions(app, deps);
   registerViews(app, deps);
   registerShortcuts(app, deps);
+  registerFunctions(app, deps);
 }

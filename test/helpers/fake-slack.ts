@@ -308,6 +308,9 @@ export class FakeSlack {
         if (asked !== undefined) this.#fileIds.set(asked, fileId);
         return { ok: true, upload_url: `${this.uploadUrl}${fileId}`, file_id: fileId };
       }
+      case 'functions.completeSuccess':
+      case 'functions.completeError':
+        return { ok: true };
       case 'files.completeUploadExternal':
         return { ok: true, files: args.files };
       default:

@@ -244,3 +244,34 @@ export function globalShortcut(callbackId: string): EncodedBody & { triggerId: s
     triggerId,
   };
 }
+
+/** The bot token Slack puts in each `function_executed` event, valid for that run only. */
+export const functionBotToken = 'xwfp-function-run-token-0123';
+
+/** A run of a Workflow Builder step: the `function_executed` event with the inputs a workflow mapped. */
+export function functionExecutedEvent(callbackId: string, inputs: Record<string, unknown>) {
+  const executionId = `Fx${next()}`;
+  return {
+    executionId,
+    event: {
+      type: 'function_executed',
+      function: {
+        id: 'Fn0STEP0001',
+        callback_id: callbackId,
+        title: 'Top influencers',
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: apiAppId,
+        date_created: 1_700_000_000,
+        date_updated: 1_700_000_000,
+        date_deleted: 0,
+      },
+      inputs,
+      function_execution_id: executionId,
+      workflow_execution_id: `Wx${next()}`,
+      event_ts: `${1_700_000_000 + next()}.000400`,
+      bot_access_token: functionBotToken,
+    },
+  };
+}

@@ -10,6 +10,8 @@ export interface Registrations {
   readonly actions: string[];
   readonly views: string[];
   readonly shortcuts: string[];
+  /** Workflow Builder steps (`app.function`). */
+  readonly functions: string[];
   readonly middleware: number;
 }
 
@@ -22,6 +24,7 @@ const recordedMethods: Readonly<Record<string, Recorded>> = {
   action: 'actions',
   view: 'views',
   shortcut: 'shortcuts',
+  function: 'functions',
   options: 'actions',
 };
 
@@ -37,6 +40,7 @@ export function recordRegistrations(modules: AppOverrides['modules'] = []): Regi
     actions: [],
     views: [],
     shortcuts: [],
+    functions: [],
     middleware: 0,
   };
   const asId = (id: unknown) =>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { shortcutIds } from '../../src/render/ids.ts';
+import { functionIds, shortcutIds } from '../../src/render/ids.ts';
 import { eventScopes, featureScopes, webApiScopes } from '../../src/slack/web-api/scopes.ts';
 import { recordRegistrations } from '../helpers/recording-app.ts';
 
@@ -16,7 +16,16 @@ const manifest = parse(manifestText) as {
     shortcuts?: { type: string; callback_id: string }[];
   };
   oauth_config: { scopes: { bot: string[] } };
+  functions?: Record<
+    string,
+    {
+      input_parameters: Record<string, { type: string; name: string; is_required?: boolean }>;
+      output_parameters: Record<string, { type: string; name: string }>;
+    }
+  >;
   settings: {
+    org_deploy_enabled?: boolean;
+    function_runtime?: string;
     event_subscriptions: { bot_events: string[]; request_url?: string };
     interactivity: { is_enabled: boolean };
     socket_mode_enabled: boolean;
@@ -119,6 +128,32 @@ describe('manifest.yml', () => {
     expect(registered.shortcuts).toEqual([shortcutIds.lookup]);
     expect(manifest.features.shortcuts?.[0]?.type).toBe('global');
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(registered.functions.sort()).toEqual(Object.keys(manifest.functions ?? {}).sort());
+  });
+
+  it('declares the top_influencers step as a remote function of an org-ready app', () => {
+    const step = manifest.functions?.[functionIds.topInfluencers];
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    const types = (params: Record<string, { type: string; name: string }> | undefined) =>
+      Object.fromEntries(
+        Object.entries(params ?? {}).map(([key, param]) => {
+          expect(param.name).toBe(key);
+          return [key, param.type];
+        }),
+      );
+    expect(types(step?.input_parameters)).toEqual({
+      databases: 'string',
+      window: 'string',
+      top: 'integer',
+      metric: 'string',
+    });
+    expect(step?.input_parameters.databases?.is_required).toBe(true);
+    expect(types(step?.output_parameters)).toEqual({
+      summary: 'string',
+      top_handle: 'string',
+      count: 'integer',
+    });
   });
 
   it('grants the scopes every Web API call, event and feature needs, and no others', () => {
