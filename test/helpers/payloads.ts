@@ -275,3 +275,22 @@ export function functionExecutedEvent(callbackId: string, inputs: Record<string,
     },
   };
 }
+
+/** The person opened the assistant pane: a new thread in the app's DM, beside `contextChannel`. */
+export function assistantThreadStartedEvent(contextChannel?: string) {
+  const threadTs = `${1_700_000_000 + next()}.000500`;
+  return {
+    threadTs,
+    event: {
+      type: 'assistant_thread_started',
+      assistant_thread: {
+        user_id: userId,
+        context:
+          contextChannel === undefined ? {} : { channel_id: contextChannel, team_id: teamId },
+        channel_id: 'D0DIRECT01',
+        thread_ts: threadTs,
+      },
+      event_ts: `${1_700_000_000 + next()}.000600`,
+    },
+  };
+}

@@ -47,6 +47,12 @@ export function recordRegistrations(modules: AppOverrides['modules'] = []): Regi
     typeof id === 'string' ? id : id instanceof RegExp ? id.toString() : JSON.stringify(id);
   const prototype = App.prototype as unknown as Record<string, unknown>;
   const originals = new Map<string, unknown>();
+  originals.set('assistant', prototype.assistant);
+  // Bolt's Assistant listens as middleware to these three events.
+  prototype.assistant = function record(this: App) {
+    seen.events.push('assistant_thread_started', 'assistant_thread_context_changed', 'message');
+    return this;
+  };
   for (const [method, bucket] of Object.entries(recordedMethods)) {
     originals.set(method, prototype[method]);
     prototype[method] = function record(this: App, id: unknown) {

@@ -4,6 +4,10 @@
  * failing with `missing_scope` in a workspace.
  */
 export const webApiScopes = {
+  // The assistant pane (Bolt's Assistant utilities): status line, prompts and thread titles.
+  'assistant.threads.setStatus': ['assistant:write'],
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
+  'assistant.threads.setTitle': ['assistant:write'],
   'auth.test': [],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
@@ -27,6 +31,9 @@ export type WebApiMethod = keyof typeof webApiScopes;
 export const eventScopes = {
   app_home_opened: [],
   app_mention: ['app_mentions:read'],
+  // The assistant pane: a thread opened, and the channel beside it changed.
+  assistant_thread_started: ['assistant:write'],
+  assistant_thread_context_changed: ['assistant:write'],
   // The app left a workspace: its digests pause until it works there again. No scope needed.
   app_uninstalled: [],
   tokens_revoked: [],

@@ -9,7 +9,7 @@ import { type Conversation, postInConversation } from '../../web-api/conversatio
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
  * replaces that post with the answer (chat.update), so the person sees one message evolve.
  */
-async function answerInConversation(
+export async function answerInConversation(
   deps: SlackDeps,
   client: WebClient,
   where: Conversation,
