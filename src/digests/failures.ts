@@ -59,9 +59,8 @@ export function classifyFailure(error: unknown): Failure {
       return { kind: 'permanent', code: error.code, ...(channelProblem ? { channelProblem } : {}) };
     }
     if (error instanceof SlackCallError) {
-      // Recorded as a network failure or as unknown, as a run's failure always has been.
-      const code = error.answered ? 'unknown' : 'network';
-      return { kind: error.transient ? 'transient' : 'permanent', code };
+      // Slack's own code, so the list and the pause words name Slack, not the analytics service.
+      return { kind: error.transient ? 'transient' : 'permanent', code: error.code };
     }
     return { kind: permanentCodes.has(error.code) ? 'permanent' : 'transient', code: error.code };
   }

@@ -228,7 +228,7 @@ for (const adapter of adapters) {
       expect(await store.get(digest.id)).toMatchObject({
         nextRunAt: nextWeek,
         consecutiveFailures: 0,
-        lastRun: { slot, outcome: 'unconfirmed', errorCode: 'unknown' },
+        lastRun: { slot, outcome: 'unconfirmed', errorCode: 'slack_call_failed' },
       });
       expect(await runner('runner-b', clock, poster).runDue(clock.now())).toMatchObject({
         claimed: 0,

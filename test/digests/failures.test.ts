@@ -37,9 +37,9 @@ describe('classifyFailure', () => {
     ],
     [
       { code: 'slack_webapi_platform_error', data: { error: 'internal_error' } },
-      { kind: 'transient', code: 'unknown' },
+      { kind: 'transient', code: 'slack_call_failed' },
     ],
-    [{ code: 'slack_webapi_request_error' }, { kind: 'transient', code: 'network' }],
+    [{ code: 'slack_webapi_request_error' }, { kind: 'transient', code: 'slack_call_failed' }],
     [
       { code: 'slack_webapi_platform_error', data: { error: 'cannot_join' } },
       { kind: 'permanent', code: 'channel_unreachable', channelProblem: 'restricted' },

@@ -329,7 +329,7 @@ describe('DigestRunner', () => {
         code: 'slack_webapi_request_error',
         original: new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
       },
-      'network',
+      'slack_call_failed',
     ],
     [
       'a connection reset mid-request',
@@ -337,18 +337,18 @@ describe('DigestRunner', () => {
         code: 'slack_webapi_request_error',
         original: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
       },
-      'network',
+      'slack_call_failed',
     ],
-    ['a 502', { code: 'slack_webapi_http_error', statusCode: 502 }, 'unknown'],
+    ['a 502', { code: 'slack_webapi_http_error', statusCode: 502 }, 'slack_call_failed'],
     [
       'internal_error',
       { code: 'slack_webapi_platform_error', data: { error: 'internal_error' } },
-      'unknown',
+      'slack_call_failed',
     ],
     [
       'fatal_error',
       { code: 'slack_webapi_platform_error', data: { error: 'fatal_error' } },
-      'unknown',
+      'slack_call_failed',
     ],
     ['an unknown error', new Error('socket hang up'), 'unknown'],
   ])(
@@ -376,7 +376,7 @@ describe('DigestRunner', () => {
     poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 504 });
     expect(await runner().runNow(digest)).toMatchObject({
       outcome: 'unconfirmed',
-      failure: { code: 'unknown' },
+      failure: { code: 'slack_call_failed' },
     });
     expect(poster.attempts).toHaveLength(1);
     expect(await store.get(digest.id)).toMatchObject({
