@@ -24,44 +24,51 @@ let newBlocksRefusalLogged = false;
  * Logs, once per process, that Slack refused the table and chart blocks: where it does once it
  * does for every message, and one line says so without drowning the logs.
  */
-export function noteNewBlocksRefused(logger: Logger | undefined): void {
+function noteNewBlocksRefused(logger: Logger | undefined): void {
   if (newBlocksRefusalLogged || logger === undefined) return;
   newBlocksRefusalLogged = true;
   logger.warn('Slack refused the table/chart blocks; sending without them');
 }
 
 /**
- * What to send, in order, when Slack refuses `message`'s blocks: the message, then without the
- * new blocks, then also without the pictures; each only when it differs from the one before.
+ * The lighter versions of `message` to send, in order, after Slack refused its blocks: without
+ * the new blocks, then also without the pictures; each only when it differs from the one before.
+ * Made only once a refusal asks for them, so a message Slack accepts costs nothing more. Leaving
+ * the new blocks out is logged once per process.
  */
-export function fallbacksOf<M extends SlackMessage>(message: M): M[] {
-  const attempts = [message];
+export function* lighterVersions<M extends SlackMessage>(
+  message: M,
+  logger?: Logger,
+): Generator<M> {
   const withoutNew = withoutNewBlocks(message);
-  if (withoutNew !== message) attempts.push(withoutNew);
+  if (withoutNew !== message) {
+    noteNewBlocksRefused(logger);
+    yield withoutNew;
+  }
   const plain = withoutImages(withoutNew);
-  if (plain !== withoutNew) attempts.push(plain);
-  return attempts;
+  if (plain !== withoutNew) yield plain;
 }
 
 /**
- * `send(message)`, then `send` again with each lighter version (see {@link fallbacksOf}) while
+ * `send(message)`, then `send` again with each lighter version (see {@link lighterVersions}) while
  * Slack refuses the blocks. Any other failure, or a refusal of the lightest version, is thrown to
- * the caller. Leaving the new blocks out is logged once per process.
+ * the caller.
  */
 export async function withBlocksFallback<T, M extends SlackMessage>(
   message: M,
   send: (message: M) => Promise<T>,
   logger?: Logger,
 ): Promise<T> {
-  const attempts = fallbacksOf(message);
-  const newBlocksLeftOut = withoutNewBlocks(message) !== message;
-  for (let i = 0; ; i++) {
-    const attempt = attempts[i] as M;
-    if (i === 1 && newBlocksLeftOut) noteNewBlocksRefused(logger);
+  const lighter = lighterVersions(message, logger);
+  let attempt = message;
+  for (;;) {
     try {
       return await send(attempt);
     } catch (error) {
-      if (!refusedBlocks(error) || i === attempts.length - 1) throw error;
+      if (!refusedBlocks(error)) throw error;
+      const next = lighter.next();
+      if (next.done) throw error;
+      attempt = next.value;
     }
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { withoutNewBlocks } from '../../render/blocks.ts';
-import { fallbacksOf, noteNewBlocksRefused } from './image-fallback.ts';
+import { lighterVersions } from './image-fallback.ts';
 
 /** Slack accepts five posts to one response_url within 30 minutes. */
 export const responseUrlMaxUses = 5;
@@ -41,17 +40,19 @@ export class ResponseUrl {
    */
   async send(payload: ResponsePayload): Promise<boolean> {
     const { blocks } = payload;
-    const attempts =
-      blocks === undefined ? [payload] : fallbacksOf({ text: '', ...payload, blocks });
-    const newBlocksLeftOut =
-      blocks !== undefined && withoutNewBlocks({ text: '', blocks }).blocks !== blocks;
-    for (const [i, attempt] of attempts.entries()) {
+    const lighter =
+      blocks === undefined
+        ? undefined
+        : lighterVersions({ text: '', ...payload, blocks }, this.#logger);
+    let attempt = payload;
+    for (;;) {
       const refusal = await this.#post(attempt);
       if (refusal === undefined) return true;
-      if (i === attempts.length - 1 || !refusesBlocks(refusal)) return false;
-      if (i === 0 && newBlocksLeftOut) noteNewBlocksRefused(this.#logger);
+      if (lighter === undefined || !refusesBlocks(refusal)) return false;
+      const next = lighter.next();
+      if (next.done) return false;
+      attempt = next.value;
     }
-    return false;
   }
 
   /** Undefined when Slack accepted the post, else what it answered (or `failed`). */
