@@ -282,6 +282,14 @@ export function renderShared(message: SlackMessage, userId: string): SlackMessag
   });
 }
 
+/**
+ * Who shared an answer, read back from the text {@link renderShared} gave it, so a button pressed
+ * under the shared answer keeps "Shared by"; undefined for an answer nobody shared.
+ */
+export function sharedByOf(text: string): string | undefined {
+  return /^<@([UW][A-Z0-9]+)> shared: /.exec(text)?.[1];
+}
+
 const instant = z.iso.datetime({ offset: true });
 
 const shareValueSchema = z.object({

@@ -11,7 +11,7 @@ import { isParseError, type LookupSink, type RunOptions } from '../../../flows/l
 import type { LookupRequest } from '../../../model/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import type { Presentation } from '../../../model/presentation.ts';
-import { decodeShareValue, renderShared } from '../../../render/answer.ts';
+import { decodeShareValue, renderShared, sharedByOf } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { sendExport } from '../../support/exports.ts';
@@ -52,9 +52,6 @@ interface ActionBody {
   readonly channel?: { readonly id?: string };
 }
 
-/** How `renderShared` opens the text of an answer shared in a channel. */
-const sharedText = /^<@([UW][A-Z0-9]+)> shared: /;
-
 export function answerPlace(body: ActionBody): AnswerPlace {
   const container = body.container ?? {};
   const ephemeral = container.is_ephemeral === true;
@@ -63,7 +60,7 @@ export function answerPlace(body: ActionBody): AnswerPlace {
     channel: body.channel?.id ?? container.channel_id,
     ts: ephemeral ? undefined : (body.message?.ts ?? container.message_ts),
     threadTs: body.message?.thread_ts ?? container.thread_ts,
-    sharedBy: sharedText.exec(body.message?.text ?? '')?.[1],
+    sharedBy: sharedByOf(body.message?.text ?? ''),
   };
 }
 
