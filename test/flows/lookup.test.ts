@@ -7,7 +7,8 @@ import {
   TimeoutError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
-import { LookupFlow, leadingWord, toQuery } from '../../src/flows/lookup.ts';
+import { LookupFlow, toQuery } from '../../src/flows/lookup.ts';
+import { leadingWord } from '../../src/parsing/leading-word.ts';
 import { createLogger } from '../../src/logger.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
