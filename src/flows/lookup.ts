@@ -5,6 +5,7 @@
  */
 
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import { Turns } from '../async/turns.ts';
 import type { LookupPolicy } from '../config/sections.ts';
 import {
   type AppError,
@@ -38,7 +39,6 @@ import {
   utcFallbackNote,
   zoneAliasNote,
 } from '../render/status.ts';
-import { Turns } from '../time/turns.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Turns } from '../../src/time/turns.ts';
+import { Turns } from '../../src/async/turns.ts';
 
 const nextIteration = () => new Promise<void>((resolve) => setImmediate(resolve));
 
