@@ -16,7 +16,7 @@ import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 
-export interface DigestRuntimeOptions {
+export interface DigestRunnerBuildOptions {
   readonly store: DigestStore;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
@@ -33,7 +33,7 @@ export interface DigestRuntimeOptions {
   readonly displayName?: (userId: string) => Promise<string | undefined>;
 }
 
-export function createDigestRunner(options: DigestRuntimeOptions): DigestRunner {
+export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
   return new DigestRunner({
     store: options.store,
     analytics: options.analytics,
