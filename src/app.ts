@@ -42,9 +42,9 @@ import {
   startFailure,
   verifyBotToken,
 } from './slack/support/startup.ts';
+import { blocksFallbackPoster } from './slack/web-api/blocks-fallback.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
-import { imageSafePoster } from './slack/web-api/image-fallback.ts';
 import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
 import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
@@ -114,7 +114,7 @@ export function createApp(
       overrides.digests?.store ??
       openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
-    poster: imageSafePoster(
+    poster: blocksFallbackPoster(
       new SlackDigestPoster({
         client: backgroundClient,
         logger: logger.child({ component: 'digest-poster' }),

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
+import { withBlocksFallback } from './blocks-fallback.ts';
 import { slackRateLimit, withRateLimitRetry } from './client.ts';
-import { withBlocksFallback } from './image-fallback.ts';
 
 export interface Conversation {
   readonly channel: string;

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
-import { imageSafePoster } from './image-fallback.ts';
+import { blocksFallbackPoster } from './blocks-fallback.ts';
 import { backgroundWebClient, SlackDigestPoster } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
 
@@ -18,7 +18,10 @@ export function slackDigestOutlet(
   });
   const posterLogger = logger.child({ component: 'digest-poster' });
   return {
-    poster: imageSafePoster(new SlackDigestPoster({ client, logger: posterLogger }), posterLogger),
+    poster: blocksFallbackPoster(
+      new SlackDigestPoster({ client, logger: posterLogger }),
+      posterLogger,
+    ),
     displayName: displayNames(new UserDirectory(), client),
   };
 }

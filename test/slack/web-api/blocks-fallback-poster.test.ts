@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SlackBlocksRefusedError } from '../../../src/errors.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { section } from '../../../src/render/blocks.ts';
-import { imageSafePoster } from '../../../src/slack/web-api/image-fallback.ts';
+import { blocksFallbackPoster } from '../../../src/slack/web-api/blocks-fallback.ts';
 
 const withPicture: SlackMessage = {
   text: 'digest',
@@ -17,10 +17,10 @@ const refusal = (error: string) =>
     data: { ok: false, error },
   });
 
-describe('imageSafePoster', () => {
+describe('blocksFallbackPoster', () => {
   it('posts a digest again without pictures when Slack refuses its blocks', async () => {
     const sent: SlackMessage[] = [];
-    const poster = imageSafePoster({
+    const poster = blocksFallbackPoster({
       post: async (_channel, message) => {
         sent.push(message);
         if (sent.length === 1) throw refusal('invalid_blocks');
@@ -36,7 +36,7 @@ describe('imageSafePoster', () => {
 
   it('posts again without pictures when the refusal arrives as the poster hands it on', async () => {
     const sent: SlackMessage[] = [];
-    const poster = imageSafePoster({
+    const poster = blocksFallbackPoster({
       post: async (_channel, message) => {
         sent.push(message);
         if (sent.length === 1) throw new SlackBlocksRefusedError('image');
@@ -52,7 +52,7 @@ describe('imageSafePoster', () => {
 
   it('passes any other failure on without a second post', async () => {
     let posts = 0;
-    const poster = imageSafePoster({
+    const poster = blocksFallbackPoster({
       post: async () => {
         posts += 1;
         throw refusal('channel_not_found');

@@ -74,7 +74,7 @@ export async function withBlocksFallback<T, M extends SlackMessage>(
 }
 
 /** The digest poster, with the same fallback for digest posts and notices. */
-export function imageSafePoster(poster: DigestPoster, logger?: Logger): DigestPoster {
+export function blocksFallbackPoster(poster: DigestPoster, logger?: Logger): DigestPoster {
   return {
     post: (channelId, message) =>
       withBlocksFallback(message, (sent) => poster.post(channelId, sent), logger),
