@@ -13,6 +13,7 @@ const layers = [
   'async',
   'config',
   'sandbox',
+  'requests',
   'analytics',
   'digests',
   'parsing',

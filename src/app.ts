@@ -28,6 +28,7 @@ import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText, startUsageText } from './render/startup.ts';
+import { SeenRequests } from './requests/seen-requests.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
@@ -35,7 +36,6 @@ import { register } from './slack/index.ts';
 import { boltLogger } from './slack/support/bolt-logger.ts';
 import { InFlight } from './slack/support/in-flight.ts';
 import { handleProcessEnd } from './slack/support/lifecycle.ts';
-import { SeenRequests } from './slack/support/seen-requests.ts';
 import {
   type BotIdentity,
   StoreUnavailableError,

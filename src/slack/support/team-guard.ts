@@ -5,8 +5,8 @@ import type { Logger } from '../../logger.ts';
 import { errorText, renderError } from '../../render/errors.ts';
 import { renderRefusedHome } from '../../render/home.ts';
 import { lookupModalInputs } from '../../render/ids.ts';
+import type { SeenRequests } from '../../requests/seen-requests.ts';
 import { postInConversation } from '../web-api/conversation.ts';
-import type { SeenRequests } from './seen-requests.ts';
 
 type JsonObject = Record<string, unknown>;
 

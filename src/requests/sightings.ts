@@ -4,6 +4,12 @@
  * (Slack redelivers an event it thinks was missed, maybe to another instance).
  */
 
+/** Keys shared by every instance for a while; see `SqlSightings`. */
+export interface Sightings {
+  /** True the first time `key` is seen within `ttlMs`; of concurrent callers, exactly one. */
+  firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean>;
+}
+
 /** What it needs of an adapter's executor (`SqlRunner`), named here so sql.ts can build it. */
 interface Runner {
   query(sql: string, params?: readonly (string | Date)[]): Promise<readonly unknown[]>;
