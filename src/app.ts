@@ -33,15 +33,15 @@ import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
 import { register } from './slack/index.ts';
-import { boltLogger } from './slack/support/bolt-logger.ts';
-import { InFlight } from './slack/support/in-flight.ts';
-import { handleProcessEnd } from './slack/support/lifecycle.ts';
+import { boltLogger } from './slack/process/bolt-logger.ts';
+import { InFlight } from './slack/process/in-flight.ts';
+import { handleProcessEnd } from './slack/process/lifecycle.ts';
 import {
   type BotIdentity,
   StoreUnavailableError,
   startFailure,
   verifyBotToken,
-} from './slack/support/startup.ts';
+} from './slack/process/startup.ts';
 import { blocksFallbackPoster } from './slack/web-api/blocks-fallback.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';

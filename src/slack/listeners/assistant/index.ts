@@ -12,14 +12,14 @@ import {
   renderAssistantStatus,
   renderAssistantTitle,
 } from '../../../render/assistant.ts';
+import { sendExport } from '../../delivery/exports.ts';
+import { planFor } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { AssistantThreads } from '../../support/assistant-threads.ts';
-import { sendExport } from '../../support/exports.ts';
-import { planFor } from '../../support/lookup-delivery.ts';
-import { typedText } from '../../support/text.ts';
 import { slackFailure } from '../../web-api/client.ts';
 import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
 import { answerInConversation } from '../events/messages.ts';
+import { typedText } from '../text.ts';
+import { AssistantThreads } from './threads.ts';
 
 /** The databases of each digest of `channelId`, for the prompts; none when they cannot be read. */
 async function digestDatabases(

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { deliverLookup, planFor } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { deliverLookup, planFor } from '../../support/lookup-delivery.ts';
-import { typedText } from '../../support/text.ts';
 import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
+import { typedText } from '../text.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then

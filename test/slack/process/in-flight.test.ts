@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InFlight } from '../../../src/slack/support/in-flight.ts';
+import { InFlight } from '../../../src/slack/process/in-flight.ts';
 
 describe('InFlight', () => {
   it('waits for work, then aborts what outlives the grace period', async () => {

@@ -7,7 +7,7 @@ import {
   StoreUnavailableError,
   startFailure,
   verifyBotToken,
-} from '../../../src/slack/support/startup.ts';
+} from '../../../src/slack/process/startup.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
 const token = 'xoxb-startup-test-token';

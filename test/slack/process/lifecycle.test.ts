@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
-import { handleProcessEnd } from '../../../src/slack/support/lifecycle.ts';
+import { handleProcessEnd } from '../../../src/slack/process/lifecycle.ts';
 
 function setup(stop: () => Promise<void> = async () => {}) {
   const events = new EventEmitter();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AssistantThreads } from '../../src/slack/support/assistant-threads.ts';
+import { AssistantThreads } from '../../../../src/slack/listeners/assistant/threads.ts';
 
 type StoreArgs = Parameters<AssistantThreads['get']>[0];
 const started = (channel: string, ts: string, context: Record<string, unknown>) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
-import { boltLogger } from '../../../src/slack/support/bolt-logger.ts';
+import { boltLogger } from '../../../src/slack/process/bolt-logger.ts';
 
 describe('boltLogger', () => {
   it('writes Bolt records through pino with Slack tokens scrubbed from message strings', () => {

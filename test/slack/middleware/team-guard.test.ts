@@ -3,7 +3,7 @@ import {
   isAllowedRequest,
   requestEnterpriseId,
   requestTeamId,
-} from '../../../src/slack/support/team-guard.ts';
+} from '../../../src/slack/middleware/team-guard.ts';
 
 describe('requestTeamId', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { sendExport } from '../../../src/slack/support/exports.ts';
+import { sendExport } from '../../../src/slack/delivery/exports.ts';
 import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstWord, typedText } from '../../../src/slack/support/text.ts';
+import { firstWord, typedText } from '../../../src/slack/listeners/text.ts';
 
 describe('typedText', () => {
   it.each([
