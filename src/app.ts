@@ -42,11 +42,10 @@ import {
   startFailure,
   verifyBotToken,
 } from './slack/process/startup.ts';
-import { blocksFallbackPoster } from './slack/web-api/blocks-fallback.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
-import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
-import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
+import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
+import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
@@ -104,25 +103,12 @@ export function createApp(
   const inFlight = new InFlight();
   // One users.info cache for zones, admin rights and names.
   const users = new UserDirectory();
-  const backgroundClient = backgroundWebClient({
-    token: config.slack.botToken.reveal(),
-    fetch: fetchFn,
-    ...defined({ apiUrl: config.slack.apiUrl }),
-  });
   const digests = new DigestService({
     openStore: async () =>
       overrides.digests?.store ??
       openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
-    poster: blocksFallbackPoster(
-      new SlackDigestPoster({
-        client: backgroundClient,
-        logger: logger.child({ component: 'digest-poster' }),
-        directory: users,
-      }),
-      logger.child({ component: 'digest-poster' }),
-    ),
-    displayName: displayNames(users, backgroundClient),
+    ...slackDigestOutlet(config.slack, logger, { fetch: fetchFn, directory: users }),
     policy: config.digests,
     logger: logger.child({ component: 'digests' }),
     ...defined({ now: overrides.now }),
