@@ -1,7 +1,7 @@
 /**
  * Ack latency of /influencers under a steady open-loop load, beside the floor: a bare Bolt app on
  * the same HTTP receiver whose handler only acks. Each app runs in its own process (ours is
- * `node src/app.ts`, as `npm start` runs it), the analytics sandbox and a fake Slack (Web API and
+ * `node src/main.ts`, as `npm start` runs it), the analytics sandbox and a fake Slack (Web API and
  * response_url over HTTP, reached through SLACK_API_URL) in a third, and this process only sends
  * signed commands and times the acks. The two apps are measured alternately in rounds so that
  * machine noise hits both alike. Loopback only; nothing is written to disk.
@@ -44,7 +44,7 @@ const texts = [
 ];
 
 const thisFile = fileURLToPath(import.meta.url);
-const appEntry = fileURLToPath(new URL('../../src/app.ts', import.meta.url));
+const appEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 type ChildMessage =
   | { readonly kind: 'infra'; readonly sandboxUrl: string; readonly slackUrl: string }

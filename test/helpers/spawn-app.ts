@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
-export const appEntry = new URL('../../src/app.ts', import.meta.url).pathname;
+export const appEntry = new URL('../../src/main.ts', import.meta.url).pathname;
 
 export interface Spawned {
   readonly child: ChildProcessWithoutNullStreams;
@@ -11,7 +11,7 @@ export interface Spawned {
 }
 
 /**
- * `node src/app.ts` with exactly `env` (plus PATH) as its environment, in `cwd` when given (where
+ * `node src/main.ts` with exactly `env` (plus PATH) as its environment, in `cwd` when given (where
  * the console writes its exports).
  */
 export function spawnApp(

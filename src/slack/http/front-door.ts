@@ -32,7 +32,7 @@ export const maxBodyBytes = 512 * 1024;
 
 /** Why a request was refused, and the status that says so. */
 export interface Refusal {
-  readonly status: 400 | 401 | 404 | 413;
+  readonly status: 400 | 401 | 404 | 413 | 503;
   readonly reason: string;
 }
 
@@ -151,11 +151,15 @@ export interface FrontDoorOptions {
  * throw it away before closing: a few hundred hostile clients each sending megabytes then keep the
  * app busy reading and hold socket buffers worth tens of MB.
  */
-function refuse(res: ServerResponse, refusal: Refusal): void {
+export function refuse(
+  res: ServerResponse,
+  refusal: Refusal,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent) return;
   // Taken now: once the answer is out, Node detaches the socket from the response.
   const socket = res.socket;
-  res.writeHead(refusal.status, { connection: 'close' });
+  res.writeHead(refusal.status, { ...headers, connection: 'close' });
   res.end(() => socket?.destroy());
 }
 
