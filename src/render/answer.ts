@@ -30,6 +30,7 @@ import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, blockTextLength, checked } from './limits.ts';
 import { defaultMetric, metricName, metricsFootnote, rankedByWords } from './metric-words.ts';
 import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
+import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -114,6 +115,8 @@ interface RankedBody {
   readonly kind: 'ranked';
   readonly rows: number;
   readonly chart: MessageBlock | undefined;
+  /** Who the ranked people are ("Doctors 5 · …"); empty when nobody has a category. */
+  readonly mix: readonly KnownBlock[];
   readonly dropped: readonly KnownBlock[];
   readonly tail: readonly KnownBlock[];
   readonly wantsTable: boolean;
@@ -167,6 +170,7 @@ export function prepareAnswer(
       ? [section(truncateMrkdwn(droppedOutText(ranking.droppedOut), blockKitLimits.sectionText))]
       : [];
   const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
+  const mix = mixLine(stakeholderMix(ranking.rows));
   const caption = truncate(
     cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
     blockKitLimits.dataTableCaption,
@@ -178,6 +182,7 @@ export function prepareAnswer(
       kind: 'ranked',
       rows: ranking.rows.length,
       chart,
+      mix: mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))],
       dropped,
       tail: answerTail(request, options, presentation, ranking),
       wantsTable: presentation === 'table' || ranking.rows.length > listedPeople,
@@ -216,11 +221,12 @@ export function frameAnswer(prepared: PreparedAnswer, frame: AnswerFrame = {}): 
   if (body.kind === 'empty') {
     return { text: prepared.text, blocks: [...head, body.hint, ...afterRanking] };
   }
-  const { chart, dropped, tail, wantsTable, caption } = body;
+  const { chart, mix, dropped, tail, wantsTable, caption } = body;
   const footnote = frame.footnote === false ? [] : [context(metricsFootnote)];
   const fixed: MessageBlock[] = [
     ...head,
     ...(chart === undefined ? [] : [chart]),
+    ...mix,
     ...dropped,
     ...afterRanking,
     ...footnote,
@@ -243,6 +249,7 @@ export function frameAnswer(prepared: PreparedAnswer, frame: AnswerFrame = {}): 
       ...list,
       ...(table === undefined ? [] : [table.block]),
       ...(hidden > 0 ? [moreNotShown(hidden)] : []),
+      ...mix,
       ...dropped,
       ...afterRanking,
       ...footnote,

@@ -1,13 +1,14 @@
 /**
  * The ranking as Slack's native `data_visualization` block: a bar chart of the top people by the
- * ranking metric (this period beside the previous one when compared), or a pie of the stakeholder
- * categories among them. Labels are short and plain (at most 20 characters), as the block asks.
+ * ranking metric (this period beside the previous one when compared), or the stakeholder
+ * categories among them, counted by people. Labels are short and plain (at most 20 characters), as the block asks.
  */
 import type { DataVisualizationBlock } from '../model/message.ts';
 import { cleanText, truncate } from './format.ts';
 import { blockKitLimits } from './limits.ts';
 import { metricHeading, metricValue } from './metric-words.ts';
 import type { RankedRow, Ranking } from './ranking.ts';
+import { stakeholderMix } from './stakeholder-mix.ts';
 
 /** Bars a chart shows: the top ten, whatever the top N. */
 export const maxChartBars = 10;
@@ -51,21 +52,20 @@ export function rankingBarChart(
 }
 
 /**
- * A pie of the stakeholder categories among the ranking's people (one count per person and
- * category): the five most frequent and "Other"; undefined when empty.
+ * The stakeholder categories among the ranking's people, counted by people: a pie (the five most
+ * frequent and "Other") while nobody is in two categories, so that its shares are shares of the
+ * people; otherwise a bar per category, since overlapping counts cannot be slices of one whole.
+ * Undefined when empty.
  */
 export function categoryPie(ranking: Ranking, title: string): DataVisualizationBlock | undefined {
   if (ranking.rows.length === 0) return undefined;
-  const counts = new Map<string, number>();
-  for (const row of ranking.rows) {
-    const names = row.categories.length > 0 ? row.categories : [noCategory];
-    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  // Stable: equal counts keep the order they were first met in, the ranking's.
-  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  const mix = stakeholderMix(ranking.rows);
+  const counts: (readonly [string, number])[] = [...mix.counts];
+  if (mix.uncategorized > 0) counts.push([noCategory, mix.uncategorized]);
+  if (mix.overlapping) return categoryBars(counts, title);
   const named =
-    sorted.length <= blockKitLimits.chartSegments ? sorted : sorted.slice(0, namedSlices);
-  const rest = sorted.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
+    counts.length <= blockKitLimits.chartSegments ? counts : counts.slice(0, namedSlices);
+  const rest = counts.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
   const labels = uniqueLabels([
     ...named.map(([name]) => name),
     ...(rest > 0 ? [otherCategories] : []),
@@ -77,6 +77,39 @@ export function categoryPie(ranking: Ranking, title: string): DataVisualizationB
     chart: {
       type: 'pie',
       segments: labels.map((label, index) => ({ label, value: values[index] ?? 0 })),
+    },
+  };
+}
+
+/**
+ * People per category, a bar each (at most the block's categories; the rest as "Other"). The
+ * answer's mix line beside it says that someone in two categories counts in each.
+ */
+function categoryBars(
+  counts: readonly (readonly [string, number])[],
+  title: string,
+): DataVisualizationBlock {
+  const max = blockKitLimits.chartCategories;
+  const named = counts.length <= max ? counts : counts.slice(0, max - 1);
+  // "Other" counts the people of the categories left out; someone in two of them counts twice.
+  const rest = counts.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
+  const labels = uniqueLabels([
+    ...named.map(([name]) => name),
+    ...(rest > 0 ? [otherCategories] : []),
+  ]);
+  const values = [...named.map(([, count]) => count), ...(rest > 0 ? [rest] : [])];
+  return {
+    type: 'data_visualization',
+    title: chartTitle(title),
+    chart: {
+      type: 'bar',
+      series: [
+        {
+          name: 'People',
+          data: labels.map((label, index) => ({ label, value: values[index] ?? 0 })),
+        },
+      ],
+      axis_config: { categories: labels, x_label: 'Category', y_label: 'People' },
     },
   };
 }
