@@ -6,6 +6,7 @@
 import type { InfluencersResult } from '../analytics/types.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import { metricNames } from '../model/metrics.ts';
+import { followersOf } from './answer-list.ts';
 import { cleanText, formatDatabases, neutralizeMrkdwn, truncate } from './format.ts';
 import { defaultMetric, metricHeading, metricValue, rankedByWords } from './metric-words.ts';
 import { rankingOf, rankingSubject } from './ranking.ts';
@@ -36,6 +37,7 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
     'Handle',
     'Profile URL',
     ...metricNames.map(metricHeading),
+    'Followers',
     'Categories',
   ];
   const rows = ranking.rows.map((row) => {
@@ -49,6 +51,7 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
       text(handle),
       text(handle.length > 0 ? `https://x.com/${encodeURIComponent(handle)}` : ''),
       ...metricNames.map((name) => String(metricValue(row.influencer, name) ?? '')),
+      String(followersOf(row) ?? ''),
       text([...new Set(categories)].join('; ')),
     ];
   });
