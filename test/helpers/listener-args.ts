@@ -31,8 +31,12 @@ import { type ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, type Mock, vi } from 'vitest';
 import { createApp, type RunningApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/app-config.ts';
+import { shownInMessage } from '../../src/flows/lookup.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
+import type { LookupRequest } from '../../src/model/lookup.ts';
+import type { SlackMessage } from '../../src/model/message.ts';
+import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import type { SlackDeps } from '../../src/slack/deps.ts';
 import { webClientOptions } from '../../src/slack/web-api/client.ts';
@@ -204,6 +208,23 @@ export function storedDigest(
   );
 }
 
+/**
+ * The answer the lookup flow renders for `asked` from the sandbox's rankings, with the buttons
+ * every answer has: what a listener should deliver. Asks the sandbox, so after counting requests.
+ */
+export async function answerFor(
+  world: ListenerWorld,
+  asked: LookupRequest,
+  options: Omit<AnswerOptions, 'actions' | 'previous'> = {},
+): Promise<SlackMessage> {
+  const { current, previous } = await world.deps.flow.results(asked);
+  return renderAnswer(shownInMessage(asked), current, {
+    ...options,
+    actions: true,
+    ...(previous === undefined ? {} : { previous }),
+  });
+}
+
 /** Bolt's logger, recording; the app's listeners log through `deps.logger` instead. */
 function boltLogger(): BoltLogger {
   return {
@@ -346,15 +367,20 @@ export function shortcutArgs(world: ListenerWorld, callbackId: string): Shortcut
   };
 }
 
+/** The arguments Bolt hands the listener of an event of type `Type`. */
+export type EventArgs<Type extends string> = SlackEventMiddlewareArgs<Type> &
+  Common & { readonly say: Mock<SayFn> };
+
 /**
  * An Events API event in its envelope: `event`, `payload`, `body`, and for a message `message`
- * and `say`. Typed for the event the listener takes; the event object is the test's own.
+ * and `say`. `Type` names the event the listener takes; the event object is the test's own
+ * (payloads.ts builds the usual ones).
  */
 export function eventArgs<Type extends string>(
   world: ListenerWorld,
-  event: Record<string, unknown> & { readonly type: Type },
+  event: Record<string, unknown>,
   options: { readonly eventId?: string; readonly teamId?: string } = {},
-): SlackEventMiddlewareArgs<Type> & Common & { readonly say: Mock<SayFn> } {
+): EventArgs<Type> {
   const encoded = eventCallback({ event, ...options });
   const body = JSON.parse(encoded.body) as { team_id: string };
   const channel = typeof event.channel === 'string' ? event.channel : '';
@@ -365,7 +391,7 @@ export function eventArgs<Type extends string>(
     body,
     ...(event.type === 'message' ? { message: event } : {}),
     say: sayIn(world, channel),
-  } as unknown as SlackEventMiddlewareArgs<Type> & Common & { readonly say: Mock<SayFn> };
+  } as unknown as EventArgs<Type>;
 }
 
 export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> &
@@ -385,7 +411,7 @@ export function functionArgs(
   inputs: Record<string, unknown>,
 ): FunctionArgs {
   const run = functionExecutedEvent(callbackId, inputs);
-  const args = eventArgs(world, run.event);
+  const args = eventArgs<'function_executed'>(world, run.event);
   const function_execution_id = run.executionId;
   return {
     ...args,
