@@ -281,12 +281,16 @@ function interactivePayload<T>(encoded: EncodedBody): T {
   return JSON.parse(payload) as T;
 }
 
+/** The recording `ack`, `respond` and `say` of an interactive request, `ack` taking `Answer`. */
+interface Recorders<Answer> {
+  readonly ack: Mock<AckFn<Answer>>;
+  readonly respond: Mock<RespondFn>;
+  readonly say: Mock<SayFn>;
+}
+
 export type CommandArgs = SlackCommandMiddlewareArgs &
-  Common & {
-    readonly ack: Mock<AckFn<string | RespondArguments>>;
-    readonly respond: Mock<RespondFn>;
-    readonly say: Mock<SayFn>;
-  };
+  Common &
+  Recorders<string | RespondArguments>;
 
 /** `/influencers <text>` typed in a channel, as Bolt hands it to the command listener. */
 export function commandArgs(world: ListenerWorld, options: CommandOptions): CommandArgs {
@@ -304,12 +308,7 @@ export function commandArgs(world: ListenerWorld, options: CommandOptions): Comm
   };
 }
 
-export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> &
-  Common & {
-    readonly ack: Mock<AckFn<void>>;
-    readonly respond: Mock<RespondFn>;
-    readonly say: Mock<SayFn>;
-  };
+export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & Common & Recorders<void>;
 
 /** A button pressed under a message (or, with `view`, on the Home tab). */
 export function buttonArgs(world: ListenerWorld, options: ButtonOptions): ButtonArgs {
@@ -328,10 +327,8 @@ export function buttonArgs(world: ListenerWorld, options: ButtonOptions): Button
 }
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> &
-  Common & {
-    readonly ack: Mock<AckFn<ViewResponseAction>>;
-    readonly respond: Mock<RespondFn>;
-  };
+  Common &
+  Omit<Recorders<ViewResponseAction>, 'say'>;
 
 /** A modal submitted with these input values. */
 export function viewArgs(world: ListenerWorld, options: ViewSubmissionOptions): ViewArgs {
@@ -346,12 +343,7 @@ export function viewArgs(world: ListenerWorld, options: ViewSubmissionOptions): 
   };
 }
 
-export type ShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> &
-  Common & {
-    readonly ack: Mock<AckFn<void>>;
-    readonly respond: Mock<RespondFn>;
-    readonly say: Mock<SayFn>;
-  };
+export type ShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> & Common & Recorders<void>;
 
 /** A global shortcut chosen from the shortcuts menu. */
 export function shortcutArgs(world: ListenerWorld, callbackId: string): ShortcutArgs {
