@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestActionIds } from '../../../../src/render/digest-ids.ts';
-import { actionIds } from '../../../../src/render/ids.ts';
+import { actionIds, digestActionIds } from '../../../../src/render/ids.ts';
 import { register } from '../../../../src/slack/listeners/actions/index.ts';
 import { fakeApp, useListenerWorld } from '../../../helpers/listener-args.ts';
 

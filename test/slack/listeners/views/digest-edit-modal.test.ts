@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { DigestPermissionError } from '../../../../src/errors.ts';
 import type { Digest } from '../../../../src/model/digest.ts';
 import { renderDigestEditModal } from '../../../../src/render/digest-edit.ts';
-import { digestEditCallbackId } from '../../../../src/render/digest-ids.ts';
 import { renderDigestList } from '../../../../src/render/digest-management.ts';
 import { renderError } from '../../../../src/render/errors.ts';
+import { digestEditCallbackId } from '../../../../src/render/ids.ts';
 import {
   type EditOrigin,
   encodeEditOrigin,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { digestEditCallbackId } from '../../../../src/render/digest-ids.ts';
-import { callbackIds, lookupModalInputs } from '../../../../src/render/ids.ts';
+import {
+  callbackIds,
+  digestEditCallbackId,
+  lookupModalInputs,
+} from '../../../../src/render/ids.ts';
 import { register } from '../../../../src/slack/listeners/views/index.ts';
 import {
   fakeApp,
