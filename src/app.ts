@@ -3,8 +3,10 @@
  * local console -> register -> start. `npm start` runs this file; tests and benchmarks import
  * `createApp` and start it on port 0 with an injected `fetch`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { analyticsClientFor } from './analytics/from-config.ts';
@@ -287,32 +289,62 @@ export function zoneArgument(argv: readonly string[]): string | undefined {
   return parsed.values.tz;
 }
 
-/** `.env` in the working directory, when there is one; variables already set win over it. */
-function loadDotEnv(): void {
-  if (existsSync('.env')) process.loadEnvFile('.env');
+/** What `npm start` reads and writes: the process's own, or a test's. */
+export interface StartIo {
+  /** The arguments after the script's path. */
+  readonly argv: readonly string[];
+  /** The environment; `.env` adds the variables it does not set (to `process.env` in the app). */
+  readonly env: Record<string, string | undefined>;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** Where `.env` is looked for and the console writes its exports. */
+  readonly cwd: string;
 }
 
-async function main(): Promise<void> {
-  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`${startUsageText}\n`);
-    return;
+function processIo(): StartIo {
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+  };
+}
+
+/** `.env` in the working directory, when there is one; variables already set win over it. */
+function loadDotEnv(io: StartIo): void {
+  const path = join(io.cwd, '.env');
+  if (!existsSync(path)) return;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(path, 'utf8')))) {
+    if (io.env[name] === undefined) io.env[name] = value;
   }
-  loadDotEnv();
+}
+
+/**
+ * `npm start`: resolves with the exit code once the console or a failed start is over, or with
+ * undefined while the Slack app runs (it ends the process itself on SIGTERM). Tests pass their
+ * own `io` to run the console in-process.
+ */
+export async function main(io: StartIo = processIo()): Promise<number | undefined> {
+  if (io.argv.some((arg) => arg === '--help' || arg === '-h')) {
+    io.stdout.write(`${startUsageText}\n`);
+    return 0;
+  }
+  loadDotEnv(io);
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
-      process.exit(1);
+      io.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
+      return 1;
     }
     throw error;
   }
 
-  if (config.mode === 'console') {
-    await runConsoleMode(config);
-    return;
-  }
+  if (config.mode === 'console') return runConsoleMode(config, io);
 
   const logger = createLogger({ level: config.logLevel });
   const running = createApp(config, { logger });
@@ -325,8 +357,8 @@ async function main(): Promise<void> {
     const failure = startFailure(error, config.port);
     if (failure.kind === 'unexpected') logger.fatal({ err: error }, 'could not start');
     await releaseLogs(logger, logReleaseMs);
-    process.stderr.write(`${startFailureText(failure)}\n`);
-    process.exit(1);
+    io.stderr.write(`${startFailureText(failure)}\n`);
+    return 1;
   }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
   collectStartupGarbage();
@@ -339,6 +371,7 @@ async function main(): Promise<void> {
     },
     budgetMs: shutdownBudgetMs - logReleaseMs,
   });
+  return undefined;
 }
 
 /**
@@ -355,25 +388,28 @@ export function collectStartupGarbage(): boolean {
   return true;
 }
 
-async function runConsoleMode(config: ConsoleConfig): Promise<void> {
+async function runConsoleMode(config: ConsoleConfig, io: StartIo): Promise<number> {
   let zone: string | undefined;
   try {
-    zone = zoneArgument(process.argv.slice(2));
+    zone = zoneArgument(io.argv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.problems.join('\n')}\n`);
-    process.exit(2);
+    io.stderr.write(`${error.problems.join('\n')}\n`);
+    return 2;
   }
   // Loaded here only: HTTP and Socket Mode never need the console, its sandbox or its readline.
   const { runConsole } = await import('./console/console.ts');
-  const code = await runConsole(config, {
-    input: process.stdin,
-    output: process.stdout,
-    errors: process.stderr,
+  return runConsole(config, {
+    input: io.stdin,
+    output: io.stdout,
+    errors: io.stderr,
     logLevel: config.logLevel,
+    cwd: io.cwd,
     ...defined({ zone }),
   });
-  process.exit(code);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  const code = await main();
+  if (code !== undefined) process.exit(code);
+}

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { main } from '../../src/cli.ts';
+import { textSink } from './text-sink.ts';
 
 export interface CliRun {
   /** The exit code (`status` as spawnSync names it). */
@@ -16,25 +17,13 @@ export interface CliRunOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** A stream that keeps what is written to it, for reading after the run. */
-function sink(): { stream: Writable; text(): string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
 /** `node src/cli.ts ...args`, run in this process through `main` with its own streams. */
 export async function runCli(
   args: readonly string[],
   options: CliRunOptions = {},
 ): Promise<CliRun> {
-  const stdout = sink();
-  const stderr = sink();
+  const stdout = textSink();
+  const stderr = textSink();
   const status = await main(args, {
     stdin: Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]),
     stdout: stdout.stream,
