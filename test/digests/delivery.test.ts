@@ -21,7 +21,8 @@ import {
   FakeClock,
   FakePoster,
   influencers,
-  TestPostgres,
+  reusedPostgres,
+  type TestPostgres,
   testDatabaseUrl,
 } from './helpers.ts';
 
@@ -32,7 +33,7 @@ const nextWeek = new Date('2026-06-15T08:00:00Z');
 interface Adapter {
   readonly name: string;
   readonly skip: boolean;
-  open(): Promise<{ store: DigestStore; close(): Promise<void> }>;
+  open(postgres: () => TestPostgres): Promise<{ store: DigestStore; close(): Promise<void> }>;
 }
 
 const adapters: Adapter[] = [
@@ -47,8 +48,8 @@ const adapters: Adapter[] = [
   {
     name: 'PostgreSQL',
     skip: !testDatabaseUrl,
-    open: async () => {
-      const database = new TestPostgres();
+    open: async (postgres) => {
+      const database = postgres();
       const store = database.open();
       await store.migrate();
       return { store, close: () => database.drop() };
@@ -107,6 +108,7 @@ class HeldPoster implements DigestPoster {
 announcePostgresSkip();
 for (const adapter of adapters) {
   describe.skipIf(adapter.skip)(`DigestRunner delivery on ${adapter.name}`, () => {
+    const postgres = reusedPostgres();
     let store: DigestStore;
     let close: () => Promise<void>;
 
@@ -129,7 +131,7 @@ for (const adapter of adapters) {
     }
 
     beforeEach(async () => {
-      ({ store, close } = await adapter.open());
+      ({ store, close } = await adapter.open(postgres));
     });
     afterEach(async () => {
       await close();

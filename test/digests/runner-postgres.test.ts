@@ -8,16 +8,18 @@ import {
   FakeClock,
   FakePoster,
   influencers,
-  TestPostgres,
+  reusedPostgres,
+  type TestPostgres,
   testDatabaseUrl,
 } from './helpers.ts';
 
 announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
+  const postgres = reusedPostgres();
   let database: TestPostgres;
 
   beforeEach(async () => {
-    database = new TestPostgres();
+    database = postgres();
     await database.open().migrate();
   });
   afterEach(async () => {
