@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli.ts';
+import { spawnNode } from './spawn-app.ts';
 import { textSink } from './text-sink.ts';
 
 export interface CliRun {
@@ -37,23 +37,12 @@ export async function runCli(
 export const cliEntry = new URL('../../src/cli.ts', import.meta.url).pathname;
 
 /** `node src/cli.ts ...args` in a process of its own, with exactly `env` (plus PATH and TZ). */
-export function spawnCli(
+export async function spawnCli(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [cliEntry, ...args], {
-    env: { PATH: process.env.PATH ?? '', TZ: 'Europe/Paris', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  return new Promise((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const cli = spawnNode(cliEntry, { TZ: 'Europe/Paris', ...env }, args);
+  cli.child.stdin.end();
+  const status = await cli.closed;
+  return { status, stdout: cli.stdout(), stderr: cli.stderr() };
 }
