@@ -1,7 +1,7 @@
 /**
  * Answers larger than any honest one, over real sockets: a service that ignores `limit` and an
- * error page with a long trace. The client reads no further than its cap and refuses what passes
- * it, with its memory bounded whatever the size of the answer.
+ * error page with a long trace. The client keeps the rows asked for, reads no further than its cap
+ * and refuses what passes it, with its memory bounded whatever the size of the answer.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -41,7 +41,39 @@ async function peakRssDuring<T>(work: Promise<T>): Promise<number> {
   return Math.max(peak, process.memoryUsage.rss());
 }
 
-describe('AnalyticsClient with an answer over its cap', () => {
+describe('AnalyticsClient with a service that ignores limit', () => {
+  it('keeps the first `limit` influencers of a longer answer within the cap', async () => {
+    const { logger, output } = memoryLogger();
+    const h = await start({ logger, responseCacheTtlMs: 0 });
+    const query = { ...lastWeek(h.clock), limit: 10 };
+    const honest = await h.client.getInfluencers(query);
+
+    h.sandbox.script({ kind: 'ignores-limit', items: 2_000 });
+    const trimmed = await h.client.getInfluencers(query);
+
+    expect(trimmed).toEqual(honest);
+    expect(trimmed.influencers).toHaveLength(10);
+    expect(lastData(h).bodyBytesWritten).toBeGreaterThan(500_000);
+    const warning = output()
+      .split('\n')
+      .filter((line) => line.includes('more influencers than asked for'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warning).toMatchObject([{ kept: 10, surplus: 1_990 }]);
+  });
+
+  it('keeps at most the 500 an honest answer holds when no limit was sent', async () => {
+    const h = await start({ responseCacheTtlMs: 0 });
+    const query = lastWeek(h.clock);
+    const honest = await h.client.getInfluencers({ ...query, limit: 500 });
+    expect(honest.influencers).toHaveLength(500);
+
+    h.sandbox.script({ kind: 'ignores-limit', items: 2_000 });
+    const kept = await h.client.getInfluencers(query);
+
+    expect(lastData(h).query.limit).toBeUndefined();
+    expect(kept.influencers).toEqual(honest.influencers);
+  });
+
   it('refuses an answer over the cap after reading about the cap, its memory bounded', async () => {
     const { logger, output } = memoryLogger();
     const h = await start({ logger });
