@@ -110,9 +110,8 @@ export async function sendStreamed(
   });
   for (const part of answer.parts()) {
     if (isGone(res)) return;
-    const chunk = Buffer.from(part);
-    record.bodyBytesWritten += chunk.length;
-    if (!res.write(chunk)) await drainedOrGone(res);
+    record.bodyBytesWritten += Buffer.byteLength(part);
+    if (!res.write(part)) await drainedOrGone(res);
   }
   if (!isGone(res)) res.end();
 }

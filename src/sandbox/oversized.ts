@@ -7,7 +7,6 @@
  */
 import { defined } from '../model/defined.ts';
 import type { StreamedAnswer } from './answer.ts';
-import type { WireInfluencer } from './data.ts';
 import { population } from './population.ts';
 import type { InfluencersPayload } from './routes.ts';
 
@@ -40,40 +39,61 @@ export function unlimitedAnswer(
 
 function* unlimitedBody(payload: InfluencersPayload, items: number): Generator<string> {
   const { influencers, ...rest } = payload;
-  let part = '{"influencers":[';
+  const madeUp = items > influencers.length ? madeUpItems() : [];
+  yield '{"influencers":[';
+  // Items are joined once a part is long enough, so each part is one flat string to write; after
+  // the first, a part starts with the comma that separates it from the one before.
+  let pieces: string[] = [];
+  let chars = 0;
   for (let index = 0; index < items; index += 1) {
-    if (index > 0) part += ',';
-    part += JSON.stringify(influencers[index] ?? madeUpInfluencer(index));
-    if (part.length >= partChars) {
-      yield part;
-      part = '';
+    const ranked = influencers[index];
+    const item = madeUp[index % madeUp.length];
+    const json =
+      ranked !== undefined
+        ? JSON.stringify(ranked)
+        : `{"symplurrank":${index + 1}${item?.beforeId}${index}${item?.beforeName}${index}${item?.rest}`;
+    pieces.push(json);
+    chars += json.length;
+    if (chars >= partChars) {
+      yield pieces.join(',');
+      pieces = [''];
+      chars = 0;
     }
   }
-  yield `${part}],${JSON.stringify(rest).slice(1)}`;
+  yield `${pieces.join(',')}],${JSON.stringify(rest).slice(1)}`;
 }
 
-/** The `index`-th item of a long answer: an account of the population under a numbered name. */
-function madeUpInfluencer(index: number): WireInfluencer {
-  const account = population[index % population.length] ?? population[0];
-  if (account === undefined) throw new Error('the sandbox population is empty');
-  return {
-    symplurrank: index + 1,
-    hsg_score: account.hsgScore,
-    mentions: 0,
-    tweets: 0,
-    retweets: 0,
-    replies: 0,
-    impressions: 0,
-    urls: 0,
-    user: {
-      id: `${account.id}${index}`,
-      screen_name: `${account.screenName.slice(0, 8)}_${index}`,
+/** The JSON of an account's made-up item around its numbered id and name. */
+interface MadeUpItem {
+  readonly beforeId: string;
+  readonly beforeName: string;
+  readonly rest: string;
+}
+
+let madeUpCache: readonly MadeUpItem[] | undefined;
+
+/**
+ * Each account of the population as the JSON of a made-up item, built once: an item is then a
+ * few concatenations, so a long answer costs the sandbox little more than writing it.
+ */
+function madeUpItems(): readonly MadeUpItem[] {
+  madeUpCache ??= population.map((account) => {
+    const user = JSON.stringify({
       ...defined({ display_name: account.displayName, profile_image: account.profileImage }),
       hsg_score: account.hsgScore,
       ...defined({ stakeholder_categories: account.categories }),
       followers_count: account.followers,
-    },
-  };
+    });
+    const name = JSON.stringify(`${account.screenName.slice(0, 8)}_`).slice(0, -1);
+    return {
+      beforeId:
+        `,"hsg_score":${account.hsgScore},"mentions":0,"tweets":0,"retweets":0,"replies":0,` +
+        `"impressions":0,"urls":0,"user":{"id":"${account.id}`,
+      beforeName: `","screen_name":${name}`,
+      rest: `",${user.slice(1)}}`,
+    };
+  });
+  return madeUpCache;
 }
 
 /** An HTML error page titled `title`, padded with trace lines to about `bytes` bytes. */

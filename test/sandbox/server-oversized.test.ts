@@ -33,6 +33,12 @@ describe('sandbox answers larger than any honest one', () => {
       Array.from({ length: 3_000 }, (_, index) => index + 1),
     );
     expect(new Set(body.influencers.map((item) => item.user.screen_name)).size).toBe(3_000);
+    const last = body.influencers.at(-1);
+    expect(Object.keys(last ?? {})).toEqual(Object.keys(honest.influencers[0] ?? {}));
+    expect(last).toMatchObject({
+      mentions: 0,
+      user: { screen_name: expect.stringMatching(/_2999$/) },
+    });
     const { influencers: _honestItems, ...envelope } = honest;
     const { influencers: _items, ...echoed } = body;
     expect(echoed).toEqual(envelope);
