@@ -1,21 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { influencersPath, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
-import { influencers, query, requestToken, type WireBody } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { influencersPath } from '../../src/sandbox/server.ts';
+import { influencers, query, sandboxPerTest, type WireBody } from './support.ts';
 
 const window = { databases: '#hcsm', start: '2026-03-01', end: '2026-03-08', limit: '10' };
 
 describe('sandbox answers larger than any honest one', () => {
-  let sandbox: Sandbox | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    sandbox = undefined;
-  });
-
-  async function ready(): Promise<{ sandbox: Sandbox; token: string }> {
-    sandbox = await startSandbox();
-    return { sandbox, token: await requestToken(sandbox.url) };
-  }
+  const ready = sandboxPerTest();
 
   it('answers ignores-limit with the ranking first, then made-up accounts up to the count', async () => {
     const { sandbox, token } = await ready();
