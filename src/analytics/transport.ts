@@ -21,7 +21,7 @@ import { type ErrorBody, readErrorBody } from './responses.ts';
  * service's maximum `limit`) with every metric and user field: about 190 KB from the sandbox, whose
  * items carry every field public clients read. 4 MiB leaves twenty times that for longer names and
  * URLs and for fields the service may add, and still stops a service that ignores `limit` (200,000
- * items are some 70 MB) after a few MB, before memory and parse time grow with the answer.
+ * items are about 74 MB) after a few MB, before memory and parse time grow with the answer.
  */
 export const maxAnswerBytes = 4 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 /**
  * Answers far larger than any honest one, for the faults that test a client's cap on what it
  * reads: a service that ignores `limit` (every ranked account, then made-up ones until the answer
- * holds the number of items asked for: 200,000 items are some 75 MB) and an error page with a
+ * holds the number of items asked for: 200,000 items are about 74 MB) and an error page with a
  * long trace. Bodies are generated as they are written, a part at a time, so the sandbox never
  * holds one whole however large it is.
  */

@@ -80,7 +80,7 @@ describe('AnalyticsClient with a service that ignores limit', () => {
     const query = { ...lastWeek(h.clock), limit: 10 };
     await h.client.getInfluencers(query);
 
-    // 200,000 items: about 75 MB of JSON, which the client must never hold.
+    // 200,000 items: about 74 MB of JSON, which the client must never hold.
     h.sandbox.script({ kind: 'ignores-limit', items: 200_000 });
     collectGarbage();
     const before = process.memoryUsage.rss();

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- oversized`: our app (as `npm start` runs it) while the analytics service
- * ignores `limit` and answers every lookup with 200,000 rows (about 75 MB of JSON), beside a
+ * ignores `limit` and answers every lookup with 200,000 rows (about 74 MB of JSON), beside a
  * baseline run of the same commands against the normal service. Each phase sends signed lookups
  * at a steady rate, open loop, and `help` commands until every lookup has its final message; it
  * reports the acks over that time, how far the app's resident memory rose above where it stood

@@ -1,5 +1,5 @@
 /**
- * A service that ignores `limit` and answers 200,000 rows (about 75 MB), over signed HTTP against
+ * A service that ignores `limit` and answers 200,000 rows (about 74 MB), over signed HTTP against
  * the app with the sandbox behind it and Slack faked: the person is told in words, and valid
  * commands sent meanwhile are acked and answered as usual.
  */

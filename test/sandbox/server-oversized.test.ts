@@ -78,7 +78,7 @@ describe('sandbox answers larger than any honest one', () => {
     await sandbox.close();
     const written = sandbox.log.at(-1)?.bodyBytesWritten ?? 0;
     expect(written).toBeGreaterThanOrEqual(received);
-    // The whole answer is about 75 MB; what was written is the read part and the socket buffers.
+    // The whole answer is about 74 MB; what was written is the read part and the socket buffers.
     expect(written).toBeLessThan(32 * 1024 * 1024);
   });
 
