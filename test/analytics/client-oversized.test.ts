@@ -132,6 +132,19 @@ describe('AnalyticsClient with a service that ignores limit', () => {
   });
 });
 
+describe('AnalyticsClient with a token answer over its cap', () => {
+  it('refuses it without sending a data request', async () => {
+    const h = await start();
+    h.sandbox.script({ kind: 'long-error-page', status: 200, bytes: 8 * mib, endpoint: 'token' });
+    const error = await rejectionOf(h.client.getInfluencers(lastWeek(h.clock)));
+
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ status: 200, capBytes: maxAnswerBytes });
+    expect(h.tokenRequests()).toBe(1);
+    expect(h.dataRequests()).toBe(0);
+  });
+});
+
 describe('AnalyticsClient with a long error page', () => {
   it('reads only the start of the page and still treats the status as it says', async () => {
     const h = await start({ maxAttempts: 2 });
