@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { deliverLookup, planFor } from '../../delivery/lookup-delivery.ts';
+import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
+import type { Conversation } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function answerInConversation(
 ): Promise<void> {
   const plan = await planFor(deps, client, userId, text);
   if (plan.kind !== 'lookup') {
-    await postInConversation(deps.chat, where, plan.message);
+    await postAnswer(deps, where, plan.message);
     return;
   }
   await deliverLookup(deps, where, plan.request, plan.pending, plan.note);
