@@ -131,7 +131,11 @@ export function createApp(
     }),
     chat: new WebClient(
       config.slack.botToken.reveal(),
-      singleAttemptClientOptions({ fetch: fetchFn, ...defined({ apiUrl: config.slack.apiUrl }) }),
+      singleAttemptClientOptions({
+        fetch: fetchFn,
+        logger,
+        ...defined({ apiUrl: config.slack.apiUrl }),
+      }),
     ),
     fetch: fetchFn,
     digests,
