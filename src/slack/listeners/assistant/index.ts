@@ -86,6 +86,7 @@ function userMessage(deps: SlackDeps, threads: AssistantThreads): AssistantUserM
   return async ({ message, body, client, setStatus, setTitle }) => {
     if (message.subtype !== undefined || message.bot_id !== undefined) return;
     if (message.user === undefined || message.thread_ts === undefined) return;
+    if (typeof message.text !== 'string') return;
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const where: Conversation = { channel: message.channel, threadTs: message.thread_ts };
     const post = (answer: SlackMessage) => postAnswer(deps, where, answer);
