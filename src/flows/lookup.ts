@@ -4,6 +4,7 @@
  * from Bolt so the console shows exactly what Slack would show.
  */
 
+import { selectLocally, serviceLimit } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import { Turns } from '../async/turns.ts';
 import type { LookupPolicy } from '../config/sections.ts';
@@ -204,10 +205,12 @@ export class LookupFlow {
 
   /** The analytics answer for a request; the client shares identical in-flight calls and caches. */
   result(request: LookupRequest, signal?: AbortSignal): Promise<InfluencersResult> {
-    return this.#analytics.getInfluencers(toQuery(request), {
-      deadlineMs: this.#policy.timeoutMs,
-      ...defined({ signal }),
-    });
+    return this.#analytics
+      .getInfluencers(toQuery(request), {
+        deadlineMs: this.#policy.timeoutMs,
+        ...defined({ signal }),
+      })
+      .then((result) => selectLocally(result, request, request.top));
   }
 
   /**
@@ -499,7 +502,7 @@ export function toQuery(request: LookupRequest): InfluencersQuery {
     start: request.start,
     end: request.end,
     timezone: request.timezone,
-    limit: request.top,
+    limit: serviceLimit(request, request.top),
     metric: metricsRankedBy(request.metric ?? defaultMetric),
   };
 }

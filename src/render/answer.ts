@@ -28,8 +28,9 @@ import {
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, blockTextLength, checked } from './limits.ts';
-import { defaultMetric, metricName, metricsFootnote, rankedByWords } from './metric-words.ts';
+import { defaultMetric, metricName, metricsFootnote } from './metric-words.ts';
 import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
+import { rankingWords, selectionLine } from './selection.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 export interface AnswerOptions {
@@ -139,8 +140,10 @@ export function prepareAnswer(
   const databases = formatDatabases(request.databases);
   const head: KnownBlock[] = [
     header(`Top influencers for ${databases}`),
-    windowContext(request, ranking),
+    windowContext(request, ranking, rankingWords(request, metric, result)),
   ];
+  const selection = selectionLine(request, metric, result);
+  if (selection !== undefined) head.push(context(escapeMrkdwn(selection)));
   if (options.note !== undefined && cleanText(options.note).length > 0) {
     head.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
   }
@@ -172,7 +175,9 @@ export function prepareAnswer(
   const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
   const mix = mixLine(stakeholderMix(ranking.rows));
   const caption = truncate(
-    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
+    cleanText(
+      `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankingWords(request, metric, result)}`,
+    ),
     blockKitLimits.dataTableCaption,
   );
   return {
@@ -468,7 +473,7 @@ function emptyHint(databases: string): string {
 }
 
 /** "Window: … · compared with … · ranked by mentions · queried in Europe/Paris". */
-function windowContext(request: LookupRequest, ranking: Ranking): ContextBlock {
+function windowContext(request: LookupRequest, ranking: Ranking, rankedBy: string): ContextBlock {
   const zone = escapeMrkdwn(truncate(cleanText(request.timezone), 64));
   const parts = [`Window: ${windowText(request, request.timezone)}`];
   if (ranking.compared) {
@@ -478,7 +483,7 @@ function windowContext(request: LookupRequest, ranking: Ranking): ContextBlock {
         : `compared with ${windowText(request.compare, request.timezone)}`,
     );
   }
-  parts.push(rankedByWords(ranking.metric), `queried in ${zone}`);
+  parts.push(rankedBy, `queried in ${zone}`);
   return context(parts.join(' · '));
 }
 

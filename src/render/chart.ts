@@ -12,8 +12,6 @@ import { stakeholderMix } from './stakeholder-mix.ts';
 
 /** Bars a chart shows: the top ten, whatever the top N. */
 export const maxChartBars = 10;
-/** Named slices of the category pie; the rest are summed as "Other". */
-const namedSlices = blockKitLimits.chartSegments - 1;
 
 const seriesNames = { current: 'This period', previous: 'Previous period' } as const;
 const noCategory = 'No category';
@@ -62,56 +60,46 @@ export function categoryPie(ranking: Ranking, title: string): DataVisualizationB
   const mix = stakeholderMix(ranking.rows);
   const counts: (readonly [string, number])[] = [...mix.counts];
   if (mix.uncategorized > 0) counts.push([noCategory, mix.uncategorized]);
-  if (mix.overlapping) return categoryBars(counts, title);
-  const named =
-    counts.length <= blockKitLimits.chartSegments ? counts : counts.slice(0, namedSlices);
-  const rest = counts.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
-  const labels = uniqueLabels([
-    ...named.map(([name]) => name),
-    ...(rest > 0 ? [otherCategories] : []),
-  ]);
-  const values = [...named.map(([, count]) => count), ...(rest > 0 ? [rest] : [])];
+  if (mix.overlapping) {
+    // A bar per category; the answer's mix line says that someone in two counts in each.
+    const points = namedPoints(counts, blockKitLimits.chartCategories);
+    return {
+      type: 'data_visualization',
+      title: chartTitle(title),
+      chart: {
+        type: 'bar',
+        series: [{ name: 'People', data: points }],
+        axis_config: {
+          categories: points.map(({ label }) => label),
+          x_label: 'Category',
+          y_label: 'People',
+        },
+      },
+    };
+  }
   return {
     type: 'data_visualization',
     title: chartTitle(title),
-    chart: {
-      type: 'pie',
-      segments: labels.map((label, index) => ({ label, value: values[index] ?? 0 })),
-    },
+    chart: { type: 'pie', segments: namedPoints(counts, blockKitLimits.chartSegments) },
   };
 }
 
 /**
- * People per category, a bar each (at most the block's categories; the rest as "Other"). The
- * answer's mix line beside it says that someone in two categories counts in each.
+ * At most `max` labelled counts, most first: the first `max - 1` by name and the rest summed as
+ * "Other" when there are more.
  */
-function categoryBars(
+function namedPoints(
   counts: readonly (readonly [string, number])[],
-  title: string,
-): DataVisualizationBlock {
-  const max = blockKitLimits.chartCategories;
+  max: number,
+): { label: string; value: number }[] {
   const named = counts.length <= max ? counts : counts.slice(0, max - 1);
-  // "Other" counts the people of the categories left out; someone in two of them counts twice.
   const rest = counts.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
   const labels = uniqueLabels([
     ...named.map(([name]) => name),
     ...(rest > 0 ? [otherCategories] : []),
   ]);
   const values = [...named.map(([, count]) => count), ...(rest > 0 ? [rest] : [])];
-  return {
-    type: 'data_visualization',
-    title: chartTitle(title),
-    chart: {
-      type: 'bar',
-      series: [
-        {
-          name: 'People',
-          data: labels.map((label, index) => ({ label, value: values[index] ?? 0 })),
-        },
-      ],
-      axis_config: { categories: labels, x_label: 'Category', y_label: 'People' },
-    },
-  };
+  return labels.map((label, index) => ({ label, value: values[index] ?? 0 }));
 }
 
 /** A chart's title, plain and within the block's 50 characters. */

@@ -4,12 +4,14 @@
  * a cell a spreadsheet would read as a formula is neutralized.
  */
 import type { InfluencersResult } from '../analytics/types.ts';
+import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import { metricNames } from '../model/metrics.ts';
 import { followersOf } from './answer-list.ts';
 import { cleanText, formatDatabases, neutralizeMrkdwn, truncate } from './format.ts';
-import { defaultMetric, metricHeading, metricValue, rankedByWords } from './metric-words.ts';
+import { defaultMetric, metricHeading, metricValue } from './metric-words.ts';
 import { type RankedRow, rankingOf, rankingSubject } from './ranking.ts';
+import { rankingWords, selectionLine } from './selection.ts';
 
 export interface CsvFile {
   /** Safe characters only (letters, digits, `.`, `_`, `-`, `+`), with the query in it. */
@@ -32,11 +34,12 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
   const metric = request.metric ?? defaultMetric;
   const ranking = rankingOf(result, metric, request.top);
   const rows = ranking.rows.map((row) => [String(row.rank), ...personCells(row, row)]);
-  const title = `${rankingSubject(ranking.rows.length)} for ${formatDatabases(request.databases)}, ${rankedByWords(metric)}`;
+  const title = `${rankingSubject(ranking.rows.length)} for ${formatDatabases(request.databases)}, ${rankingWords(request, metric, result)}`;
   return csvFile(request, {
     name: 'influencers',
     title,
     rows: [['Rank', ...personColumns], ...rows],
+    ...defined({ selected: selectionLine(request, metric, result) }),
   });
 }
 
@@ -73,11 +76,17 @@ export function personCells(profile: RankedRow, figures: RankedRow | undefined):
 
 /**
  * The file of `rows` (the header first) for `request`: named `<name>_<databases>_<start>_<end>_
- * <zone>_<metric>.csv`, titled `title`, posted with the query it answers.
+ * <zone>_<order>.csv`, titled `title`, posted with the query it answers (and who of the
+ * service's top people it keeps, when `selected` says).
  */
 export function csvFile(
   request: LookupRequest,
-  file: { readonly name: string; readonly title: string; readonly rows: readonly string[][] },
+  file: {
+    readonly name: string;
+    readonly title: string;
+    readonly rows: readonly string[][];
+    readonly selected?: string;
+  },
 ): CsvFile {
   const metric = request.metric ?? defaultMetric;
   const content = `\uFEFF${file.rows.map((cells) => cells.map(quoted).join(',')).join('\r\n')}\r\n`;
@@ -91,14 +100,19 @@ export function csvFile(
       safe(start),
       safe(end),
       safe(zone),
-      metric,
+      request.orderBy ?? metric,
     ]
       .filter((part) => part.length > 0)
       .join('_')
       .concat('.csv'),
     title: truncate(cleanText(file.title), 250),
     comment: truncate(
-      `${neutralizeMrkdwn(file.title)} · ${start} to ${end} · zone ${neutralizeMrkdwn(zone)}`,
+      [
+        neutralizeMrkdwn(file.title),
+        `${start} to ${end}`,
+        `zone ${neutralizeMrkdwn(zone)}`,
+        ...(file.selected === undefined ? [] : [neutralizeMrkdwn(file.selected)]),
+      ].join(' · '),
       3000,
     ),
     content,
