@@ -32,8 +32,8 @@ import {
   metricValue,
   rankedByWords,
 } from './metric-words.ts';
-import { metricDelta, moveSymbol, type RankedRow, rankingOf } from './ranking.ts';
-import { type PeriodRanking, periodLabels, periodWords } from './trend.ts';
+import { metricDelta, moveSymbol, type RankedRow, rowOf } from './ranking.ts';
+import { handleKey, type PeriodRanking, periodLabels, periodWords } from './trend.ts';
 
 /** What a person's answer is read from: each window's ranking, as deep as the service goes. */
 export interface PersonRankings {
@@ -52,12 +52,17 @@ function handleOf(request: LookupRequest): string {
 }
 
 /** The person's row in `result`'s top 500, by screen name whatever its case. */
-function rowOf(result: InfluencersResult, metric: Metric, handle: string): RankedRow | undefined {
-  const key = handle.toLowerCase();
+function placeOf(result: InfluencersResult, handle: string): RankedRow | undefined {
+  const key = handleKey(handle);
   if (key === '') return undefined;
-  return rankingOf(result, metric, wholeRankingLimit).rows.find(
-    (row) => row.screenName.toLowerCase() === key,
-  );
+  const count = Math.min(result.influencers.length, wholeRankingLimit);
+  for (let index = 0; index < count; index++) {
+    const influencer = result.influencers[index];
+    if (influencer !== undefined && handleKey(influencer.screenName) === key) {
+      return rowOf(influencer, index);
+    }
+  }
+  return undefined;
 }
 
 /** The answer to a person's lookup, within Block Kit's limits whatever the service sent. */
@@ -71,9 +76,9 @@ export function renderPerson(
   const who = `@${neutralizeMrkdwn(handle)}`;
   const databases = formatDatabases(request.databases);
   const top = `the top ${wholeRankingLimit} by ${metricName(metric)}`;
-  const now = rowOf(rankings.current, metric, handle);
-  const then = rowOf(rankings.previous, metric, handle);
-  const weeks = rankings.weeks.map(({ result }) => rowOf(result, metric, handle));
+  const now = placeOf(rankings.current, handle);
+  const then = placeOf(rankings.previous, handle);
+  const weeks = rankings.weeks.map(({ result }) => placeOf(result, handle));
   const profile = now ?? weeks.findLast((row) => row !== undefined) ?? then;
 
   const blocks: KnownBlock[] = [
@@ -84,7 +89,13 @@ export function renderPerson(
     blocks.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
   }
   if (now !== undefined) {
-    const entry = renderEntry(now, rankingOf(rankings.current, metric, wholeRankingLimit));
+    const entry = renderEntry(now, {
+      metric,
+      top: wholeRankingLimit,
+      rows: [now],
+      compared: false,
+      droppedOut: [],
+    });
     const text = `${entry.text}\n*#${now.rank}* of ${top} · ${sincePrevious(now, then, metric)}`;
     blocks.push(section(truncateMrkdwn(text, blockKitLimits.sectionText), entry.accessory));
   } else if (profile === undefined) {

@@ -37,7 +37,7 @@ import {
   metricValue,
   rankedByWords,
 } from './metric-words.ts';
-import { type RankedRow, rankingOf } from './ranking.ts';
+import { type RankedRow, rowOf } from './ranking.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 import { missingCell } from './text-figures.ts';
 
@@ -96,12 +96,34 @@ const monthNames = [
   'Dec',
 ] as const;
 
-const keyOf = (row: RankedRow): string => row.screenName.toLowerCase();
+const plainHandle = /^@*[A-Za-z0-9_]+$/u;
+
+/**
+ * What matches a person across periods: the screen name as `rankingOf` cleans it, lower-cased
+ * (X treats it so); a plain handle skips the cleaning, which a trend would do 4,000 times.
+ */
+export function handleKey(screenName: unknown): string {
+  const raw = typeof screenName === 'string' ? screenName : '';
+  const clean = plainHandle.test(raw) ? raw : cleanText(raw);
+  return clean.replace(/^@+/u, '').toLowerCase();
+}
+
+/** Where each screen name stands in a period's answer (its first place), within the top 500. */
+function placesOf(result: InfluencersResult): Map<string, number> {
+  const places = new Map<string, number>();
+  const count = Math.min(result.influencers.length, wholeRankingLimit);
+  for (let index = 0; index < count; index++) {
+    const key = handleKey(result.influencers[index]?.screenName);
+    if (key !== '' && !places.has(key)) places.set(key, index);
+  }
+  return places;
+}
 
 /**
  * The people of the trend and their rows in each period: the latest period's top `top` when
  * `who` is `latest`; with `everyone`, each period's top `top` (the file's rows), the latest
- * period's first, then those met going back in time.
+ * period's first, then those met going back in time. Rows are made only for these people, so a
+ * trend of whole rankings costs little more than its people.
  */
 export function trendOf(
   request: LookupRequest,
@@ -110,34 +132,34 @@ export function trendOf(
 ): TrendView {
   const metric = request.metric ?? defaultMetric;
   const unit = request.trend?.unit ?? 'week';
-  const rows = rankings.map(({ result }) => rankingOf(result, metric, wholeRankingLimit).rows);
-  const byKey = rows.map((period) => {
-    const found = new Map<string, RankedRow>();
-    for (const row of period)
-      if (row.screenName !== '' && !found.has(keyOf(row))) found.set(keyOf(row), row);
-    return found;
-  });
-  let anchor = rows.length - 1;
-  while (anchor >= 0 && (rows[anchor]?.length ?? 0) === 0) anchor -= 1;
+  const results = rankings.map(({ result }) => result.influencers);
+  const places = rankings.map(({ result }) => placesOf(result));
+  let anchor = results.length - 1;
+  while (anchor >= 0 && (results[anchor]?.length ?? 0) === 0) anchor -= 1;
   const top = Number.isInteger(request.top) && request.top > 0 ? request.top : 10;
-  const chosen: { row: RankedRow; at: number }[] = [];
+  const chosen: { row: RankedRow; at: number; key: string }[] = [];
   const seen = new Set<string>();
   const choose = (at: number): void => {
-    for (const row of (rows[at] ?? []).slice(0, top)) {
-      const key = keyOf(row);
-      if (key !== '' && seen.has(key)) continue;
+    (results[at] ?? []).slice(0, top).forEach((influencer, index) => {
+      const row = rowOf(influencer, index);
+      const key = row.screenName.toLowerCase();
+      if (key !== '' && seen.has(key)) return;
       if (key !== '') seen.add(key);
-      chosen.push({ row, at });
-    }
+      chosen.push({ row, at, key });
+    });
   };
   if (anchor >= 0) choose(anchor);
-  if (who === 'everyone')
-    for (let at = rows.length - 1; at >= 0; at -= 1) if (at !== anchor) choose(at);
-  const people = chosen.map(({ row, at }) => ({
+  if (who === 'everyone') {
+    for (let at = results.length - 1; at >= 0; at -= 1) if (at !== anchor) choose(at);
+  }
+  const people = chosen.map(({ row, at, key }) => ({
     row,
-    ranks: byKey.map((found, index) =>
-      index === at ? row : row.screenName === '' ? undefined : found.get(keyOf(row)),
-    ),
+    ranks: places.map((found, index) => {
+      if (index === at) return row;
+      const place = key === '' ? undefined : found.get(key);
+      const influencer = place === undefined ? undefined : results[index]?.[place];
+      return influencer === undefined || place === undefined ? undefined : rowOf(influencer, place);
+    }),
   }));
   return { metric, unit, periods: rankings.map(({ period }) => period), anchor, people };
 }
