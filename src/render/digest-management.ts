@@ -346,6 +346,8 @@ function skipWords(reason: SkipReason, top: number): string {
       return `no one new entered the top ${top}`;
     case 'first_ranking':
       return `the first ranking was recorded, for the next runs to compare with`;
+    case 'account_steady':
+      return `the account it watches neither entered nor left the top ${top}`;
     default:
       return unhandled(reason, 'it was not posted');
   }
