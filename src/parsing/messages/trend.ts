@@ -63,10 +63,10 @@ export const trendErrors = {
 };
 
 export const personErrors = {
-  badHandle(fragment: string): ParseError {
+  badHandle(fragment: string, example = personExample): ParseError {
     return new ParseError(
       'unrecognised',
-      `${quote(fragment)} is not an X handle: a handle is @ and up to 15 letters, digits or underscores. Try: ${exampleCommand(personExample)}`,
+      `${quote(fragment)} is not an X handle: a handle is @ and up to 15 letters, digits or underscores. Try: ${exampleCommand(example)}`,
       fragment,
     );
   },
@@ -76,6 +76,15 @@ export const personErrors = {
       'unrecognised',
       `One person at a time: ${quote(first)} and ${quote(second)} are two. Try: ${exampleCommand(personExample)}`,
       second,
+    );
+  },
+
+  /** A digest naming one account: a watch is what follows one. */
+  watchOnly(handle: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `To follow one account, watch it: a watch of @${handle} sends you a DM when it enters or leaves the top 10. Try: ${exampleCommand(`watch @${handle} in #hcsm`)}`,
+      `@${handle}`,
     );
   },
 
