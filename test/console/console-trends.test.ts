@@ -47,7 +47,9 @@ describe('the console with trends and one person', () => {
       expect(out).toMatch(/Looking up weekly ranks of top influencers for #hcsm, /);
       expect(out).toContain('Weekly trend for #hcsm');
       // The table as aligned columns: the person, then each week's "#rank · mentions".
-      expect(out).toMatch(/\nInfluencer +\w{3} \d+ +\w{3} \d+ +\w{3} \d+ +\w{3} \d+(?: · so far)?\n/);
+      expect(out).toMatch(
+        /\nInfluencer +\w{3} \d+ +\w{3} \d+ +\w{3} \d+ +\w{3} \d+(?: · so far)?\n/,
+      );
       const first = /\n(@\w+) +(?:#\d+ · [\d.]+K?|–) /.exec(out)?.[1];
       expect(first).toBeDefined();
       // The chart as one sparkline per person.

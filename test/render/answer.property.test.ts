@@ -7,7 +7,7 @@ import { renderAnswer } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { renderPending, renderStillRunning, renderTimedOut } from '../../src/render/status.ts';
-import { influencer, metrics, name, number } from './arbitraries.ts';
+import { hundredLongNames, influencer, name } from './arbitraries.ts';
 
 const presentations = fc.constantFrom<Presentation>('list', 'table', 'chart', 'category_chart');
 
@@ -86,24 +86,7 @@ describe('renderAnswer for any input', () => {
   });
 
   it('keeps every limit with a hundred long names, every presentation and metric, compared or not', () => {
-    // Long names made by repeating a short random one: as hard on the layout, cheaper to make.
-    const long = fc
-      .tuple(
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-        fc.integer({ min: 20, max: 80 }),
-      )
-      .map(([part, times]) => part.repeat(times));
-    const person = fc.record({
-      rank: fc.integer({ min: 1, max: 100 }),
-      screenName: long,
-      displayName: long,
-      profileImageUrl: fc.webUrl(),
-      hsgScore: number,
-      followersCount: number,
-      stakeholderCategories: fc.array(fc.record({ name: long }), { minLength: 5, maxLength: 8 }),
-      metrics,
-    });
-    const hundred = fc.array(person, { minLength: 100, maxLength: 100 });
+    const hundred = hundredLongNames;
     fc.assert(
       fc.property(
         request,

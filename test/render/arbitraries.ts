@@ -66,3 +66,27 @@ export const influencer: fc.Arbitrary<Influencer> = fc.record(
   },
   { requiredKeys: ['rank', 'screenName', 'stakeholderCategories', 'metrics'] },
 );
+
+/**
+ * A hundred people with long names (a short random one repeated: as hard on the layout, cheaper
+ * to make), many long categories, every field set.
+ */
+export const hundredLongNames = (() => {
+  const long = fc
+    .tuple(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+      fc.integer({ min: 20, max: 80 }),
+    )
+    .map(([part, times]) => part.repeat(times));
+  const person = fc.record({
+    rank: fc.integer({ min: 1, max: 100 }),
+    screenName: long,
+    displayName: long,
+    profileImageUrl: fc.webUrl(),
+    hsgScore: number,
+    followersCount: number,
+    stakeholderCategories: fc.array(fc.record({ name: long }), { minLength: 5, maxLength: 8 }),
+    metrics,
+  });
+  return fc.array(person, { minLength: 100, maxLength: 100 });
+})();

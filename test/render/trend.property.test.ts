@@ -9,7 +9,7 @@ import { renderPending, renderStillRunning, renderTimedOut } from '../../src/ren
 import { renderTrend } from '../../src/render/trend.ts';
 import { renderTrendCsv } from '../../src/render/trend-csv.ts';
 import { type Period, recentPeriods } from '../../src/time/periods.ts';
-import { influencer, metrics, name, number } from './arbitraries.ts';
+import { hundredLongNames, influencer, name } from './arbitraries.ts';
 
 const zones = fc.constantFrom('UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe');
 
@@ -98,23 +98,7 @@ describe('trend and person answers for any input', () => {
   });
 
   it('keep every limit with twenty periods of a hundred long names', () => {
-    const long = fc
-      .tuple(
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-        fc.integer({ min: 20, max: 80 }),
-      )
-      .map(([part, times]) => part.repeat(times));
-    const person = fc.record({
-      rank: fc.integer({ min: 1, max: 100 }),
-      screenName: long,
-      displayName: long,
-      profileImageUrl: fc.webUrl(),
-      hsgScore: number,
-      followersCount: number,
-      stakeholderCategories: fc.array(fc.record({ name: long }), { minLength: 5, maxLength: 8 }),
-      metrics,
-    });
-    const hundred = fc.array(person, { minLength: 100, maxLength: 100 });
+    const hundred = hundredLongNames;
     fc.assert(
       fc.property(trend, hundred, ({ request, periods }, influencers) => {
         const rankings = periods.map((period) => ({ period, result: { influencers } }));
