@@ -294,13 +294,18 @@ export function startupSummary(config: Config, port: number | undefined): Record
 
 /**
  * Runs the Slack app in HTTP or Socket Mode until SIGTERM. In HTTP mode `server` is the server the
- * entry point bound before loading this module (`main.ts`); the app takes it over. A start that fails prints one
- * sentence saying what to change and exits 1.
+ * entry point bound before loading this module (`main.ts`); the app takes it over. A start that
+ * fails prints one sentence saying what to change and resolves with 1; a running app resolves with
+ * undefined and ends the process itself.
  */
 export async function runSlackApp(
   config: HttpConfig | SocketConfig,
-  started: { readonly logger: Logger; readonly server?: Server },
-): Promise<void> {
+  started: {
+    readonly logger: Logger;
+    readonly stderr: NodeJS.WritableStream;
+    readonly server?: Server;
+  },
+): Promise<number | undefined> {
   const { logger } = started;
   const running = createApp(config, { logger, ...defined({ server: started.server }) });
   let port: number | undefined;
@@ -312,8 +317,8 @@ export async function runSlackApp(
     const failure = startFailure(error, config.port);
     if (failure.kind === 'unexpected') logger.fatal({ err: error }, 'could not start');
     await releaseLogs(logger, logReleaseMs);
-    process.stderr.write(`${startFailureText(failure)}\n`);
-    process.exit(1);
+    started.stderr.write(`${startFailureText(failure)}\n`);
+    return 1;
   }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
   collectStartupGarbage();
@@ -326,6 +331,7 @@ export async function runSlackApp(
     },
     budgetMs: shutdownBudgetMs - logReleaseMs,
   });
+  return undefined;
 }
 
 /**

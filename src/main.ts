@@ -5,7 +5,9 @@
  * bound its port in time sees it bound at once, and `/healthz` says "starting" until the app is
  * ready (`slack/http/starting.ts`). Tests and benchmarks import `createApp` from `app.ts` instead.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { readArguments } from './cli/command.ts';
 import { type Config, type ConsoleConfig, loadConfig } from './config/app-config.ts';
 import { ConfigError } from './errors.ts';
@@ -33,32 +35,62 @@ export function zoneArgument(argv: readonly string[]): string | undefined {
   return parsed.values.tz;
 }
 
-/** `.env` in the working directory, when there is one; variables already set win over it. */
-function loadDotEnv(): void {
-  if (existsSync('.env')) process.loadEnvFile('.env');
+/** What `npm start` reads and writes: the process's own, or a test's. */
+export interface StartIo {
+  /** The arguments after the script's path. */
+  readonly argv: readonly string[];
+  /** The environment; `.env` adds the variables it does not set (to `process.env` in the app). */
+  readonly env: Record<string, string | undefined>;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** Where `.env` is looked for and the console writes its exports. */
+  readonly cwd: string;
 }
 
-async function main(): Promise<void> {
-  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`${startUsageText}\n`);
-    return;
+function processIo(): StartIo {
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+  };
+}
+
+/** `.env` in the working directory, when there is one; variables already set win over it. */
+function loadDotEnv(io: StartIo): void {
+  const path = join(io.cwd, '.env');
+  if (!existsSync(path)) return;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(path, 'utf8')))) {
+    if (io.env[name] === undefined) io.env[name] = value;
   }
-  loadDotEnv();
+}
+
+/**
+ * `npm start`: resolves with the exit code once the console or a failed start is over, or with
+ * undefined while the Slack app runs (it ends the process itself on SIGTERM). Tests pass their
+ * own `io` to run the console in-process.
+ */
+export async function main(io: StartIo = processIo()): Promise<number | undefined> {
+  if (io.argv.some((arg) => arg === '--help' || arg === '-h')) {
+    io.stdout.write(`${startUsageText}\n`);
+    return 0;
+  }
+  loadDotEnv(io);
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
-      process.exit(1);
+      io.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
+      return 1;
     }
     throw error;
   }
 
-  if (config.mode === 'console') {
-    await runConsoleMode(config);
-    return;
-  }
+  if (config.mode === 'console') return runConsoleMode(config, io);
 
   const logger = createLogger({ level: config.logLevel });
   let server: ReturnType<typeof slackServer> | undefined;
@@ -78,32 +110,36 @@ async function main(): Promise<void> {
       );
     } catch (error) {
       const { startFailure } = await import('./slack/process/startup.ts');
-      process.stderr.write(`${startFailureText(startFailure(error, config.port))}\n`);
-      process.exit(1);
+      io.stderr.write(`${startFailureText(startFailure(error, config.port))}\n`);
+      return 1;
     }
   }
   const { runSlackApp } = await import('./app.ts');
-  await runSlackApp(config, { logger, ...defined({ server }) });
+  return runSlackApp(config, { logger, stderr: io.stderr, ...defined({ server }) });
 }
-async function runConsoleMode(config: ConsoleConfig): Promise<void> {
+
+async function runConsoleMode(config: ConsoleConfig, io: StartIo): Promise<number> {
   let zone: string | undefined;
   try {
-    zone = zoneArgument(process.argv.slice(2));
+    zone = zoneArgument(io.argv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.problems.join('\n')}\n`);
-    process.exit(2);
+    io.stderr.write(`${error.problems.join('\n')}\n`);
+    return 2;
   }
   // Loaded here only: HTTP and Socket Mode never need the console, its sandbox or its readline.
   const { runConsole } = await import('./console/console.ts');
-  const code = await runConsole(config, {
-    input: process.stdin,
-    output: process.stdout,
-    errors: process.stderr,
+  return runConsole(config, {
+    input: io.stdin,
+    output: io.stdout,
+    errors: io.stderr,
     logLevel: config.logLevel,
+    cwd: io.cwd,
     ...defined({ zone }),
   });
-  process.exit(code);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  const code = await main();
+  if (code !== undefined) process.exit(code);
+}

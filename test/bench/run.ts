@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 
-const allParts = ['api', 'parse', 'slack', 'digests', 'answer'] as const;
+const allParts = ['api', 'parse', 'slack', 'digests', 'answer', 'oversized'] as const;
 
 interface BenchPart {
   run(): Promise<void>;

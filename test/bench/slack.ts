@@ -33,7 +33,7 @@ const hostileConcurrency = 200;
 const hostileCommands = Number(process.env.BENCH_SLACK_HOSTILE_COMMANDS ?? 1_000);
 /** After a phase, our app still posts answers for about `latencyMs`; the next phase waits them out. */
 const settleMs = latencyMs + 700;
-const signingSecret = 'bench-signing-secret';
+export const signingSecret = 'bench-signing-secret';
 const botToken = 'xoxb-bench-token';
 const texts = [
   '#hcsm last week',
@@ -162,7 +162,7 @@ function startFlags(): string[] {
 }
 
 /** Our app as `npm start` runs it; resolves with its process and port once it logged its start. */
-async function startOurApp(
+export async function startOurApp(
   sandboxUrl: string,
   slackUrl: string,
 ): Promise<{ child: ChildProcess; port: number }> {
@@ -210,7 +210,7 @@ async function startOurApp(
 }
 
 /** Resident memory of a child in MiB, from the kernel's view of it (Linux); NaN elsewhere. */
-function residentMiB(pid: number | undefined): number {
+export function residentMiB(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -224,7 +224,7 @@ function residentMiB(pid: number | undefined): number {
 const mib = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MiB`);
 
 /** Samples a child's resident memory every 100 ms while `work` runs; resolves with the highest. */
-async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promise<number> {
+export async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promise<number> {
   let peak = residentMiB(pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, residentMiB(pid));
@@ -237,7 +237,7 @@ async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promi
   return Math.max(peak, residentMiB(pid));
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
@@ -348,7 +348,7 @@ async function hostilePhase(
   return { result, rssGrowth: peak - before, report };
 }
 
-async function stop(child: ChildProcess | undefined): Promise<void> {
+export async function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A graceful stop first, so a requested CPU profile gets written; then no more waiting.

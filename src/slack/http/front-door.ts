@@ -21,7 +21,7 @@ import type {
 } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { Logger } from '../../logger.ts';
-import { RefusalLog } from './refusal-log.ts';
+import { RefusalLog, type WindowTimer } from './refusal-log.ts';
 
 /** The one endpoint Slack posts commands, events and interactivity to. */
 export const slackEventsPath = '/slack/events';
@@ -143,6 +143,8 @@ export interface FrontDoorOptions {
   readonly nowMs?: () => number;
   /** How long refusals are counted before one line sums them up (see {@link RefusalLog}). */
   readonly refusalSummaryMs?: number;
+  /** The summary window's timer (tests); default a real one that keeps no process alive. */
+  readonly refusalTimer?: WindowTimer;
 }
 
 /**
@@ -168,7 +170,7 @@ export function frontDoor(options: FrontDoorOptions): RequestListener {
   const key = signingKey(options.signingSecret);
   const nowMs = options.nowMs ?? Date.now;
   const { logger } = options;
-  const refusals = new RefusalLog(logger, options.refusalSummaryMs);
+  const refusals = new RefusalLog(logger, options.refusalSummaryMs, options.refusalTimer);
 
   const pass = (req: IncomingMessage, res: ServerResponse) => {
     try {

@@ -21,6 +21,14 @@ function refusedBlocks(error: unknown): boolean {
 let newBlocksRefusalLogged = false;
 
 /**
+ * Forgets that the refusal was logged, so the next one is logged again: test files share one
+ * process, and each that checks the line starts from a process that has not logged it.
+ */
+export function forgetNewBlocksRefusal(): void {
+  newBlocksRefusalLogged = false;
+}
+
+/**
  * Logs, once per process, that Slack refused the table and chart blocks: where it does once it
  * does for every message, and one line says so without drowning the logs.
  */

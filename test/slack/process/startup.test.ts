@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, SlackTokenRejectedError } from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { startFailureText } from '../../../src/render/startup.ts';
@@ -26,6 +26,39 @@ function fakeTime() {
   };
 }
 
+/**
+ * Per-request timeouts on a clock of the test's: the Web API client times a call out with
+ * `AbortSignal.timeout`, whose signals fire here once `advance` has moved past them.
+ */
+function fakeTimeouts() {
+  let elapsed = 0;
+  const timers: { readonly at: number; readonly controller: AbortController }[] = [];
+  const spy = vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+    const controller = new AbortController();
+    timers.push({ at: elapsed + ms, controller });
+    return controller.signal;
+  });
+  return {
+    advance(ms: number): void {
+      elapsed += ms;
+      for (const { at, controller } of timers) {
+        if (at <= elapsed && !controller.signal.aborted) {
+          controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+        }
+      }
+    },
+    /** `fetch` that rejects, as the real one does, when the call's signal fired before its answer. */
+    abortable(fetchFn: typeof fetch): typeof fetch {
+      return async (input, init) => {
+        const response = await fetchFn(input, init);
+        init?.signal?.throwIfAborted();
+        return response;
+      };
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
 describe('verifyBotToken', () => {
   it('tries again with backoff while Slack answers 5xx, then returns the bot ids', async () => {
     const slack = new FakeSlack();
@@ -44,14 +77,24 @@ describe('verifyBotToken', () => {
 
   it('waits out an auth.test slower than the interactive client timeout', async () => {
     const slack = new FakeSlack();
+    const timeouts = fakeTimeouts();
     slack.override('auth.test', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      timeouts.advance(5_500);
       return { ok: true, user_id: 'U0BOT0001', bot_id: 'B0BOT0001' };
     });
-    const identity = await verifyBotToken({ token, fetch: slack.fetch, logger: silentLogger });
-    expect(identity.botId).toBe('B0BOT0001');
-    expect(slack.api('auth.test')).toHaveLength(1);
-  }, 10_000);
+    try {
+      const identity = await verifyBotToken({
+        token,
+        fetch: timeouts.abortable(slack.fetch),
+        logger: silentLogger,
+        ...fakeTime(),
+      });
+      expect(identity.botId).toBe('B0BOT0001');
+      expect(slack.api('auth.test')).toHaveLength(1);
+    } finally {
+      timeouts.restore();
+    }
+  });
 
   it.each(['invalid_auth', 'token_revoked'])(
     'gives up at once when Slack answers %s',

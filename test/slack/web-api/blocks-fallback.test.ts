@@ -4,7 +4,7 @@
  */
 import type { HomeView, KnownBlock } from '@slack/types';
 import { WebClient } from '@slack/web-api';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../../src/analytics/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
@@ -13,6 +13,7 @@ import { renderAnswer } from '../../../src/render/answer.ts';
 import { section, withoutImages, withoutNewBlocks } from '../../../src/render/blocks.ts';
 import {
   blocksFallbackPoster,
+  forgetNewBlocksRefusal,
   withBlocksFallback,
 } from '../../../src/slack/web-api/blocks-fallback.ts';
 import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
@@ -76,6 +77,8 @@ function memoryLogger() {
 const blocksOf = (call: SlackCall | undefined) =>
   (call?.args.blocks ??
     (call?.args.view as { blocks?: unknown } | undefined)?.blocks) as KnownBlock[];
+
+beforeAll(forgetNewBlocksRefusal);
 
 function webClient(slack: FakeSlack): WebClient {
   return new WebClient('xoxb-fallback', singleAttemptClientOptions({ fetch: slack.fetch }));
