@@ -26,6 +26,7 @@ import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
 import { startingGate } from './slack/http/starting.ts';
+import { unreadableRequestHandler } from './slack/http/unreadable.ts';
 import { register } from './slack/index.ts';
 import { boltLogger } from './slack/process/bolt-logger.ts';
 import { InFlight } from './slack/process/in-flight.ts';
@@ -131,7 +132,11 @@ export function createApp(
     }),
     chat: new WebClient(
       config.slack.botToken.reveal(),
-      singleAttemptClientOptions({ fetch: fetchFn, ...defined({ apiUrl: config.slack.apiUrl }) }),
+      singleAttemptClientOptions({
+        fetch: fetchFn,
+        logger,
+        ...defined({ apiUrl: config.slack.apiUrl }),
+      }),
     ),
     fetch: fetchFn,
     digests,
@@ -167,6 +172,7 @@ export function createApp(
       // The front door has checked the signature, and more, before a request gets here.
       signatureVerification: false,
       logger: boltLog,
+      processEventErrorHandler: unreadableRequestHandler(logger.child({ component: 'http' })),
       customRoutes: [
         {
           path: '/healthz',

@@ -10,6 +10,11 @@ export const signatureTtlMs = 10 * 60_000;
 /** Slack redelivers an event three times within about five minutes; an hour covers them all. */
 export const eventTtlMs = 60 * 60_000;
 /**
+ * A workflow step's run is finished once, whichever event or instance brings it: its id is kept
+ * as long as an event's, which covers every redelivery.
+ */
+export const executionTtlMs = eventTtlMs;
+/**
  * How long a request waits for the store before it is handled anyway: the ack must leave within
  * Slack's 3 seconds, and a slow database must not turn every command into a timeout.
  */
@@ -24,8 +29,9 @@ export interface SeenRequestsOptions {
 
 /**
  * What the app has already handled, across every instance sharing the digest store: request
- * signatures, so a captured request replayed inside the timestamp window runs nothing, and event
- * ids, so each of Slack's redeliveries of an event is answered once whichever instance it reaches.
+ * signatures, so a captured request replayed inside the timestamp window runs nothing, event ids,
+ * so each of Slack's redeliveries of an event is answered once whichever instance it reaches, and
+ * workflow step runs, so each ends once.
  * When the store fails or is slow, a request counts as new: a replay needs a signed request to have
  * leaked, while refusing everything during a database hiccup would fail every person at once.
  */
@@ -44,6 +50,16 @@ export class SeenRequests {
   /** True the first time an event id is seen; an event without one is always new. */
   async firstEvent(eventId: string | undefined): Promise<boolean> {
     return eventId === undefined ? true : this.#first(`event:${eventId}`, eventTtlMs);
+  }
+
+  /**
+   * True the first time a workflow step's run (`function_execution_id`) is seen, under whatever
+   * event id it arrives; a run without an id is always new.
+   */
+  async firstExecution(executionId: string | undefined): Promise<boolean> {
+    return executionId === undefined
+      ? true
+      : this.#first(`execution:${executionId}`, executionTtlMs);
   }
 
   async #first(key: string, ttlMs: number): Promise<boolean> {

@@ -358,7 +358,23 @@ export async function stop(child: ChildProcess | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function run(): Promise<void> {
+/** The line that sums up the hostile phase against its targets. */
+function printHostile(attack: Awaited<ReturnType<typeof hostilePhase>>): void {
+  const hostileAcks = sorted(attack.result.latencies);
+  const hostileP99 = percentile(hostileAcks, 99);
+  console.log(
+    `  with ${hostileConcurrency} unsigned ${(hostileBodyBytes / 1048576).toFixed(1)} MB requests in flight (${attack.report.sent} sent: ${attack.report.refused} answered, ${attack.report.cut} cut): ` +
+      `${hostileCommands} valid acks p50 ${percentile(hostileAcks, 50).toFixed(2)} ms, p99 ${hostileP99.toFixed(2)} ms (target < 500: ${hostileP99 < 500 ? 'met' : 'NOT met'}), ` +
+      `errors ${attack.result.errors}, RSS growth ${mib(attack.rssGrowth)} (target < 50: ${attack.rssGrowth < 50 ? 'met' : 'NOT met'})`,
+  );
+}
+
+export interface SlackBenchOptions {
+  /** Only the hostile phase, after a warm-up of our app (`npm run bench -- hostile`). */
+  readonly hostileOnly?: boolean;
+}
+
+export async function run(options: SlackBenchOptions = {}): Promise<void> {
   const benchStarted = performance.now();
   const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
   let ours: ChildProcess | undefined;
@@ -368,8 +384,6 @@ export async function run(): Promise<void> {
     const { sandboxUrl, slackUrl } = await nextMessage(infra, 'infra');
     const started = await startOurApp(sandboxUrl, slackUrl);
     ours = started.child;
-    floor = spawnRole('floor');
-    const { port: floorPort } = await nextMessage(floor, 'floor');
     hostile = spawnRole('hostile');
     await nextMessage(hostile, 'hostile-ready');
 
@@ -386,6 +400,15 @@ export async function run(): Promise<void> {
       elapsedS: 0,
     });
     const oursTarget: Target = target('our app', ours, started.port, true);
+    if (options.hostileOnly === true) {
+      await phase(oursTarget, slackUrl, warmupCommands, 'warmup-our app');
+      await sleep(settleMs);
+      console.log(`our app, warmed up with ${warmupCommands} signed commands`);
+      printHostile(await hostilePhase(oursTarget, hostile, slackUrl));
+      return;
+    }
+    floor = spawnRole('floor');
+    const { port: floorPort } = await nextMessage(floor, 'floor');
     const floorTarget: Target = target('bare Bolt (floor)', floor, floorPort, false);
 
     // Footprint before any load: what the app costs at rest, apart from what load adds.
@@ -440,13 +463,7 @@ export async function run(): Promise<void> {
         `  our app: p99 ${app.p99.toFixed(0)} ms (target <= 100: ${verdict(app.p99 <= 100)}), RSS idle ${mib(idle)} (target <= 120: ${verdict(idle <= 120)}), after the load ${mib(after)} (target <= 256: ${verdict(after <= 256)})`,
       );
     }
-    const hostileAcks = sorted(attack.result.latencies);
-    const hostileP99 = percentile(hostileAcks, 99);
-    console.log(
-      `  with ${hostileConcurrency} unsigned ${(hostileBodyBytes / 1048576).toFixed(1)} MB requests in flight (${attack.report.sent} sent: ${attack.report.refused} answered, ${attack.report.cut} cut): ` +
-        `${hostileCommands} valid acks p50 ${percentile(hostileAcks, 50).toFixed(2)} ms, p99 ${hostileP99.toFixed(2)} ms (target < 500: ${hostileP99 < 500 ? 'met' : 'NOT met'}), ` +
-        `errors ${attack.result.errors}, RSS growth ${mib(attack.rssGrowth)} (target < 50: ${attack.rssGrowth < 50 ? 'met' : 'NOT met'})`,
-    );
+    printHostile(attack);
     const lookups = rounds * commandsPerRound + warmupCommands + hostileCommands;
     console.log(
       `  fake Slack saw ${stats.responseUrlPosts} response_url posts for ${lookups} lookups (one answer each, after a "still looking" update when it took over ${progressUpdateMs / 1000} s: lookups that joined a shared call late need none) and ${stats.usersInfo} users.info calls; run took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`,

@@ -7,12 +7,13 @@ import type { CsvFile, LookupOutcome, LookupPlan } from '../../flows/lookup.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
+import { renderDeliveryInDoubt } from '../../render/status.ts';
 import type { SlackDeps } from '../deps.ts';
 import { slackFailure } from '../web-api/client.ts';
 import {
   type Conversation,
-  mayHaveLanded,
   postInConversation,
+  postRetryingOnce,
   updateInConversation,
 } from '../web-api/conversation.ts';
 import { ResponseUrl } from '../web-api/response-url.ts';
@@ -40,12 +41,33 @@ export async function planFor(
 }
 
 /**
+ * Posts `message`, the last a person is waiting for in a conversation (an answer, the usage, a
+ * refusal), once more when Slack was briefly unable and posted nothing (see
+ * {@link postRetryingOnce}). When it stays unconfirmed, the person is told once that it may not
+ * have arrived, rather than given it twice. A failure no retry fixes is thrown.
+ */
+export async function postAnswer(
+  deps: SlackDeps,
+  where: Conversation,
+  message: SlackMessage,
+): Promise<void> {
+  const outcome = await postRetryingOnce(deps.chat, where, message, deps.logger);
+  if (outcome.posted) return;
+  deps.logger.warn(
+    { method: 'chat.postMessage', reason: outcome.failure.reason, channel: where.channel },
+    'Slack did not confirm an answer; telling the person it may not have arrived',
+  );
+  await postInConversation(deps.chat, where, renderDeliveryInDoubt(), deps.logger);
+}
+
+/**
  * Posts `pending` where the person will read the answer, then replaces it with the answer. Used by
  * DMs, mentions and the Home tab's modal (whose answer arrives as a DM). A lookup that asks for
- * an export sends its CSV file to the same place afterwards (a mention's into its thread). Posts go through the
- * client without automatic retries: a post retried after a timeout or a 5xx may appear twice.
- * When the pending post's fate is unknown, or the answer cannot replace it (deleted, too long,
- * Slack failing), the answer is posted as a new message, once.
+ * an export sends its CSV file to the same place afterwards (a mention's into its thread). Posts
+ * go through the client without automatic retries: a post retried after a timeout, a 5xx or
+ * `internal_error` may appear twice. When the pending post's fate is unknown, or the answer cannot
+ * replace it (deleted, too long, Slack failing), the answer is posted as a new message (see
+ * {@link postAnswer}).
  */
 export async function deliverLookup(
   deps: SlackDeps,
@@ -54,15 +76,11 @@ export async function deliverLookup(
   pendingMessage: SlackMessage,
   note: string | undefined,
 ): Promise<void> {
-  const post = (message: SlackMessage) =>
-    postInConversation(deps.chat, where, message, deps.logger);
-  let ts: string | undefined;
-  try {
-    ts = (await post(pendingMessage)).ts;
-  } catch (error) {
-    if (!mayHaveLanded(error)) throw error;
+  const pending = await postRetryingOnce(deps.chat, where, pendingMessage, deps.logger);
+  const ts = pending.posted ? pending.ts : undefined;
+  if (!pending.posted) {
     deps.logger.warn(
-      slackFailure(error, 'chat.postMessage'),
+      { method: 'chat.postMessage', reason: pending.failure.reason, channel: where.channel },
       'the pending post may not have reached Slack; the answer will come as a new message',
     );
   }
@@ -83,15 +101,13 @@ export async function deliverLookup(
         );
       }
     }
-    await post(message);
+    await postAnswer(deps, where, message);
   };
   const sink = {
     progress,
     finish,
     saveExport: (file: CsvFile) => sendExport(deps, where, file),
-    notice: async (message: SlackMessage) => {
-      await post(message);
-    },
+    notice: (message: SlackMessage) => postAnswer(deps, where, message),
   };
   await deps.inFlight.run((signal) => deps.flow.run(request, sink, { note, signal }));
 }

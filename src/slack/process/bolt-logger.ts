@@ -42,6 +42,18 @@ function write(logger: Logger, level: 'debug' | 'info' | 'warn' | 'error', parts
 }
 
 /**
+ * The logger of every Web API client the app makes: without one, a client prints to the console
+ * itself, past the redaction (a URL's credentials, a token in a message). Like Bolt's own, it says
+ * nothing below info, where a client writes out every request it sends.
+ */
+export function webApiLogger(logger: Logger): BoltLogger {
+  const adapter = boltLogger(logger);
+  adapter.setName('web-api');
+  if (adapter.getLevel() === LogLevel.DEBUG) adapter.setLevel(LogLevel.INFO);
+  return adapter;
+}
+
+/**
  * Bolt and the Web API client log through this adapter, so their records join ours in one pino
  * stream with the same redaction. Bolt passes several loose arguments; they become one message,
  * with an Error kept as `err` so its stack is structured.

@@ -89,6 +89,7 @@ export async function verifyBotToken(options: VerifyBotTokenOptions): Promise<Bo
       options.token,
       singleAttemptClientOptions({
         timeoutMs: Math.max(1_000, Math.min(attemptTimeoutMs, left)),
+        logger: options.logger,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.apiUrl === undefined ? {} : { apiUrl: options.apiUrl }),
       }),

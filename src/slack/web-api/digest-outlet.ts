@@ -22,12 +22,13 @@ export function slackDigestOutlet(
   logger: Logger,
   options: SlackDigestOutletOptions = {},
 ) {
+  const posterLogger = logger.child({ component: 'digest-poster' });
   const client = backgroundWebClient({
     token: slack.botToken.reveal(),
+    logger: posterLogger,
     ...defined({ apiUrl: slack.apiUrl, fetch: options.fetch }),
   });
   const directory = options.directory ?? new UserDirectory();
-  const posterLogger = logger.child({ component: 'digest-poster' });
   return {
     poster: blocksFallbackPoster(
       new SlackDigestPoster({ client, logger: posterLogger, directory }),

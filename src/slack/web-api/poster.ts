@@ -66,6 +66,7 @@ function webClient(
       timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
       ...defined({ fetch: settings.fetch }),
       ...defined({ apiUrl: settings.apiUrl }),
+      ...defined({ logger: settings.logger }),
     }),
   );
 }

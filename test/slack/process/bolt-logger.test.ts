@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
-import { boltLogger } from '../../../src/slack/process/bolt-logger.ts';
+import { boltLogger, webApiLogger } from '../../../src/slack/process/bolt-logger.ts';
 
 describe('boltLogger', () => {
   it('writes Bolt records through pino with Slack tokens scrubbed from message strings', () => {
@@ -31,5 +31,32 @@ describe('boltLogger', () => {
     expect((JSON.parse(lines[0] ?? '{}') as { msg: string }).msg).toBe(
       'http request url: https://slack.example/api/chat.postMessage',
     );
+  });
+});
+
+describe('webApiLogger', () => {
+  it('names the Web API client and says nothing below info, whatever the app logs', () => {
+    const lines: string[] = [];
+    const logger = webApiLogger(
+      createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } }),
+    );
+    logger.debug('http request body: {"text":"#hcsm last week"}');
+    logger.warn('http request failed', 'fetch to https://u:p@slack.example/api/ failed');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({
+        level: 40,
+        component: 'web-api',
+        msg: 'http request failed fetch to https://slack.example/api/ failed',
+      }),
+    ]);
+  });
+
+  it('keeps a stricter level of the app', () => {
+    const lines: string[] = [];
+    const logger = webApiLogger(
+      createLogger({ level: 'error', destination: { write: (line: string) => lines.push(line) } }),
+    );
+    logger.warn('http request failed');
+    expect(lines).toEqual([]);
   });
 });
