@@ -369,7 +369,7 @@ export class DigestRunner {
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
     const changes = rankChanges(digest.lastRanking, ranking);
-    const quiet = quietReason(postWhen, changes);
+    const quiet = quietReason(postWhen, changes, digest.account);
     if (quiet !== undefined) return { ranking, quiet };
     return { ranking, message: await this.#renderDigest(digest, query, result, changes) };
   }

@@ -73,7 +73,10 @@ function databaseSet(databases: readonly string[]): string {
  */
 export function identicalDigest(digests: readonly Digest[], spec: DigestSpec): Digest | undefined {
   const key = (
-    each: Pick<DigestSpec, 'databases' | 'schedule' | 'window' | 'top' | 'metric' | 'postWhen'>,
+    each: Pick<
+      DigestSpec,
+      'databases' | 'schedule' | 'window' | 'top' | 'metric' | 'postWhen' | 'account'
+    >,
   ) =>
     JSON.stringify([
       databaseSet(each.databases),
@@ -83,6 +86,7 @@ export function identicalDigest(digests: readonly Digest[], spec: DigestSpec): D
       each.top,
       each.metric ?? null,
       each.postWhen,
+      each.account?.toLowerCase() ?? null,
     ]);
   const wanted = key(spec);
   return digests.find((digest) => key(digest) === wanted);

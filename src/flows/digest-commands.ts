@@ -74,6 +74,11 @@ export interface DigestCommandContext {
   readonly caller: DigestCaller;
   /** The channel the command was typed in: where a created digest posts. */
   readonly channelId: string;
+  /**
+   * The DM between the app and the caller, opened on demand: where a watch of one account posts
+   * (`watch @DrFerreiraI in #hcsm`). Without it such a watch posts where it was typed.
+   */
+  readonly directMessage?: () => Promise<string>;
   readonly access: DigestAccess;
   /** `/influencers`, as the person typed it, for the commands quoted back. */
   readonly commandName: string;
@@ -121,14 +126,18 @@ export async function answerDigestCommand(
     switch (parsed.kind) {
       case 'create': {
         const { spec, notes } = refine ? await refine(parsed) : parsed;
-        const identical = await manager.identicalIn(caller.teamId, context.channelId, spec);
+        const channelId =
+          spec.account !== undefined && context.directMessage !== undefined
+            ? await context.directMessage()
+            : context.channelId;
+        const identical = await manager.identicalIn(caller.teamId, channelId, spec);
         if (identical !== undefined) {
           await send(
             renderDigestDuplicate(identical, { now: now(), viewerId: caller.userId, command }),
           );
           return;
         }
-        const created = await manager.create(caller, context.channelId, spec, access);
+        const created = await manager.create(caller, channelId, spec, access);
         await send(confirmation(context, created, { notes }));
         return;
       }

@@ -131,7 +131,7 @@ export class DigestManager {
         top: spec.top,
         postWhen: spec.postWhen,
         presentation: spec.presentation,
-        ...defined({ metric: spec.metric }),
+        ...defined({ metric: spec.metric, account: spec.account }),
         nextRunAt: first,
       },
       now,

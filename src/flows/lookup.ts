@@ -28,10 +28,10 @@ import {
   readsAsQuestion,
   withPreviousPeriod,
 } from '../parsing/index.ts';
-import { renderAnswer } from '../render/answer.ts';
 import { type CsvFile, renderCsv } from '../render/csv.ts';
 import { renderError } from '../render/errors.ts';
 import { digestVerbHint, renderHelp } from '../render/help.ts';
+import type { PersonRankings } from '../render/person.ts';
 import {
   renderPending,
   renderStillRunning,
@@ -40,6 +40,18 @@ import {
   utcFallbackNote,
   zoneAliasNote,
 } from '../render/status.ts';
+import type { PeriodRanking } from '../render/trend.ts';
+import { renderTrendCsv } from '../render/trend-csv.ts';
+import {
+  askPerson,
+  askTrend,
+  comparedWindow,
+  fileOf,
+  type Made,
+  type Rankings,
+  type RenderOptions,
+  renderMade,
+} from './lookup-answers.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -215,6 +227,45 @@ export class LookupFlow {
     return { current, previous };
   }
 
+  /** Each period's ranking of a trend, as deep as the service goes (see `askTrend`). */
+  trendRankings(request: LookupRequest, signal?: AbortSignal): Promise<PeriodRanking[]> {
+    return askTrend(request, (asked) => this.result(asked, signal));
+  }
+
+  /**
+   * What a person's answer is read from, at the flow's clock (see `askPerson`): the window it is
+   * compared with is the previous period unless the request names another.
+   * @throws ParseError when the previous period starts before the first day with data.
+   */
+  personRankings(request: LookupRequest, signal?: AbortSignal): Promise<PersonRankings> {
+    const compared = request.compare === undefined ? this.comparedWithPrevious(request) : request;
+    if (isParseError(compared)) return Promise.reject(compared);
+    return askPerson(compared, this.#now(), (asked) => this.result(asked, signal));
+  }
+
+  /** Everything the answer to `request` is made from, by the kind of lookup it is. */
+  async made(request: LookupRequest, signal?: AbortSignal): Promise<Made> {
+    if (request.trend !== undefined) {
+      return { kind: 'trend', periods: await this.trendRankings(request, signal) };
+    }
+    if (request.person !== undefined) {
+      return { kind: 'person', rankings: await this.personRankings(request, signal) };
+    }
+    return { kind: 'ranking', rankings: await this.results(request, signal) };
+  }
+
+  /**
+   * The answer to `request` with these options, asked now: what a button that shows it again
+   * elsewhere (Share in channel) posts.
+   */
+  async answer(
+    request: LookupRequest,
+    options: RenderOptions & { readonly signal?: AbortSignal } = {},
+  ): Promise<SlackMessage> {
+    const { signal, ...shown } = options;
+    return renderMade(request, await this.made(request, signal), shown);
+  }
+
   /**
    * The request's ranking within the flow's deadline, for surfaces that show it their own way (a
    * Workflow Builder step); otherwise the words a lookup gives for what went wrong, so every
@@ -285,6 +336,10 @@ export class LookupFlow {
    */
   async exportFile(request: LookupRequest, signal?: AbortSignal): Promise<CsvFile> {
     const { compare: _compare, ...asked } = request;
+    // A trend's file holds every period's top N as shown: its rows are people times periods.
+    if (asked.trend !== undefined) {
+      return renderTrendCsv(asked, await this.trendRankings(asked, signal));
+    }
     const whole = { ...asked, top: lookupTopRange.exportMax, export: true };
     return renderCsv(whole, await this.result(whole, signal));
   }
@@ -313,23 +368,18 @@ export class LookupFlow {
     let outcome: LookupOutcome;
     let file: CsvFile | undefined;
     try {
-      const { current, previous } = await this.#withinDeadline(
-        (signal) => this.results(request, signal),
+      const made = await this.#withinDeadline(
+        (signal) => this.made(request, signal),
         options.signal,
       );
       await this.#turns.next();
-      const renderOptions = {
+      message = renderMade(shownInMessage(request), made, {
         shareable: options.shareable ?? false,
         actions: true,
-        ...defined({
-          note: options.note,
-          presentation: options.presentation,
-          previous,
-        }),
-      };
-      message = renderAnswer(shownInMessage(request), current, renderOptions);
+        ...defined({ note: options.note, presentation: options.presentation }),
+      });
       if (request.export === true && sink.saveExport !== undefined) {
-        file = renderCsv(request, current);
+        file = fileOf(request, made);
       }
       outcome = 'answered';
     } catch (error) {
@@ -395,25 +445,15 @@ export class LookupFlow {
   }
 }
 
-/** A ranking and, for a compared lookup, the ranking of the window it is compared with. */
-export interface Rankings {
-  readonly current: InfluencersResult;
-  readonly previous?: InfluencersResult;
-}
-
-/** The lookup of the window `request` compares with; undefined when it compares with none. */
-function comparedWindow(request: LookupRequest): LookupRequest | undefined {
-  const { compare, ...rest } = request;
-  if (compare === undefined) return undefined;
-  return { ...rest, start: compare.start, end: compare.end };
-}
+export type { Made, Rankings, RenderOptions } from './lookup-answers.ts';
 
 /**
  * The request as its message shows it. An export's file holds up to 500 rows, but its message at
  * most a table's 100, and only the list's 10 when no table or chart was asked for.
  */
 export function shownInMessage(request: LookupRequest): LookupRequest {
-  if (request.export !== true) return request;
+  // A trend's file holds the people its message shows, period by period.
+  if (request.export !== true || request.trend !== undefined) return request;
   const max = request.presentation === undefined ? lookupTopRange.listMax : lookupTopRange.tableMax;
   return request.top <= max ? request : { ...request, top: max };
 }

@@ -147,7 +147,9 @@ export type SkipReason =
   /** `only new`: no one entered the top N since the previous run. */
   | { readonly kind: 'no_newcomer' }
   /** `only new`, first run: the ranking was recorded, for the next runs to compare with. */
-  | { readonly kind: 'first_ranking' };
+  | { readonly kind: 'first_ranking' }
+  /** A watch of one account: it neither entered the top N nor left it since the previous run. */
+  | { readonly kind: 'account_steady' };
 
 export interface LastRun {
   /** The scheduled instant this run was for (or the moment of a manual run). */
@@ -179,6 +181,11 @@ export interface Digest {
   readonly metric?: Metric;
   readonly presentation: Presentation;
   readonly postWhen: PostWhen;
+  /**
+   * A watch of one account (`watch @DrFerreiraI in #hcsm`): its screen name, without the `@`. Such
+   * a watch posts, to its creator's DM, only when that account enters or leaves the top N.
+   */
+  readonly account?: string;
   readonly status: DigestStatus;
   /** Why the digest was paused; absent when active or paused by hand. */
   readonly pauseReason?: PauseReason;
@@ -197,7 +204,7 @@ export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
 > &
-  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation'>>;
+  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account'>>;
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

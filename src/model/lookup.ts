@@ -39,7 +39,44 @@ export interface LookupRequest {
    * answer can say how it was read; absent otherwise.
    */
   readonly zoneAlias?: string;
+  /**
+   * A trend (`weekly`, `by day`, `per month`): one ranking per period of `trend.unit`, shown as
+   * each person's rank over time. `start` and `end` then span exactly those periods: `start` opens
+   * the first and every period is a whole unit in `timezone`, except the last one when `end` cuts
+   * it short (the current period, so far): `time/periods.ts` reads them back.
+   */
+  readonly trend?: Trend;
+  /**
+   * One person (`@DrFerreiraI in #hcsm`): their place in the whole ranking of the window, of
+   * `compare`'s window (the previous period unless another was asked for) and of each of the last
+   * {@link personWeeks} weeks. The X screen name as typed, without its `@`.
+   */
+  readonly person?: string;
 }
+
+/** The units a trend counts periods in: whole days and calendar months in the zone, ISO weeks. */
+export const trendUnits = ['day', 'week', 'month'] as const;
+export type TrendUnit = (typeof trendUnits)[number];
+
+export interface Trend {
+  readonly unit: TrendUnit;
+}
+
+/**
+ * How many periods a trend may hold: one chart point each, and Slack's line charts show about 20
+ * points a series at most.
+ */
+export const trendPeriodRange = { min: 2, max: 20 } as const;
+
+/** The weeks a person's answer shows their rank in: the current ISO week and those before it. */
+export const personWeeks = 8;
+
+/**
+ * How deep every question of a trend or a person's answer reads a ranking: the service's most.
+ * A person's rank is known wherever they are among these, and questions of one window asked for
+ * either are the same question (shared in flight and cached).
+ */
+export const wholeRankingLimit = 500;
 
 export interface ParseDefaults {
   /** Window when the text names no time: now minus this many days, to now. Default 7. */

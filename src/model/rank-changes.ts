@@ -113,3 +113,21 @@ export function rankChanges(
   }
   return { firstRun: false, newEntrants, movedUp, movedDown, droppedOut, unchanged };
 }
+
+/**
+ * Whether `account` entered the top N (`entered`, with its place now) or left it (`left`, with its
+ * place then) between two runs; undefined when it did neither. Screen names compare as X does,
+ * whatever their case.
+ */
+export function accountMove(
+  account: string,
+  changes: RankChanges,
+): { readonly kind: 'entered' | 'left'; readonly rank: number } | undefined {
+  const key = account.replace(/^@+/u, '').toLowerCase();
+  const same = (entry: { readonly screenName: string }) =>
+    entry.screenName.replace(/^@+/u, '').toLowerCase() === key;
+  const entered = changes.newEntrants.find(same);
+  if (entered !== undefined) return { kind: 'entered', rank: entered.rank };
+  const left = changes.droppedOut.find(same);
+  return left === undefined ? undefined : { kind: 'left', rank: left.rank };
+}

@@ -28,6 +28,8 @@ import { type DigestEdit, readEdit } from './digest-edit.ts';
 import { scanCommand } from './grammar.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, forDigest } from './messages/digest.ts';
+import { personErrors } from './messages/trend.ts';
+import { matchPerson } from './person.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
@@ -46,6 +48,11 @@ export interface DigestSpec {
   readonly metric?: Metric;
   /** `with table`, `with chart`; `list` by default. */
   readonly presentation: Presentation;
+  /**
+   * `watch @DrFerreiraI in #hcsm`: the one account the watch follows, without its `@`; it then
+   * posts to its creator's DM when that account enters or leaves the top N.
+   */
+  readonly account?: string;
 }
 
 export type DigestCommand =
@@ -151,6 +158,24 @@ const watchSchedule: ScheduleClause = {
   morning: false,
 };
 
+/**
+ * The account a watch names first (`watch @DrFerreiraI in #hcsm`), with its `in`; undefined when
+ * it names none.
+ * @throws ParseError for a digest naming one: following one account is what a watch does.
+ */
+function accountFirst(body: readonly Token[], kind: 'digest' | 'watch') {
+  let person: ReturnType<typeof matchPerson>;
+  try {
+    person = matchPerson(body, 0);
+  } catch (error) {
+    // The handle's words, closing on a watch rather than on a lookup.
+    if (!(error instanceof ParseError) || error.fragment === undefined) throw error;
+    throw personErrors.badHandle(error.fragment, 'watch @DrFerreiraI in #hcsm');
+  }
+  if (person !== undefined && kind === 'digest') throw personErrors.watchOnly(person.value);
+  return person;
+}
+
 function readList(text: string, tokens: readonly Token[]): DigestCommand {
   const extra = tokens[2];
   if (extra === undefined) return { kind: 'list' };
@@ -181,10 +206,17 @@ function readCreate(
   context: DigestParseContext,
   kind: 'digest' | 'watch',
 ): DigestCommand {
-  const scan = scanCommand(text, body, digestClauses, {
-    quotedExample: (phrase) =>
-      kind === 'watch' ? `watch "${phrase}" top 10` : `digest "${phrase}" every monday at 9am`,
-  });
+  // `watch @DrFerreiraI in #hcsm`: one account, named first (`person.ts`).
+  const person = accountFirst(body, kind);
+  const scan = scanCommand(
+    text,
+    person === undefined ? body : body.slice(person.next),
+    digestClauses,
+    {
+      quotedExample: (phrase) =>
+        kind === 'watch' ? `watch "${phrase}" top 10` : `digest "${phrase}" every monday at 9am`,
+    },
+  );
   const found = collectClauses(scan.clauses);
   const { time, window, zone, top, postWhen, metric, presentation } = found;
   let { schedule } = found;
@@ -227,7 +259,7 @@ function readCreate(
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
-      ...defined({ metric: metric === 'default' ? undefined : metric }),
+      ...defined({ metric: metric === 'default' ? undefined : metric, account: person?.value }),
       presentation: presentation ?? 'list',
     },
     notes: built.notes,

@@ -50,6 +50,7 @@ import {
   type LookupRequest,
   type ParseContext,
   type ParseDefaults,
+  type TrendUnit,
 } from '../model/lookup.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
@@ -59,6 +60,7 @@ import { type Comparison, comparisonWindow, matchComparison, matchMetric } from 
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
+import { personErrors } from './messages/trend.ts';
 import {
   lookupTopRange,
   matchLookupTop,
@@ -67,6 +69,7 @@ import {
   type ShowOption,
   zoneAlias,
 } from './options.ts';
+import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
 import { normaliseSlackText } from './slack-text.ts';
 import {
@@ -79,15 +82,18 @@ import {
   type TimeExpression,
 } from './time/index.ts';
 import { fragmentOf, type Token, tokenize } from './tokens.ts';
+import { checkTrendOptions, matchTrend, trendWindow } from './trend.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 
 interface LookupClauses {
+  person: string;
   zone: string;
   top: number;
   compare: Comparison;
   metric: Metric;
   show: ShowOption;
+  trend: TrendUnit;
   time: TimeExpression;
   misspeltTime: never;
 }
@@ -112,9 +118,13 @@ function withoutQuestion(text: string, tokens: readonly Token[], conversation: b
  * year` a comparison before `last year` can be the window.
  */
 const lookupClauses: Clauses<LookupClauses> = {
+  // `@x in #hcsm`: the person's `in` before a database, before `in` can be a zone.
+  person: matchPerson,
   zone: matchZoneOption,
   top: matchLookupTop,
   compare: matchComparison,
+  // `by week` is a trend before `by` can be a metric.
+  trend: matchTrend,
   metric: matchMetric,
   show: matchShowOption,
   time: matchTimeExpression,
@@ -162,8 +172,20 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let time: { value: TimeExpression; fragment: string } | undefined;
   let compare: { value: Comparison; fragment: string } | undefined;
   let metric: Metric | undefined;
+  let trend: { value: TrendUnit; fragment: string } | undefined;
+  let person: { value: string; fragment: string } | undefined;
   for (const clause of scan.clauses) {
     switch (clause.kind) {
+      case 'trend':
+        if (trend !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'trend');
+        trend = clause;
+        break;
+      case 'person':
+        if (person !== undefined) {
+          throw personErrors.twoPeople(`@${person.value}`, `@${clause.value}`);
+        }
+        person = clause;
+        break;
       case 'zone':
         if (zone !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'time zone');
         zone = clause.value;
@@ -211,22 +233,44 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   const timezone = zone ?? resolveZone(context.zone) ?? 'UTC';
   const timeContext = { now: context.now, zone: timezone };
   const earliest = context.earliestDate ?? earliestDataDate;
-  const window = checkEarliest(
+  let window = checkEarliest(
     time === undefined
       ? defaultTimeWindow(timeContext, defaults.windowDays)
       : evaluateTimeExpression(time.value, timeContext, time.fragment),
     earliest,
     time?.fragment ?? `last ${defaults.windowDays} days`,
   );
+  if (trend !== undefined) {
+    checkTrendOptions(trend, { compare, presentation, top, person });
+    const fragment = time?.fragment ?? trend.fragment;
+    window = trendWindow(
+      trend.value,
+      window,
+      time !== undefined,
+      { ...timeContext, earliest },
+      fragment,
+    );
+  }
+  if (person !== undefined) checkPersonOptions({ top, presentation, exported });
+  // One person's answer compares with the previous period unless another was asked for.
+  const comparison =
+    compare ??
+    (person === undefined
+      ? undefined
+      : { value: { kind: 'previous' } as const, fragment: 'vs previous period' });
   const compared =
-    compare === undefined
+    comparison === undefined
       ? undefined
       : checkEarliest(
-          comparisonWindow(compare.value, window, timeContext, compare.fragment),
+          comparisonWindow(comparison.value, window, timeContext, comparison.fragment),
           earliest,
-          compare.fragment,
+          comparison.fragment,
         );
-  const shown = shownCount(top, presentation?.value, exported !== undefined, defaults.top);
+  // A trend shows its table and chart whatever was asked, and its file holds the people it shows.
+  const shown =
+    trend === undefined
+      ? shownCount(top, presentation?.value, exported !== undefined, defaults.top)
+      : { top: top?.value ?? defaults.top, presentation: undefined };
   return {
     databases,
     start: formatInstant(window.start),
@@ -236,9 +280,11 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     ...(compared === undefined
       ? {}
       : { compare: { start: formatInstant(compared.start), end: formatInstant(compared.end) } }),
-    ...defined({ metric, presentation: shown.presentation }),
+    ...defined({ metric, presentation: trend === undefined ? shown.presentation : undefined }),
     ...(exported === undefined ? {} : { export: true }),
     ...defined({ zoneAlias: alias }),
+    ...(trend === undefined ? {} : { trend: { unit: trend.value } }),
+    ...defined({ person: person?.value }),
   };
 }
 

@@ -55,6 +55,8 @@ const questionWords: ReadonlySet<string> = new Set([
   'biggest',
   'loudest',
   'most',
+  // `how did @DrFerreiraI do in #hcsm?`: one person's lookup (`person.ts`).
+  'how',
 ]);
 
 /** Words a question holds around its question words (`who were the top voices in …`). */
@@ -87,6 +89,9 @@ const fillerWords: ReadonlySet<string> = new Set([
   'hashtag',
   'database',
   'behind',
+  'did',
+  'does',
+  'do',
 ]);
 
 /** Nouns after `top` that make it a question word rather than `top N`. */

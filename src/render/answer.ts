@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { InfluencersResult } from '../analytics/types.ts';
-import type { LookupRequest } from '../model/lookup.ts';
+import { type LookupRequest, trendUnits } from '../model/lookup.ts';
 import type { MessageBlock, SlackMessage } from '../model/message.ts';
 import { metricNames } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
@@ -318,13 +318,18 @@ const shareValueSchema = z.object({
   c: z.object({ s: instant, e: instant }).optional(),
   m: z.enum(metricNames).optional(),
   p: z.enum(['list', 'table', 'chart', 'category_chart']).optional(),
+  r: z.enum(trendUnits).optional(),
+  u: z
+    .string()
+    .regex(/^\w{1,50}$/u)
+    .optional(),
 });
 
 /**
  * The button value that lets the Slack layer run the same lookup again (to share it, compare it,
- * draw it as a table or a chart, export it): compact JSON with short keys, the comparison, metric
- * and presentation only when set (Slack allows 2,000 characters; the answer omits the buttons
- * beyond).
+ * draw it as a table or a chart, export it): compact JSON with short keys, the comparison, metric,
+ * presentation, trend unit and person only when set (Slack allows 2,000 characters; the answer
+ * omits the buttons beyond).
  */
 export function encodeShareValue(request: LookupRequest): string {
   return JSON.stringify({
@@ -339,6 +344,8 @@ export function encodeShareValue(request: LookupRequest): string {
       : { c: { s: request.compare.start, e: request.compare.end } }),
     ...(request.metric === undefined ? {} : { m: request.metric }),
     ...(request.presentation === undefined ? {} : { p: request.presentation }),
+    ...(request.trend === undefined ? {} : { r: request.trend.unit }),
+    ...(request.person === undefined ? {} : { u: request.person }),
   });
 }
 
@@ -355,7 +362,7 @@ export function decodeShareValue(value: string): LookupRequest | undefined {
   }
   const parsed = shareValueSchema.safeParse(json);
   if (!parsed.success) return undefined;
-  const { d, s, e, z: timezone, t, c, m, p } = parsed.data;
+  const { d, s, e, z: timezone, t, c, m, p, r, u } = parsed.data;
   if (Date.parse(s) >= Date.parse(e)) return undefined;
   if (c !== undefined && Date.parse(c.s) >= Date.parse(c.e)) return undefined;
   return {
@@ -367,6 +374,8 @@ export function decodeShareValue(value: string): LookupRequest | undefined {
     ...(c === undefined ? {} : { compare: { start: c.s, end: c.e } }),
     ...(m === undefined ? {} : { metric: m }),
     ...(p === undefined ? {} : { presentation: p }),
+    ...(r === undefined ? {} : { trend: { unit: r } }),
+    ...(u === undefined ? {} : { person: u }),
   };
 }
 
@@ -380,24 +389,51 @@ function answerTail(
   presentation: Presentation,
   ranking: Ranking,
 ): KnownBlock[] {
+  const { export: _file, presentation: _asked, ...asked } = request;
+  return answerButtons(presentation === 'list' ? asked : { ...asked, presentation }, options, {
+    compare: !ranking.compared,
+    table: presentation !== 'table',
+    chart: presentation !== 'chart',
+    export: true,
+  });
+}
+
+/** Which of the buttons that ask again an answer offers (Share follows `shareable`). */
+export interface ButtonOffer {
+  readonly compare: boolean;
+  readonly table: boolean;
+  readonly chart: boolean;
+  readonly export: boolean;
+}
+
+/**
+ * The buttons under an answer of `asked` (the request as shown), those `offer` names when the
+ * options ask for buttons, and Share when shareable; none in a channel, and a note instead when
+ * the request does not fit in a button's value.
+ */
+export function answerButtons(
+  asked: LookupRequest,
+  options: Pick<AnswerOptions, 'audience' | 'shareable' | 'actions'>,
+  offer: ButtonOffer,
+): KnownBlock[] {
   if (options.audience === 'channel') return [];
   const share = options.shareable === true;
   const ask = options.actions === true;
   if (!share && !ask) return [];
-  const { export: _file, presentation: _asked, ...asked } = request;
-  const value = encodeShareValue(presentation === 'list' ? asked : { ...asked, presentation });
+  const value = encodeShareValue(asked);
   if (value.length > blockKitLimits.buttonValue) {
     return [context(ask ? actionsTooLongNote : shareTooLongNote)];
   }
   const buttons: Button[] = [];
   if (ask) {
-    if (!ranking.compared)
+    if (offer.compare)
       buttons.push(button(actionIds.answerCompare, 'Compare with previous period', value));
-    if (presentation !== 'table') buttons.push(button(actionIds.answerTable, 'Table', value));
-    if (presentation !== 'chart') buttons.push(button(actionIds.answerChart, 'Chart', value));
-    buttons.push(button(actionIds.answerExport, 'Export CSV', value));
+    if (offer.table) buttons.push(button(actionIds.answerTable, 'Table', value));
+    if (offer.chart) buttons.push(button(actionIds.answerChart, 'Chart', value));
+    if (offer.export) buttons.push(button(actionIds.answerExport, 'Export CSV', value));
   }
   if (share) buttons.push(button(actionIds.shareAnswer, 'Share in channel', value));
+  if (buttons.length === 0) return [];
   const actions: ActionsBlock = {
     type: 'actions',
     block_id: blockIds.answerActions,
@@ -451,7 +487,8 @@ function windowContext(request: LookupRequest, ranking: Ranking, rankedBy: strin
   return context(parts.join(' · '));
 }
 
-function windowText(
+/** A window as an answer's context line writes it: whole days as days, else its exact ends. */
+export function windowText(
   window: { readonly start: string; readonly end: string },
   zone: string,
 ): string {
@@ -460,14 +497,16 @@ function windowText(
   return `${slackDate(window.start, zone)} → ${slackDate(window.end, zone)}`;
 }
 
-function header(text: string): HeaderBlock {
+/** An answer's title, plain and within the header's limit. */
+export function header(text: string): HeaderBlock {
   return {
     type: 'header',
     text: { type: 'plain_text', text: truncate(cleanText(text), blockKitLimits.headerText) },
   };
 }
 
-function textOf(blocks: readonly MessageBlock[]): number {
+/** The block text `blocks` add to a message, as the limits count it. */
+export function textOf(blocks: readonly MessageBlock[]): number {
   let total = 0;
   for (const block of blocks) total += blockTextLength(block);
   return total;

@@ -102,7 +102,8 @@ function namedPoints(
   return labels.map((label, index) => ({ label, value: values[index] ?? 0 }));
 }
 
-function chartTitle(title: string): string {
+/** A chart's title, plain and within the block's 50 characters. */
+export function chartTitle(title: string): string {
   return truncate(cleanText(title), blockKitLimits.chartTitle) || 'Top influencers';
 }
 
@@ -113,7 +114,7 @@ function barLabel(row: RankedRow): string {
 }
 
 /** Labels cut to the block's 20 characters and kept distinct, since a series matches on them. */
-function uniqueLabels(labels: readonly string[]): string[] {
+export function uniqueLabels(labels: readonly string[]): string[] {
   const seen = new Set<string>();
   return labels.map((raw, index) => {
     const base = truncate(cleanText(raw), blockKitLimits.chartLabel) || `#${index + 1}`;

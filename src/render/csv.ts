@@ -4,12 +4,13 @@
  * a cell a spreadsheet would read as a formula is neutralized.
  */
 import type { InfluencersResult } from '../analytics/types.ts';
+import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import { metricNames } from '../model/metrics.ts';
 import { followersOf } from './answer-list.ts';
 import { cleanText, formatDatabases, neutralizeMrkdwn, truncate } from './format.ts';
 import { defaultMetric, metricHeading, metricValue } from './metric-words.ts';
-import { rankingOf, rankingSubject } from './ranking.ts';
+import { type RankedRow, rankingOf, rankingSubject } from './ranking.ts';
 import { rankingWords, selectionLine } from './selection.ts';
 
 export interface CsvFile {
@@ -32,41 +33,69 @@ const maxDatabasesInName = 80;
 export function renderCsv(request: LookupRequest, result: InfluencersResult): CsvFile {
   const metric = request.metric ?? defaultMetric;
   const ranking = rankingOf(result, metric, request.top);
-  const header = [
-    'Rank',
-    'Display name',
-    'Handle',
-    'Profile URL',
-    ...metricNames.map(metricHeading),
-    'Followers',
-    'Categories',
-  ];
-  const rows = ranking.rows.map((row) => {
-    const handle = row.screenName;
-    const categories = (row.influencer.stakeholderCategories ?? [])
-      .map((category) => cleanText(typeof category?.name === 'string' ? category.name : ''))
-      .filter((name) => name.length > 0);
-    return [
-      String(row.rank),
-      text(cleanText(row.influencer.displayName ?? '')),
-      text(handle),
-      text(handle.length > 0 ? `https://x.com/${encodeURIComponent(handle)}` : ''),
-      ...metricNames.map((name) => String(metricValue(row.influencer, name) ?? '')),
-      String(followersOf(row) ?? ''),
-      text([...new Set(categories)].join('; ')),
-    ];
+  const rows = ranking.rows.map((row) => [String(row.rank), ...personCells(row, row)]);
+  const title = `${rankingSubject(ranking.rows.length)} for ${formatDatabases(request.databases)}, ${rankingWords(request, metric, result)}`;
+  return csvFile(request, {
+    name: 'influencers',
+    title,
+    rows: [['Rank', ...personColumns], ...rows],
+    ...defined({ selected: selectionLine(request, metric, result) }),
   });
-  const content = `\uFEFF${[header, ...rows].map((cells) => cells.map(quoted).join(',')).join('\r\n')}\r\n`;
+}
 
-  const databases = formatDatabases(request.databases);
+/** What a person's row of a file holds after its rank, in this order (see {@link personCells}). */
+export const personColumns: readonly string[] = [
+  'Display name',
+  'Handle',
+  'Profile URL',
+  ...metricNames.map(metricHeading),
+  'Followers',
+  'Categories',
+];
+
+/**
+ * The cells of {@link personColumns}: who the person is from `profile`, the figures from
+ * `figures` (empty cells without it: the person was not ranked then).
+ */
+export function personCells(profile: RankedRow, figures: RankedRow | undefined): string[] {
+  const handle = profile.screenName;
+  const categories = (profile.influencer.stakeholderCategories ?? [])
+    .map((category) => cleanText(typeof category?.name === 'string' ? category.name : ''))
+    .filter((name) => name.length > 0);
+  return [
+    text(cleanText(profile.influencer.displayName ?? '')),
+    text(handle),
+    text(handle.length > 0 ? `https://x.com/${encodeURIComponent(handle)}` : ''),
+    ...metricNames.map((name) =>
+      figures === undefined ? '' : String(metricValue(figures.influencer, name) ?? ''),
+    ),
+    String(followersOf(profile) ?? ''),
+    text([...new Set(categories)].join('; ')),
+  ];
+}
+
+/**
+ * The file of `rows` (the header first) for `request`: named `<name>_<databases>_<start>_<end>_
+ * <zone>_<order>.csv`, titled `title`, posted with the query it answers (and who of the
+ * service's top people it keeps, when `selected` says).
+ */
+export function csvFile(
+  request: LookupRequest,
+  file: {
+    readonly name: string;
+    readonly title: string;
+    readonly rows: readonly string[][];
+    readonly selected?: string;
+  },
+): CsvFile {
+  const metric = request.metric ?? defaultMetric;
+  const content = `\uFEFF${file.rows.map((cells) => cells.map(quoted).join(',')).join('\r\n')}\r\n`;
   const start = isoInstant(request.start);
   const end = isoInstant(request.end);
   const zone = cleanText(request.timezone);
-  const selected = selectionLine(request, metric, result);
-  const title = `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankingWords(request, metric, result)}`;
   return {
     filename: [
-      'influencers',
+      file.name,
       truncate(safe(request.databases.join('+')), maxDatabasesInName, ''),
       safe(start),
       safe(end),
@@ -76,13 +105,13 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
       .filter((part) => part.length > 0)
       .join('_')
       .concat('.csv'),
-    title: truncate(cleanText(title), 250),
+    title: truncate(cleanText(file.title), 250),
     comment: truncate(
       [
-        neutralizeMrkdwn(title),
+        neutralizeMrkdwn(file.title),
         `${start} to ${end}`,
         `zone ${neutralizeMrkdwn(zone)}`,
-        ...(selected === undefined ? [] : [neutralizeMrkdwn(selected)]),
+        ...(file.selected === undefined ? [] : [neutralizeMrkdwn(file.selected)]),
       ].join(' · '),
       3000,
     ),

@@ -31,6 +31,7 @@ import {
 } from './limits.ts';
 import { isSlackId } from './mentions.ts';
 import { metricName } from './metric-words.ts';
+import { bareHandle } from './ranking.ts';
 import {
   describeWindow,
   monthlyWindowRules,
@@ -78,9 +79,11 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   const noun = digestNoun(digest);
   const done = options.updated === true ? 'updated' : 'created';
   const what =
-    digest.postWhen === 'new'
-      ? `${poster} in ${digestChannel(digest.channelId)} when someone new enters the ${digestSubject(digest, { channel: false })}.`
-      : `${poster} the ${digestSubject(digest, { channel: false })} in ${digestChannel(digest.channelId)}.`;
+    digest.account !== undefined && digest.postWhen === 'new'
+      ? `You will get a DM from me when @${bareHandle(digest.account)} enters or leaves the ${digestSubject(digest, { channel: false })}; \`${cmd} digests\` in that DM lists it.`
+      : digest.postWhen === 'new'
+        ? `${poster} in ${digestChannel(digest.channelId)} when someone new enters the ${digestSubject(digest, { channel: false })}.`
+        : `${poster} the ${digestSubject(digest, { channel: false })} in ${digestChannel(digest.channelId)}.`;
   const blocks: KnownBlock[] = [
     section(`:white_check_mark: *${noun} ${escapeMrkdwn(digest.id)} ${done}.* ${what}`),
     section(
@@ -346,6 +349,8 @@ function skipWords(reason: SkipReason, top: number): string {
       return `no one new entered the top ${top}`;
     case 'first_ranking':
       return `the first ranking was recorded, for the next runs to compare with`;
+    case 'account_steady':
+      return `the account it watches neither entered nor left the top ${top}`;
     default:
       return unhandled(reason, 'it was not posted');
   }

@@ -8,7 +8,7 @@ import type { InfluencersQuery, InfluencersResult, Metric } from '../analytics/t
 import type { Cadence, Digest, PauseReason, RankedAccount } from '../model/digest.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
-import type { RankChanges } from '../model/rank-changes.ts';
+import { accountMove, type RankChanges } from '../model/rank-changes.ts';
 import { frameAnswer, type PreparedAnswer, prepareAnswer } from './answer.ts';
 import { droppedOutText, listWithMore, maxMovesShown, personLabel } from './answer-list.ts';
 import { context, section } from './blocks.ts';
@@ -67,10 +67,13 @@ export function renderDigestMessage(
     `${label} · ${escapeMrkdwn(scheduleWords(digest))} · created by ${creator} · id ${escapeMrkdwn(digest.id)}`,
   );
   const moves = changesBlock(changes);
+  const metric = digest.metric ?? newcomerMetric;
   const newcomers =
-    digest.postWhen === 'new'
-      ? newcomersLine(changes, result, digest.top, digest.metric ?? newcomerMetric)
-      : undefined;
+    digest.account !== undefined && digest.postWhen === 'new'
+      ? accountLine(digest.account, changes, result, digest.top, metric)
+      : digest.postWhen === 'new'
+        ? newcomersLine(changes, result, digest.top, metric)
+        : undefined;
   // The answer's own blocks, with the digest's lines in the room it leaves them.
   const answer = frameAnswer(preparedAnswer(request, result), {
     afterWindow: [...(newcomers === undefined ? [] : [section(newcomers.mrkdwn)]), line],
@@ -137,6 +140,40 @@ function newcomersLine(
   return {
     mrkdwn: truncateMrkdwn(`:new: *${heading}*: ${list}`, blockKitLimits.sectionText),
     text: `${heading}: ${list}`,
+  };
+}
+
+/**
+ * A watch of one account's news, first in its post: "@drana entered the top 10 at #7, 120
+ * mentions", "@drana left the top 10 (was #9)", or where it stands when someone ran the watch by
+ * hand and it did neither.
+ */
+function accountLine(
+  account: string,
+  changes: RankChanges,
+  result: InfluencersResult,
+  top: number,
+  metric: Metric,
+): { readonly mrkdwn: string; readonly text: string } {
+  const who = accountLabel({ screenName: account, rank: 0 });
+  const move = accountMove(account, changes);
+  const key = account.toLowerCase();
+  const found = result.influencers
+    .slice(0, top)
+    .find((influencer) => influencer.screenName.replace(/^@+/u, '').toLowerCase() === key);
+  const figure = found === undefined ? undefined : metricPhrase(found, metric);
+  const at = (rank: number) => `at #${rank}${figure === undefined ? '' : `, ${figure}`}`;
+  const [emoji, news] =
+    move?.kind === 'entered'
+      ? [':arrow_up:', `${who} entered the top ${top} ${at(move.rank)}`]
+      : move?.kind === 'left'
+        ? [':arrow_down:', `${who} left the top ${top} (was #${move.rank})`]
+        : found === undefined
+          ? [':eyes:', `${who} is not in the top ${top}`]
+          : [':eyes:', `${who} is in the top ${top} ${at(found.rank)}`];
+  return {
+    mrkdwn: truncateMrkdwn(`${emoji} *${news}*`, blockKitLimits.sectionText),
+    text: news,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   truncate,
 } from './format.ts';
 import { channelMention, userMention } from './mentions.ts';
+import { bareHandle } from './ranking.ts';
 import { describeSchedule } from './schedule.ts';
 
 /** Database lists in one line are cut here: the full list is in the digest's own posts. */
@@ -60,7 +61,12 @@ export function digestNoun(digest: Pick<Digest, 'postWhen'>): 'Digest' | 'Watch'
 }
 
 /** When a digest posts, when that is not every run: "only when the top 10 changes". */
-export function postWhenWords(digest: Pick<Digest, 'postWhen' | 'top'>): string | undefined {
+export function postWhenWords(
+  digest: Pick<Digest, 'postWhen' | 'top' | 'account'>,
+): string | undefined {
+  if (digest.account !== undefined && digest.postWhen === 'new') {
+    return `only when @${bareHandle(digest.account)} enters or leaves the top ${digest.top}`;
+  }
   switch (digest.postWhen) {
     case 'always':
       return undefined;

@@ -102,7 +102,11 @@ function rowsOf(result: InfluencersResult, limit: number | undefined): RankedRow
   return influencers.map((influencer, index) => rowOf(influencer, index));
 }
 
-function rowOf(influencer: Influencer, index: number): RankedRow {
+/**
+ * One influencer's row, at `index` in the service's answer: what {@link rankingOf} makes of each,
+ * for a view that needs a few rows of a long answer.
+ */
+export function rowOf(influencer: Influencer, index: number): RankedRow {
   const rank =
     Number.isFinite(influencer.rank) && influencer.rank > 0 ? influencer.rank : index + 1;
   const screenName = cleanText(

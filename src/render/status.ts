@@ -27,7 +27,7 @@ export interface StatusOptions {
  * EST"), so a wrong reading shows at once.
  */
 export function renderPending(request: LookupRequest, options: StatusOptions = {}): SlackMessage {
-  return statusMessage(`Looking up top influencers for ${subject(request, options.now)}…`, options);
+  return statusMessage(`Looking up ${subject(request, options.now)}…`, options);
 }
 
 /** The one update of the pending message when the service is slow. */
@@ -37,7 +37,7 @@ export function renderStillRunning(
   options: StatusOptions = {},
 ): SlackMessage {
   return statusMessage(
-    `Still looking up top influencers for ${subject(request, options.now)} ` +
+    `Still looking up ${subject(request, options.now)} ` +
       `(${formatElapsed(elapsedMs)} so far). The analytics service is slow right now; ` +
       'the answer will replace this message.',
     options,
@@ -47,7 +47,7 @@ export function renderStillRunning(
 /** The final word when the lookup ran out of time. */
 export function renderTimedOut(request: LookupRequest, options: StatusOptions = {}): SlackMessage {
   return statusMessage(
-    `The lookup of top influencers for ${subject(request, options.now)} took too long and was ` +
+    `The lookup of ${subject(request, options.now)} took too long and was ` +
       'stopped. Try again in a few minutes, or ask for a shorter window (for example ' +
       '`last 24 hours`) or fewer databases.',
     options,
@@ -63,15 +63,31 @@ export function renderStoppedByRestart(
   options: StatusOptions = {},
 ): SlackMessage {
   return statusMessage(
-    `The app restarted before your answer was ready; ask again in a minute. (Top influencers ` +
-      `for ${subject(request, options.now)}.)`,
+    `The app restarted before your answer was ready; ask again in a minute. ` +
+      `(${capitalized(subject(request, options.now))}.)`,
     options,
   );
 }
 
+/**
+ * What is being looked up, with its window: "top influencers for #hcsm, Nov 14 – Nov 20, …",
+ * "weekly ranks of top influencers for …", "@DrFerreiraI in #hcsm, …".
+ */
 function subject(request: LookupRequest, now: Date | undefined): string {
   const databases = neutralizeMrkdwn(truncate(formatDatabases(request.databases), 300));
-  return `${databases}, ${escapeMrkdwn(windowWords(request, now))}`;
+  const what =
+    request.person !== undefined
+      ? `@${neutralizeMrkdwn(truncate(request.person, 50))} in ${databases}`
+      : request.trend !== undefined
+        ? `${trendAdjectives[request.trend.unit]} ranks of top influencers for ${databases}`
+        : `top influencers for ${databases}`;
+  return `${what}, ${escapeMrkdwn(windowWords(request, now))}`;
+}
+
+const trendAdjectives = { day: 'daily', week: 'weekly', month: 'monthly' } as const;
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 function statusMessage(mrkdwn: string, options: StatusOptions): SlackMessage {

@@ -19,7 +19,8 @@ export interface ChartLike {
 export interface TableTextOptions {
   /**
    * `all` columns, or `compact`: the first three (rank, name, handle) and those whose cells are
-   * all short (the figures, a move), leaving out long text such as categories.
+   * all short (the figures, a move), leaving out long text such as categories. In `compact`, a
+   * cell written `short · more` (a trend's `#3 · 1.2K`) shows its short part.
    */
   readonly columns: 'all' | 'compact';
   /** Longer cells are cut, in characters. */
@@ -28,6 +29,10 @@ export interface TableTextOptions {
 
 /** Columns of `compact` text: cells up to this wide, besides the first three. */
 const compactCellWidth = 8;
+/** Where the short form of a cell ends, for `compact` text. */
+const shortFormEnd = ' · ';
+/** A line chart's values drawn as a sparkline, lowest to highest; `·` for nothing. */
+const sparks = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 const columnGap = '  ';
 /** Eighths of a block, for bars drawn to an eighth of a character. */
 const eighths = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'] as const;
@@ -82,9 +87,13 @@ export function tableText(
   );
   const [header = [], ...body] = rows;
   const count = Math.max(0, ...rows.map((row) => row.length));
+  const shown = (cell: unknown): string => {
+    const text = cellText(cell).replace(/\s+/gu, ' ');
+    return options.columns === 'compact' ? (text.split(shortFormEnd)[0] ?? text) : text;
+  };
   const texts = rows.map((row) =>
     Array.from({ length: count }, (_, column) =>
-      truncate(cellText(row[column]).replace(/\s+/gu, ' '), options.maxCellWidth),
+      truncate(shown(row[column]), options.maxCellWidth),
     ),
   );
   const columns = Array.from({ length: count }, (_, column) => column).filter(
@@ -150,8 +159,10 @@ function pointsOf(value: unknown): Point[] {
 }
 
 /**
- * A chart as horizontal bars, one line per value: a pie's segments with their share, a bar, line
- * or area chart's categories with each series' value (the series named when there are several).
+ * A chart as text: a pie's segments with their share and a bar or area chart's categories with
+ * each series' value (the series named when there are several) as horizontal bars, one line per
+ * value; a line chart as one sparkline per series on a common scale, under the first and last
+ * categories, ending with its last value.
  */
 export function chartText(block: ChartLike): readonly string[] {
   const chart = isRecord(block.chart) ? block.chart : {};
@@ -174,6 +185,7 @@ export function chartText(block: ChartLike): readonly string[] {
     ? axis.categories.map((category) => (typeof category === 'string' ? category : ''))
     : (series[0]?.data.map(({ label }) => label) ?? []);
   const max = Math.max(0, ...series.flatMap(({ data }) => data.map(({ value }) => value)));
+  if (chart.type === 'line') return sparklines(series, categories, max);
   const labelWidth = Math.max(0, ...categories.map(width));
   const nameWidth = series.length > 1 ? Math.max(0, ...series.map(({ name }) => width(name))) : 0;
   const lines: string[] = [];
@@ -186,4 +198,26 @@ export function chartText(block: ChartLike): readonly string[] {
     });
   });
   return lines;
+}
+
+/** {@link chartText} of a line chart: `@alice  ▂▃▅▇█▆  1.2K`, one line per series. */
+function sparklines(
+  series: readonly { readonly name: string; readonly data: readonly Point[] }[],
+  categories: readonly string[],
+  max: number,
+): string[] {
+  const nameWidth = Math.max(0, ...series.map(({ name }) => width(name)));
+  const span = categories.length > 1 ? `${categories[0]} → ${categories.at(-1)}` : categories[0];
+  const spark = (value: number): string =>
+    value > 0 && max > 0
+      ? (sparks[Math.min(sparks.length - 1, Math.floor((value / max) * sparks.length))] ?? '·')
+      : '·';
+  return [
+    ...(span === undefined ? [] : [`${pad('', nameWidth, false)}  ${span}`]),
+    ...series.map(({ name, data }) => {
+      const points = categories.map((_, index) => spark(data[index]?.value ?? 0)).join('');
+      const last = data[categories.length - 1]?.value ?? 0;
+      return `${pad(name, nameWidth, false)}  ${points}  ${compactNumber(last)}`;
+    }),
+  ];
 }

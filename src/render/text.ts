@@ -78,9 +78,12 @@ const strike = markers('~');
  * not listed stays as typed.
  */
 const emoji: Readonly<Record<string, string>> = {
+  arrow_down: '⬇️',
   arrow_forward: '▶️',
+  arrow_up: '⬆️',
   bulb: '💡',
   double_vertical_bar: '⏸️',
+  eyes: '👀',
   grey_question: '❔',
   hourglass: '⌛',
   hourglass_flowing_sand: '⏳',

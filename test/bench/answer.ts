@@ -1,9 +1,11 @@
 /**
  * What drawing the analyst's answer costs: the time to render one compared answer with a chart,
- * the top ten listed and a 100-row table (and its fallback without the new blocks), beside the
- * plain top-ten list rendered in the same run as the baseline. Every render also checks the whole
- * message against Block Kit's limits, as it does in production. Then what asking for it costs the
- * analytics service: the calls 1,000 identical compared lookups make at once, cold and cached.
+ * the top ten listed and a 100-row table (and its fallback without the new blocks), and a weekly
+ * trend of eight periods (each the service's whole ranking of 500, as the trend asks it) with its
+ * ten people's table and line chart, beside the plain top-ten list rendered in the same run as
+ * the baseline. Every render also checks the whole message against Block Kit's limits, as it does
+ * in production. Then what asking for it costs the analytics service: the calls 1,000 identical
+ * compared lookups make at once, cold and cached.
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
@@ -14,7 +16,9 @@ import { metricNames } from '../../src/model/metrics.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
+import { renderTrend } from '../../src/render/trend.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
+import { recentPeriods } from '../../src/time/periods.ts';
 
 /** The figure the answer is held to: a compared 100-row answer with a chart, per render. */
 const targetMs = 5;
@@ -123,6 +127,41 @@ function renderFigures(): void {
   console.log(
     `ratio compared / baseline: ${(answer.mean / baseline.mean).toFixed(1)}x; ` +
       `target < ${targetMs} ms per answer: ${answer.mean < targetMs ? 'met' : 'NOT met'}`,
+  );
+  trendFigures(baseline);
+}
+
+/**
+ * Rendering a weekly trend: eight weeks, each the service's whole ranking (500 people, shifted
+ * from week to week so ranks move), ten people in the table and five in the line chart.
+ */
+function trendFigures(baseline: { mean: number }): void {
+  const now = new Date('2026-11-21T15:00:00Z');
+  const periods = recentPeriods('week', 8, now, week.timezone);
+  const rankings = periods.map((period, index) => ({ period, result: ranking(500, index * 3) }));
+  const trend: LookupRequest = {
+    ...week,
+    start: periods[0]?.start ?? week.start,
+    end: periods.at(-1)?.end ?? week.end,
+    trend: { unit: 'week' },
+  };
+  const render = () => renderTrend(trend, rankings, { actions: true, shareable: true });
+  const sample = render();
+  const table = sample.blocks.find((block) => block.type === 'data_table');
+  const chart = sample.blocks.find((block) => block.type === 'data_visualization');
+  console.log(
+    `weekly trend: ${periods.length} periods of 500, a table of ${table?.type === 'data_table' ? table.rows.length - 1 : 0} people, ` +
+      `${chart === undefined ? 'no chart' : 'a line chart'}`,
+  );
+  const figures = timePerRender(render);
+  line('trend: 8 weeks, 10 people, table + line chart', figures);
+  line(
+    'the same, then withoutNewBlocks (invalid_blocks)',
+    timePerRender(() => withoutNewBlocks(render())),
+  );
+  console.log(
+    `ratio trend / baseline: ${(figures.mean / baseline.mean).toFixed(1)}x; ` +
+      `target < ${targetMs} ms per trend: ${figures.mean < targetMs ? 'met' : 'NOT met'}`,
   );
 }
 

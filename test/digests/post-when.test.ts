@@ -16,13 +16,14 @@ const day = (n: number) => new Date(Date.UTC(2026, 5, 8 + n, 8, 0, 10));
 announcePostgresSkip();
 describeEachStore('a digest that posts only when its ranking moved', day(0), (world) => {
   /** Runs one slot a day with these rankings; returns what each tick reported. */
-  async function runDays(postWhen: PostWhen, rankings: string[][]) {
+  async function runDays(postWhen: PostWhen, rankings: string[][], account?: string) {
     const { db, clock, analytics } = world();
     const digest = await db.store.create(
       digestInput({
         schedule: dailyLondon,
         postWhen,
         nextRunAt: new Date(day(0).getTime() - 10_000),
+        ...(account === undefined ? {} : { account }),
       }),
       clock.now(),
     );
@@ -110,6 +111,37 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
       'bob',
     ]);
     expect(await listed(digest)).toContain('skipped: no one new entered the top 5');
+  });
+
+  it('watching one account: posts only when it enters or leaves the top N, whatever its case', async () => {
+    const { db, poster } = world();
+    const { digest, reports } = await runDays(
+      'new',
+      [
+        ['alice', 'bob'],
+        ['bob', 'carol'],
+        ['bob', 'DrAna'],
+        ['drana', 'bob'],
+        ['dave', 'bob'],
+        ['erin', 'frank'],
+      ],
+      'drana',
+    );
+    expect(reports.map((report) => [report.posted, report.quiet])).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+      [0, 1],
+    ]);
+    expect(poster.posts).toHaveLength(2);
+    expect(await db.store.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z'))).toMatchObject({
+      skipReason: { kind: 'account_steady' },
+    });
+    expect(await listed(digest)).toContain(
+      'skipped: the account it watches neither entered nor left the top 5',
+    );
   });
 
   it('posts when a person runs it now, whatever its condition', async () => {

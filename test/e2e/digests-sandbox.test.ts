@@ -4,23 +4,17 @@
  * for the same windows, asked directly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalyticsClient } from '../../src/analytics/client.ts';
+import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
 import { runWindow } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds, digestEditCallbackId } from '../../src/render/ids.ts';
-import { demoClient } from '../../src/sandbox/server.ts';
+import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
+import type { Harness } from '../helpers/harness.ts';
 import { blockAction, slashCommand, teamId, userId, viewSubmission } from '../helpers/payloads.ts';
-
-/** Saturday 21 November 2026, 15:00 UTC, moving with real time. */
-const startedAt = new Date('2026-11-21T15:00:00Z').getTime();
-const realStart = Date.now();
-const now = () => new Date(startedAt + (Date.now() - realStart));
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 let harness: Harness;
 let store: DigestStore;
@@ -28,35 +22,15 @@ let sandboxClient: AnalyticsClient;
 let channelSequence = 0;
 const freshChannel = () => `C0SAND${String(++channelSequence).padStart(4, '0')}`;
 
+let runs: DigestRuns | undefined;
+
 beforeAll(async () => {
-  harness = await startHarness({
-    env: { RESPONSE_CACHE_TTL_MS: '0' },
-    // The runs below are for the coming hours and days: the sandbox answers as if they were past.
-    sandbox: { now: () => new Date('2027-01-01T00:00:00Z') },
-    overrides: {
-      now,
-      digests: {
-        clock: { now, sleep: realSleep },
-        runnerOptions: { backoffMs: 5, channelIntervalMs: 0 },
-      },
-    },
-  });
-  harness.slack.override('conversations.info', (args) => ({
-    ok: true,
-    channel: { id: args.channel, is_channel: true, is_private: false, is_member: true },
-  }));
-  store = harness.running.digests.store;
-  sandboxClient = new AnalyticsClient({
-    baseUrl: harness.sandbox.url,
-    clientId: demoClient.id,
-    clientSecret: demoClient.secret,
-    responseCacheTtlMs: 0,
-  });
+  runs = await startDigestRuns();
+  ({ harness, store, sandboxClient } = runs);
 });
 
 afterAll(async () => {
-  await sandboxClient?.close();
-  await harness?.close();
+  await runs?.close();
 });
 
 /** Creates a digest by command in a fresh channel and returns it as stored. */

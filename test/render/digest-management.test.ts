@@ -110,6 +110,20 @@ describe('renderDigestCreated for a watch and an edit', () => {
     expect(message.text).toMatch(/^Watch 7K3M9Q created: /);
   });
 
+  it('says a watch of one account DMs its creator when that account enters or leaves', () => {
+    const watch = digest({
+      postWhen: 'new',
+      account: 'DrFerreiraI',
+      channelId: 'D0PERSON1',
+      schedule: { kind: 'cron', expression: '0 * * * *', zone: 'UTC', cadence: 'custom' },
+    });
+    const [head, schedule] = texts(confirmation(watch).blocks);
+    expect(head).toBe(
+      ':white_check_mark: *Watch 7K3M9Q created.* You will get a DM from me when @DrFerreiraI enters or leaves the top 10 of #hcsm, "patient safety"; `/influencers digests` in that DM lists it.',
+    );
+    expect(schedule).toContain('*Posts*: only when @DrFerreiraI enters or leaves the top 10');
+  });
+
   it('states the metric and the presentation chosen', () => {
     const [, schedule] = texts(
       confirmation(digest({ metric: 'impressions', presentation: 'table', postWhen: 'changed' }))

@@ -288,4 +288,33 @@ describe('renderDigestMessage for a watch', () => {
     expect(message.text).toBe('Watch: New in the top 3: @Carol at #2, 1.3K mentions; @dave at #3');
     expect(checkBlockKitLimits(message)).toEqual([]);
   });
+
+  it('watching one account: says it entered or left, with its rank, and nothing of the others', () => {
+    const watch = digest({ postWhen: 'new', top: 3, account: 'carol' });
+    const before = [
+      { screenName: 'alice', rank: 1 },
+      { screenName: 'bob', rank: 2 },
+    ];
+    const answered: InfluencersResult = {
+      influencers: [
+        { rank: 1, screenName: 'alice', stakeholderCategories: [], metrics: { mentions: 40 } },
+        { rank: 2, screenName: 'Carol', stakeholderCategories: [], metrics: { mentions: 1250 } },
+      ],
+    };
+    const now = answered.influencers.map(({ screenName, rank }) => ({ screenName, rank }));
+    const entered = renderDigestMessage(watch, query, answered, rankChanges(before, now));
+    expect(texts(entered.blocks)[2]).toBe(
+      ':arrow_up: *@carol entered the top 3 at #2, 1.3K mentions*',
+    );
+    expect(entered.text).toBe('Watch: @carol entered the top 3 at #2, 1.3K mentions');
+    const left = renderDigestMessage(
+      watch,
+      query,
+      { influencers: answered.influencers.slice(0, 1) },
+      rankChanges(now, now.slice(0, 1)),
+    );
+    expect(left.text).toBe('Watch: @carol left the top 3 (was #2)');
+    expect(checkBlockKitLimits(entered)).toEqual([]);
+    expect(checkBlockKitLimits(left)).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@ import type { LookupRequest } from '../../src/model/lookup.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { mrkdwnToPlain, toPlainText } from '../../src/render/text.ts';
-import { bar } from '../../src/render/text-figures.ts';
+import { bar, chartText, tableText } from '../../src/render/text-figures.ts';
 
 const request: LookupRequest = {
   databases: ['#hcsm', 'breast cancer'],
@@ -201,5 +201,41 @@ describe('toPlainText of tables and charts', () => {
     expect(bar(0.1, 24)).toBe('▏');
     expect(bar(0, 24)).toBe('');
     expect(bar(30, 24)).toBe('█'.repeat(24));
+  });
+
+  it('prints a line chart as a sparkline per series on one scale, under its first and last category', () => {
+    const lines = chartText({
+      title: 'Mentions per week',
+      chart: {
+        type: 'line',
+        series: [
+          { name: '@alice', data: [8, 4, 0].map((value, i) => ({ label: `W${i}`, value })) },
+          { name: '@bo', data: [1, 2, 3].map((value, i) => ({ label: `W${i}`, value })) },
+        ],
+        axis_config: { categories: ['W0', 'W1', 'W2'] },
+      },
+    });
+    expect(lines).toEqual(['        W0 → W2', '@alice  █▅·  0', '@bo     ▂▃▄  3']);
+  });
+
+  it('shows the short form of `short · more` cells in compact text, and all of them in full', () => {
+    const block = {
+      rows: [
+        [
+          { type: 'raw_text', text: 'Who' },
+          { type: 'raw_text', text: 'Nov 16 · so far' },
+        ],
+        [
+          { type: 'raw_text', text: '@alice' },
+          { type: 'raw_number', value: 3, text: '#3 · 1.2K' },
+        ],
+      ],
+    };
+    expect(tableText(block, { columns: 'compact', maxCellWidth: 20 }).rows).toEqual([
+      '@alice      #3',
+    ]);
+    expect(tableText(block, { columns: 'all', maxCellWidth: 20 }).rows).toEqual([
+      '@alice        #3 · 1.2K',
+    ]);
   });
 });

@@ -256,6 +256,12 @@ export const migrations: readonly Migration[] = [
       DROP INDEX digests_team;
     `,
   },
+  {
+    version: 8,
+    name: 'the one account a watch follows',
+    sqlite: 'ALTER TABLE digests ADD COLUMN account TEXT;',
+    postgres: 'ALTER TABLE digests ADD COLUMN account TEXT;',
+  },
 ];
 
 export const schemaMigrationsTable = {

@@ -99,7 +99,7 @@ export function decodePauseReason(value: unknown): PauseReason | undefined {
   };
 }
 
-/** `missed`, `outage:<cause>`, `unchanged`, `no_newcomer`, `first_ranking`. */
+/** `missed`, `outage:<cause>`, `unchanged`, `no_newcomer`, `first_ranking`, `account_steady`. */
 export function encodeSkipReason(reason: SkipReason): string {
   return reason.kind === 'outage' ? `outage:${reason.cause}` : reason.kind;
 }
@@ -116,6 +116,7 @@ export function decodeSkipReason(value: unknown): SkipReason {
     case 'unchanged':
     case 'no_newcomer':
     case 'first_ranking':
+    case 'account_steady':
       return { kind };
     default:
       return { kind: 'missed' };
@@ -172,6 +173,7 @@ export function rowToDigest(row: SqlRow): Digest {
     ...defined({ metric: optionalString(row.metric) as Digest['metric'] }),
     presentation: (optionalString(row.presentation) ?? 'list') as Digest['presentation'],
     postWhen: (optionalString(row.post_when) ?? 'always') as Digest['postWhen'],
+    ...defined({ account: optionalString(row.account) }),
     status: String(row.status) as Digest['status'],
     ...(pauseReason ? { pauseReason } : {}),
     consecutiveFailures: Number(row.consecutive_failures),

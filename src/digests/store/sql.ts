@@ -139,9 +139,9 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, post_when, metric, presentation, status, consecutive_failures, next_run_at,
-             created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, 'active', 0, $9, $10, $10)
+             top, post_when, metric, presentation, account, status, consecutive_failures,
+             next_run_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, 'active', 0, $9, $10, $10)
            RETURNING *`,
           [
             id,
@@ -157,6 +157,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.postWhen ?? 'always',
             input.metric ?? null,
             input.presentation ?? 'list',
+            input.account ?? null,
           ],
         );
         const row = rows[0];

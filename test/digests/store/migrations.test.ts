@@ -176,3 +176,10 @@ announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('PostgreSQL', () => {
   migrationSuite('PostgreSQL', postgresAt);
 });
+
+describe('the migrations', () => {
+  it('have distinct versions in ascending order, so none is skipped as applied', () => {
+    const versions = migrations.map((migration) => migration.version);
+    expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
+  });
+});

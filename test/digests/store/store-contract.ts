@@ -814,6 +814,28 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
       });
     });
 
+    it('keeps the account a watch follows, and why a run of it stayed quiet', async () => {
+      const watch = await store.create(
+        digestInput({ postWhen: 'new', account: 'DrFerreiraI' }),
+        now,
+      );
+      expect(await store.get(watch.id)).toMatchObject({ postWhen: 'new', account: 'DrFerreiraI' });
+      expect(
+        (await store.get((await store.create(digestInput(), now)).id))?.account,
+      ).toBeUndefined();
+      const reason = { kind: 'account_steady' } as const;
+      await store.complete(watch.id, slot, {
+        owner: 'runner-a',
+        outcome: 'skipped',
+        skipReason: reason,
+        at: now,
+        ranking: [{ screenName: 'alice', rank: 1 }],
+        nextRunAt: nextWeek,
+        consecutiveFailures: 0,
+      });
+      expect(await store.getDelivery(watch.id, slot)).toMatchObject({ skipReason: reason });
+    });
+
     it('names the distinct creators of a workspace’s active digests', async () => {
       await store.create(digestInput({ creatorId: 'U2' }), now);
       await store.create(digestInput({ creatorId: 'U1' }), now);

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { decodeShareValue, renderAnswer, renderShared } from '../../../render/answer.ts';
+import { decodeShareValue, renderShared } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
@@ -8,8 +8,8 @@ import { ResponseUrl } from '../../web-api/response-url.ts';
  * "Share in channel" under an ephemeral answer: posts the same answer in the channel through the
  * action's response_url (which works where the bot is not a member, unlike chat.postMessage),
  * then removes the ephemeral copy. The answer comes from the analytics client's response cache,
- * so sharing right after asking costs no second call; a compared answer is shared compared, with
- * the buttons every answer has.
+ * so sharing right after asking costs no second call; a compared answer is shared compared (a
+ * trend as a trend, a person's answer as theirs), with the buttons every answer has.
  */
 export function shareAnswer(deps: SlackDeps) {
   return async ({
@@ -35,11 +35,7 @@ export function shareAnswer(deps: SlackDeps) {
     }
     const work = async (signal: AbortSignal) => {
       try {
-        const { current, previous } = await deps.flow.results(request, signal);
-        const answer = renderAnswer(request, current, {
-          actions: true,
-          ...(previous === undefined ? {} : { previous }),
-        });
+        const answer = await deps.flow.answer(request, { actions: true, signal });
         const message = renderShared(answer, body.user.id);
         const posted = await channel.send({
           response_type: 'in_channel',

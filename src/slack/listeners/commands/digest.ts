@@ -4,7 +4,7 @@
  * it and answers through response_url, ephemerally.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { ParseError } from '../../../errors.ts';
+import { ChannelUnreachableError, ParseError } from '../../../errors.ts';
 import { answerDigestCommand } from '../../../flows/digest-commands.ts';
 import type { DigestCaller } from '../../../flows/digest-manager.ts';
 import { defined } from '../../../model/defined.ts';
@@ -14,6 +14,7 @@ import { renderError } from '../../../render/errors.ts';
 import { digestUtcFallbackNote } from '../../../render/status.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
+import { directMessageWith } from '../../web-api/files.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
 
 /** A word after `/influencers` that another handler answers; it must ack within 3 s itself. */
@@ -77,6 +78,7 @@ async function answer(
       now,
       caller,
       channelId: command.channel_id,
+      directMessage: () => directMessageFor(client, caller.userId),
       access: slackDigestAccess(
         client,
         deps.admins,
@@ -95,6 +97,18 @@ async function answer(
       }),
     request.zoneFallback ? (created) => secondZoneChance(request, created) : undefined,
   );
+}
+
+/**
+ * The DM a watch of one account posts to; when Slack will not open it, the words a channel the app
+ * cannot post in gets.
+ */
+async function directMessageFor(client: CommandArgs['client'], userId: string): Promise<string> {
+  try {
+    return await directMessageWith(client, userId);
+  } catch (error) {
+    throw new ChannelUnreachableError(userId, 'direct_message', { cause: error });
+  }
 }
 
 /** The ack could not wait longer for users.info; after it there is time for a second chance. */
