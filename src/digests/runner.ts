@@ -180,9 +180,12 @@ export interface DigestRunnerDeps {
  * window is posted, older ones are recorded as skipped.
  *
  * A tick's cost is the analytics fan-out (each distinct question once) plus the store writes,
- * batched among digests that reach the same step together. Every instant comes from the clock:
- * instances must keep theirs in sync (see `DigestStore`). The work is split by job: tick.ts,
- * questions.ts, delivery.ts, pacing.ts and leases.ts.
+ * batched among digests that reach the same step together. Its memory is that of `maxClaimed`
+ * digests and `answersKept` answers, however many are due: it claims as it finishes, so a tick
+ * goes no faster than it posts (at most `postConcurrency` posts, each after its record is
+ * written). Every instant comes from the clock: instances must keep theirs in sync (see
+ * `DigestStore`). The work is split by job: tick.ts, questions.ts, delivery.ts, pacing.ts and
+ * leases.ts.
  */
 export class DigestRunner {
   readonly owner: string;

@@ -89,10 +89,10 @@ type ClaimMode = 'due' | 'probe' | 'held';
  * too old to post as skipped and hands the owed one to `deliver`. Its digests share one round of
  * analytics questions and the schedule math. It streams: at most `maxClaimed` digests are claimed
  * and unfinished at once, and the next batch is claimed as earlier ones finish, so what a tick
- * holds follows that bound and not how many digests are due. Workspaces on hold for an outage (see `Outages`)
- * first have their slots older than the grace window recorded as skipped for it, then one due
- * digest each run as a probe when the backoff allows; a probe that clears the outage lets the
- * workspace's digests be claimed in the same tick.
+ * holds follows that bound and not how many digests are due. Workspaces on hold for an outage
+ * (see `Outages`) first have their slots older than the grace window recorded as skipped for it,
+ * then one due digest each run as a probe when the backoff allows; a probe that clears the outage
+ * lets the workspace's digests be claimed in the same tick.
  */
 export class DueTick {
   readonly now: Date;
