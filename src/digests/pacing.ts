@@ -12,6 +12,9 @@ export interface PacerOptions {
   readonly onStep: () => void;
 }
 
+/** The fewest channels remembered before the ones past their interval are looked for. */
+const minForgetAbove = 1000;
+
 /**
  * Slack's posting limits as the runner keeps them: about one post per second per channel, a few
  * posts at once, and a 429's Retry-After waited out by every post to that workspace.
@@ -26,6 +29,8 @@ export class Pacer {
   readonly #lastPostAt = new Map<string, number>();
   /** Per workspace: Slack said 429, wait until then (clock ms). */
   readonly #blockedUntil = new Map<string, number>();
+  /** Channels remembered past which the ones that can no longer delay a post are dropped. */
+  #forgetAbove = minForgetAbove;
 
   constructor(options: PacerOptions) {
     this.#clock = options.clock;
@@ -34,7 +39,16 @@ export class Pacer {
     this.#onStep = options.onStep;
   }
 
-  /** Drops entries that can no longer delay anything, so a long-lived runner stays small. */
+  /** Channels whose last post it remembers, those that may still delay a post among them. */
+  get channelsRemembered(): number {
+    return this.#lastPostAt.size;
+  }
+
+  /**
+   * Drops entries that can no longer delay anything, so a long-lived runner stays small. Also
+   * done as posts go, whenever the channels remembered double: a tick posting to thousands of
+   * channels keeps those of its last second or so, not every one it posted to.
+   */
   forgetPast(): void {
     const now = this.#clock.now().getTime();
     for (const [channelId, at] of this.#lastPostAt) {
@@ -43,6 +57,7 @@ export class Pacer {
     for (const [teamId, until] of this.#blockedUntil) {
       if (until <= now) this.#blockedUntil.delete(teamId);
     }
+    this.#forgetAbove = Math.max(minForgetAbove, 2 * this.#lastPostAt.size);
   }
 
   /** Slack rate limited the workspace: its posts wait `retryAfterMs` from now. */
@@ -74,7 +89,7 @@ export class Pacer {
           }),
         );
       } finally {
-        if (sent) this.#lastPostAt.set(channelId, this.#clock.now().getTime());
+        if (sent) this.#remember(channelId);
         this.#onStep();
       }
     });
@@ -84,5 +99,10 @@ export class Pacer {
       if (this.#channelTails.get(channelId) === tail) this.#channelTails.delete(channelId);
     });
     return run;
+  }
+
+  #remember(channelId: string): void {
+    this.#lastPostAt.set(channelId, this.#clock.now().getTime());
+    if (this.#lastPostAt.size > this.#forgetAbove) this.forgetPast();
   }
 }

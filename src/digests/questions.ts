@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import type { Digest } from '../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
@@ -15,6 +16,8 @@ export interface QuestionsOptions {
   readonly retry: RetryPolicy;
   /** Analytics calls in flight at once, across every round. */
   readonly concurrency: number;
+  /** Answers a round keeps, the least recently asked dropped first. */
+  readonly answersKept: number;
   /** Called after every analytics call, for lease renewal. */
   readonly onAnswer: () => void;
 }
@@ -49,8 +52,10 @@ function questionKey(query: InfluencersQuery): string {
 
 /**
  * The analytics fan-out of the runner. Digests due together mostly ask a handful of questions, so
- * each distinct question is asked once per round, with a bounded number of calls in flight, and
- * each digest goes on as soon as its own answer is in.
+ * each distinct question is asked once per round while its answer is kept, with a bounded number
+ * of calls in flight, and each digest goes on as soon as its own answer is in. A round keeps at
+ * most `answersKept` answers: a tick's claims come grouped by question, so the digests that share
+ * a question follow one another and the answers of questions left behind can go.
  */
 export class Questions {
   readonly #options: QuestionsOptions;
@@ -63,7 +68,9 @@ export class Questions {
 
   /** A round (a tick, a manual run): its answers are shared, its calls counted in `counts`. */
   round(counts: { analyticsCalls: number }): AskQuestion {
-    const answers = new Map<string, Promise<InfluencersResult>>();
+    const answers = new LRUCache<string, Promise<InfluencersResult>>({
+      max: Math.max(1, this.#options.answersKept),
+    });
     return (query) => {
       const key = questionKey(query);
       let answer = answers.get(key);

@@ -63,6 +63,8 @@ const policyDefaults = {
   postConcurrency: defaultPostConcurrency,
   channelIntervalMs: 1100,
   claimBatchSize: 200,
+  maxClaimed: 1000,
+  answersKept: 500,
   storeBatchSize: 500,
   maxPerTick: 10_000,
   probeFirstMs: 60_000,
@@ -106,6 +108,21 @@ export interface DigestRunnerOptions {
   readonly backoffMs?: number;
   /** Digests claimed per store call. Default 200. */
   readonly claimBatchSize?: number;
+  /**
+   * Most digests a tick holds claimed and unfinished at once; it claims the next batch as earlier
+   * ones finish, so its memory follows this and not how many digests are due. Default 1,000
+   * (never below `claimBatchSize`): enough distinct questions to keep `concurrency` calls going
+   * while the answered ones post.
+   */
+  readonly maxClaimed?: number;
+  /**
+   * Analytics answers a tick keeps for digests it has yet to claim, the least recently asked
+   * dropped first; never fewer than twice `claimBatchSize`. Default 500. Claims come grouped by
+   * question (see `DigestStore.claimDue`), so between two asks of one question come at most the
+   * other questions of two batches, and each question is asked once per tick; were they not
+   * grouped, a question asked again after its answer was dropped would cost a second call.
+   */
+  readonly answersKept?: number;
   /**
    * Most delivery records written per store call (`beginDeliveries`, `completeMany`). Default 500.
    * Batches form only from digests ready at the same moment, so a quiet tick writes one at a time.
@@ -163,9 +180,12 @@ export interface DigestRunnerDeps {
  * window is posted, older ones are recorded as skipped.
  *
  * A tick's cost is the analytics fan-out (each distinct question once) plus the store writes,
- * batched among digests that reach the same step together. Every instant comes from the clock:
- * instances must keep theirs in sync (see `DigestStore`). The work is split by job: tick.ts,
- * questions.ts, delivery.ts, pacing.ts and leases.ts.
+ * batched among digests that reach the same step together. Its memory is that of `maxClaimed`
+ * digests and `answersKept` answers, however many are due: it claims as it finishes, so a tick
+ * goes no faster than it posts (at most `postConcurrency` posts, each after its record is
+ * written). Every instant comes from the clock: instances must keep theirs in sync (see
+ * `DigestStore`). The work is split by job: tick.ts, questions.ts, delivery.ts, pacing.ts and
+ * leases.ts.
  */
 export class DigestRunner {
   readonly owner: string;
@@ -193,6 +213,7 @@ export class DigestRunner {
     const owner = options.owner ?? `runner-${randomUUID()}`;
     const store = deps.store;
     const leaseMs = options.leaseMs ?? policyDefaults.leaseMs;
+    const claimBatchSize = options.claimBatchSize ?? policyDefaults.claimBatchSize;
     const retry = {
       attempts: Math.max(1, options.attempts ?? policyDefaults.attempts),
       backoffMs: options.backoffMs ?? policyDefaults.backoffMs,
@@ -239,6 +260,7 @@ export class DigestRunner {
       clock,
       retry,
       concurrency: options.concurrency ?? defaultAnalyticsConcurrency,
+      answersKept: Math.max(options.answersKept ?? policyDefaults.answersKept, 2 * claimBatchSize),
       onAnswer: progressed,
     });
     this.#deliveries = new Deliveries({
@@ -262,7 +284,8 @@ export class DigestRunner {
       logger,
       leaseMs,
       graceMs: options.graceMs ?? digestRunnerDefaults.graceMs,
-      claimBatchSize: options.claimBatchSize ?? policyDefaults.claimBatchSize,
+      claimBatchSize,
+      maxClaimed: options.maxClaimed ?? policyDefaults.maxClaimed,
       maxPerTick: options.maxPerTick ?? policyDefaults.maxPerTick,
       questions: this.#questions,
       outages,

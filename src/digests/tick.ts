@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, DigestWindow, Outage, SkipReason } from '../model/digest.ts';
@@ -53,6 +54,11 @@ export interface TickOptions {
   readonly graceMs: number;
   /** Digests claimed per store call. */
   readonly claimBatchSize: number;
+  /**
+   * Most digests claimed and not yet finished at once (never below `claimBatchSize`): the tick
+   * claims the next batch only once this leaves room for it.
+   */
+  readonly maxClaimed: number;
   /** Upper bound of digests one tick takes on. */
   readonly maxPerTick: number;
   readonly questions: Questions;
@@ -81,10 +87,12 @@ type ClaimMode = 'due' | 'probe' | 'held';
 /**
  * One tick: claims the digests due at `now`, works out which slot each owes, records the slots
  * too old to post as skipped and hands the owed one to `deliver`. Its digests share one round of
- * analytics questions and the schedule math. Workspaces on hold for an outage (see `Outages`)
- * first have their slots older than the grace window recorded as skipped for it, then one due
- * digest each run as a probe when the backoff allows; a probe that clears the outage lets the
- * workspace's digests be claimed in the same tick.
+ * analytics questions and the schedule math. It streams: at most `maxClaimed` digests are claimed
+ * and unfinished at once, and the next batch is claimed as earlier ones finish, so what a tick
+ * holds follows that bound and not how many digests are due. Workspaces on hold for an outage
+ * (see `Outages`) first have their slots older than the grace window recorded as skipped for it,
+ * then one due digest each run as a probe when the backoff allows; a probe that clears the outage
+ * lets the workspace's digests be claimed in the same tick.
  */
 export class DueTick {
   readonly now: Date;
@@ -109,6 +117,12 @@ export class DueTick {
    * otherwise hold the event loop until every batch was claimed.
    */
   readonly #claimTurns = new Turns();
+  /** Digests claimed and not yet finished. */
+  #working = 0;
+  /** Who waits for room or for the tick to drain, woken whenever a digest finishes. */
+  #waiting: (() => void)[] = [];
+  /** The first unexpected error of a digest's handling, thrown once the tick has drained. */
+  #failure: { readonly error: unknown } | undefined;
 
   constructor(options: TickOptions, now: Date) {
     this.#options = options;
@@ -124,38 +138,37 @@ export class DueTick {
   /** Resolves when every digest it claimed is finished. */
   async run(): Promise<void> {
     const { outages, graceMs } = this.#options;
-    const work: Promise<unknown>[] = [];
     try {
       const onHold = await outages.load(this.now);
       const tooOld = new Date(this.now.getTime() - graceMs);
-      const held: Promise<unknown>[] = [];
       for (const outage of onHold) {
-        await this.#claimAll(held, 'held', { teamId: outage.teamId, dueBefore: tooOld });
+        await this.#claimAll('held', { teamId: outage.teamId, dueBefore: tooOld });
       }
       // Settled before any probe, so a probe finds each workspace's slots as they now stand.
-      await Promise.all(held);
+      await this.#until(0);
       const probes = Promise.all(
         onHold
           .filter((outage) => outage.probeAt.getTime() <= this.now.getTime())
-          .map((outage) => this.#probe(outage, work)),
+          .map((outage) => this.#probe(outage)),
       );
-      await this.#claimAll(work, 'due');
-      if ((await probes).some((cleared) => cleared)) await this.#claimAll(work, 'due');
+      await this.#claimAll('due');
+      if ((await probes).some((cleared) => cleared)) await this.#claimAll('due');
     } finally {
       // Claims already handed out finish (and give their leases back) even when a claim failed.
-      await Promise.all(work);
+      await this.#until(0);
     }
+    if (this.#failure) throw this.#failure.error;
   }
 
-  /** Claims in batches until none are left or the tick has taken on all it may. */
+  /** Claims in batches, each once there is room for it, until none are left or the tick is full. */
   async #claimAll(
-    work: Promise<unknown>[],
     mode: ClaimMode,
     only: { readonly teamId?: string; readonly dueBefore?: Date } = {},
   ): Promise<void> {
-    const { store, owner, leaseMs, claimBatchSize, maxPerTick } = this.#options;
+    const { store, owner, leaseMs, claimBatchSize, maxClaimed, maxPerTick } = this.#options;
     const { report } = this;
     while (report.claimed < maxPerTick) {
+      await this.#until(Math.max(maxClaimed, claimBatchSize) - claimBatchSize);
       const claims = await store.claimDue(this.now, {
         limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
         leaseMs,
@@ -163,9 +176,29 @@ export class DueTick {
         ...only,
       });
       report.claimed += claims.length;
-      for (const claim of claims) work.push(this.#handleClaim(claim, mode));
+      for (const claim of claims) this.#work(this.#handleClaim(claim, mode));
       if (claims.length < claimBatchSize) break;
       await this.#claimTurns.next();
+    }
+  }
+
+  /** Counts a claimed digest as worked on until `handled` settles. */
+  #work(handled: Promise<unknown>): void {
+    this.#working++;
+    const finish = () => {
+      this.#working--;
+      for (const wake of this.#waiting.splice(0)) wake();
+    };
+    handled.then(finish, (error: unknown) => {
+      this.#failure ??= { error };
+      finish();
+    });
+  }
+
+  /** Resolves once at most `most` claimed digests are unfinished. */
+  async #until(most: number): Promise<void> {
+    while (this.#working > most) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
   }
 
@@ -173,7 +206,7 @@ export class DueTick {
    * Runs one due digest of a workspace on hold, when no other instance probes it now; true when
    * it met no outage, which closes the workspace's outage.
    */
-  async #probe(outage: Outage, work: Promise<unknown>[]): Promise<boolean> {
+  async #probe(outage: Outage): Promise<boolean> {
     const { store, owner, leaseMs, outages } = this.#options;
     const [claim] = await store.claimDue(this.now, {
       limit: 1,
@@ -189,7 +222,7 @@ export class DueTick {
     this.report.claimed++;
     this.report.probes++;
     const probed = this.#handleClaim(claim, 'probe');
-    work.push(probed);
+    this.#work(probed);
     const outcome = await probed;
     // Only a run that reached its end says the outage cleared: posted, quiet, or failed for a
     // reason of the digest's own. Another runner's slot, or a post Slack never confirmed, says
@@ -271,18 +304,23 @@ export class DueTick {
   }
 }
 
+/** Results of the schedule math a tick keeps, the least recently used dropped first. */
+const memoKept = 1000;
+
 /**
- * The schedule math of one tick, computed once per distinct (schedule, window, instant): digests
- * due together mostly share a handful of schedules ("Mondays at 09:00 Europe/London"), and the
- * cron and calendar work would otherwise run for each of thousands of digests.
+ * The schedule math of one tick, computed once per distinct (schedule, window, instant) while it
+ * is kept: digests due together mostly share a handful of schedules ("Mondays at 09:00
+ * Europe/London"), and the cron and calendar work would otherwise run for each of thousands of
+ * digests.
  */
 class TickMemo {
-  readonly #values = new Map<string, unknown>();
+  readonly #values = new LRUCache<string, { readonly value: unknown }>({ max: memoKept });
 
   #get<T>(key: string, compute: () => T): T {
-    if (this.#values.has(key)) return this.#values.get(key) as T;
+    const kept = this.#values.get(key);
+    if (kept !== undefined) return kept.value as T;
     const value = compute();
-    this.#values.set(key, value);
+    this.#values.set(key, { value });
     return value;
   }
 

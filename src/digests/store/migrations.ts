@@ -258,6 +258,23 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 8,
+    name: 'due digests indexed with those of one slot grouped by the question they ask',
+    sqlite: `
+      CREATE INDEX digests_claim_by_question
+        ON digests (status, next_run_at, databases, top, metric, run_window, schedule, id);
+      DROP INDEX digests_claim;
+    `,
+    // One digest of many databases or long phrases would pass the size of a B-tree entry:
+    // PostgreSQL groups by a digest of those columns instead.
+    postgres: `
+      CREATE INDEX digests_claim_by_question ON digests (status, next_run_at,
+        md5(databases::text || ' ' || top::text || ' ' || coalesce(metric, '') || ' '
+          || run_window::text || ' ' || schedule::text), id);
+      DROP INDEX digests_claim;
+    `,
+  },
+  {
+    version: 9,
     name: 'the one account a watch follows',
     sqlite: 'ALTER TABLE digests ADD COLUMN account TEXT;',
     postgres: 'ALTER TABLE digests ADD COLUMN account TEXT;',

@@ -156,12 +156,21 @@ const completeManySql = `
   FROM input i
   WHERE d.id = i.digest_id`;
 
-/** The claim statement; exported for the test of its query plan. */
+/**
+ * The claim statement; exported for the test of its query plan. A digest of the columns that make
+ * a digest's question groups the digests of one slot, as the index `digests_claim_by_question`
+ * computes it.
+ */
 export function postgresClaimSql(options: ClaimOptions): string {
+  const order =
+    options.teamId === undefined
+      ? `next_run_at, md5(databases::text || ' ' || top::text || ' ' || coalesce(metric, '') || ' '
+          || run_window::text || ' ' || schedule::text), id`
+      : 'next_run_at, id';
   return `WITH due AS (
       SELECT id FROM digests
       WHERE ${claimableSql(options)}
-      ORDER BY next_run_at, id
+      ORDER BY ${order}
       LIMIT $4
       FOR UPDATE SKIP LOCKED)
     UPDATE digests AS d SET lease_owner = $1, lease_until = $2

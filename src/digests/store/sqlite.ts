@@ -45,13 +45,21 @@ function toSqlite(sql: string): string {
  */
 const fileQueues = new Map<string, { tail: Promise<unknown> }>();
 
-/** The claim statement, with `$n` placeholders; exported for the test of its query plan. */
+/**
+ * The claim statement, with `$n` placeholders; exported for the test of its query plan. The
+ * columns that make a digest's question group the digests of one slot, in the order of the
+ * index `digests_claim_by_question`.
+ */
 export function sqliteClaimSql(options: ClaimOptions): string {
+  const order =
+    options.teamId === undefined
+      ? 'next_run_at, databases, top, metric, run_window, schedule, id'
+      : 'next_run_at, id';
   return `UPDATE digests SET lease_owner = $1, lease_until = $2
     WHERE id IN (
       SELECT id FROM digests
       WHERE ${claimableSql(options)}
-      ORDER BY next_run_at, id
+      ORDER BY ${order}
       LIMIT $4)
     RETURNING *`;
 }

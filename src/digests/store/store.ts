@@ -167,7 +167,10 @@ export interface DigestStore extends Sightings {
 
   /**
    * Atomically leases up to `limit` active digests whose `nextRunAt <= now` and whose lease is
-   * absent or expired, oldest slot first. Concurrent callers never get the same digest.
+   * absent or expired, oldest slot first. Concurrent callers never get the same digest. Without
+   * `teamId`, the digests of one slot come grouped by what makes their question (databases, top,
+   * metric, window, schedule), batch after batch, so a tick that keeps only a few answers still
+   * asks each question once; a workspace's own claims (held slots, probes) take slot then id order.
    */
   claimDue(now: Date, options: ClaimOptions): Promise<Claim[]>;
   /** Creates the (digest, slot) record as `posting`, or retakes a `failed` one; atomic. */

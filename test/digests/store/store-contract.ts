@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Completion, DigestStore } from '../../../src/digests/store/store.ts';
 import { DigestNotFoundError } from '../../../src/errors.ts';
+import type { NewDigest } from '../../../src/model/digest.ts';
 import { digestInput } from '../helpers.ts';
 
 export interface StoreFixture {
@@ -174,6 +175,61 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         claimed.push(...batch.map((claim) => claim.digest.id));
       }
       expect(claimed).toEqual(expected);
+    });
+
+    it('claims the digests of one slot grouped by what makes their question, batch after batch', async () => {
+      const daily = {
+        ...digestInput().schedule,
+        expression: '0 9 * * *',
+        cadence: 'daily',
+      } as const;
+      const questions: Partial<NewDigest>[] = [
+        {},
+        { top: 10 },
+        { databases: ['#bcsm'] },
+        { databases: ['#hcsm', '#bcsm'] },
+        { window: { kind: 'last', amount: 3, unit: 'days' } },
+        { metric: 'impressions' },
+        { schedule: daily },
+      ];
+      const earlier = new Date(slot.getTime() - 60_000);
+      const questionOf = new Map<string, string>();
+      // Created in an order that interleaves the questions and the two slots.
+      for (let i = 0; i < 42; i++) {
+        const nextRunAt = i % 2 === 0 ? slot : earlier;
+        const question = (i * 5) % questions.length;
+        const digest = await store.create(
+          digestInput({ ...questions[question], nextRunAt, channelId: `C${i}` }),
+          now,
+        );
+        questionOf.set(digest.id, `${+nextRunAt} ${question}`);
+      }
+      // Each batch as a set: the order of the rows one claim returns is not the claim's order.
+      const batchesOf = new Map<string, Set<number>>();
+      for (let batches = 0; ; batches++) {
+        const batch = await store.claimDue(now, { ...lease, limit: 4 });
+        if (batch.length === 0) break;
+        for (const claim of batch) {
+          const key = questionOf.get(claim.digest.id) ?? '?';
+          batchesOf.set(key, (batchesOf.get(key) ?? new Set()).add(batches));
+        }
+      }
+      expect(batchesOf.size).toBe(2 * questions.length);
+      const spans = [...batchesOf].map(([key, batches]) => ({
+        key,
+        first: Math.min(...batches),
+        last: Math.max(...batches),
+        count: batches.size,
+      }));
+      // A question's digests come in consecutive batches, the earlier slot's before the other's.
+      for (const span of spans) expect(span.last - span.first + 1, span.key).toBe(span.count);
+      const earlierLast = Math.max(
+        ...spans.filter((span) => span.key.startsWith(`${+earlier} `)).map((span) => span.last),
+      );
+      const laterFirst = Math.min(
+        ...spans.filter((span) => span.key.startsWith(`${+slot} `)).map((span) => span.first),
+      );
+      expect(earlierLast).toBeLessThanOrEqual(laterFirst);
     });
 
     it('lets another runner claim once the lease has expired, and not before', async () => {
