@@ -16,6 +16,8 @@ export interface StepInputs {
   readonly window?: unknown;
   readonly top?: unknown;
   readonly metric?: unknown;
+  /** Who to keep, as a lookup says it: `doctors`, `patients and caregivers`, `no pharma`. */
+  readonly stakeholders?: unknown;
 }
 
 export interface StepOutputs {
@@ -51,7 +53,13 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
     return { error: stepTopOutOfRange(topText, topRange.min, topRange.max) };
   }
   const metric = read(inputs.metric);
-  const text = [read(inputs.databases), read(inputs.window), `top ${top}`, metric && `by ${metric}`]
+  const text = [
+    read(inputs.databases),
+    read(inputs.window),
+    `top ${top}`,
+    metric && `by ${metric}`,
+    read(inputs.stakeholders),
+  ]
     .filter((part) => part.length > 0)
     .join(' ');
   return { text };

@@ -147,6 +147,7 @@ describe('manifest.yml', () => {
       window: 'string',
       top: 'integer',
       metric: 'string',
+      stakeholders: 'string',
     });
     expect(step?.input_parameters.databases?.is_required).toBe(true);
     expect(types(step?.output_parameters)).toEqual({
