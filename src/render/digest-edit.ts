@@ -142,6 +142,7 @@ export type DigestEditState = Readonly<
         {
           readonly value?: string | null;
           readonly selected_option?: { readonly value?: string } | null;
+          readonly selected_options?: readonly { readonly value?: string }[] | null;
         }
       >
     >

@@ -106,26 +106,57 @@ export interface LookupModalValues {
   readonly zone: string;
   readonly top: number;
   /** The metric the ranking is sorted by; none selected ranks by mentions, the service's order. */
-  readonly metric: Metric;
+  readonly metric: Metric | 'followers';
 }
 
 /** The metric select's labels, in the order the answer shows the metrics. */
-const metricLabels: Readonly<Record<Metric, string>> = {
+const metricLabels: Readonly<Record<Metric | 'followers', string>> = {
   mentions: 'Mentions',
   hsg_score: 'HSG score',
   impressions: 'Impressions (reach)',
   retweets: 'Retweets (reposts)',
   tweets: 'Tweets (posts)',
   replies: 'Replies',
+  followers: 'Followers (of the top 500)',
 };
 
-function metricOption(metric: Metric): PlainTextOption {
+function metricOption(metric: Metric | 'followers'): PlainTextOption {
   return { text: { type: 'plain_text', text: metricLabels[metric] }, value: metric };
 }
 
-function metricSelect(initial: Metric | undefined): InputBlock {
+/** Who the modal can keep, each with the lookup word that asks for it. */
+const whoOptions: readonly (readonly [word: string, label: string])[] = [
+  ['doctors', 'Doctors'],
+  ['hcps', 'HCPs'],
+  ['patients', 'Patients and advocates'],
+  ['caregivers', 'Caregivers'],
+  ['researchers', 'Researchers'],
+  ['journalists', 'Journalists and media'],
+  ['pharma', 'Pharma'],
+  ['providers', 'Providers'],
+  ['organizations', 'Organizations'],
+];
+
+function whoSelect(input: 'who' | 'without', label: string, hint: string): InputBlock {
+  const { blockId, actionId } = lookupModalInputs[input];
+  return {
+    type: 'input',
+    block_id: blockId,
+    optional: true,
+    label: { type: 'plain_text', text: label },
+    hint: { type: 'plain_text', text: hint },
+    element: {
+      type: 'multi_static_select',
+      action_id: actionId,
+      placeholder: { type: 'plain_text', text: 'Everyone' },
+      options: whoOptions.map(([value, text]) => ({ text: { type: 'plain_text', text }, value })),
+    },
+  };
+}
+
+function metricSelect(initial: Metric | 'followers' | undefined): InputBlock {
   const { blockId, actionId } = lookupModalInputs.metric;
-  const options = (Object.keys(metricLabels) as Metric[]).map(metricOption);
+  const options = (Object.keys(metricLabels) as (Metric | 'followers')[]).map(metricOption);
   return {
     type: 'input',
     block_id: blockId,
@@ -201,6 +232,8 @@ export function renderLookupModal(options: LookupModalOptions = {}): ModalView {
         },
       },
       metricSelect(initial.metric),
+      whoSelect('who', 'Only', 'Keep only these people, among the top 500. Empty: everyone.'),
+      whoSelect('without', 'Leave out', 'Drop these people, among the top 500.'),
     ],
   };
   return checked(view, 'view');
@@ -226,13 +259,21 @@ export function lookupTextFromModal(values: ModalStateValues): string {
   const zone = read('zone');
   const top = read('top');
   const chosen = state('metric')?.selected_option?.value;
-  const metric = metricNames.find((name) => name === chosen);
+  const metric = [...metricNames, 'followers'].find((name) => name === chosen);
+  const words = (input: 'who' | 'without') =>
+    (state(input)?.selected_options ?? [])
+      .map((option) => option.value ?? '')
+      .filter((value) => whoOptions.some(([word]) => word === value));
+  const only = words('who');
+  const without = words('without');
   return [
     read('databases'),
     read('window'),
     zone && `in ${zone}`,
     top && `top ${top}`,
     metric === undefined ? '' : `by ${metric}`,
+    only.length === 0 ? '' : `only ${only.join(' and ')}`,
+    without.length === 0 ? '' : `excluding ${without.join(' and ')}`,
   ]
     .filter((part) => part.length > 0)
     .join(' ');

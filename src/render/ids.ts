@@ -55,6 +55,8 @@ export const lookupModalInputs = {
   zone: { blockId: 'lookup_zone', actionId: 'zone' },
   top: { blockId: 'lookup_top', actionId: 'top' },
   metric: { blockId: 'lookup_metric', actionId: 'metric' },
+  who: { blockId: 'lookup_who', actionId: 'who' },
+  without: { blockId: 'lookup_without', actionId: 'without' },
 } as const;
 
 export type LookupModalInput = keyof typeof lookupModalInputs;

@@ -160,9 +160,41 @@ describe('renderLookupModal', () => {
               ['Retweets (reposts)', 'retweets'],
               ['Tweets (posts)', 'tweets'],
               ['Replies', 'replies'],
+              ['Followers (of the top 500)', 'followers'],
             ].map(([text, value]) => ({ text: { type: 'plain_text', text }, value })),
           },
         },
+        ...[
+          [
+            'lookup_who',
+            'who',
+            'Only',
+            'Keep only these people, among the top 500. Empty: everyone.',
+          ],
+          ['lookup_without', 'without', 'Leave out', 'Drop these people, among the top 500.'],
+        ].map(([blockId, actionId, label, hint]) => ({
+          type: 'input',
+          block_id: blockId,
+          optional: true,
+          label: { type: 'plain_text', text: label },
+          hint: { type: 'plain_text', text: hint },
+          element: {
+            type: 'multi_static_select',
+            action_id: actionId,
+            placeholder: { type: 'plain_text', text: 'Everyone' },
+            options: [
+              ['Doctors', 'doctors'],
+              ['HCPs', 'hcps'],
+              ['Patients and advocates', 'patients'],
+              ['Caregivers', 'caregivers'],
+              ['Researchers', 'researchers'],
+              ['Journalists and media', 'journalists'],
+              ['Pharma', 'pharma'],
+              ['Providers', 'providers'],
+              ['Organizations', 'organizations'],
+            ].map(([text, value]) => ({ text: { type: 'plain_text', text }, value })),
+          },
+        })),
       ],
     });
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
@@ -190,7 +222,7 @@ describe('renderLookupModal', () => {
     );
     expect(
       inputs.map((block) => (block.element as { initial_value?: string }).initial_value),
-    ).toEqual(['#hcsm', 'yesterday', undefined, '20', undefined]);
+    ).toEqual(['#hcsm', 'yesterday', undefined, '20', undefined, undefined, undefined]);
     expect(inputs[2]?.hint).toEqual({
       type: 'plain_text',
       text: 'An IANA zone such as America/New_York, or UTC. Empty: UTC.',
@@ -315,5 +347,23 @@ describe('renderLookupModalUnavailable', () => {
       'Slack asked this app to slow down, so the Look up form could not open. Press Look up ' +
         'again in a minute, or send me the lookup here, for example `#hcsm yesterday`.',
     );
+  });
+});
+
+describe('lookupTextFromModal with who to keep', () => {
+  it('writes the chosen people as only … and excluding …, ignoring unknown values', () => {
+    const { who, without } = lookupModalInputs;
+    const values = {
+      [lookupModalInputs.databases.blockId]: {
+        [lookupModalInputs.databases.actionId]: { value: '#hcsm' },
+      },
+      [who.blockId]: {
+        [who.actionId]: { selected_options: [{ value: 'doctors' }, { value: 'patients' }] },
+      },
+      [without.blockId]: {
+        [without.actionId]: { selected_options: [{ value: 'pharma' }, { value: 'drop table' }] },
+      },
+    };
+    expect(lookupTextFromModal(values)).toBe('#hcsm only doctors and patients excluding pharma');
   });
 });
