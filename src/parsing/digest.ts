@@ -26,10 +26,10 @@ import { uniqueDatabases } from './databases.ts';
 import { buildSchedule, collectClauses, digestClauses, digestWindow } from './digest-clauses.ts';
 import { type DigestEdit, readEdit } from './digest-edit.ts';
 import { scanCommand } from './grammar.ts';
+import { boundedText } from './limits.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, forDigest } from './messages/digest.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
-import { normaliseSlackText } from './slack-text.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export interface DigestSpec {
@@ -84,6 +84,25 @@ export function parseDigestCommand(
   text: string,
   context: DigestParseContext,
 ): DigestCommand | ParseError {
+  if (Number.isNaN(context.now.getTime())) {
+    throw new RangeError('parseDigestCommand needs a valid `now`');
+  }
+  try {
+    return readDigestCommand(boundedText(text), context);
+  } catch (error) {
+    if (error instanceof ParseError) return forDigest(error);
+    throw error;
+  }
+}
+
+/**
+ * `parseDigestCommand` without the length bound: `text` already normalised and trimmed, of any
+ * length. Tests hold the grammar's own cost linear in the text it reads with it.
+ */
+export function readDigestText(
+  text: string,
+  context: DigestParseContext,
+): DigestCommand | ParseError {
   try {
     return readDigestCommand(text, context);
   } catch (error) {
@@ -97,7 +116,14 @@ export function parseDigestCommand(
  * so a surface can skip asking Slack for it (and parse once) for every other command.
  */
 export function createsDigest(text: string): boolean {
-  const tokens = tokenize(normaliseSlackText(text).trim());
+  let tokens: Token[];
+  try {
+    tokens = tokenize(boundedText(text));
+  } catch (error) {
+    // Too long, or a quote never closed: the parse that follows refuses it, in no zone.
+    if (error instanceof ParseError) return false;
+    throw error;
+  }
   const verb = lowerAt(tokens, 0);
   const next = tokens[1];
   if (verb === 'watch') return next !== undefined && !isHelp(tokens.slice(1));
@@ -108,11 +134,7 @@ export function createsDigest(text: string): boolean {
   return action === undefined || action === 'create';
 }
 
-function readDigestCommand(raw: string, context: DigestParseContext): DigestCommand {
-  if (Number.isNaN(context.now.getTime())) {
-    throw new RangeError('parseDigestCommand needs a valid `now`');
-  }
-  const text = normaliseSlackText(raw).trim();
+function readDigestCommand(text: string, context: DigestParseContext): DigestCommand {
   const tokens = tokenize(text);
   const verb = lowerAt(tokens, 0);
   if (verb === 'watch') {

@@ -40,6 +40,9 @@
  *   name typed so the answer can say how it was read.
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
  *   slash command it is refused with the command that works (`question.ts`).
+ * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
+ *   in every grammar; below it a command costs time linear in its length (no reading nests more
+ *   than a few prefixes deep, `moment.ts`).
  * - Errors close on the person's own command: corrected when a slip was near a keyword, else with
  *   their databases, and without the slash command in a conversation (`advice.ts`).
  */
@@ -58,6 +61,7 @@ import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, matchComparison, matchMetric } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
+import { boundedText } from './limits.ts';
 import { parseErrors } from './messages/lookup.ts';
 import {
   lookupTopRange,
@@ -68,7 +72,6 @@ import {
   zoneAlias,
 } from './options.ts';
 import { leadIn } from './question.ts';
-import { normaliseSlackText } from './slack-text.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -100,8 +103,9 @@ function withoutQuestion(text: string, tokens: readonly Token[], conversation: b
   const { drop } = leadIn(tokens);
   const last = drop.at(-1);
   if (last === undefined) return [...tokens];
-  if (conversation) return tokens.filter((_, i) => !drop.includes(i));
-  const rest = tokens.filter((_, i) => !drop.includes(i));
+  const dropped = new Set(drop);
+  const rest = tokens.filter((_, i) => !dropped.has(i));
+  if (conversation) return rest;
   const example = rest.map((_, i) => fragmentOf(text, rest, i, i + 1)).join(' ');
   const fragment = fragmentOf(text, tokens, drop[0] ?? 0, last + 1).replace(/[\s,]+$/, '');
   throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
@@ -137,14 +141,28 @@ const lookupClauses: Clauses<LookupClauses> = {
  */
 export function parseLookup(text: string, context: ParseContext): LookupRequest | ParseError {
   if (Number.isNaN(context.now.getTime())) throw new RangeError('parseLookup needs a valid `now`');
-  const normalised = normaliseSlackText(text).trim();
-  let tokens: Token[] = [];
+  let bounded: string;
   try {
-    tokens = tokenize(normalised);
-    return readLookup(normalised, tokens, context);
+    bounded = boundedText(text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    return fitAdvice(error, normalised, tokens, { conversation: context.conversation === true });
+    return fitAdvice(error, '', [], { conversation: context.conversation === true });
+  }
+  return readLookupText(bounded, context);
+}
+
+/**
+ * `parseLookup` without the length bound: `text` already normalised and trimmed, of any length.
+ * Tests hold the grammar's own cost linear in the text it reads with it.
+ */
+export function readLookupText(text: string, context: ParseContext): LookupRequest | ParseError {
+  let tokens: Token[] = [];
+  try {
+    tokens = tokenize(text);
+    return readLookup(text, tokens, context);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    return fitAdvice(error, text, tokens, { conversation: context.conversation === true });
   }
 }
 

@@ -5,7 +5,7 @@
  * database.
  */
 import { readDatabaseToken } from './databases.ts';
-import { normaliseSlackText } from './slack-text.ts';
+import { boundedText } from './limits.ts';
 import { type Token, tokenize } from './tokens.ts';
 
 /** Greetings that may open a message to the bot. */
@@ -151,7 +151,7 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
 export function readsAsQuestion(text: string): boolean {
   let tokens: Token[];
   try {
-    tokens = tokenize(normaliseSlackText(text).trim());
+    tokens = tokenize(boundedText(text));
   } catch {
     return false;
   }

@@ -194,6 +194,22 @@ describe('node src/cli.ts parse', () => {
     expect(result.stdout.split('\n')).toHaveLength(2);
   });
 
+  it('answers --jsonl lines too long to read with an error line each, and reads the next', () => {
+    const input = [
+      JSON.stringify({ text: 'in '.repeat(7_167) }),
+      JSON.stringify({ text: 'week of '.repeat(5_000) }),
+      '{"text":"#x yesterday"}',
+    ].join('\n');
+    const run = cli(['parse', '--jsonl', ...now], input);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      '{"error":{"message":"That text is 21,501 characters long: a command holds at most 1,000 characters (databases, a time and options). Shorten it. Try: /influencers #hcsm last week"}}',
+      '{"error":{"message":"That text is 40,000 characters long: a command holds at most 1,000 characters (databases, a time and options). Shorten it. Try: /influencers #hcsm last week"}}',
+      '{"databases":["#x"],"start":"2026-11-20T00:00:00+00:00","end":"2026-11-21T00:00:00+00:00","timezone":"UTC","top":10}',
+      '',
+    ]);
+  });
+
   it('keeps the order of many --jsonl lines', () => {
     const input = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ text: `#t${i} top ${(i % 50) + 1}` }),

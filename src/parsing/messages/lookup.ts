@@ -22,6 +22,15 @@ export const parseErrors = {
     );
   },
 
+  /** Text past the limit, refused unread: the message says the limit and the length, not the text. */
+  tooLong(length: number, max: number, example = '#hcsm last week'): ParseError {
+    const count = (n: number): string => n.toLocaleString('en-US');
+    return new ParseError(
+      'unrecognised',
+      `That text is ${count(length)} characters long: a command holds at most ${count(max)} characters (databases, a time and options). Shorten it. Try: ${exampleCommand(example)}`,
+    );
+  },
+
   noDatabase(text: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'no_database',

@@ -25,23 +25,32 @@ import { weekdays } from './vocabulary.ts';
 const startsReading = /^[a-z\d]/;
 
 /**
+ * How many readings one moment may nest (`in` `the` `week of` `2pm on` `Sep 9`): each prefix reads
+ * the moment after it, and a bound keeps what one position reads, and the stack, independent of
+ * the text (`in in in …`, `week of week of …` would otherwise read to its end from every word).
+ */
+const maxNesting = 4;
+
+/**
  * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
- * rather than a range.
+ * rather than a range. `depth`: how many prefixes led here.
  */
 export function matchMoment(
   tokens: readonly Token[],
   at: number,
   context: MomentContext,
+  depth = 0,
 ): Match<Moment> | undefined {
   const token = tokens[at];
-  if (token?.kind !== 'word') return undefined;
+  if (token?.kind !== 'word' || depth > maxNesting) return undefined;
+  const inner = depth + 1;
   const word = token.lower;
   // Every reading starts with a letter or a digit: a hashtag, a mention or a symbol is none.
   if (!startsReading.test(word)) return undefined;
 
   switch (word) {
     case 'on': {
-      const m = matchMoment(tokens, at + 1, 'prefixed');
+      const m = matchMoment(tokens, at + 1, 'prefixed', inner);
       return m !== undefined && (m.value.kind === 'day' || m.value.kind === 'local')
         ? m
         : undefined;
@@ -50,14 +59,14 @@ export function matchMoment(
     case 'during':
     case 'over':
     case 'for': {
-      const m = matchMoment(tokens, at + 1, 'prefixed');
+      const m = matchMoment(tokens, at + 1, 'prefixed', inner);
       return m !== undefined && isSpan(m.value) ? m : undefined;
     }
     case 'tonight':
     case 'overnight':
       throw parseErrors.partOfDay(token.text);
     case 'the': {
-      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context);
+      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context, inner);
       return m !== undefined && m.value.kind !== 'now' ? m : undefined;
     }
     case 'now':
@@ -91,7 +100,7 @@ export function matchMoment(
     case 'week':
     case 'wk':
       if (lowerAt(tokens, at + 1) === 'of') {
-        const day = matchMoment(tokens, at + 2, 'prefixed');
+        const day = matchMoment(tokens, at + 2, 'prefixed', inner);
         if (day === undefined || day.value.kind !== 'day') return undefined;
         return { value: { kind: 'week-of', date: day.value.date }, next: day.next };
       }
@@ -114,7 +123,7 @@ export function matchMoment(
     matchQuarter(tokens, at) ??
     matchIsoWeek(tokens, at) ??
     matchYear(tokens, at, context) ??
-    matchTimeFirst(tokens, at) ??
+    matchTimeFirst(tokens, at, inner) ??
     matchChronoDate(tokens, at)
   );
 }
@@ -131,12 +140,16 @@ const isSpan = (m: Moment): boolean =>
   m.kind === 'through';
 
 /** A time first: `2pm`, `9:30 yesterday`, `14:05 on Sep 9`. */
-function matchTimeFirst(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+function matchTimeFirst(
+  tokens: readonly Token[],
+  at: number,
+  depth: number,
+): Match<Moment> | undefined {
   const start = lowerAt(tokens, at) === 'at' ? at + 1 : at;
   const time = matchTimeOfDay(tokens, start);
   if (time === undefined) return undefined;
   const dateAt = lowerAt(tokens, time.next) === 'on' ? time.next + 1 : time.next;
-  const dated = matchMoment(tokens, dateAt, 'prefixed');
+  const dated = matchMoment(tokens, dateAt, 'prefixed', depth);
   if (dated !== undefined && dated.value.kind === 'day') {
     const m = withOffset(tokens, dated.next, dated.value.date, time.value);
     return { value: { ...m.value, dateAfterTime: true } as Moment, next: m.next };
