@@ -55,11 +55,18 @@ export function fitAdvice(
   return error;
 }
 
-/** The person's text with the fragment the error names replaced by its correction. */
+/**
+ * The person's text with the fragment the error names replaced by its correction; an empty
+ * correction leaves the fragment out.
+ */
 function correctedText(error: ParseError, text: string): string | undefined {
   const { fragment, correction } = error;
   if (fragment === undefined || correction === undefined) return undefined;
   const at = text.indexOf(fragment);
   if (at === -1) return undefined;
-  return `${text.slice(0, at)}${correction}${text.slice(at + fragment.length)}`;
+  const corrected = `${text.slice(0, at)}${correction}${text.slice(at + fragment.length)}`;
+  return corrected
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/^[\s,]+|[\s,]+$/g, '');
 }

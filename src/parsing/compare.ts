@@ -1,11 +1,10 @@
 /**
- * What a lookup is compared with and ranked by: `vs previous period`, `vs last year`, `vs Q2`,
- * `compared to the week before`; `by mentions`, `ranked by reach`, `sorted by HSG score`.
+ * What a lookup is compared with: `vs previous period`, `vs last year`, `vs Q2`, `compared to the
+ * week before`.
  */
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
 import { earliestDataDate, type LookupRequest } from '../model/lookup.ts';
-import { type Metric, metricNames } from '../model/metrics.ts';
 import { formatInstant } from '../time/format.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
@@ -16,6 +15,7 @@ import {
   type TimeContext,
   type TimeWindow,
 } from './time/evaluate.ts';
+import { isSlipOf } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
 import { sameLengthBefore, shift } from './time/shift.ts';
 import type { CalendarUnit } from './time/vocabulary.ts';
@@ -68,6 +68,10 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   const first = lowerAt(tokens, the);
   const second = lowerAt(tokens, the + 1);
   if (first !== undefined && previousWords.has(first)) {
+    if (second !== undefined && second !== 'period' && isSlipOf(second, 'period')) {
+      const fragment = tokensText(tokens, the, the + 2);
+      throw parseErrors.didYouMean(fragment, `${tokensText(tokens, the, the + 1)} period`);
+    }
     const period = second === 'period' ? the + 2 : the + 1;
     return { value: { kind: 'previous' }, next: period };
   }
@@ -146,57 +150,3 @@ export function withPreviousPeriod(
     throw error;
   }
 }
-
-/** Words for each metric, as people say them; the service's own names too. */
-const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
-  ...metricNames.map((name) => [name, name] as const),
-  ['hsg', 'hsg_score'],
-  ['score', 'hsg_score'],
-  ['influence', 'hsg_score'],
-  ['mention', 'mentions'],
-  ['retweet', 'retweets'],
-  ['rts', 'retweets'],
-  ['reposts', 'retweets'],
-  ['repost', 'retweets'],
-  ['shares', 'retweets'],
-  ['tweet', 'tweets'],
-  ['posts', 'tweets'],
-  ['post', 'tweets'],
-  ['reach', 'impressions'],
-  ['views', 'impressions'],
-  ['impression', 'impressions'],
-  ['reply', 'replies'],
-  ['comments', 'replies'],
-]);
-
-const rankWords: ReadonlySet<string> = new Set([
-  'ranked',
-  'rank',
-  'sorted',
-  'sort',
-  'ordered',
-  'order',
-]);
-
-/**
- * `by <metric>`, `ranked by`, `sorted by`, `ordered by` -> the metric: `mentions`, `HSG score`,
- * `reach`, `reposts`, `posts`, `replies` and the service's own names (`hsg_score`).
- * @throws ParseError `unrecognised` after `ranked by` (and the like) when no metric follows; after
- *   a lone `by` the words are left to the databases (`tweets by doctors`).
- */
-export const matchMetric: Matcher<Metric> = (tokens, at) => {
-  const word = lowerAt(tokens, at);
-  let next: number;
-  if (word === 'by') next = at + 1;
-  else if (word !== undefined && rankWords.has(word) && lowerAt(tokens, at + 1) === 'by') {
-    next = at + 2;
-  } else return undefined;
-  const name = lowerAt(tokens, next);
-  const twoWords = name === 'hsg' || name === 'influence' ? lowerAt(tokens, next + 1) : undefined;
-  const metric = name === undefined ? undefined : metricWords.get(name);
-  if (metric !== undefined) {
-    return { value: metric, next: twoWords === 'score' ? next + 2 : next + 1 };
-  }
-  if (word === 'by') return undefined;
-  throw parseErrors.unknownMetric(tokensText(tokens, at, next + 1));
-};

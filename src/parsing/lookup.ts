@@ -23,7 +23,15 @@
  * - Parts of the day have stated hours (`partsOfDay`): morning 06-12, afternoon 12-18, evening
  *   18-24, night 18-06 (`this morning`, `yesterday afternoon`, `last night`); `tonight` and
  *   `overnight` are refused: give the hours.
- * - More periods: ISO weeks (`2026-W46`, `week 46`, `wk 46 2025`), halves (`H1 2026`, `first
+ * - A word the app knows is never part of a database (`vocabulary.ts`): a bare one is read for
+ *   what it is (`excel`, `download`, `as csv` -> the export; `bar chart` -> the chart; `pie chart`
+ *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by engagement` -> by
+ *   mentions), or refused saying what it would mean and what can be asked today (`doctors`, `by
+ *   followers`, `by likes`, `weekly`, `recently`); an unquoted phrase holding one is refused, to be
+ *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
+ *   week please`), and `by` always names a ranking.
+ * - More periods: ISO weeks in any spelling (`2026-W46`, `2026W46`, `W46`, `week46`, `wk 46
+ *   2025`, `CW46`), halves (`H1 2026`, `first
  *   half of 2026`), `mtd`, `wtd`, `qtd`, `ytd`, `the week before last` (and month, quarter, year).
  * - Two times after a day joined by a dash are a window of that day (`today 8:00-12:00`, `Nov 15
  *   21:00 – 22:00`), the second read forward from the first.
@@ -58,9 +66,10 @@ import type { Metric } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
-import { type Comparison, comparisonWindow, matchComparison, matchMetric } from './compare.ts';
+import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
+import { type KnownWord, matchKnownWord, matchRanking } from './known-words.ts';
 import { boundedText } from './limits.ts';
 import { parseErrors } from './messages/lookup.ts';
 import {
@@ -82,6 +91,7 @@ import {
   type TimeExpression,
 } from './time/index.ts';
 import { fragmentOf, type Token, tokenize } from './tokens.ts';
+import { meaningOfTyped } from './vocabulary.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 
@@ -92,12 +102,14 @@ interface LookupClauses {
   metric: Metric;
   show: ShowOption;
   time: TimeExpression;
+  known: KnownWord;
   misspeltTime: never;
 }
 
 /**
  * The tokens without a question's opening (`who drove`, `hello, show me`): left out in a
- * conversation, refused after the slash command with the command that works.
+ * conversation, refused after the slash command with the command that works, which leaves out
+ * the fillers the rest holds too (`please`).
  */
 function withoutQuestion(text: string, tokens: readonly Token[], conversation: boolean): Token[] {
   const { drop } = leadIn(tokens);
@@ -106,7 +118,10 @@ function withoutQuestion(text: string, tokens: readonly Token[], conversation: b
   const dropped = new Set(drop);
   const rest = tokens.filter((_, i) => !dropped.has(i));
   if (conversation) return rest;
-  const example = rest.map((_, i) => fragmentOf(text, rest, i, i + 1)).join(' ');
+  const example = rest
+    .filter((token) => meaningOfTyped(token.text)?.kind !== 'politeness')
+    .map((token) => text.slice(token.from, token.to))
+    .join(' ');
   const fragment = fragmentOf(text, tokens, drop[0] ?? 0, last + 1).replace(/[\s,]+$/, '');
   throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
 }
@@ -119,9 +134,10 @@ const lookupClauses: Clauses<LookupClauses> = {
   zone: matchZoneOption,
   top: matchLookupTop,
   compare: matchComparison,
-  metric: matchMetric,
+  metric: matchRanking,
   show: matchShowOption,
   time: matchTimeExpression,
+  known: matchKnownWord,
   misspeltTime: rejectMisspeltTime,
 };
 
@@ -180,6 +196,24 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let time: { value: TimeExpression; fragment: string } | undefined;
   let compare: { value: Comparison; fragment: string } | undefined;
   let metric: Metric | undefined;
+  const setMetric = (value: Metric, fragment: string): void => {
+    if (metric !== undefined) throw parseErrors.repeatedOption(fragment, 'ranking metric');
+    metric = value;
+  };
+  const show = (value: ShowOption, fragment: string): void => {
+    if (value === 'export') {
+      if (exported !== undefined) throw parseErrors.repeatedOption(fragment, 'export');
+      exported = fragment;
+    } else if (value === 'list') {
+      // The list is how every answer shows its ranking unless asked otherwise.
+    } else if (presentation === undefined) {
+      presentation = { value, fragment };
+    } else if (presentation.value === value) {
+      throw parseErrors.repeatedOption(fragment, 'way of showing the answer');
+    } else {
+      throw parseErrors.twoPresentations(presentation.fragment, fragment);
+    }
+  };
   for (const clause of scan.clauses) {
     switch (clause.kind) {
       case 'zone':
@@ -193,16 +227,11 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         top = clause;
         break;
       case 'show':
-        if (clause.value === 'export') {
-          if (exported !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'export');
-          exported = clause.fragment;
-        } else if (presentation === undefined) {
-          presentation = { value: clause.value, fragment: clause.fragment };
-        } else if (presentation.value === clause.value) {
-          throw parseErrors.repeatedOption(clause.fragment, 'way of showing the answer');
-        } else {
-          throw parseErrors.twoPresentations(presentation.fragment, clause.fragment);
-        }
+        show(clause.value, clause.fragment);
+        break;
+      case 'known':
+        if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
+        else if (clause.value.kind === 'format') show(clause.value.format, clause.fragment);
         break;
       case 'time':
         if (time !== undefined) throw parseErrors.twoWindows(time.fragment, clause.fragment);
@@ -213,10 +242,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         compare = clause;
         break;
       case 'metric':
-        if (metric !== undefined) {
-          throw parseErrors.repeatedOption(clause.fragment, 'ranking metric');
-        }
-        metric = clause.value;
+        setMetric(clause.value, clause.fragment);
         break;
       case 'misspeltTime':
         break;

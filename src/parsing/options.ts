@@ -3,7 +3,6 @@
  * a lookup shows them. The zone and the count are shared by every command grammar.
  */
 
-import type { Presentation } from '../model/presentation.ts';
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
 import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
@@ -11,6 +10,7 @@ import { parseErrors } from './messages/lookup.ts';
 import { topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { lowerAt, type Token } from './tokens.ts';
+import { type FormatWord, formatWords, looseFormatWords } from './vocabulary.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;
@@ -190,34 +190,76 @@ function readTop(
 }
 
 /** What a lookup asks to see besides the ranking: a table, a chart, or the CSV file. */
-export type ShowOption = Presentation | 'export';
+export type ShowOption = FormatWord;
 
-const showWords: ReadonlyMap<string, ShowOption> = new Map<string, ShowOption>([
-  ['table', 'table'],
-  ['chart', 'chart'],
-  ['graph', 'chart'],
-  ['export', 'export'],
-  ['csv', 'export'],
-]);
-const categoryWords: ReadonlySet<string> = new Set(['categories', 'category']);
+/** Words before a format that only introduce it (`as csv`, `in a table`, `with a chart`). */
+const formatLeads: ReadonlySet<string> = new Set(['as', 'in', 'into', 'with', 'via']);
+const articles: ReadonlySet<string> = new Set(['a', 'an']);
+const categoryWords: ReadonlySet<string> = new Set(['categories', 'category', 'stakeholders']);
+/** Words after an export that belong to it (`csv file`, `excel format`). */
+const exportTails: ReadonlySet<string> = new Set(['file', 'format', 'sheet', 'spreadsheet']);
+
+/** A format word at `at`: one that always means itself (`strong`), or an everyday word too. */
+function formatAt(
+  tokens: readonly Token[],
+  at: number,
+): { format: FormatWord; strong: boolean } | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  const strong = formatWords.get(word);
+  if (strong !== undefined) return { format: strong, strong: true };
+  const loose = looseFormatWords.get(word);
+  return loose === undefined ? undefined : { format: loose, strong: false };
+}
 
 /**
- * `table`, `chart` (`graph`), `chart categories` (`categories chart`), `export` and `csv`: how a
- * lookup shows its ranking, and whether it comes as a CSV file too. Each word always claims its
- * place, as `top` does: a phrase holding one needs quotes (`"chart review"`).
+ * `table`, `chart` (`graph`), `chart categories` (`categories chart`, `pie chart`), `export` and
+ * `csv`, and these with the words people put around them (`as csv`, `in a table`, `bar chart`,
+ * `export to excel`, `csv file`, `download as csv`): how a lookup shows its ranking, and whether it
+ * comes as a CSV file too. `table`, `chart`, `graph`, `export` and `csv` always claim their place,
+ * as `top` does: a phrase holding one needs quotes (`"chart review"`). Formats that are everyday
+ * words too (`excel`, `bar`, `pie`, `download`) are claimed here only with such words around them;
+ * alone they are the vocabulary's (`known-words.ts`).
  */
 export const matchShowOption: Matcher<ShowOption> = (tokens, at) => {
-  const token = tokens[at];
-  if (token?.kind !== 'word') return undefined;
-  const shown = showWords.get(token.lower);
-  const next = lowerAt(tokens, at + 1);
-  if (shown === 'chart') {
-    const categories = next !== undefined && categoryWords.has(next);
-    return { value: categories ? 'category_chart' : 'chart', next: categories ? at + 2 : at + 1 };
+  const first = lowerAt(tokens, at);
+  if (first === undefined) return undefined;
+  let i = at;
+  const led = formatLeads.has(first) || first === 'by';
+  if (led) i++;
+  if (articles.has(lowerAt(tokens, i) ?? '')) i++;
+  if (first === 'by') {
+    // "by category": how the people split, shown as the pie.
+    return categoryWords.has(lowerAt(tokens, i) ?? '')
+      ? { value: 'category_chart', next: i + 1 }
+      : undefined;
   }
-  if (shown !== undefined) return { value: shown, next: at + 1 };
-  if (categoryWords.has(token.lower) && next !== undefined && showWords.get(next) === 'chart') {
+  if (!led && categoryWords.has(first) && formatAt(tokens, at + 1)?.format === 'chart') {
     return { value: 'category_chart', next: at + 2 };
   }
-  return undefined;
+  const found = formatAt(tokens, i);
+  if (found === undefined) return undefined;
+  let { format } = found;
+  let next = i + 1;
+  if (format === 'chart' || format === 'category_chart') {
+    // "bar chart", "pie graph", "chart categories", "chart by category".
+    if (!found.strong && formatAt(tokens, next)?.format === 'chart') next++;
+    const by = lowerAt(tokens, next) === 'by' ? next + 1 : next;
+    if (categoryWords.has(lowerAt(tokens, by) ?? '')) {
+      format = 'category_chart';
+      next = by + 1;
+    }
+  } else if (format === 'export') {
+    // "csv export", "export to excel", "download as a csv file".
+    for (;;) {
+      const joined = ['to', 'as', 'in'].includes(lowerAt(tokens, next) ?? '') ? next + 1 : next;
+      const word = articles.has(lowerAt(tokens, joined) ?? '') ? joined + 1 : joined;
+      if (formatAt(tokens, word)?.format === 'export') next = word + 1;
+      else if (exportTails.has(lowerAt(tokens, next) ?? '')) next++;
+      else break;
+    }
+  }
+  // An everyday word alone is left to the vocabulary, which reads it only apart from a phrase.
+  if (!found.strong && !led && next === i + 1) return undefined;
+  return { value: format, next };
 };

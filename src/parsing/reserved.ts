@@ -81,9 +81,10 @@ const grammarWords = [
   'noon',
   'midday',
   'midnight',
-  // Comparisons.
+  // Comparisons and rankings.
   'vs',
   'versus',
+  'by',
   // Zones and options.
   'tz',
   'timezone',

@@ -613,11 +613,10 @@ describe('parseDigestCommand (order, zones and parts of the day)', () => {
 
   it.each([
     [
-      'digest #hcsm every monday at 9am please',
-      'please',
-      "I don't understand “please” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). Try: /influencers digest #hcsm every monday at 9am",
+      'digest #hcsm every monday at 9 30',
+      '30',
+      "I don't understand “30” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). Try: /influencers digest #hcsm every monday at 9am",
     ],
-    ['digest #hcsm every monday at 9 30', '30', undefined],
     ['digest #hcsm every day at 9am with last 7 days', 'with', undefined],
     ['digest #hcsm every monday at 9am and', 'and', undefined],
     ['digest #hcsm every monday at 9am covering the past week', 'covering', undefined],

@@ -274,7 +274,13 @@ describe('parseLookup', () => {
         '#x sorted by popularity',
         'unrecognised',
         'sorted by popularity',
-        "I can't rank by “sorted by popularity”: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: /influencers #x last week ranked by mentions",
+        "I can't rank by “sorted by popularity”: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: /influencers #x by mentions",
+      ],
+      [
+        'who drove #x last week?',
+        'unrecognised',
+        'who drove',
+        '“who drove” is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: /influencers #x last week',
       ],
       [
         '#x last week vs previous vs last year',
@@ -293,12 +299,6 @@ describe('parseLookup', () => {
         'unknown_zone',
         'Londn',
         'Unknown time zone “Londn”: did you mean Europe/London? Try: /influencers #x tz Europe/London',
-      ],
-      [
-        'who drove #x last week?',
-        'unrecognised',
-        'who drove',
-        '“who drove” is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: /influencers #x last week',
       ],
     ])('refuses %j with %s', (text, reason, fragment, message) => {
       const error = failure(text);

@@ -79,7 +79,7 @@ describe('parseLookup', () => {
         'The way of showing the answer is given twice (again in “chart”): give it once. Try: /influencers #x last week',
       ],
       [
-        '#x export csv',
+        '#x export last week csv',
         'unrecognised',
         'The export is given twice (again in “csv”): give it once. Try: /influencers #x last week',
       ],

@@ -144,6 +144,16 @@ export const digestErrors = {
     return new ParseError(error.reason, message, error.fragment);
   },
 
+  /** `excel`, `csv` in a digest: its runs post in the channel, without a file. */
+  noExport(fragment: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(fragment)} asks for a CSV file, and a digest posts its ranking in the channel without one: leave it out, or ask for the file in a lookup (${exampleCommand('#hcsm last week export')}). ${tryDigest}`,
+      fragment,
+      '',
+    );
+  },
+
   twoSchedules(first: string, second: string): ParseError {
     return new ParseError(
       'bad_schedule',

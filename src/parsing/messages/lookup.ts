@@ -155,7 +155,7 @@ export const parseErrors = {
   didYouMean(
     fragment: string,
     correction: string,
-    reason: 'bad_time' | 'bad_top' | 'unknown_zone' = 'bad_time',
+    reason: 'bad_time' | 'bad_top' | 'unknown_zone' | 'unrecognised' = 'bad_time',
     example = `#hcsm ${correction}`,
   ): ParseError {
     return new ParseError(
@@ -174,11 +174,12 @@ export const parseErrors = {
     );
   },
 
-  unknownMetric(fragment: string, example = '#hcsm last week ranked by mentions'): ParseError {
+  unknownMetric(fragment: string, example = '#hcsm last week by mentions'): ParseError {
     return new ParseError(
       'unrecognised',
       `I can't rank by ${quote(fragment)}: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: ${exampleCommand(example)}`,
       fragment,
+      'by mentions',
     );
   },
 

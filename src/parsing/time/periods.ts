@@ -120,14 +120,21 @@ export function matchUnitPeriod(
   return isoWeek(tokens, at, Number(week[1]), yearAfterDay(tokens, at + 2));
 }
 
-const gluedIsoWeek = /^(\d{4})-?w(\d{1,2})$/;
+const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw)-?(\d{1,2})$/;
 
-/** `2026-W46`, `2026W46`: that ISO week of that ISO year. */
+/**
+ * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46` (and `W46 2025`): that ISO week, of
+ * that ISO year or, without one, the most recent that has started.
+ */
 export function matchIsoWeek(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const word = lowerAt(tokens, at);
   const glued = word === undefined ? null : gluedIsoWeek.exec(word);
   if (glued === null) return undefined;
-  return isoWeek(tokens, at, Number(glued[2]), { value: Number(glued[1]), next: at + 1 });
+  const year =
+    glued[1] === undefined
+      ? yearAfterDay(tokens, at + 1)
+      : { value: Number(glued[1]), next: at + 1 };
+  return isoWeek(tokens, at, Number(glued[2]), year);
 }
 
 function isoWeek(
