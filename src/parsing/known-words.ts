@@ -53,11 +53,15 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
   const most = matchMost(tokens, at);
   if (most !== undefined) return { value: { kind: 'metric', metric: most.value }, next: most.next };
   const meaning = meaningOfTyped(token.text);
-  if (meaning === undefined || meaning.kind === 'filler' || meaning.kind === 'politeness') {
+  const before = scan?.afterClause !== true && isPhraseWord(tokens[at - 1]);
+  const apart = !before && !isPhraseWord(tokens[at + 1]);
+  if (meaning === undefined) {
+    // "impresions" alone: a slip of a metric, not a database.
+    const meant = apart && token.lower.length >= 7 ? metricSlip(token.lower) : undefined;
+    if (meant !== undefined) throw parseErrors.didYouMean(token.text, meant, 'unrecognised');
     return undefined;
   }
-  const before = scan?.afterClause !== true && isPhraseWord(tokens[at - 1]);
-  if (before || isPhraseWord(tokens[at + 1])) return undefined;
+  if (meaning.kind === 'filler' || meaning.kind === 'politeness' || !apart) return undefined;
   switch (meaning.kind) {
     case 'metric':
       return { value: { kind: 'metric', metric: meaning.metric }, next: at + 1 };
@@ -79,6 +83,12 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
       throw vocabularyErrors.vagueTime(token.text);
   }
 };
+
+/** The metric `word` is a slip of (`impresions`, `retweats`), when one is that near. */
+function metricSlip(word: string): string | undefined {
+  if (meaningOf(word) !== undefined) return undefined;
+  return metricSpellings.find((spelling) => isSlipOf(word, spelling));
+}
 
 /** `most retweeted`, `most mentions`, `highest reach`: the metric they rank by. */
 function matchMost(tokens: readonly Token[], at: number): Match<Metric> | undefined {
@@ -152,7 +162,7 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   const category = stakeholderWords.get(name);
   if (category !== undefined) throw vocabularyErrors.stakeholder(fragment, category, false);
   if (meaning?.kind === 'trend' || periodWords.has(name)) throw vocabularyErrors.trend(fragment);
-  const meant = metricSpellings.find((spelling) => name.length >= 4 && isSlipOf(name, spelling));
+  const meant = name.length >= 4 ? metricSlip(name) : undefined;
   if (meant !== undefined) {
     throw parseErrors.didYouMean(fragment, `${tokensText(tokens, at, i)} ${meant}`, 'unrecognised');
   }
