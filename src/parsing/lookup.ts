@@ -36,7 +36,10 @@
  * - Two times after a day joined by a dash are a window of that day (`today 8:00-12:00`, `Nov 15
  *   21:00 – 22:00`), the second read forward from the first.
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
- *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
+ *   month (`23/11/2026`), and one range keeps one convention: an end that proves day first makes
+ *   both ends day first (`1/11/2026 to 15/11/2026` is Nov 1 to Nov 15), and a range written day
+ *   first on one end and month first on the other is refused; the reply shows the dates read. A
+ *   month abbreviation alone is the month (`Oct`), as its full name is.
  * - Windows counted back from now end at the current minute; a window starting before the first
  *   day with data (`context.earliestDate`) is refused.
  * - `vs previous` is the period of equal length just before the window, `vs last year` the same

@@ -289,6 +289,15 @@ export const parseErrors = {
     );
   },
 
+  /** A range whose numeric dates are written day first on one end and month first on the other. */
+  mixedDateOrder(fragment: string, example = '#hcsm from 2026-11-01 to 2026-11-15'): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} writes one date day first and the other month first: write both the same way, or as 2026-11-15. Try: ${exampleCommand(example)}`,
+      fragment,
+    );
+  },
+
   unsupportedDate(fragment: string, example = '#hcsm from 2026-09-01 to 2026-09-08'): ParseError {
     return new ParseError(
       'bad_time',

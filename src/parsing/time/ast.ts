@@ -17,6 +17,12 @@ export type DateRef =
       readonly year: number | undefined;
       readonly month: number;
       readonly day: number;
+      /**
+       * How a numeric date (`1/11/2026`) was read: `day-first` when the first number cannot be a
+       * month, `month-first` when the second cannot, `either` when both can (read month first,
+       * unless the other end of its range proves the other way).
+       */
+      readonly order?: NumericOrder;
     }
   /** yesterday -1, today 0, tomorrow 1. */
   | { readonly kind: 'relative-day'; readonly days: number }
@@ -29,6 +35,8 @@ export type DateRef =
       readonly weekday: number;
       readonly which: 'recent' | 'last' | 'this' | 'next';
     };
+
+export type NumericOrder = 'day-first' | 'month-first' | 'either';
 
 export interface TimeOfDay {
   readonly hour: number;

@@ -66,7 +66,8 @@ export function matchDate(tokens: readonly Token[], at: number): Match<Moment> |
     const date = dayFirst
       ? checkedDate(token.text, year, second, first)
       : checkedDate(token.text, year, first, second);
-    return withTimeOfDay(tokens, at + 1, date);
+    const order = dayFirst ? 'day-first' : second > 12 ? 'month-first' : 'either';
+    return withTimeOfDay(tokens, at + 1, { ...date, order } as DateRef);
   }
 
   const monthRange = gluedMonths.exec(word);

@@ -8,6 +8,7 @@ import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
 import { gluedTimes } from './clock.ts';
+import { inOneOrder } from './date-order.ts';
 import { checkedDate, dayOfMonth } from './dates.ts';
 import { nearest } from './misspelt.ts';
 import { matchMoment } from './moment.ts';
@@ -41,7 +42,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     if (tail === undefined)
       return { value: { kind: 'since', start: start.value }, next: start.next };
     const first = tail.value.start ?? start.value;
-    return rangeWithDay(tokens, first, tail.value.end, tail.next);
+    return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
   }
   if (word === 'between') {
     const start = matchEndpoint(tokens, at + 1);
@@ -55,7 +56,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
       if (lowerAt(tokens, start.next) === 'and') throw endpointError(tokens, at, start.next + 1);
       throw parseErrors.badTime(tokensText(tokens, at, start.next + 2));
     }
-    return rangeWithDay(tokens, start.value, end.value, end.next);
+    return rangeWithDay(tokens, at, start.value, end.value, end.next);
   }
   if (word !== undefined && openEndWords.has(word)) {
     const end = matchEndpoint(tokens, at + 1);
@@ -69,13 +70,14 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     const start: Moment = { kind: 'instant', epochSeconds: Number(word) };
     const tail = matchRangeTail(tokens, start, at + 1, false);
     if (tail === undefined) return undefined;
-    return rangeWithDay(tokens, start, tail.value.end, tail.next);
+    return rangeWithDay(tokens, at, start, tail.value.end, tail.next);
   }
   const glued = gluedTimes(tokens[at]);
   if (glued !== undefined) {
     const [start, end] = glued;
     return rangeWithDay(
       tokens,
+      at,
       { kind: 'local', date: undefined, time: start },
       { kind: 'local', date: undefined, time: end },
       at + 1,
@@ -87,7 +89,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
   if (tail === undefined)
     return { value: { kind: 'period', moment: moment.value }, next: moment.next };
   const first = tail.value.start ?? moment.value;
-  return rangeWithDay(tokens, first, tail.value.end, tail.next);
+  return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
 };
 
 function isRangeSeparator(token: Token | undefined): boolean {
@@ -111,10 +113,12 @@ function endpointError(tokens: readonly Token[], keyword: number, at: number): P
  */
 function rangeWithDay(
   tokens: readonly Token[],
-  start: Moment,
-  end: Moment,
+  from: number,
+  first: Moment,
+  last: Moment,
   next: number,
 ): Match<TimeExpression> {
+  const { start, end } = inOneOrder(first, last, () => tokensText(tokens, from, next));
   if (start.kind === 'local' && start.date === undefined && end.kind === 'local') {
     if (end.date !== undefined) {
       // "between 9am and 5pm yesterday": the end read "5pm yesterday" as one time-first moment.
