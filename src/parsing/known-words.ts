@@ -32,7 +32,7 @@ export type KnownWord =
  * A word that can only be a word of a phrase: neither a database with a mark of its own, nor a
  * number, nor a word the grammars or the vocabulary know.
  */
-function isPhraseWord(token: Token | undefined): boolean {
+export function isPhraseWord(token: Token | undefined): boolean {
   if (token?.kind !== 'word' || isMarkedDatabase(token) || !startsWithLetter.test(token.text)) {
     return false;
   }

@@ -47,8 +47,14 @@
  * - `table`, `chart` (`graph`), `chart categories` show the ranking that way; one of them at most.
  *   `top` over 10 asks for the table (up to 100); a bar chart shows at most 10. `export` (`csv`)
  *   adds the CSV file: the whole ranking (500 rows, the service's most), or `top N` up to 500.
- * - Zones by abbreviation (`EST`), city, state or country (`options.ts`); the request keeps the
- *   name typed so the answer can say how it was read.
+ * - Zones by abbreviation (`EST`; `ET`, `PT`, `CT`, `MT` apart from a phrase), city, state or
+ *   country, short name (`NYC`, `LA`, `SF`, `DC`) or spoken name (`Eastern`, `US Eastern`,
+ *   `Pacific time`, `London time`), alone or after `in`/`tz` (`options.ts`, `zone-places.ts`);
+ *   the request keeps the name typed so the answer can say how it was read. `UTC+2`, `GMT-3`,
+ *   `UTC+5:30` are fixed offsets (a zone that keeps the offset all year, `Etc/GMT-2`), said so in
+ *   the answer. A name places in several zones share (`Springfield`, `Washington`) is refused
+ *   with its zones, never guessed: a name is one place's when it has three times the people of
+ *   the others. The console's `--tz` reads zones the same way (`readZoneName`).
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
  *   slash command it is refused with the command that works (`question.ts`).
  * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),

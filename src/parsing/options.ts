@@ -3,13 +3,22 @@
  * a lookup shows them. The zone and the count are shared by every command grammar.
  */
 
+import { ParseError } from '../errors.ts';
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
-import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
+import {
+  nearestZone,
+  type PlaceZones,
+  resolvePlace,
+  standaloneZone,
+  zoneAbbreviations,
+} from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
+import { isPhraseWord } from './known-words.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
-import { lowerAt, type Token } from './tokens.ts';
+import { normaliseSlackText } from './slack-text.ts';
+import { lowerAt, type Token, tokenize } from './tokens.ts';
 import { type FormatWord, formatWords, looseFormatWords } from './vocabulary.ts';
 
 /** Limits of `top N` / `limit N`. */
@@ -17,22 +26,24 @@ export const topRange = { min: 1, max: 50 } as const;
 
 const zoneKeywords = new Set(['tz', 'timezone']);
 const zoneShaped = /^[a-z][a-z0-9_+-]*(\/[a-z0-9_+-]+)+$/i;
-const utcLike = /^(utc|gmt)$/i;
+const utcLike = /^(utc|gmt)([+-]\d{1,2}(:?\d{2})?)?$/i;
 /** Abbreviations read as a zone wherever they stand; the others are words too (`west`, `CT`). */
 const bareAbbreviation = (word: string): boolean =>
   word.length >= 3 && word !== 'wet' && word !== 'west' && zoneAbbreviations.has(word);
 
 /**
- * `in <Area/City>`, `in UTC`, `in <place>` (`in Paris`, `in New York`, `in Boston`, `in India`,
- * `in California`, `in EST`: see `resolvePlace`), `tz <zone>`, `tz:<zone>`, `timezone <zone>`,
- * `timezone:<zone>`, and an abbreviation alone (`since 9am EST`) -> the canonical zone name. `in`
- * claims only zone-shaped words and places, so `in September` stays a time; after `tz` anything is
- * taken as a zone and checked.
+ * `in <Area/City>`, `in UTC`, `in UTC+2`, `in <place>` (`in Paris`, `in New York`, `in NYC`, `in
+ * Eastern time`, `in India`, `in California`, `in EST`: see `resolvePlace`), `tz <zone>`,
+ * `tz:<zone>`, `timezone <zone>`, `timezone:<zone>`, and alone an abbreviation (`since 9am EST`;
+ * `ET`, `PT`, `CT`, `MT` apart from a phrase's words), a fixed offset (`UTC+2`) or a zone's spoken
+ * name (`Eastern time`, `US Pacific`) -> the canonical zone name. `in` claims only zone-shaped
+ * words and places, so `in September` stays a time; after `tz` anything is taken as a zone and
+ * checked.
  * @throws ParseError `unknown_zone` naming the zone when it does not exist (with the nearest one
- *   when one is near), when `tz` has none, or when the place has several zones (`in the US`,
- *   `in Europe`), listing them.
+ *   when one is near), when `tz` has none, when the place has several zones (`in the US`, `in
+ *   Europe`, `in Springfield`), listing them, or when an offset has no zone that keeps it.
  */
-export const matchZoneOption: Matcher<string> = (tokens, at) => {
+export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const lower = token.lower;
@@ -46,7 +57,8 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
   if (zoneKeywords.has(lower)) {
     const next = tokens[at + 1];
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
-    return zoneMatch(next, at + 2);
+    if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
+    return matchPlace(tokens, at + 1) ?? zoneMatch(next, at + 2);
   }
   const colon = lower.indexOf(':');
   if (colon > 0 && zoneKeywords.has(lower.slice(0, colon))) {
@@ -56,8 +68,52 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
     return zoneMatch(next, at + 2);
   }
-  return undefined;
+  return matchStandaloneZone(tokens, at, scan?.afterClause === true);
 };
+
+/**
+ * A zone named on its own (the console's `--tz`), read as a lookup reads what follows `in`: an
+ * IANA name, UTC, a fixed offset, a place, an abbreviation or a zone's spoken name.
+ */
+export function readZoneName(text: string): string | ParseError {
+  try {
+    const tokens = tokenize(`in ${normaliseSlackText(text).trim()}`);
+    const match = matchZoneOption(tokens, 0);
+    if (match !== undefined && match.next === tokens.length) return match.value;
+    throw parseErrors.unknownZone(text.trim(), nearestZone(text));
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
+  }
+}
+
+/** Most words in a zone's spoken name (`US Eastern standard time`). */
+const maxSpokenWords = 5;
+
+/**
+ * A zone named without `in` (`Eastern time`, `US Pacific`, `UTC+2`, `ET`), apart from the words
+ * of a phrase (`eastern medicine` stays one, and so does `CT scan`).
+ */
+function matchStandaloneZone(
+  tokens: readonly Token[],
+  at: number,
+  afterClause: boolean,
+): Match<string> | undefined {
+  if (!afterClause && isPhraseWord(tokens[at - 1])) return undefined;
+  for (let words = maxSpokenWords; words >= 1; words--) {
+    if (at + words > tokens.length || isPhraseWord(tokens[at + words])) continue;
+    const run = tokens.slice(at, at + words);
+    if (run.some((t) => t.kind !== 'word')) continue;
+    const name = run.map((t) => t.text).join(' ');
+    const lower = name.toLowerCase();
+    const found =
+      words === 1 && zoneAbbreviations.has(lower)
+        ? { kind: 'zone' as const, zone: zoneAbbreviations.get(lower) as string }
+        : standaloneZone(lower);
+    if (found !== undefined) return { value: zoneOf(found, name), next: at + words };
+  }
+  return undefined;
+}
 
 function zoneMatch(token: Token, next: number): Match<string> {
   const zone = resolveZone(token.text) ?? placeZone(token.text);
@@ -74,15 +130,30 @@ function placeZone(place: string): string | undefined {
   const city = resolveCity(place);
   if (city !== undefined && city !== 'region') return city;
   const found = resolvePlace(place);
-  if (found?.kind === 'zones') throw parseErrors.severalZones(place, found.zones);
   if (found === undefined && city === 'region') throw parseErrors.regionNotZone(place);
-  return found?.zone;
+  return found === undefined ? undefined : zoneOf(found, place);
+}
+
+/**
+ * The zone a place names.
+ * @throws ParseError `unknown_zone` when it names several (listing them) or an offset no zone keeps.
+ */
+function zoneOf(found: PlaceZones, place: string): string {
+  switch (found.kind) {
+    case 'zone':
+      return found.zone;
+    case 'zones':
+      throw parseErrors.severalZones(place, found.zones);
+    case 'no-fixed-zone':
+      throw parseErrors.noFixedZone(place, found.offset);
+  }
 }
 
 /**
  * The name the person gave a zone when it is not the zone's own (`EST`, `Boston`, `the UK` for
- * America/New_York, America/New_York, Europe/London), so the answer can say how it was read;
- * undefined for an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
+ * America/New_York, America/New_York, Europe/London), so the answer can say how it was read, and
+ * that a fixed offset stays fixed (`UTC+2 (a fixed offset, without summer time)`); undefined for
+ * an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
  */
 export function zoneAlias(fragment: string, zone: string): string | undefined {
   const typed = fragment.replace(/^(in|tz|timezone)(\s+|:)/i, '').trim();
@@ -90,8 +161,10 @@ export function zoneAlias(fragment: string, zone: string): string | undefined {
   const city = zone.split('/').at(-1) ?? zone;
   if (zone === 'UTC' || [plain(zone), plain(city)].includes(plain(typed))) return undefined;
   if (resolveZone(typed) === zone && typed.includes('/')) return undefined;
-  return typed;
+  return fixedOffset.test(typed) ? `${typed} (a fixed offset, without summer time)` : typed;
 }
+
+const fixedOffset = /^(utc|gmt|z)\s*[+-]/i;
 
 /** Most words in a place name (`the United States`, `Ho Chi Minh City`). */
 const maxPlaceWords = 4;

@@ -78,6 +78,19 @@ export const parseErrors = {
     );
   },
 
+  /** `UTC+3:30`: an offset from UTC that no zone keeps all year. */
+  noFixedZone(
+    typed: string,
+    offset: string,
+    example = '#hcsm last week in Asia/Tehran',
+  ): ParseError {
+    return new ParseError(
+      'unknown_zone',
+      `${quote(typed)} is an offset (${offset}) no time zone keeps all year: name the place instead (a city, or an IANA name such as Asia/Tehran), or a whole-hour offset such as UTC+3. Try: ${exampleCommand(example)}`,
+      typed,
+    );
+  },
+
   regionNotZone(place: string, example = '#hcsm last week in Europe/London'): ParseError {
     return new ParseError(
       'unknown_zone',
