@@ -18,7 +18,9 @@
  * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.
  *   `<period> to date` (`last month to date`): from its start to now. `until yesterday` with no
  *   start is refused.
- * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`).
+ * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`);
+ *   without one they are today's, as `this afternoon` is (`noon to 2pm`, `from 10pm to 2am`),
+ *   the end read forward from the start, and refused while they start later today.
  * - An offset after a date-time wins over the zone (`Sep 9 2026 14:05 GMT`, `2pm +02:00`).
  * - Parts of the day have stated hours (`partsOfDay`): morning 06-12, afternoon 12-18, evening
  *   18-24, night 18-06 (`this morning`, `yesterday afternoon`, `last night`); `tonight` and

@@ -11,6 +11,7 @@ import {
   resolvePlace,
   standaloneZone,
   zoneAbbreviations,
+  zoneNameStarts,
 } from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { isPhraseWord } from './known-words.ts';
@@ -89,6 +90,22 @@ export function readZoneName(text: string): string | ParseError {
 
 /** Most words in a zone's spoken name (`US Eastern standard time`). */
 const maxSpokenWords = 5;
+const timeWords: ReadonlySet<string> = new Set(['time', 'timezone', 'tz', 'zone']);
+
+/**
+ * Whether a zone's name may start at `at`: its first word starts one (`Eastern`, `US`, `UTC+2`,
+ * `ET`), or `time` follows within the name's length (`London time`). Every other word is passed
+ * by at once, so the longer names are tried only where one can be.
+ */
+function mayStartZoneName(tokens: readonly Token[], at: number): boolean {
+  const first = lowerAt(tokens, at);
+  if (first === undefined) return false;
+  if (zoneNameStarts.has(first) || zoneAbbreviations.has(first) || utcLike.test(first)) return true;
+  for (let i = at + 1; i < at + maxSpokenWords; i++) {
+    if (timeWords.has(lowerAt(tokens, i) ?? '')) return true;
+  }
+  return false;
+}
 
 /**
  * A zone named without `in` (`Eastern time`, `US Pacific`, `UTC+2`, `ET`), apart from the words
@@ -100,6 +117,7 @@ function matchStandaloneZone(
   afterClause: boolean,
 ): Match<string> | undefined {
   if (!afterClause && isPhraseWord(tokens[at - 1])) return undefined;
+  if (!mayStartZoneName(tokens, at)) return undefined;
   for (let words = maxSpokenWords; words >= 1; words--) {
     if (at + words > tokens.length || isPhraseWord(tokens[at + words])) continue;
     const run = tokens.slice(at, at + words);

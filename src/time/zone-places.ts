@@ -87,6 +87,11 @@ const zoneNames: ReadonlyMap<string, string> = new Map([
   ['indian standard', 'Asia/Kolkata'],
 ]);
 
+/** The first words of the zones' spoken names (`eastern`, `us`), for a quick first look. */
+export const zoneNameStarts: ReadonlySet<string> = new Set(
+  [...zoneNames.keys()].map((name) => name.split(' ')[0] as string),
+);
+
 /** Cities by the short names people give them (`NYC`, `LA`, `DC`), lower-case. */
 const cityNicknames: ReadonlyMap<string, string> = new Map([
   ...['nyc', 'new york city', 'ny', 'manhattan', 'brooklyn'].map(

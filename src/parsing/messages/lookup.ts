@@ -274,11 +274,14 @@ export const parseErrors = {
     );
   },
 
-  futureStart(fragment: string, start: string, example = '#hcsm yesterday'): ParseError {
+  /** `correction`: the window as it most likely was meant (`noon to 2pm yesterday`). */
+  futureStart(fragment: string, start: string, correction?: string): ParseError {
+    const example = correction === undefined ? '#hcsm yesterday' : `#hcsm ${correction}`;
     return new ParseError(
       'future_start',
       `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(example)}`,
       fragment,
+      correction,
     );
   },
 

@@ -60,6 +60,8 @@ export type Moment =
       readonly offsetMinutes?: number;
       /** The day came after the time (`5pm yesterday`), so a range may share it. */
       readonly dateAfterTime?: boolean;
+      /** No day was named: a range of times of day is today's (`noon to 2pm`). */
+      readonly today?: boolean;
     }
   /** `2 weeks ago`: now minus the amount. */
   | { readonly kind: 'ago'; readonly amount: number; readonly unit: Unit }

@@ -92,7 +92,9 @@ const unitWords: readonly string[] = [...units.keys()].filter((unit) => unit.len
  */
 export function nearest(word: string, keywords: readonly string[]): string | undefined {
   for (const keyword of keywords) {
-    if (word === keyword || word === `${keyword}s`) return undefined;
+    if (word === keyword) return undefined;
+    const plural = word.length === keyword.length + 1 && word.endsWith('s');
+    if (plural && word.startsWith(keyword)) return undefined;
   }
   return keywords.find((keyword) => isSlipOf(word, keyword));
 }

@@ -135,6 +135,9 @@ function rangeWithDay(
         next: day.next,
       };
     }
+    // "noon to 2pm", "10pm to 2am": today's, as "this afternoon" is; the end follows the start.
+    const today = { ...start, date: { kind: 'relative-day', days: 0 }, today: true } as const;
+    return { value: { kind: 'range', start: today, end }, next };
   }
   return { value: { kind: 'range', start, end }, next };
 }
