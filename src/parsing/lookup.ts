@@ -14,7 +14,12 @@
  * - Backwards ranges are refused: a yearless end goes into the next year only when its month comes
  *   round again (`Dec 20 to Jan 5`), never to rescue `Nov 15 to Nov 1`.
  * - `week of Nov 9`: that ISO week. `in 2025`, `during 2025`, `since 2025`: that year; a lone
- *   bare number stays a database ID (`#hcsm 2025`), as rule 1 says.
+ *   bare number stays a database ID (`#hcsm 4711`), but one that can be a year (`#hcsm 2026`) is
+ *   asked about: `in 2026` for the year, `"2026"` for the ID.
+ * - `the last week of October`, `the first week of November`: its last or first seven days.
+ *   `since the start of the week` (month, quarter, year; `beginning`, `last month`): from that
+ *   period's start to now. `last few days`, `past several weeks`, `recently`, `lately` have no
+ *   agreed length: refused with windows to choose from; `last couple of days` is two.
  * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.
  *   `<period> to date` (`last month to date`): from its start to now. `until yesterday` with no
  *   start is refused.
@@ -32,6 +37,8 @@
  *   followers`, `by likes`, `weekly`, `recently`); an unquoted phrase holding one is refused, to be
  *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
  *   week please`), and `by` always names a ranking.
+ * - To date, spelled out or not: `mtd`, `month to date`, `month-to-date`, `this month so far`
+ *   (week, quarter and year alike).
  * - More periods: ISO weeks in any spelling (`2026-W46`, `2026W46`, `W46`, `week46`, `wk 46
  *   2025`, `CW46`), halves (`H1 2026`, `first
  *   half of 2026`), `mtd`, `wtd`, `qtd`, `ytd`, `the week before last` (and month, quarter, year).

@@ -74,6 +74,8 @@ export const fillerWords: ReadonlySet<string> = new Set([
   'it',
   'them',
   'just',
+  'so',
+  'far',
 ]);
 
 /** The service's metrics by every name people give them: after `by`, and standing alone. */

@@ -142,11 +142,15 @@ describe('unquoted phrases and the grammar words', () => {
     ).toMatchObject({ kind: 'create', spec: { databases: ['cancer in children'] } });
   });
 
-  it('keeps a year between two words of a phrase, reads a lone number as an ID, and `in 2025` as a year', () => {
+  it('keeps a year between two words of a phrase, asks about a lone year, and reads `in 2025` as a year', () => {
     expect(parseLookup('covid 19 2024 booster', context)).toMatchObject({
       databases: ['covid 19 2024 booster'],
     });
-    expect(parseLookup('#x 2025', context)).toMatchObject({ databases: ['#x', '2025'] });
+    expect(parseLookup('#x 2025', context)).toMatchObject({
+      reason: 'bad_time',
+      message: expect.stringContaining('could be the year 2025 or the database with ID 2025'),
+    });
+    expect(parseLookup('#x 4711', context)).toMatchObject({ databases: ['#x', '4711'] });
     expect(parseLookup('#x in 2025', context)).toMatchObject({
       databases: ['#x'],
       start: '2025-01-01T00:00:00+00:00',

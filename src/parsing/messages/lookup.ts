@@ -305,6 +305,16 @@ export const parseErrors = {
     );
   },
 
+  /** `#hcsm 2026`: the year or the database with that ID. */
+  yearOrId(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} could be the year ${fragment} or the database with ID ${fragment}: say in ${fragment} for the year, or put the ID in quotes ("${fragment}"). Try: ${exampleCommand(`#hcsm in ${fragment}`)}`,
+      fragment,
+      `in ${fragment}`,
+    );
+  },
+
   /** A range whose numeric dates are written day first on one end and month first on the other. */
   mixedDateOrder(fragment: string, example = '#hcsm from 2026-11-01 to 2026-11-15'): ParseError {
     return new ParseError(

@@ -77,6 +77,13 @@ export type Moment =
   | { readonly kind: 'part-of-day'; readonly date: DateRef; readonly part: PartOfDay }
   /** `2025`, `in 2025`: that whole calendar year. */
   | { readonly kind: 'year'; readonly year: number }
+  /** `the last week of October`: its first or last seven days. */
+  | {
+      readonly kind: 'month-week';
+      readonly year: number | undefined;
+      readonly month: number;
+      readonly which: 'first' | 'last';
+    }
   /** `week of Nov 9`: the ISO week (Monday 00:00 to Monday 00:00) holding that day. */
   | { readonly kind: 'week-of'; readonly date: DateRef }
   /**

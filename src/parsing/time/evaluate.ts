@@ -238,6 +238,12 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now, anchor);
     case 'half':
       return monthSpan(moment.year, moment.half === 1 ? 1 : 7, 6, now, anchor);
+    case 'month-week': {
+      const month = monthSpan(moment.year, moment.month, 1, now, anchor);
+      return moment.which === 'first'
+        ? { start: month.start, end: startOfDay(shift(month.start, 'day', 7)), point: false }
+        : { start: startOfDay(shift(month.end, 'day', -7)), end: month.end, point: false };
+    }
     case 'iso-week': {
       const start = isoWeekStart(moment.year, moment.week, now, anchor);
       return { start, end: shift(start, 'week', 1), point: false };

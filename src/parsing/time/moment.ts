@@ -20,7 +20,7 @@ import {
   matchUnitPeriod,
   matchYear,
 } from './periods.ts';
-import { weekdays } from './vocabulary.ts';
+import { type CalendarUnit, weekdays } from './vocabulary.ts';
 
 const startsReading = /^[a-z\d]/;
 
@@ -79,12 +79,20 @@ export function matchMoment(
     case 'yesterday':
     case 'tomorrow':
       return matchRelativeDay(tokens, at, word);
+    case 'start':
+    case 'beginning':
+      // "since the start of the month": from where that period starts.
+      return context === 'free' ? undefined : matchStartOf(tokens, at);
+    case 'year-to-date':
     case 'ytd':
       return calendar('year', 0, at + 1);
+    case 'quarter-to-date':
     case 'qtd':
       return calendar('quarter', 0, at + 1);
+    case 'month-to-date':
     case 'mtd':
       return calendar('month', 0, at + 1);
+    case 'week-to-date':
     case 'wtd':
       return calendar('week', 0, at + 1);
     case 'last':
@@ -137,7 +145,33 @@ const isSpan = (m: Moment): boolean =>
   m.kind === 'year' ||
   m.kind === 'calendar' ||
   m.kind === 'rolling' ||
+  m.kind === 'month-week' ||
   m.kind === 'through';
+
+const startUnits: ReadonlyMap<string, CalendarUnit> = new Map<string, CalendarUnit>([
+  ['week', 'week'],
+  ['month', 'month'],
+  ['quarter', 'quarter'],
+  ['year', 'year'],
+]);
+
+/**
+ * `start of the month`, `beginning of this year`, `start of last week`: that calendar period,
+ * whose start a range reads.
+ */
+function matchStartOf(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  if (lowerAt(tokens, at + 1) !== 'of') return undefined;
+  let i = at + 2;
+  const which = lowerAt(tokens, i);
+  let offset = 0;
+  if (which === 'the' || which === 'this' || which === 'current') i++;
+  else if (which === 'last' || which === 'previous') {
+    offset = -1;
+    i++;
+  }
+  const unit = startUnits.get(lowerAt(tokens, i) ?? '');
+  return unit === undefined ? undefined : calendar(unit, offset, i + 1);
+}
 
 /** A time first: `2pm`, `9:30 yesterday`, `14:05 on Sep 9`. */
 function matchTimeFirst(
