@@ -18,23 +18,24 @@ import {
 import { isSlipOf } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
 import { sameLengthBefore, shift } from './time/shift.ts';
-import type { CalendarUnit } from './time/vocabulary.ts';
+import { type CalendarUnit, numberWords, type Unit, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
 /**
  * A comparison as read: `previous`, the period of equal length just before the window; `year`,
- * the same window a year earlier; `before`, one whole unit ending where the window starts (`the
- * week before`); `window`, a window of its own (`vs Q2`, `vs last month`).
+ * the same window a year earlier; `before`, `amount` units ending where the window starts (`the
+ * week before`, `the previous 7 days`, `the previous month`); `window`, a window of its own (`vs
+ * Q2`, `vs last month`).
  */
 export type Comparison =
   | { readonly kind: 'previous' }
   | { readonly kind: 'year' }
-  | { readonly kind: 'before'; readonly unit: CalendarUnit }
+  | { readonly kind: 'before'; readonly unit: Unit; readonly amount: number }
   | { readonly kind: 'window'; readonly expression: TimeExpression };
 
 const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'against']);
 const previousWords: ReadonlySet<string> = new Set(['previous', 'prior', 'preceding']);
-const units: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
+const calendarUnits: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
 
 /**
  * `vs`, `versus`, `against`, `compared to`/`with`, then `previous` (`the previous period`, `prior
@@ -68,6 +69,8 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   const first = lowerAt(tokens, the);
   const second = lowerAt(tokens, the + 1);
   if (first !== undefined && previousWords.has(first)) {
+    const before = unitsBefore(tokens, the + 1);
+    if (before !== undefined) return before;
     if (second !== undefined && second !== 'period' && isSlipOf(second, 'period')) {
       const fragment = tokensText(tokens, the, the + 2);
       throw parseErrors.didYouMean(fragment, `${tokensText(tokens, the, the + 1)} period`);
@@ -87,15 +90,25 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   if (
     the > at &&
     first !== undefined &&
-    units.has(first) &&
+    calendarUnits.has(first) &&
     second === 'before' &&
     lowerAt(tokens, the + 2) !== 'last'
   ) {
-    return { value: { kind: 'before', unit: first as CalendarUnit }, next: the + 2 };
+    return { value: { kind: 'before', unit: first as CalendarUnit, amount: 1 }, next: the + 2 };
   }
   const window = matchTimeExpression(tokens, at);
   if (window === undefined) return undefined;
   return { value: { kind: 'window', expression: window.value }, next: window.next };
+}
+
+/** `7 days`, `week`, `2 months` after `previous`: that many units before the window. */
+function unitsBefore(tokens: readonly Token[], at: number): Match<Comparison> | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const counted = /^\d{1,4}$/.test(word) ? Number(word) : numberWords.get(word);
+  const unitAt = counted === undefined ? at : at + 1;
+  const unit = units.get(lowerAt(tokens, unitAt) ?? '');
+  if (unit === undefined || (lowerAt(tokens, unitAt) ?? '').length < 3) return undefined;
+  return { value: { kind: 'before', unit, amount: counted ?? 1 }, next: unitAt + 1 };
 }
 
 /**
@@ -114,7 +127,7 @@ export function comparisonWindow(
     case 'year':
       return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
     case 'before':
-      return { start: shift(main.start, comparison.unit, -1), end: main.start };
+      return { start: shift(main.start, comparison.unit, -comparison.amount), end: main.start };
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
   }

@@ -52,7 +52,9 @@
  * - Windows counted back from now end at the current minute; a window starting before the first
  *   day with data (`context.earliestDate`) is refused.
  * - `vs previous` is the period of equal length just before the window, `vs last year` the same
- *   window a year earlier (`compare.ts`); `by reach` ranks by impressions.
+ *   window a year earlier, `vs previous 7 days` (`vs the previous month`, `vs the week before`)
+ *   that many units before the window (`compare.ts`); a window compared with itself (`last week
+ *   vs last week`) is refused. `by reach` ranks by impressions.
  * - `table`, `chart` (`graph`), `chart categories` show the ranking that way; one of them at most.
  *   `top` over 10 asks for the table (up to 100); a bar chart shows at most 10. `export` (`csv`)
  *   adds the CSV file: the whole ranking (500 rows, the service's most), or `top N` up to 500.
@@ -288,6 +290,9 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
           earliest,
           compare.fragment,
         );
+  if (compared !== undefined && +compared.start === +window.start && +compared.end === +window.end) {
+    throw parseErrors.sameWindow(compare?.fragment ?? '', time?.fragment ?? 'the window');
+  }
   const shown = shownCount(top, presentation?.value, exported !== undefined, defaults.top);
   return {
     databases,

@@ -187,6 +187,16 @@ export const parseErrors = {
     );
   },
 
+  /** `last week vs last week`: a window compared with itself. */
+  sameWindow(fragment: string, window: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} compares ${quote(window)} with itself, and every change would be ±0: compare it with the period before (vs previous period), the same period a year earlier (vs last year) or another window (vs Q2). Try: ${exampleCommand('#hcsm last week vs previous period')}`,
+      fragment,
+      'vs previous period',
+    );
+  },
+
   unknownMetric(fragment: string, example = '#hcsm last week by mentions'): ParseError {
     return new ParseError(
       'unrecognised',

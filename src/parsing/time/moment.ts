@@ -79,6 +79,13 @@ export function matchMoment(
     case 'yesterday':
     case 'tomorrow':
       return matchRelativeDay(tokens, at, word);
+    case 'day':
+      // "the day before yesterday".
+      if (lowerAt(tokens, at + 1) === 'before' && lowerAt(tokens, at + 2) === 'yesterday') {
+        const date = { kind: 'relative-day', days: -2 } as const;
+        return { value: { kind: 'day', date }, next: at + 3 };
+      }
+      return undefined;
     case 'start':
     case 'beginning':
       // "since the start of the month": from where that period starts.
