@@ -55,6 +55,8 @@
  *   window a year earlier, `vs previous 7 days` (`vs the previous month`, `vs the week before`)
  *   that many units before the window (`compare.ts`); a window compared with itself (`last week
  *   vs last week`) is refused. `by reach` ranks by impressions.
+ * - Counts in digits or words (`top 5`, `top ten`, `top twenty-five`, `top a hundred`, `10
+ *   influencers`), before or after the databases (`top 5 for #pharma this month`).
  * - `table`, `chart` (`graph`), `chart categories` show the ranking that way; one of them at most.
  *   `top` over 10 asks for the table (up to 100); a bar chart shows at most 10. `export` (`csv`)
  *   adds the CSV file: the whole ranking (500 rows, the service's most), or `top N` up to 500.
@@ -290,7 +292,11 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
           earliest,
           compare.fragment,
         );
-  if (compared !== undefined && +compared.start === +window.start && +compared.end === +window.end) {
+  if (
+    compared !== undefined &&
+    +compared.start === +window.start &&
+    +compared.end === +window.end
+  ) {
     throw parseErrors.sameWindow(compare?.fragment ?? '', time?.fragment ?? 'the window');
   }
   const shown = shownCount(top, presentation?.value, exported !== undefined, defaults.top);

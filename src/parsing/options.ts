@@ -16,11 +16,17 @@ import {
 import type { Match, Matcher } from './grammar.ts';
 import { isPhraseWord } from './known-words.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { topNouns } from './question.ts';
+import { isMarkedDatabase, topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { normaliseSlackText } from './slack-text.ts';
-import { lowerAt, type Token, tokenize } from './tokens.ts';
-import { type FormatWord, formatWords, looseFormatWords } from './vocabulary.ts';
+import { lowerAt, type Token, tokenize, tokensText } from './tokens.ts';
+import {
+  countWords,
+  type FormatWord,
+  formatWords,
+  looseFormatWords,
+  meaningOfTyped,
+} from './vocabulary.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;
@@ -247,6 +253,58 @@ export const matchLookupTop: Matcher<number> = (tokens, at) => {
   return top;
 };
 
+/**
+ * A count in words at `at`: `ten`, `twenty five`, `twenty-five`, `a dozen`, `a hundred`, `one
+ * hundred`, and hundreds for an export (`five hundred`).
+ */
+function countInWords(tokens: readonly Token[], at: number): Match<number> | undefined {
+  let i = at;
+  const first = lowerAt(tokens, i);
+  if (first === 'a' || (first === 'one' && lowerAt(tokens, i + 1) === 'hundred')) i++;
+  const word = lowerAt(tokens, i) ?? '';
+  const [tens, units] = word.split('-');
+  let value = countWords.get(tens ?? '');
+  if (value === undefined) return undefined;
+  if (i > at && value !== 100 && value !== 12) return undefined;
+  const unit = units === undefined ? undefined : countWords.get(units);
+  if (units !== undefined) {
+    if (unit === undefined || unit > 9 || value % 10 !== 0 || value < 20) return undefined;
+    return { value: value + unit, next: i + 1 };
+  }
+  const following = countWords.get(lowerAt(tokens, i + 1) ?? '');
+  if (value >= 20 && value < 100 && following !== undefined && following <= 9) {
+    value += following;
+    i++;
+  } else if (value <= 9 && following === 100) {
+    // "five hundred", the most an export holds.
+    value *= 100;
+    i++;
+  }
+  return { value, next: i + 1 };
+}
+
+/** Words after a count that make it the number of people (`10 influencers`, `5 most retweeted`). */
+const countedWords: ReadonlySet<string> = new Set([
+  ...topNouns,
+  'top',
+  'most',
+  'biggest',
+  'leading',
+]);
+
+/** `10 influencers`, `ten top voices`, `5 most retweeted`: the count, the words left to others. */
+function countBeforeNoun(
+  tokens: readonly Token[],
+  at: number,
+): (Match<number> & { readonly fragment: string }) | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const count = /^\d{1,3}$/.test(word)
+    ? { value: Number(word), next: at + 1 }
+    : countInWords(tokens, at);
+  if (count === undefined || !countedWords.has(lowerAt(tokens, count.next) ?? '')) return undefined;
+  return { ...count, fragment: tokensText(tokens, at, count.next) };
+}
+
 function readTop(
   tokens: readonly Token[],
   at: number,
@@ -260,8 +318,17 @@ function readTop(
   const colon = lower.indexOf(':');
   if (topKeywords.has(lower)) {
     const following = tokens[at + 1];
-    // "top influencers for #hcsm": a question's words, not a count.
+    // "top influencers for #hcsm", "top retweeted": a question's words, not a count.
     if (following?.kind === 'word' && topNouns.has(following.lower)) return undefined;
+    const spelled = countInWords(tokens, at + 1);
+    if (spelled !== undefined) {
+      return { ...spelled, fragment: tokensText(tokens, at, spelled.next) };
+    }
+    if (following?.kind === 'word' && meaningOfTyped(following.text) !== undefined) {
+      return undefined;
+    }
+    // "ten top #hcsm": no count follows, the count came first.
+    if (following !== undefined && isMarkedDatabase(following)) return undefined;
     count = following?.kind === 'word' ? following.text : undefined;
     fragment = count === undefined ? token.text : `${token.text} ${count}`;
     next = count === undefined ? at + 1 : at + 2;
@@ -274,7 +341,7 @@ function readTop(
     fragment = token.text;
     next = at + 1;
   } else {
-    return undefined;
+    return countBeforeNoun(tokens, at);
   }
   const value = count !== undefined && /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
   return { value, next, fragment };

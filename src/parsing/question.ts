@@ -7,6 +7,7 @@
 import { readDatabaseToken } from './databases.ts';
 import { boundedText } from './limits.ts';
 import { type Token, tokenize } from './tokens.ts';
+import { countWords } from './vocabulary.ts';
 
 /** Greetings that may open a message to the bot. */
 export const greetingWords: ReadonlySet<string> = new Set([
@@ -132,6 +133,12 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
       j++;
       continue;
     }
+    // "the 10 most influential people in", "ten top voices in": the count and the word after it
+    // stay, as the option they are.
+    if (isCount(word) && questionWords.has(lowerWord(tokens[j + 1]) ?? '')) {
+      j++;
+      continue;
+    }
     if (questionWords.has(word)) asks = true;
     else if (!fillerWords.has(word)) break;
     question.push(j);
@@ -169,6 +176,11 @@ export function isMarkedDatabase(token: Token): boolean {
     (token.text.startsWith('#') || /^group:/i.test(token.text)) &&
     readDatabaseToken(token).kind === 'item'
   );
+}
+
+/** A count in digits or in words (`10`, `ten`). */
+function isCount(word: string): boolean {
+  return /^\d{1,3}$/.test(word) || countWords.has(word);
 }
 
 /** A plain word, lower-case with trailing commas ignored; undefined for anything else. */

@@ -266,6 +266,36 @@ export const looseFormatWords: ReadonlyMap<string, FormatWord> = new Map<string,
   ['list', 'list'],
 ]);
 
+/** Counts in words, up to a hundred: `ten`, `twenty`, `a dozen`; tens take a unit after them. */
+export const countWords: ReadonlyMap<string, number> = new Map([
+  ...[
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+    'nine',
+    'ten',
+    'eleven',
+    'twelve',
+    'thirteen',
+    'fourteen',
+    'fifteen',
+    'sixteen',
+    'seventeen',
+    'eighteen',
+    'nineteen',
+  ].map((word, i) => [word, i + 1] as const),
+  ...['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map(
+    (word, i) => [word, (i + 2) * 10] as const,
+  ),
+  ['dozen', 12],
+  ['hundred', 100],
+]);
+
 /** What a word the grammar knows means where no clause claimed it. */
 export type WordMeaning =
   | { readonly kind: 'politeness' }

@@ -67,10 +67,10 @@ describe('parseLookup', () => {
         '“top 501” is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: /influencers #x last week top 20',
       ],
       [
-        '#x limit ten',
+        '#x limit many',
         'bad_top',
-        'limit ten',
-        '“limit ten” is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: /influencers #x last week top 20',
+        'limit many',
+        '“limit many” is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: /influencers #x last week top 20',
       ],
       [
         '#x top',
