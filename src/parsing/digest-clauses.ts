@@ -23,6 +23,7 @@ import { matchAtTime, matchSchedule } from './schedule/grammar.ts';
 import type { TimeExpression, TimeOfDay } from './time/ast.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
+import { partsOfDay } from './time/vocabulary.ts';
 import { lowerAt } from './tokens.ts';
 
 export type WindowClause =
@@ -210,10 +211,17 @@ export function buildSchedule(
         throw digestErrors.notInDayPart(time.fragment, part);
       }
     }
-    if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
+    // A part of the day with no time runs at its start, as lookups count it.
+    const named = part ?? (morning ? 'morning' : undefined);
+    const start =
+      time === undefined && named !== undefined
+        ? { hour: partsOfDay[named].from, minute: 0, second: 0 }
+        : undefined;
+    if (start !== undefined && named !== undefined) notes.push(digestNotes.partStart(named, start));
+    else if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
     if (days.kind === 'weekly' && days.days === undefined) notes.push(digestNotes.mondays);
     if (days.kind === 'monthly' && days.day === undefined) notes.push(digestNotes.firstOfMonth);
-    expression = cronExpression(days, time?.value ?? defaultDigestTime);
+    expression = cronExpression(days, time?.value ?? start ?? defaultDigestTime);
   }
 
   const schedule: CronSchedule = {

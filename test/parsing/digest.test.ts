@@ -147,7 +147,7 @@ describe('parseDigestCommand', () => {
       ['on the third wednesday of every month at 8am', '0 8 * * 3#3', 'custom'],
       ['every last friday at 17:00', '0 17 * * 5#L', 'custom'],
       ['every weekday morning at 8', '0 8 * * 1-5', 'custom'],
-      ['every weekday morning', '0 9 * * 1-5', 'custom'],
+      ['every weekday morning', '0 6 * * 1-5', 'custom'],
       ['mondays in the evening at 6pm', '0 18 * * 1', 'weekly'],
       ['every afternoon at 2pm', '0 14 * * *', 'daily'],
       ['every day at 5 in the afternoon', '0 17 * * *', 'daily'],

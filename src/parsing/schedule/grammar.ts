@@ -10,7 +10,9 @@
  * - `every morning` is `every day`, with a time before noon; a part of the day after the days
  *   (`every weekday morning at 8`, `mondays in the evening at 6pm`) is a check on the time, which
  *   must fall in it (morning before noon, afternoon 12:00-17:59, evening from 17:00): `every
- *   monday evening at 6` is refused rather than run at 06:00.
+ *   monday evening at 6` is refused rather than run at 06:00. Without a time a part of the day
+ *   runs at its start as lookups count it (morning 06:00, afternoon 12:00, evening 18:00: `every
+ *   friday afternoon` is Fridays at 12:00); `night` has no single start and needs a time.
  * - Days side by side need no joiner: `every mon wed fri` is `every mon, wed and fri`.
  * - Several days of the month (`on the 1st and 15th`) and nth weekdays (`the first monday of the
  *   month`, `every last friday`, cron `1#1`, `5#L`) are custom cadences: each run covers the time
