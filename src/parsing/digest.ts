@@ -22,6 +22,7 @@ import type { CronSchedule, DigestWindow, PostWhen, Presentation } from '../mode
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import { resolveZone } from '../time/zone-names.ts';
+import { fitAdvice } from './advice.ts';
 import { uniqueDatabases } from './databases.ts';
 import { buildSchedule, collectClauses, digestClauses, digestWindow } from './digest-clauses.ts';
 import { type DigestEdit, readEdit } from './digest-edit.ts';
@@ -87,12 +88,28 @@ export function parseDigestCommand(
   if (Number.isNaN(context.now.getTime())) {
     throw new RangeError('parseDigestCommand needs a valid `now`');
   }
+  let bounded = '';
   try {
-    return readDigestCommand(boundedText(text), context);
+    bounded = boundedText(text);
+    return readDigestCommand(bounded, context);
   } catch (error) {
-    if (error instanceof ParseError) return forDigest(error);
+    if (error instanceof ParseError) return fitted(error, bounded, context);
     throw error;
   }
+}
+
+/** A digest command's error, its closing command the person's own with the fix applied. */
+function fitted(error: ParseError, text: string, context: DigestParseContext): ParseError {
+  const reads = (command: string): boolean => {
+    try {
+      readDigestCommand(command, context);
+      return true;
+    } catch (error) {
+      if (error instanceof ParseError) return false;
+      throw error;
+    }
+  };
+  return fitAdvice(forDigest(error), text, [], { conversation: false, reads });
 }
 
 /**
@@ -106,7 +123,7 @@ export function readDigestText(
   try {
     return readDigestCommand(text, context);
   } catch (error) {
-    if (error instanceof ParseError) return forDigest(error);
+    if (error instanceof ParseError) return fitted(error, text, context);
     throw error;
   }
 }

@@ -165,6 +165,7 @@ export function scanCommand<M>(
           break;
         }
         endPhrase(at);
+        refuseUnquotedGroup(text, tokens, at);
         databases.push({
           name: read.name,
           fragment: fragmentOf(text, tokens, at, at + 1),
@@ -228,6 +229,32 @@ function keptWords(
     );
   }
   return content ? { from: first, to: last } : undefined;
+}
+
+/**
+ * `group:Digital Health`: a group's name of several words reads only its first without quotes,
+ * and the rest would become a database of its own.
+ * @throws ParseError when words of a phrase follow an unquoted `group:<name>`.
+ */
+function refuseUnquotedGroup(text: string, tokens: readonly Token[], at: number): void {
+  const token = tokens[at] as Token;
+  if (token.kind !== 'word' || !/^group:/i.test(token.text)) return;
+  let end = at + 1;
+  while (isNameWord(tokens[end])) end++;
+  if (end === at + 1) return;
+  const name = fragmentOf(text, tokens, at, end).slice('group:'.length);
+  throw parseErrors.unquotedGroup(fragmentOf(text, tokens, at, end), name);
+}
+
+/** A plain word that can continue a name: no mark, no number, no word the grammar knows. */
+function isNameWord(token: Token | undefined): boolean {
+  return (
+    token?.kind === 'word' &&
+    /^\p{L}/u.test(token.text) &&
+    !/^group:/i.test(token.text) &&
+    !isReservedWord(token.text) &&
+    meaningOfTyped(token.text) === undefined
+  );
 }
 
 /** Symbols that only ever join two databases. */

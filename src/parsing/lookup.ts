@@ -73,8 +73,11 @@
  * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
  *   in every grammar; below it a command costs time linear in its length (no reading nests more
  *   than a few prefixes deep, `moment.ts`).
- * - Errors close on the person's own command: corrected when a slip was near a keyword, else with
- *   their databases, and without the slash command in a conversation (`advice.ts`).
+ * - Errors close on the person's own command with the one fix the error names applied (a slip
+ *   corrected, a repeated option or a second window left out, a count brought within its limits,
+ *   a range's ends swapped, a zone replaced, a phrase quoted), offered only when that command
+ *   reads; else the error's example with their databases; without the slash command in a
+ *   conversation (`advice.ts`). `group:Digital Health` says the group's name needs quotes.
  */
 import { ParseError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
@@ -194,13 +197,21 @@ export function parseLookup(text: string, context: ParseContext): LookupRequest 
  * Tests hold the grammar's own cost linear in the text it reads with it.
  */
 export function readLookupText(text: string, context: ParseContext): LookupRequest | ParseError {
+  return readFitted(text, context, true);
+}
+
+/** `fit`: the error's closing command is fitted to the person, checked by a parse of its own. */
+function readFitted(text: string, context: ParseContext, fit: boolean): LookupRequest | ParseError {
   let tokens: Token[] = [];
   try {
     tokens = tokenize(text);
     return readLookup(text, tokens, context);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    return fitAdvice(error, text, tokens, { conversation: context.conversation === true });
+    if (!fit) return error;
+    const reads = (command: string): boolean =>
+      !(readFitted(command, context, false) instanceof ParseError);
+    return fitAdvice(error, text, tokens, { conversation: context.conversation === true, reads });
   }
 }
 

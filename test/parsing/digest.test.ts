@@ -403,7 +403,7 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every monday in Mars/Base',
         'unknown_zone',
-        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
+        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: /influencers digest #hcsm every monday in UTC',
       ],
       [
         'digest #hcsm every monday at 9am in Europe/Pariss',
@@ -413,7 +413,7 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm daily top 0',
         'bad_top',
-        '“top 0” is not a valid count: top and limit take a whole number from 1 to 50. Try: /influencers digest #hcsm every monday at 9am top 20',
+        '“top 0” is not a valid count: top and limit take a whole number from 1 to 50. Try: /influencers digest #hcsm daily top 1',
       ],
       [
         'digest #hcsm cron 0 9 * * 1',
@@ -458,12 +458,12 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every day last 24 hours past 7 days',
         'bad_time',
-        'Two time windows given, “last 24 hours” and “past 7 days”: give one, or join them with "to". Try: /influencers digest #hcsm every monday at 9am last 7 days',
+        'Two time windows given, “last 24 hours” and “past 7 days”: give one, or join them with "to". Try: /influencers digest #hcsm every day last 24 hours',
       ],
       [
         'digest #hcsm daily in UTC in Europe/Paris',
         'unrecognised',
-        'The time zone is given twice (again in “in Europe/Paris”): give it once. Try: /influencers digest #hcsm every monday at 9am',
+        'The time zone is given twice (again in “in Europe/Paris”): give it once. Try: /influencers digest #hcsm daily in UTC',
       ],
       [
         'digest "patient safety every day',

@@ -32,7 +32,7 @@ describe('parseLookup', () => {
 
     it('refuses abbreviations of days and months in an unquoted phrase, and reads them as times where something marks them', () => {
       expect(failure('sun safety').message).toBe(
-        'I can\'t read “sun safety”: “sun” is a word I read as a time, a schedule or an option, and it makes none here. If “sun safety” is a database, put it in quotes: "sun safety". Try: /influencers "sun safety" last week',
+        'I can\'t read “sun safety”: “sun” is a word I read as a time, a schedule or an option, and it makes none here. If “sun safety” is a database, put it in quotes: "sun safety". Try: /influencers "sun safety"',
       );
       expect(lookup('"sun safety"').databases).toEqual(['sun safety']);
       expect(window('#x on sun')).toEqual([

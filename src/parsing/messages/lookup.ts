@@ -36,6 +36,7 @@ export const parseErrors = {
       'no_database',
       `No database in ${quote(text)}: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: ${exampleCommand(example)}`,
       text,
+      `#hcsm ${text}`,
     );
   },
 
@@ -66,6 +67,7 @@ export const parseErrors = {
       'unknown_zone',
       `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: ${exampleCommand(example ?? '#hcsm last week in UTC')}`,
       zone,
+      'UTC',
     );
   },
 
@@ -75,6 +77,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(place)} has several time zones (${zones.slice(0, maxListedZones).join(', ')}${zones.length > maxListedZones ? ', …' : ''}): name one of them, or a city. Try: ${exampleCommand(example ?? `#hcsm last week in ${first}`)}`,
       place,
+      first,
     );
   },
 
@@ -88,6 +91,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(typed)} is an offset (${offset}) no time zone keeps all year: name the place instead (a city, or an IANA name such as Asia/Tehran), or a whole-hour offset such as UTC+3. Try: ${exampleCommand(example)}`,
       typed,
+      halfHourZones.get(offset) ?? 'UTC',
     );
   },
 
@@ -96,6 +100,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(place)} is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: ${exampleCommand(example)}`,
       place,
+      regionCity(place),
     );
   },
 
@@ -104,6 +109,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(keyword)} needs a time zone after it, such as Europe/London or UTC. Try: ${exampleCommand(example)}`,
       keyword,
+      `${keyword} UTC`,
     );
   },
 
@@ -112,6 +118,7 @@ export const parseErrors = {
       'unrecognised',
       `The ${what} is given twice (again in ${quote(fragment)}): give it once. Try: ${exampleCommand(example)}`,
       fragment,
+      '',
     );
   },
 
@@ -125,6 +132,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is not a valid count: top and limit take a whole number from ${min} to ${max}. Try: ${exampleCommand(example)}`,
       fragment,
+      countCorrection(fragment, min, max),
     );
   },
 
@@ -134,6 +142,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: ${exampleCommand(example)}`,
       fragment,
+      countCorrection(fragment, 1, 100),
     );
   },
 
@@ -143,6 +152,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: ${exampleCommand(example)}`,
       fragment,
+      `${fragment} export`,
     );
   },
 
@@ -152,6 +162,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: ${exampleCommand(example)}`,
       fragment,
+      'top 10',
     );
   },
 
@@ -161,6 +172,7 @@ export const parseErrors = {
       'unrecognised',
       `${quote(first)} and ${quote(second)} ask for two ways of showing the answer: choose one. Try: ${exampleCommand(example)}`,
       second,
+      '',
     );
   },
 
@@ -184,6 +196,7 @@ export const parseErrors = {
       'bad_time',
       `I can't read what ${quote(fragment)} compares with: say vs previous period, vs last year, vs the week before or a window such as vs Q2. Try: ${exampleCommand(example)}`,
       fragment,
+      'vs previous period',
     );
   },
 
@@ -220,6 +233,7 @@ export const parseErrors = {
       'bad_time',
       `I can't read ${quote(fragment)} as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -228,6 +242,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is not a real date or time. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -236,6 +251,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} reaches outside the years 1 to 9999. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -244,6 +260,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is a single moment, not a window: say where it starts or ends. Try: ${exampleCommand(example)}`,
       fragment,
+      `since ${fragment}`,
     );
   },
 
@@ -252,6 +269,7 @@ export const parseErrors = {
       'bad_time',
       `Two time windows given, ${quote(first)} and ${quote(second)}: give one, or join them with "to". Try: ${exampleCommand(example)}`,
       second,
+      '',
     );
   },
 
@@ -260,6 +278,7 @@ export const parseErrors = {
       'empty_window',
       `The window ${quote(fragment)} is empty: it starts and ends at ${at}. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -273,6 +292,7 @@ export const parseErrors = {
       'inverted_window',
       `The window ${quote(fragment)} ends before it starts (${start} to ${end}): put the earlier time first. Try: ${exampleCommand(example)}`,
       fragment,
+      swappedEnds(fragment),
     );
   },
 
@@ -281,15 +301,15 @@ export const parseErrors = {
       'bad_time',
       `The window ${quote(fragment)} starts at ${start}, before the earliest data (${earliest}): there is nothing to count before then. Start on or after it. Try: ${exampleCommand(example ?? `#hcsm since ${earliest}`)}`,
       fragment,
+      `since ${earliest}`,
     );
   },
 
   /** `correction`: the window as it most likely was meant (`noon to 2pm yesterday`). */
-  futureStart(fragment: string, start: string, correction?: string): ParseError {
-    const example = correction === undefined ? '#hcsm yesterday' : `#hcsm ${correction}`;
+  futureStart(fragment: string, start: string, correction = pastOf(fragment)): ParseError {
     return new ParseError(
       'future_start',
-      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(example)}`,
+      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(`#hcsm ${correction}`)}`,
       fragment,
       correction,
     );
@@ -306,12 +326,25 @@ export const parseErrors = {
         'unrecognised',
         `I can't read ${quote(fragment)}: ${reservedHint(word)}. Try: ${exampleCommand('#hcsm last week')}`,
         fragment,
+        '',
       );
     }
     return new ParseError(
       'unrecognised',
       `I can't read ${quote(fragment)}: ${reservedHint(word)}. If ${quote(phrase)} is a database, put it in quotes: "${phrase}". Try: ${exampleCommand(example)}`,
       fragment,
+      `"${phrase}"`,
+    );
+  },
+
+  /** `group:Digital Health`: a group's name of several words, unquoted. */
+  unquotedGroup(fragment: string, name: string): ParseError {
+    const quoted = `group:"${name}"`;
+    return new ParseError(
+      'unrecognised',
+      `A group's name of several words needs quotes: ${quoted}. If ${quote(name.split(' ').slice(1).join(' '))} is another database, separate it with a comma. Try: ${exampleCommand(`${quoted} last week`)}`,
+      fragment,
+      quoted,
     );
   },
 
@@ -331,6 +364,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} writes one date day first and the other month first: write both the same way, or as 2026-11-15. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -339,6 +373,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: ${exampleCommand(example)}`,
       fragment,
+      isoOfDotted(fragment),
     );
   },
 
@@ -347,6 +382,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: ${exampleCommand(example)}`,
       fragment,
+      fragment.replace(/\d{3}$/, ''),
     );
   },
 
@@ -355,6 +391,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} says where the window ends but not where it starts: add a start. Try: ${exampleCommand(example)}`,
       fragment,
+      `last 7 days ${fragment}`,
     );
   },
 
@@ -363,6 +400,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} has no agreed start and end: give the hours. Try: ${exampleCommand(example)}`,
       fragment,
+      'last night',
     );
   },
 
@@ -371,6 +409,7 @@ export const parseErrors = {
       'unrecognised',
       `The quote in ${quote(fragment)} is never closed: end a phrase with a second quote. Try: ${exampleCommand(example)}`,
       fragment,
+      `${fragment.trimEnd()}"`,
     );
   },
 
@@ -380,9 +419,73 @@ export const parseErrors = {
       'unrecognised',
       `I don't understand ${quote(fragment)}: ${hint}. Try: ${exampleCommand(example)}`,
       fragment,
+      hint === databaseHints.hashtag ? `"${fragment.replace(/^#/, '')}"` : '',
     );
   },
 } as const;
+
+/**
+ * A count that works in place of `fragment` (`top 0`, `top 600`, `top many`): the nearest limit,
+ * or the default ten.
+ */
+function countCorrection(fragment: string, min: number, max: number): string {
+  const keyword = /^(top|limit)/i.exec(fragment)?.[0] ?? 'top';
+  const count = Number(/\d+/.exec(fragment)?.[0] ?? Number.NaN);
+  if (count > max) return `${keyword} ${max}`;
+  if (count < min) return `${keyword} ${min}`;
+  return `${keyword} 10`;
+}
+
+/** A range with its ends swapped (`from Sep 8 to Sep 1` -> `from Sep 1 to Sep 8`). */
+function swappedEnds(fragment: string): string {
+  const ends =
+    /^(from\s+|between\s+)?(.+?)\s*(\s(?:to|until|till|til|through|thru|and)\s|[-–—])\s*(.+)$/i.exec(
+      fragment,
+    );
+  if (ends === null) return 'last 7 days';
+  const [, lead = '', first = '', joiner = '', last = ''] = ends;
+  return `${lead}${last} ${joiner.trim()} ${first}`;
+}
+
+/** A window that has started in place of one that has not (`next week` -> `last week`). */
+function pastOf(fragment: string): string {
+  if (/\bnext\b/i.test(fragment)) return fragment.replace(/\bnext\b/i, 'last');
+  if (/\btomorrow\b/i.test(fragment)) return fragment.replace(/\btomorrow\b/i, 'yesterday');
+  return 'last 7 days';
+}
+
+/** `01.09.2026` as the ISO date a dotted date (day first) names; else a window. */
+function isoOfDotted(fragment: string): string {
+  const dotted = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(fragment);
+  if (dotted === null) return 'last 7 days';
+  const [, day = '', month = '', year = ''] = dotted;
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/** A city in each region people name, for the command that works (`in Europe` -> Europe/London). */
+const regionCities: Readonly<Record<string, string>> = {
+  europe: 'Europe/London',
+  asia: 'Asia/Tokyo',
+  africa: 'Africa/Lagos',
+  america: 'America/New_York',
+  americas: 'America/New_York',
+  australia: 'Australia/Sydney',
+  atlantic: 'Atlantic/Reykjavik',
+  indian: 'Indian/Maldives',
+};
+
+function regionCity(place: string): string {
+  return regionCities[place.trim().toLowerCase()] ?? 'UTC';
+}
+
+/** Zones that keep a half-hour offset most of the year, for the command that works. */
+const halfHourZones: ReadonlyMap<string, string> = new Map([
+  ['+03:30', 'Asia/Tehran'],
+  ['-03:30', 'America/St_Johns'],
+  ['+10:30', 'Australia/Adelaide'],
+  ['+08:45', 'Australia/Eucla'],
+  ['+12:45', 'Pacific/Chatham'],
+]);
 
 /** Why a token no clause claimed is no database either, for `parseErrors.unrecognised`. */
 export const databaseHints = {
