@@ -18,7 +18,7 @@ import {
 import { isSlipOf } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
 import { sameLengthBefore, shift } from './time/shift.ts';
-import { type CalendarUnit, numberWords, type Unit, units } from './time/vocabulary.ts';
+import { numberWords, type Unit, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
 /**
@@ -35,7 +35,7 @@ export type Comparison =
 
 const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'against']);
 const previousWords: ReadonlySet<string> = new Set(['previous', 'prior', 'preceding']);
-const calendarUnits: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
+const calendarUnits: ReadonlySet<string> = new Set(['day', 'week', 'month', 'quarter', 'year']);
 
 /**
  * `vs`, `versus`, `against`, `compared to`/`with`, then `previous` (`the previous period`, `prior
@@ -52,6 +52,9 @@ export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   else if (word === 'compared' && ['to', 'with'].includes(lowerAt(tokens, at + 1) ?? '')) {
     next = at + 2;
   } else return undefined;
+  if (tokens[next] === undefined && word !== 'against') {
+    throw parseErrors.badComparison(tokensText(tokens, at, next));
+  }
   const target = matchTarget(tokens, next);
   if (target !== undefined) return target;
   if (
@@ -92,9 +95,10 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
     first !== undefined &&
     calendarUnits.has(first) &&
     second === 'before' &&
-    lowerAt(tokens, the + 2) !== 'last'
+    lowerAt(tokens, the + 2) !== 'last' &&
+    lowerAt(tokens, the + 2) !== 'yesterday'
   ) {
-    return { value: { kind: 'before', unit: first as CalendarUnit, amount: 1 }, next: the + 2 };
+    return { value: { kind: 'before', unit: first as Unit, amount: 1 }, next: the + 2 };
   }
   const window = matchTimeExpression(tokens, at);
   if (window === undefined) return undefined;

@@ -93,8 +93,17 @@ export function scanCommand<M>(
   const endPhrase = (end: number): void => {
     if (phraseStart === -1) return;
     const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
-    // Only fillers (`top influencers`, `for`, `please`): nothing to look up, nothing misread.
-    const fillers = tokens.slice(phraseStart, wordsEnd).every((token) => isFiller(token.text));
+    // Only fillers (`top influencers`, `for`, `please`, an `and` between two options): nothing to
+    // look up, nothing misread.
+    const fillers = tokens
+      .slice(phraseStart, wordsEnd)
+      .every(
+        (token, i) =>
+          isFiller(token.text) ||
+          (joinerWords.has(token.lower) &&
+            tokens[phraseStart + i + 1] !== undefined &&
+            !startsTime(tokens[phraseStart + i + 1])),
+      );
     for (let i = phraseStart; i < wordsEnd && !fillers; i++) {
       const word = (tokens[i] as Token).text;
       if (isReservedWord(word) || (word.toLowerCase() === 'and' && startsTime(tokens[i + 1]))) {

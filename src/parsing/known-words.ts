@@ -61,7 +61,13 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
     if (meant !== undefined) throw parseErrors.didYouMean(token.text, meant, 'unrecognised');
     return undefined;
   }
-  if (meaning.kind === 'filler' || meaning.kind === 'politeness' || !apart) return undefined;
+  if (meaning.kind === 'filler' || meaning.kind === 'politeness') return undefined;
+  // "tweets from doctors", "only doctors": the word that leads to who people are goes with it.
+  const lead = stakeholderLeads.has(lowerAt(tokens, at - 1) ?? '');
+  if (meaning.kind === 'stakeholder' && lead && !isPhraseWord(tokens[at + 1])) {
+    throw vocabularyErrors.stakeholder(tokensText(tokens, at - 1, at + 1), meaning.category, false);
+  }
+  if (!apart) return undefined;
   switch (meaning.kind) {
     case 'metric':
       return { value: { kind: 'metric', metric: meaning.metric }, next: at + 1 };
@@ -71,12 +77,8 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
       throw vocabularyErrors.otherMetric(token.text, token.text, meaning.nearest);
     case 'followers':
       throw vocabularyErrors.followers(token.text);
-    case 'stakeholder': {
-      // "tweets from doctors": the word that leads to it goes with it.
-      const lead = ['from', 'by', 'among', 'of'].includes(lowerAt(tokens, at - 1) ?? '');
-      const fragment = lead ? tokensText(tokens, at - 1, at + 1) : token.text;
-      throw vocabularyErrors.stakeholder(fragment, meaning.category, !lead);
-    }
+    case 'stakeholder':
+      throw vocabularyErrors.stakeholder(token.text, meaning.category, true);
     case 'trend':
       throw vocabularyErrors.trend(token.text);
     case 'vague-time':
@@ -89,6 +91,17 @@ function metricSlip(word: string): string | undefined {
   if (meaningOf(word) !== undefined) return undefined;
   return metricSpellings.find((spelling) => isSlipOf(word, spelling));
 }
+
+/** Words that lead to who people are: `from doctors`, `only doctors`, `among nurses`. */
+const stakeholderLeads: ReadonlySet<string> = new Set([
+  'from',
+  'by',
+  'among',
+  'of',
+  'only',
+  'just',
+  'for',
+]);
 
 /** `most retweeted`, `most mentions`, `highest reach`: the metric they rank by. */
 function matchMost(tokens: readonly Token[], at: number): Match<Metric> | undefined {

@@ -7,7 +7,7 @@
 import { readDatabaseToken } from './databases.ts';
 import { boundedText } from './limits.ts';
 import { type Token, tokenize } from './tokens.ts';
-import { countWords } from './vocabulary.ts';
+import { countWords, metricAdjectives } from './vocabulary.ts';
 
 /** Greetings that may open a message to the bot. */
 export const greetingWords: ReadonlySet<string> = new Set([
@@ -134,8 +134,14 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
       continue;
     }
     // "the 10 most influential people in", "ten top voices in": the count and the word after it
-    // stay, as the option they are.
+    // stay, as the option they are; so does what a ranking is by ("the most retweeted in").
     if (isCount(word) && questionWords.has(lowerWord(tokens[j + 1]) ?? '')) {
+      j++;
+      continue;
+    }
+    // "the most influential people" asks for the influencers themselves, as "top voices" does.
+    const adjective = lowerWord(tokens[j + 1]) ?? '';
+    if (word === 'most' && adjective !== 'influential' && metricAdjectives.has(adjective)) {
       j++;
       continue;
     }

@@ -104,6 +104,7 @@ export const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>(
   ['impression', 'impressions'],
   ['visibility', 'impressions'],
   ['reply', 'replies'],
+  ['replys', 'replies'],
   ['comments', 'replies'],
 ]);
 

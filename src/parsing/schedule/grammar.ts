@@ -88,8 +88,20 @@ export const matchSchedule: Matcher<ScheduleClause> = (tokens, at) => {
   const named =
     day !== undefined && (fullWeekdays.includes(word) || (word.endsWith('s') && word.length > 4));
   if (named || (word.includes('-') && startsDayList(tokens, at))) return matchDayList(tokens, at);
+  // "mon, wed and fri at 17:30", "tue at 9": an abbreviation other days or a time follow.
+  if (day !== undefined && listGoesOn(tokens, at)) return matchDayList(tokens, at);
   return undefined;
 };
+
+/** After the day at `at`: another day (`, wed`, `and fri`, `- fri`) or a time (`at 9`). */
+function listGoesOn(tokens: readonly Token[], at: number): boolean {
+  let next = at + 1;
+  if (lowerAt(tokens, next) === 'at') return true;
+  if (tokens[next]?.kind === 'comma' || tokens[next]?.kind === 'dash') next++;
+  const joiner = lowerAt(tokens, next);
+  if (joiner === 'and' || joiner === '&' || joiner === 'to' || joiner === 'through') next++;
+  return next > at + 1 && weekdayOf(lowerAt(tokens, next)) !== undefined;
+}
 
 /**
  * `at <time>` standing apart from the schedule (`#hcsm at 9am every monday`). After `at` a bare

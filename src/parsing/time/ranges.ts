@@ -9,7 +9,7 @@ import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
 import { gluedTimes } from './clock.ts';
 import { inOneOrder } from './date-order.ts';
-import { checkedDate, dayOfMonth } from './dates.ts';
+import { checkedDate, dayOfMonth, matchDate } from './dates.ts';
 import { nearest } from './misspelt.ts';
 import { matchMoment } from './moment.ts';
 import { misspellableWords, months, rangeSeparators, units } from './vocabulary.ts';
@@ -83,6 +83,8 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
       at + 1,
     );
   }
+  const days = daysBeforeMonth(tokens, at);
+  if (days !== undefined) return days;
   const moment = matchMoment(tokens, at, 'free');
   if (moment === undefined) return undefined;
   const tail = matchRangeTail(tokens, moment.value, moment.next, false);
@@ -91,6 +93,19 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
   const first = tail.value.start ?? moment.value;
   return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
 };
+
+/** `1st to 15th November`, `1 - 15 Nov 2025`: the month (and year) named once, at the end. */
+function daysBeforeMonth(tokens: readonly Token[], at: number): Match<TimeExpression> | undefined {
+  const first = dayOfMonth.exec(lowerAt(tokens, at) ?? '');
+  if (first === null || !isRangeSeparator(tokens[at + 1])) return undefined;
+  if (!dayOfMonth.test(lowerAt(tokens, at + 2) ?? '')) return undefined;
+  const end = matchDate(tokens, at + 2);
+  if (end?.value.kind !== 'day' || end.value.date.kind !== 'ymd') return undefined;
+  const { year, month } = end.value.date;
+  const fragment = tokensText(tokens, at, end.next);
+  const start: Moment = { kind: 'day', date: checkedDate(fragment, year, month, Number(first[1])) };
+  return rangeWithDay(tokens, at, start, end.value, end.next);
+}
 
 function isRangeSeparator(token: Token | undefined): boolean {
   return token?.kind === 'dash' || (token?.kind === 'word' && rangeSeparators.has(token.lower));
