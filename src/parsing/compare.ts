@@ -48,6 +48,10 @@ export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   const word = lowerAt(tokens, at);
   if (word === undefined) return undefined;
   let next: number;
+  if (word === 'with') {
+    // "compare last week with the week before": only a comparison when one follows.
+    return matchTarget(tokens, at + 1);
+  }
   if (compareWords.has(word)) next = at + 1;
   else if (word === 'compared' && ['to', 'with'].includes(lowerAt(tokens, at + 1) ?? '')) {
     next = at + 2;

@@ -126,6 +126,7 @@ const rankWords: ReadonlySet<string> = new Set([
 /** Words between `by` and a metric that add nothing (`by number of mentions`, `by the reach`). */
 const countWords: ReadonlySet<string> = new Set(['number', 'of', 'the', 'total', 'count', 'most']);
 const categoryWords: ReadonlySet<string> = new Set(['category', 'categories', 'stakeholders']);
+const ratioWords: ReadonlySet<string> = new Set(['rate', 'ratio', 'percentage', 'share']);
 /** Units after `by`: a ranking per period is a trend (`by week`). */
 const periodWords: ReadonlySet<string> = new Set([
   'day',
@@ -162,6 +163,11 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   if (word === 'by' && categoryWords.has(name)) return undefined;
   const next = lowerAt(tokens, i + 1);
   const metric = metricWords.get(name);
+  if (metric !== undefined && ratioWords.has(next ?? '')) {
+    // "by engagement rate": a ratio the service does not count.
+    const rate = tokensText(tokens, i, i + 2);
+    throw vocabularyErrors.otherMetric(tokensText(tokens, at, i + 2), rate, metric);
+  }
   if (metric !== undefined) {
     const twoWords = (name === 'hsg' || name === 'influence') && next === 'score';
     const counted = next === 'count' || next === 'counts';

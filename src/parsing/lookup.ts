@@ -30,6 +30,8 @@
  * - Parts of the day have stated hours (`partsOfDay`): morning 06-12, afternoon 12-18, evening
  *   18-24, night 18-06 (`this morning`, `yesterday afternoon`, `last night`); `tonight` and
  *   `overnight` are refused: give the hours.
+ * - `within`, `prior` and `preceding` read as `in` and `previous`; `all time` and `right now` are
+ *   refused with windows to choose from; `top posts` is refused: the ranking is of people.
  * - A word the app knows is never part of a database (`vocabulary.ts`): a bare one is read for
  *   what it is (`excel`, `download`, `as csv` -> the export; `bar chart` -> the chart; `pie chart`
  *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by engagement` -> by

@@ -283,6 +283,17 @@ function countInWords(tokens: readonly Token[], at: number): Match<number> | und
   return { value, next: i + 1 };
 }
 
+/** What people rank besides people (`top posts`): the service ranks accounts only. */
+const contentWords: ReadonlySet<string> = new Set([
+  'posts',
+  'tweets',
+  'content',
+  'links',
+  'articles',
+  'hashtags',
+  'topics',
+]);
+
 /** Words after a count that make it the number of people (`10 influencers`, `5 most retweeted`). */
 const countedWords: ReadonlySet<string> = new Set([
   ...topNouns,
@@ -320,6 +331,9 @@ function readTop(
     const following = tokens[at + 1];
     // "top influencers for #hcsm", "top retweeted": a question's words, not a count.
     if (following?.kind === 'word' && topNouns.has(following.lower)) return undefined;
+    if (following?.kind === 'word' && contentWords.has(following.lower)) {
+      throw parseErrors.topPosts(tokensText(tokens, at, at + 2));
+    }
     const spelled = countInWords(tokens, at + 1);
     if (spelled !== undefined) {
       return { ...spelled, fragment: tokensText(tokens, at, spelled.next) };

@@ -26,6 +26,8 @@ export const greetingWords: ReadonlySet<string> = new Set([
 /** Words that make the opening a question or a request, not a database. */
 const questionWords: ReadonlySet<string> = new Set([
   'who',
+  'whos',
+  "who's",
   'whom',
   'whose',
   'what',
@@ -129,6 +131,8 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
   for (let j = i; ; j++) {
     const word = lowerWord(tokens[j]);
     if (word === undefined) break;
+    // "the top posts": not a question's words but a request the parser refuses with a reason.
+    if (word === 'top' && contentNouns.has(lowerWord(tokens[j + 1]) ?? '')) break;
     if (word === 'top' && /^\d{1,3}$/.test(lowerWord(tokens[j + 1]) ?? '')) {
       j++;
       continue;
@@ -183,6 +187,8 @@ export function isMarkedDatabase(token: Token): boolean {
     readDatabaseToken(token).kind === 'item'
   );
 }
+
+const contentNouns: ReadonlySet<string> = new Set(['posts', 'tweets', 'content', 'links']);
 
 /** A count in digits or in words (`10`, `ten`). */
 function isCount(word: string): boolean {

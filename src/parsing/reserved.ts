@@ -37,6 +37,8 @@ const grammarWords = [
   'past',
   'next',
   'previous',
+  'prior',
+  'within',
   'current',
   'ago',
   'now',

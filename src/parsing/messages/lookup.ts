@@ -7,6 +7,7 @@
  */
 
 import { ParseError } from '../../errors.ts';
+import { earliestDataDate } from '../../model/lookup.ts';
 import { isReservedWord, rangeWords } from '../reserved.ts';
 import { weekdays } from '../time/vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
@@ -345,6 +346,26 @@ export const parseErrors = {
       `A group's name of several words needs quotes: ${quoted}. If ${quote(name.split(' ').slice(1).join(' '))} is another database, separate it with a comma. Try: ${exampleCommand(`${quoted} last week`)}`,
       fragment,
       quoted,
+    );
+  },
+
+  /** `top posts`: the ranking is of people, not of what they post. */
+  topPosts(fragment: string, example = '#hcsm last week by retweets'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(fragment)}: I rank people (the accounts that drove a conversation), not posts. Ask who drove it, ranked by what their posts earned (by retweets, by impressions). Try: ${exampleCommand(example)}`,
+      fragment,
+      'by retweets',
+    );
+  },
+
+  /** `all time`: back to the first data. */
+  allTime(fragment: string, example = '#hcsm last 12 months'): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} reaches back to the first data (${earliestDataDate}), and a ranking that long says little about now: choose a window, such as last 12 months or since 2025, or say since ${earliestDataDate} for everything. Try: ${exampleCommand(example)}`,
+      fragment,
+      'last 12 months',
     );
   },
 

@@ -5,7 +5,8 @@
  */
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
-import { lowerAt, type Token } from '../tokens.ts';
+import { vocabularyErrors } from '../messages/vocabulary.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import type { Moment, MomentContext } from './ast.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import { matchTimeOfDay, withOffset } from './clock.ts';
@@ -57,6 +58,7 @@ export function matchMoment(
     }
     case 'in':
     case 'during':
+    case 'within':
     case 'over':
     case 'for': {
       const m = matchMoment(tokens, at + 1, 'prefixed', inner);
@@ -71,6 +73,13 @@ export function matchMoment(
     }
     case 'now':
       return { value: { kind: 'now' }, next: at + 1 };
+    case 'right':
+      // "right now": the end of a range, or alone the question of which window came before it.
+      if (lowerAt(tokens, at + 1) !== 'now') return undefined;
+      if (context === 'free') {
+        throw vocabularyErrors.vagueTime(tokensText(tokens, at, at + 2), 'last 24 hours');
+      }
+      return { value: { kind: 'now' }, next: at + 2 };
     case 'weekend':
       // Alone it is a word; `the weekend`, `over the weekend` name the most recent one.
       if (context === 'free') return undefined;
@@ -102,6 +111,14 @@ export function matchMoment(
     case 'week-to-date':
     case 'wtd':
       return calendar('week', 0, at + 1);
+    case 'all':
+      // "all time": back to the first data, which a window names better.
+      if (lowerAt(tokens, at + 1) === 'time')
+        throw parseErrors.allTime(tokensText(tokens, at, at + 2));
+      return undefined;
+    case 'prior':
+    case 'preceding':
+      return matchRelativePeriod(tokens, at, 'previous');
     case 'last':
     case 'previous':
     case 'past':
