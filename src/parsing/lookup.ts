@@ -40,10 +40,10 @@
  *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
  *   week please`), and `by` always names a ranking.
  * - To date, spelled out or not: `mtd`, `month to date`, `month-to-date`, `this month so far`
- *   (week, quarter and year alike).
+ *   (week, quarter and year alike: `wtd`, `qtd`, `ytd`).
  * - More periods: ISO weeks in any spelling (`2026-W46`, `2026W46`, `W46`, `week46`, `wk 46
- *   2025`, `CW46`), halves (`H1 2026`, `first
- *   half of 2026`), `mtd`, `wtd`, `qtd`, `ytd`, `the week before last` (and month, quarter, year).
+ *   2025`, `CW46`), halves (`H1 2026`, `first half of 2026`), `the week before last` (and month,
+ *   quarter, year), `the day before yesterday`.
  * - Two times after a day joined by a dash are a window of that day (`today 8:00-12:00`, `Nov 15
  *   21:00 – 22:00`), the second read forward from the first.
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a

@@ -210,6 +210,42 @@ describe('node src/cli.ts parse', () => {
     ]);
   });
 
+  it('reads the phrasings of issue 19 under --jsonl as the bot does', () => {
+    const input = [
+      '{"text":"#hcsm last week please"}',
+      '{"text":"#hcsm 1/11/2026 to 15/11/2026"}',
+      '{"text":"#hcsm last week in UTC+2"}',
+      '{"text":"#hcsm last week doctors"}',
+    ].join('\n');
+    const lines = cli(['parse', '--jsonl', ...now], input)
+      .stdout.trim()
+      .split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-09T00:00:00+00:00',
+        end: '2026-11-16T00:00:00+00:00',
+        timezone: 'UTC',
+        top: 10,
+      },
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-01T00:00:00+00:00',
+        end: '2026-11-16T00:00:00+00:00',
+        timezone: 'UTC',
+        top: 10,
+      },
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-09T00:00:00+02:00',
+        end: '2026-11-16T00:00:00+02:00',
+        timezone: 'Etc/GMT-2',
+        top: 10,
+      },
+      { error: { message: expect.stringContaining("can't filter by who people are yet") } },
+    ]);
+  });
+
   it('keeps the order of many --jsonl lines', () => {
     const input = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ text: `#t${i} top ${(i % 50) + 1}` }),
