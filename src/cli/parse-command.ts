@@ -194,7 +194,7 @@ async function parseLines(options: Options, clock: Date, io: CliIo, out: Output)
   for await (const raw of inputLines(io.stdin)) {
     number++;
     const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    await out.line(parseLine(line, number, options, clock).json);
+    await out.line(readLine(line, number, options, clock).json);
     if (out.closed) break;
   }
 }
@@ -221,6 +221,19 @@ async function* inputLines(input: Readable): AsyncGenerator<string> {
 }
 
 const expected = 'expected {"text":"...","tz":"...","now":"..."}';
+
+/**
+ * One line's result whatever happens inside the parser: a fault there is that line's error line,
+ * so the lines after it are still read and outputs keep matching inputs by position.
+ */
+function readLine(line: string, number: number, options: Options, clock: Date): Result {
+  try {
+    return parseLine(line, number, options, clock);
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'Error';
+    return failure(`Line ${number} could not be read: the parser failed (${name}).`);
+  }
+}
 
 function parseLine(line: string, number: number, options: Options, clock: Date): Result {
   if (line.trim() === '') return failure(`Line ${number} is empty: ${expected}.`);

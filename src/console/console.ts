@@ -19,6 +19,7 @@ import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
+import { readZoneName } from '../parsing/index.ts';
 import {
   connectInstructions,
   consoleBannerText,
@@ -37,7 +38,6 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { resolveZone } from '../time/zone-names.ts';
 import { saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 
@@ -87,8 +87,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   const logger = options.logger ?? consoleLogger(screen, interactive, options);
   const print = (text: string) => screen.print(text);
   const asked = consoleZone(options.zone);
-  // The same reading of a zone name as the parser's: canonical IANA spelling, no abbreviations.
-  const zone = resolveZone(asked);
+  // The same reading of a zone name as a lookup's: `EST`, `Tokyo`, `UTC+2` as after `in`.
+  const read = readZoneName(asked);
+  const zone = typeof read === 'string' ? read : undefined;
   if (zone === undefined) {
     print(consoleZoneErrorText(asked));
     return 2;

@@ -30,7 +30,7 @@ import {
 } from '../parsing/index.ts';
 import { type CsvFile, renderCsv } from '../render/csv.ts';
 import { renderError } from '../render/errors.ts';
-import { digestVerbHint, renderHelp } from '../render/help.ts';
+import { digestInConversationHint, digestVerbHint, renderHelp } from '../render/help.ts';
 import type { PersonRankings } from '../render/person.ts';
 import {
   renderPending,
@@ -149,10 +149,17 @@ export class LookupFlow {
     // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
     const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
     if (trimmed === '' || leading !== undefined) {
+      // A digest or watch typed in a conversation: say where digests are created.
+      const elsewhere =
+        leading?.kind === 'command' &&
+        context.command === undefined &&
+        /^(digests?|watch)\b/i.test(trimmed);
       const hint =
         leading?.kind === 'digest_verb'
           ? { hint: digestVerbHint(leading.verb, leading.rest, context.command) }
-          : {};
+          : elsewhere
+            ? { hint: digestInConversationHint(trimmed) }
+            : {};
       return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
     }
     const parsed = this.parse(trimmed, context.zone, context.command === undefined);

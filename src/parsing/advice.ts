@@ -12,6 +12,11 @@ import { fragmentOf, type Token } from './tokens.ts';
 export interface AdviceContext {
   /** In a DM, a mention or the console's DM mode: examples are the bare text. */
   readonly conversation: boolean;
+  /**
+   * Whether a command reads without an error, in the same context: the person's command with its
+   * fix is offered only when it does.
+   */
+  readonly reads?: (text: string) => boolean;
 }
 
 /** The examples' own databases, which the person's replace. */
@@ -25,7 +30,8 @@ const ownExample: ReadonlySet<ParseError['reason']> = new Set([
 
 /**
  * `error`, made by the parse of `text` (normalised) into `tokens`, with its closing `Try:
- * /influencers <example>` rewritten for this person.
+ * /influencers <example>` rewritten for this person: their own command with the fix the error
+ * names applied when that command reads, else the error's example with their databases.
  */
 export function fitAdvice(
   error: ParseError,
@@ -38,7 +44,9 @@ export function fitAdvice(
   if (at === -1) return error;
   let example = error.message.slice(at + tail.length);
   const corrected = correctedText(error, text);
-  if (corrected !== undefined) {
+  const works = (command: string): boolean =>
+    command !== '' && (context.reads === undefined || context.reads(command));
+  if (corrected !== undefined && works(corrected)) {
     example = corrected;
   } else if (!ownExample.has(error.reason) && !example.startsWith('"')) {
     const own: string[] = [];
@@ -47,6 +55,9 @@ export function fitAdvice(
       if (isMarkedDatabase(token) && !own.includes(name) && own.length < 3) own.push(name);
     });
     if (own.length > 0) example = example.replace(exampleDatabases, own.join(', '));
+    // An example built from the person's words that does not read gives way to a plain one.
+    const plain = `${own.length > 0 ? own.join(', ') : '#hcsm'} last week`;
+    if (!works(example) && works(plain)) example = plain;
   }
   const command = context.conversation ? '' : `${slashCommand} `;
   // The error was made by this parse and is not seen elsewhere yet: its words are fitted in place
@@ -55,11 +66,18 @@ export function fitAdvice(
   return error;
 }
 
-/** The person's text with the fragment the error names replaced by its correction. */
+/**
+ * The person's text with the fragment the error names replaced by its correction; an empty
+ * correction leaves the fragment out.
+ */
 function correctedText(error: ParseError, text: string): string | undefined {
   const { fragment, correction } = error;
   if (fragment === undefined || correction === undefined) return undefined;
   const at = text.indexOf(fragment);
   if (at === -1) return undefined;
-  return `${text.slice(0, at)}${correction}${text.slice(at + fragment.length)}`;
+  const corrected = `${text.slice(0, at)}${correction}${text.slice(at + fragment.length)}`;
+  return corrected
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/^[\s,]+|[\s,]+$/g, '');
 }

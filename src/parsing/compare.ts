@@ -1,11 +1,10 @@
 /**
- * What a lookup is compared with and ranked by: `vs previous period`, `vs last year`, `vs Q2`,
- * `compared to the week before`; `by mentions`, `ranked by reach`, `sorted by HSG score`.
+ * What a lookup is compared with: `vs previous period`, `vs last year`, `vs Q2`, `compared to the
+ * week before`.
  */
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
 import { earliestDataDate, type LookupRequest } from '../model/lookup.ts';
-import { type Metric, metricNames } from '../model/metrics.ts';
 import { formatInstant } from '../time/format.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
@@ -16,25 +15,27 @@ import {
   type TimeContext,
   type TimeWindow,
 } from './time/evaluate.ts';
+import { isSlipOf } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
 import { sameLengthBefore, shift } from './time/shift.ts';
-import type { CalendarUnit } from './time/vocabulary.ts';
+import { numberWords, type Unit, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
 /**
  * A comparison as read: `previous`, the period of equal length just before the window; `year`,
- * the same window a year earlier; `before`, one whole unit ending where the window starts (`the
- * week before`); `window`, a window of its own (`vs Q2`, `vs last month`).
+ * the same window a year earlier; `before`, `amount` units ending where the window starts (`the
+ * week before`, `the previous 7 days`, `the previous month`); `window`, a window of its own (`vs
+ * Q2`, `vs last month`).
  */
 export type Comparison =
   | { readonly kind: 'previous' }
   | { readonly kind: 'year' }
-  | { readonly kind: 'before'; readonly unit: CalendarUnit }
+  | { readonly kind: 'before'; readonly unit: Unit; readonly amount: number }
   | { readonly kind: 'window'; readonly expression: TimeExpression };
 
 const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'against']);
 const previousWords: ReadonlySet<string> = new Set(['previous', 'prior', 'preceding']);
-const units: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
+const calendarUnits: ReadonlySet<string> = new Set(['day', 'week', 'month', 'quarter', 'year']);
 
 /**
  * `vs`, `versus`, `against`, `compared to`/`with`, then `previous` (`the previous period`, `prior
@@ -47,10 +48,17 @@ export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   const word = lowerAt(tokens, at);
   if (word === undefined) return undefined;
   let next: number;
+  if (word === 'with') {
+    // "compare last week with the week before": only a comparison when one follows.
+    return matchTarget(tokens, at + 1);
+  }
   if (compareWords.has(word)) next = at + 1;
   else if (word === 'compared' && ['to', 'with'].includes(lowerAt(tokens, at + 1) ?? '')) {
     next = at + 2;
   } else return undefined;
+  if (tokens[next] === undefined && word !== 'against') {
+    throw parseErrors.badComparison(tokensText(tokens, at, next));
+  }
   const target = matchTarget(tokens, next);
   if (target !== undefined) return target;
   if (
@@ -68,6 +76,12 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   const first = lowerAt(tokens, the);
   const second = lowerAt(tokens, the + 1);
   if (first !== undefined && previousWords.has(first)) {
+    const before = unitsBefore(tokens, the + 1);
+    if (before !== undefined) return before;
+    if (second !== undefined && second !== 'period' && isSlipOf(second, 'period')) {
+      const fragment = tokensText(tokens, the, the + 2);
+      throw parseErrors.didYouMean(fragment, `${tokensText(tokens, the, the + 1)} period`);
+    }
     const period = second === 'period' ? the + 2 : the + 1;
     return { value: { kind: 'previous' }, next: period };
   }
@@ -83,15 +97,26 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   if (
     the > at &&
     first !== undefined &&
-    units.has(first) &&
+    calendarUnits.has(first) &&
     second === 'before' &&
-    lowerAt(tokens, the + 2) !== 'last'
+    lowerAt(tokens, the + 2) !== 'last' &&
+    lowerAt(tokens, the + 2) !== 'yesterday'
   ) {
-    return { value: { kind: 'before', unit: first as CalendarUnit }, next: the + 2 };
+    return { value: { kind: 'before', unit: first as Unit, amount: 1 }, next: the + 2 };
   }
   const window = matchTimeExpression(tokens, at);
   if (window === undefined) return undefined;
   return { value: { kind: 'window', expression: window.value }, next: window.next };
+}
+
+/** `7 days`, `week`, `2 months` after `previous`: that many units before the window. */
+function unitsBefore(tokens: readonly Token[], at: number): Match<Comparison> | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const counted = /^\d{1,4}$/.test(word) ? Number(word) : numberWords.get(word);
+  const unitAt = counted === undefined ? at : at + 1;
+  const unit = units.get(lowerAt(tokens, unitAt) ?? '');
+  if (unit === undefined || (lowerAt(tokens, unitAt) ?? '').length < 3) return undefined;
+  return { value: { kind: 'before', unit, amount: counted ?? 1 }, next: unitAt + 1 };
 }
 
 /**
@@ -110,7 +135,7 @@ export function comparisonWindow(
     case 'year':
       return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
     case 'before':
-      return { start: shift(main.start, comparison.unit, -1), end: main.start };
+      return { start: shift(main.start, comparison.unit, -comparison.amount), end: main.start };
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
   }
@@ -146,57 +171,3 @@ export function withPreviousPeriod(
     throw error;
   }
 }
-
-/** Words for each metric, as people say them; the service's own names too. */
-const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
-  ...metricNames.map((name) => [name, name] as const),
-  ['hsg', 'hsg_score'],
-  ['score', 'hsg_score'],
-  ['influence', 'hsg_score'],
-  ['mention', 'mentions'],
-  ['retweet', 'retweets'],
-  ['rts', 'retweets'],
-  ['reposts', 'retweets'],
-  ['repost', 'retweets'],
-  ['shares', 'retweets'],
-  ['tweet', 'tweets'],
-  ['posts', 'tweets'],
-  ['post', 'tweets'],
-  ['reach', 'impressions'],
-  ['views', 'impressions'],
-  ['impression', 'impressions'],
-  ['reply', 'replies'],
-  ['comments', 'replies'],
-]);
-
-const rankWords: ReadonlySet<string> = new Set([
-  'ranked',
-  'rank',
-  'sorted',
-  'sort',
-  'ordered',
-  'order',
-]);
-
-/**
- * `by <metric>`, `ranked by`, `sorted by`, `ordered by` -> the metric: `mentions`, `HSG score`,
- * `reach`, `reposts`, `posts`, `replies` and the service's own names (`hsg_score`).
- * @throws ParseError `unrecognised` after `ranked by` (and the like) when no metric follows; after
- *   a lone `by` the words are left to the databases (`tweets by doctors`).
- */
-export const matchMetric: Matcher<Metric> = (tokens, at) => {
-  const word = lowerAt(tokens, at);
-  let next: number;
-  if (word === 'by') next = at + 1;
-  else if (word !== undefined && rankWords.has(word) && lowerAt(tokens, at + 1) === 'by') {
-    next = at + 2;
-  } else return undefined;
-  const name = lowerAt(tokens, next);
-  const twoWords = name === 'hsg' || name === 'influence' ? lowerAt(tokens, next + 1) : undefined;
-  const metric = name === undefined ? undefined : metricWords.get(name);
-  if (metric !== undefined) {
-    return { value: metric, next: twoWords === 'score' ? next + 2 : next + 1 };
-  }
-  if (word === 'by') return undefined;
-  throw parseErrors.unknownMetric(tokensText(tokens, at, next + 1));
-};

@@ -78,11 +78,17 @@ export function isBareNumber(token: Token): boolean {
   return token.kind === 'word' && numericId.test(token.text);
 }
 
+const yearShaped = /^(19|20)\d\d$/;
+
 /**
  * The items in order with exact duplicates dropped.
- * @throws ParseError `too_many_databases` beyond `max`, naming the first item over the limit.
+ * @throws ParseError `too_many_databases` beyond `max`, naming the first item over the limit, and
+ *   `bad_time` for a lone unquoted number that can be a year (`2026`): the year, or database 2026?
  */
 export function uniqueDatabases(items: readonly DatabaseItem[], max: number): string[] {
+  // "#hcsm 2026": a year or database 2026? Asked, not guessed; quotes make it the ID.
+  const year = items.find((item) => item.plain && yearShaped.test(item.name));
+  if (year !== undefined) throw parseErrors.yearOrId(year.fragment);
   const names: string[] = [];
   const seen = new Set<string>();
   let firstExtra: string | undefined;

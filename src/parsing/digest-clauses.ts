@@ -14,6 +14,7 @@ import type {
 import type { Metric } from '../model/metrics.ts';
 import { matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
+import { type KnownWord, matchKnownWord } from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
@@ -22,6 +23,7 @@ import { matchAtTime, matchSchedule } from './schedule/grammar.ts';
 import type { TimeExpression, TimeOfDay } from './time/ast.ts';
 import { rejectMisspeltTime } from './time/misspelt.ts';
 import { matchTimeExpression } from './time/ranges.ts';
+import { partsOfDay } from './time/vocabulary.ts';
 import { lowerAt } from './tokens.ts';
 
 export type WindowClause =
@@ -37,6 +39,7 @@ export interface DigestClauses {
   presentation: Presentation;
   at: TimeOfDay;
   window: WindowClause;
+  known: KnownWord;
   misspeltTime: never;
 }
 
@@ -69,6 +72,7 @@ export const digestClauses: Clauses<DigestClauses> = {
   presentation: matchPresentation,
   at: matchAtTime,
   window: matchDigestWindow,
+  known: matchKnownWord,
   misspeltTime: rejectMisspeltTime,
 };
 
@@ -104,6 +108,14 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let postWhen: { value: PostWhen; fragment: string } | undefined;
   let metric: Metric | 'default' | undefined;
   let presentation: Presentation | undefined;
+  const setMetric = (value: Metric | 'default', fragment: string): void => {
+    if (metric !== undefined) throw digestErrors.repeatedOption(fragment, 'metric');
+    metric = value;
+  };
+  const setPresentation = (value: Presentation, fragment: string): void => {
+    if (presentation !== undefined) throw digestErrors.repeatedOption(fragment, 'presentation');
+    presentation = value;
+  };
   const setTime = (value: TimeOfDay, fragment: string): void => {
     if (time !== undefined) throw digestErrors.twoTimes(time.fragment, fragment);
     time = { value, fragment };
@@ -136,14 +148,17 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
         postWhen = clause;
         break;
       case 'metric':
-        if (metric !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'metric');
-        metric = clause.value;
+        setMetric(clause.value, clause.fragment);
         break;
       case 'presentation':
-        if (presentation !== undefined) {
-          throw digestErrors.repeatedOption(clause.fragment, 'presentation');
+        setPresentation(clause.value, clause.fragment);
+        break;
+      case 'known':
+        if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
+        if (clause.value.kind === 'format') {
+          if (clause.value.format === 'export') throw digestErrors.noExport(clause.fragment);
+          setPresentation(clause.value.format, clause.fragment);
         }
-        presentation = clause.value;
         break;
       case 'at':
         setTime(clause.value, clause.fragment);
@@ -196,10 +211,17 @@ export function buildSchedule(
         throw digestErrors.notInDayPart(time.fragment, part);
       }
     }
-    if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
+    // A part of the day with no time runs at its start, as lookups count it.
+    const named = part ?? (morning ? 'morning' : undefined);
+    const start =
+      time === undefined && named !== undefined
+        ? { hour: partsOfDay[named].from, minute: 0, second: 0 }
+        : undefined;
+    if (start !== undefined && named !== undefined) notes.push(digestNotes.partStart(named, start));
+    else if (time === undefined) notes.push(digestNotes.defaultTime(defaultDigestTime));
     if (days.kind === 'weekly' && days.days === undefined) notes.push(digestNotes.mondays);
     if (days.kind === 'monthly' && days.day === undefined) notes.push(digestNotes.firstOfMonth);
-    expression = cronExpression(days, time?.value ?? defaultDigestTime);
+    expression = cronExpression(days, time?.value ?? start ?? defaultDigestTime);
   }
 
   const schedule: CronSchedule = {

@@ -6,6 +6,7 @@
 import type { PostWhen, Presentation } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { Matcher } from './grammar.ts';
+import { matchRanking } from './known-words.ts';
 import { digestErrors } from './messages/digest.ts';
 import { lowerAt, tokensText } from './tokens.ts';
 
@@ -50,42 +51,18 @@ export const matchPostWhen: Matcher<PostWhen> = (tokens, at) => {
   throw digestErrors.unreadableCondition(tokensText(tokens, at, Math.min(tokens.length, at + 3)));
 };
 
-/** Words after `by` for each metric, as people say them. */
-const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>([
-  ['hsg_score', 'hsg_score'],
-  ['score', 'hsg_score'],
-  ['influence', 'hsg_score'],
-  ['mentions', 'mentions'],
-  ['mention', 'mentions'],
-  ['retweets', 'retweets'],
-  ['retweet', 'retweets'],
-  ['rts', 'retweets'],
-  ['tweets', 'tweets'],
-  ['tweet', 'tweets'],
-  ['posts', 'tweets'],
-  ['impressions', 'impressions'],
-  ['impression', 'impressions'],
-  ['reach', 'impressions'],
-  ['replies', 'replies'],
-  ['reply', 'replies'],
-]);
-
 /**
- * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by;
- * `by default` goes back to the service's own order (in an edit). `by` followed by anything else
- * is left alone (it may belong to a phrase).
+ * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by,
+ * read as lookups read it (`known-words.ts`); `by default` goes back to the service's own order
+ * (in an edit).
  */
 export const matchMetric: Matcher<Metric | 'default'> = (tokens, at) => {
-  let i = at;
-  if (lowerAt(tokens, i) === 'ranked' || lowerAt(tokens, i) === 'sorted') i++;
-  if (lowerAt(tokens, i) !== 'by') return undefined;
-  const word = lowerAt(tokens, i + 1);
-  if (word === 'default') return { value: 'default', next: i + 2 };
-  if (word === 'hsg' && lowerAt(tokens, i + 2) === 'score') {
-    return { value: 'hsg_score', next: i + 3 };
+  const by = lowerAt(tokens, at) === 'by' ? at : at + 1;
+  const ranked = by === at || ['ranked', 'sorted'].includes(lowerAt(tokens, at) ?? '');
+  if (ranked && lowerAt(tokens, by) === 'by' && lowerAt(tokens, by + 1) === 'default') {
+    return { value: 'default', next: by + 2 };
   }
-  const metric = word === undefined ? undefined : metricWords.get(word);
-  return metric === undefined ? undefined : { value: metric, next: i + 2 };
+  return matchRanking(tokens, at);
 };
 
 const presentationWords: ReadonlyMap<string, Presentation> = new Map<string, Presentation>([

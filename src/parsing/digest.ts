@@ -22,16 +22,17 @@ import type { CronSchedule, DigestWindow, PostWhen, Presentation } from '../mode
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import { resolveZone } from '../time/zone-names.ts';
+import { fitAdvice } from './advice.ts';
 import { uniqueDatabases } from './databases.ts';
 import { buildSchedule, collectClauses, digestClauses, digestWindow } from './digest-clauses.ts';
 import { type DigestEdit, readEdit } from './digest-edit.ts';
 import { scanCommand } from './grammar.ts';
+import { boundedText } from './limits.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, forDigest } from './messages/digest.ts';
 import { personErrors } from './messages/trend.ts';
 import { matchPerson } from './person.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
-import { normaliseSlackText } from './slack-text.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export interface DigestSpec {
@@ -91,10 +92,45 @@ export function parseDigestCommand(
   text: string,
   context: DigestParseContext,
 ): DigestCommand | ParseError {
+  if (Number.isNaN(context.now.getTime())) {
+    throw new RangeError('parseDigestCommand needs a valid `now`');
+  }
+  let bounded = '';
+  try {
+    bounded = boundedText(text);
+    return readDigestCommand(bounded, context);
+  } catch (error) {
+    if (error instanceof ParseError) return fitted(error, bounded, context);
+    throw error;
+  }
+}
+
+/** A digest command's error, its closing command the person's own with the fix applied. */
+function fitted(error: ParseError, text: string, context: DigestParseContext): ParseError {
+  const reads = (command: string): boolean => {
+    try {
+      readDigestCommand(command, context);
+      return true;
+    } catch (error) {
+      if (error instanceof ParseError) return false;
+      throw error;
+    }
+  };
+  return fitAdvice(forDigest(error), text, [], { conversation: false, reads });
+}
+
+/**
+ * `parseDigestCommand` without the length bound: `text` already normalised and trimmed, of any
+ * length. Tests hold the grammar's own cost linear in the text it reads with it.
+ */
+export function readDigestText(
+  text: string,
+  context: DigestParseContext,
+): DigestCommand | ParseError {
   try {
     return readDigestCommand(text, context);
   } catch (error) {
-    if (error instanceof ParseError) return forDigest(error);
+    if (error instanceof ParseError) return fitted(error, text, context);
     throw error;
   }
 }
@@ -104,7 +140,14 @@ export function parseDigestCommand(
  * so a surface can skip asking Slack for it (and parse once) for every other command.
  */
 export function createsDigest(text: string): boolean {
-  const tokens = tokenize(normaliseSlackText(text).trim());
+  let tokens: Token[];
+  try {
+    tokens = tokenize(boundedText(text));
+  } catch (error) {
+    // Too long, or a quote never closed: the parse that follows refuses it, in no zone.
+    if (error instanceof ParseError) return false;
+    throw error;
+  }
   const verb = lowerAt(tokens, 0);
   const next = tokens[1];
   if (verb === 'watch') return next !== undefined && !isHelp(tokens.slice(1));
@@ -115,11 +158,7 @@ export function createsDigest(text: string): boolean {
   return action === undefined || action === 'create';
 }
 
-function readDigestCommand(raw: string, context: DigestParseContext): DigestCommand {
-  if (Number.isNaN(context.now.getTime())) {
-    throw new RangeError('parseDigestCommand needs a valid `now`');
-  }
-  const text = normaliseSlackText(raw).trim();
+function readDigestCommand(text: string, context: DigestParseContext): DigestCommand {
   const tokens = tokenize(text);
   const verb = lowerAt(tokens, 0);
   if (verb === 'watch') {

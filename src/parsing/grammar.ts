@@ -10,8 +10,10 @@ import {
   readDatabaseToken,
 } from './databases.ts';
 import { parseErrors } from './messages/lookup.ts';
+import { vocabularyErrors } from './messages/vocabulary.ts';
 import { isReservedWord } from './reserved.ts';
 import { fragmentOf, type Token } from './tokens.ts';
+import { meaningOfTyped, phraseFillers, trailingFillers } from './vocabulary.ts';
 
 /** A clause found at a position: its value and the index of the first token after it. */
 export interface Match<T> {
@@ -24,7 +26,17 @@ export interface Match<T> {
  * not this clause (the grammar then tries the next matcher); throws a ParseError when they clearly
  * are this clause but are wrong (`top 0`, `tz Mars/Base`, `2026-13-45`).
  */
-export type Matcher<T> = (tokens: readonly Token[], at: number) => Match<T> | undefined;
+export type Matcher<T> = (
+  tokens: readonly Token[],
+  at: number,
+  scan?: ScanPosition,
+) => Match<T> | undefined;
+
+/** What the scan knows of the tokens before a position, for matchers that look back. */
+export interface ScanPosition {
+  /** The token before was read as part of a clause (`last week`, `in Boston`), not a phrase. */
+  readonly afterClause: boolean;
+}
 
 /** One matcher per clause kind; tried in the object's key order at every position. */
 export type Clauses<M> = { readonly [K in keyof M]: Matcher<M[K]> };
@@ -81,20 +93,37 @@ export function scanCommand<M>(
   const endPhrase = (end: number): void => {
     if (phraseStart === -1) return;
     const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
-    const words = tokens.slice(phraseStart, wordsEnd).map((t) => t.text);
-    for (let i = phraseStart; i < wordsEnd; i++) {
+    // Only fillers (`top influencers`, `for`, `please`, an `and` between two options): nothing to
+    // look up, nothing misread.
+    const fillers = tokens
+      .slice(phraseStart, wordsEnd)
+      .every(
+        (token, i) =>
+          isFiller(token.text) ||
+          (joinerWords.has(token.lower) &&
+            tokens[phraseStart + i + 1] !== undefined &&
+            !startsTime(tokens[phraseStart + i + 1])),
+      );
+    for (let i = phraseStart; i < wordsEnd && !fillers; i++) {
       const word = (tokens[i] as Token).text;
       if (isReservedWord(word) || (word.toLowerCase() === 'and' && startsTime(tokens[i + 1]))) {
         const fragment = fragmentOf(text, tokens, phraseStart, wordsEnd);
+        const words = tokens.slice(phraseStart, wordsEnd).map((t) => t.text);
         throw parseErrors.reservedInPhrase(fragment, word, quotedExample(words.join(' ')));
       }
     }
-    databases.push({
-      name: words.join(' '),
-      fragment: fragmentOf(text, tokens, phraseStart, wordsEnd),
-      from: (tokens[phraseStart] as Token).from,
-      plain: true,
-    });
+    const kept = fillers ? undefined : keptWords(text, tokens, phraseStart, wordsEnd);
+    if (kept !== undefined) {
+      databases.push({
+        name: tokens
+          .slice(kept.from, kept.to)
+          .map((t) => t.text)
+          .join(' '),
+        fragment: fragmentOf(text, tokens, kept.from, kept.to),
+        from: (tokens[kept.from] as Token).from,
+        plain: true,
+      });
+    }
     for (let i = wordsEnd; i < end; i++) {
       const token = tokens[i] as Token;
       databases.push({
@@ -111,9 +140,10 @@ export function scanCommand<M>(
   let at = 0;
   // The token before held a database item of its own, so a joiner after it separates.
   let afterItem = false;
+  const position = { afterClause: false };
   scan: while (at < tokens.length) {
     for (const [kind, matcher] of matchers) {
-      const match = matcher(tokens, at);
+      const match = matcher(tokens, at, position);
       if (match !== undefined) {
         endPhrase(at);
         const fragment = fragmentOf(text, tokens, at, match.next);
@@ -121,9 +151,11 @@ export function scanCommand<M>(
         hits.push({ kind, value: match.value, fragment, from } as ClauseHit<M>);
         at = match.next;
         afterItem = false;
+        position.afterClause = true;
         continue scan;
       }
     }
+    position.afterClause = false;
     const token = tokens[at] as Token;
     const joiner = joinerAt(tokens, at, afterItem);
     const read: DatabaseToken = joiner ? { kind: 'separator' } : readDatabaseToken(token);
@@ -142,6 +174,7 @@ export function scanCommand<M>(
           break;
         }
         endPhrase(at);
+        refuseUnquotedGroup(text, tokens, at);
         databases.push({
           name: read.name,
           fragment: fragmentOf(text, tokens, at, at + 1),
@@ -157,6 +190,80 @@ export function scanCommand<M>(
   }
   endPhrase(tokens.length);
   return { clauses: hits, databases };
+}
+
+/** A filler or politeness word: left out of phrases, even where the grammar reserves it (`for`). */
+function isFiller(word: string): boolean {
+  const kind = meaningOfTyped(word)?.kind;
+  return kind === 'filler' || kind === 'politeness';
+}
+
+/**
+ * The words of the phrase from `from` to `to` that name a database: without politeness at either
+ * edge (`breast cancer please`) and the question's nouns at its end (`breast cancer influencers`);
+ * undefined when only fillers are left (`top influencers`, `for`, `the`).
+ * @throws ParseError when another word the vocabulary knows stands among them (`excel training`,
+ *   `breast cancer excel`): such a phrase is a database only in quotes.
+ */
+function keptWords(
+  text: string,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+): { from: number; to: number } | undefined {
+  const lower = (i: number): string => (tokens[i] as Token).lower;
+  const politeness = (i: number): boolean =>
+    meaningOfTyped((tokens[i] as Token).text)?.kind === 'politeness';
+  let first = from;
+  let last = to;
+  while (first < last && politeness(first)) first++;
+  while (last > first && (politeness(last - 1) || trailingFillers.has(lower(last - 1)))) last--;
+  let content = false;
+  for (let i = first; i < last; i++) {
+    const word = (tokens[i] as Token).text;
+    const meaning = meaningOfTyped(word);
+    if (meaning === undefined) {
+      content = true;
+      continue;
+    }
+    if (meaning.kind === 'filler' && phraseFillers.has(lower(i))) continue;
+    const readable = meaning.kind === 'metric' || meaning.kind === 'format';
+    const apart =
+      readable && i === last - 1 && i > first ? fragmentOf(text, tokens, first, i) : undefined;
+    throw vocabularyErrors.wordInPhrase(
+      fragmentOf(text, tokens, first, last),
+      word,
+      meaning,
+      apart,
+    );
+  }
+  return content ? { from: first, to: last } : undefined;
+}
+
+/**
+ * `group:Digital Health`: a group's name of several words reads only its first without quotes,
+ * and the rest would become a database of its own.
+ * @throws ParseError when words of a phrase follow an unquoted `group:<name>`.
+ */
+function refuseUnquotedGroup(text: string, tokens: readonly Token[], at: number): void {
+  const token = tokens[at] as Token;
+  if (token.kind !== 'word' || !/^group:/i.test(token.text)) return;
+  let end = at + 1;
+  while (isNameWord(tokens[end])) end++;
+  if (end === at + 1) return;
+  const name = fragmentOf(text, tokens, at, end).slice('group:'.length);
+  throw parseErrors.unquotedGroup(fragmentOf(text, tokens, at, end), name);
+}
+
+/** A plain word that can continue a name: no mark, no number, no word the grammar knows. */
+function isNameWord(token: Token | undefined): boolean {
+  return (
+    token?.kind === 'word' &&
+    /^\p{L}/u.test(token.text) &&
+    !/^group:/i.test(token.text) &&
+    !isReservedWord(token.text) &&
+    meaningOfTyped(token.text) === undefined
+  );
 }
 
 /** Symbols that only ever join two databases. */

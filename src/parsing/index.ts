@@ -25,7 +25,13 @@ export { type LeadingWord, leadingWord } from './leading-word.ts';
 export { lookupDefaults, parseLookup } from './lookup.ts';
 export { parseErrors } from './messages/lookup.ts';
 export { exampleCommand, quote } from './messages/wording.ts';
-export { lookupTopRange, matchTopOption, matchZoneOption, topRange } from './options.ts';
+export {
+  lookupTopRange,
+  matchTopOption,
+  matchZoneOption,
+  readZoneName,
+  topRange,
+} from './options.ts';
 export { greetingWords, readsAsQuestion } from './question.ts';
 export { normaliseSlackText } from './slack-text.ts';
 export * from './time/index.ts';

@@ -14,34 +14,72 @@
  * - Backwards ranges are refused: a yearless end goes into the next year only when its month comes
  *   round again (`Dec 20 to Jan 5`), never to rescue `Nov 15 to Nov 1`.
  * - `week of Nov 9`: that ISO week. `in 2025`, `during 2025`, `since 2025`: that year; a lone
- *   bare number stays a database ID (`#hcsm 2025`), as rule 1 says.
+ *   bare number stays a database ID (`#hcsm 4711`), but one that can be a year (`#hcsm 2026`) is
+ *   asked about: `in 2026` for the year, `"2026"` for the ID.
+ * - `the last week of October`, `the first week of November`: its last or first seven days.
+ *   `since the start of the week` (month, quarter, year; `beginning`, `last month`): from that
+ *   period's start to now. `last few days`, `past several weeks`, `recently`, `lately` have no
+ *   agreed length: refused with windows to choose from; `last couple of days` is two.
  * - `<N units> through <end>` (`last 7 days through yesterday`): the N units before that end.
  *   `<period> to date` (`last month to date`): from its start to now. `until yesterday` with no
  *   start is refused.
- * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`).
+ * - Times of day on both ends share a day named after them (`between 9am and 5pm yesterday`);
+ *   without one they are today's, as `this afternoon` is (`noon to 2pm`, `from 10pm to 2am`),
+ *   the end read forward from the start, and refused while they start later today.
  * - An offset after a date-time wins over the zone (`Sep 9 2026 14:05 GMT`, `2pm +02:00`).
  * - Parts of the day have stated hours (`partsOfDay`): morning 06-12, afternoon 12-18, evening
  *   18-24, night 18-06 (`this morning`, `yesterday afternoon`, `last night`); `tonight` and
  *   `overnight` are refused: give the hours.
- * - More periods: ISO weeks (`2026-W46`, `week 46`, `wk 46 2025`), halves (`H1 2026`, `first
- *   half of 2026`), `mtd`, `wtd`, `qtd`, `ytd`, `the week before last` (and month, quarter, year).
+ * - `within`, `prior` and `preceding` read as `in` and `previous`; `all time` and `right now` are
+ *   refused with windows to choose from; `top posts` is refused: the ranking is of people.
+ * - A word the app knows is never part of a database (`vocabulary.ts`): a bare one is read for
+ *   what it is (`excel`, `download`, `as csv` -> the export; `bar chart` -> the chart; `pie chart`
+ *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by engagement` -> by
+ *   mentions), or refused saying what it would mean and what can be asked today (`doctors`, `by
+ *   followers`, `by likes`, `weekly`, `recently`); an unquoted phrase holding one is refused, to be
+ *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
+ *   week please`), and `by` always names a ranking.
+ * - To date, spelled out or not: `mtd`, `month to date`, `month-to-date`, `this month so far`
+ *   (week, quarter and year alike: `wtd`, `qtd`, `ytd`).
+ * - More periods: ISO weeks in any spelling (`2026-W46`, `2026W46`, `W46`, `week46`, `wk 46
+ *   2025`, `CW46`), halves (`H1 2026`, `first half of 2026`), `the week before last` (and month,
+ *   quarter, year), `the day before yesterday`.
  * - Two times after a day joined by a dash are a window of that day (`today 8:00-12:00`, `Nov 15
  *   21:00 – 22:00`), the second read forward from the first.
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
- *   month (`23/11/2026`); a month abbreviation alone is the month (`Oct`), as its full name is.
+ *   month (`23/11/2026`), and one range keeps one convention: an end that proves day first makes
+ *   both ends day first (`1/11/2026 to 15/11/2026` is Nov 1 to Nov 15), and a range written day
+ *   first on one end and month first on the other is refused; the reply shows the dates read. A
+ *   month abbreviation alone is the month (`Oct`), as its full name is.
  * - Windows counted back from now end at the current minute; a window starting before the first
  *   day with data (`context.earliestDate`) is refused.
  * - `vs previous` is the period of equal length just before the window, `vs last year` the same
- *   window a year earlier (`compare.ts`); `by reach` ranks by impressions.
+ *   window a year earlier, `vs previous 7 days` (`vs the previous month`, `vs the week before`)
+ *   that many units before the window (`compare.ts`); a window compared with itself (`last week
+ *   vs last week`) is refused. `by reach` ranks by impressions.
+ * - Counts in digits or words (`top 5`, `top ten`, `top twenty-five`, `top a hundred`, `10
+ *   influencers`), before or after the databases (`top 5 for #pharma this month`).
  * - `table`, `chart` (`graph`), `chart categories` show the ranking that way; one of them at most.
  *   `top` over 10 asks for the table (up to 100); a bar chart shows at most 10. `export` (`csv`)
  *   adds the CSV file: the whole ranking (500 rows, the service's most), or `top N` up to 500.
- * - Zones by abbreviation (`EST`), city, state or country (`options.ts`); the request keeps the
- *   name typed so the answer can say how it was read.
+ * - Zones by abbreviation (`EST`; `ET`, `PT`, `CT`, `MT` apart from a phrase), city, state or
+ *   country, short name (`NYC`, `LA`, `SF`, `DC`) or spoken name (`Eastern`, `US Eastern`,
+ *   `Pacific time`, `London time`), alone or after `in`/`tz` (`options.ts`, `zone-places.ts`);
+ *   the request keeps the name typed so the answer can say how it was read. `UTC+2`, `GMT-3`,
+ *   `UTC+5:30` are fixed offsets (a zone that keeps the offset all year, `Etc/GMT-2`), said so in
+ *   the answer. A name places in several zones share (`Springfield`, `Washington`) is refused
+ *   with its zones, never guessed: a name is one place's when it has three times the people of
+ *   the others. The console's `--tz` reads zones the same way (`readZoneName`).
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
  *   slash command it is refused with the command that works (`question.ts`).
- * - Errors close on the person's own command: corrected when a slip was near a keyword, else with
- *   their databases, and without the slash command in a conversation (`advice.ts`).
+ * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
+ *   in every grammar; below it a command costs time linear in its length (no reading nests more
+ *   than a few prefixes deep, `moment.ts`).
+ * - Errors close on the person's own command with the one fix the error names applied (a slip
+ *   corrected, a repeated option or a second window left out, a count brought within its limits,
+ *   a range's ends swapped, a zone replaced, a phrase quoted), offered only when that command
+ *   reads; else the error's example with their databases; without the slash command in a
+ *   conversation (`advice.ts`). `group:Digital Health` says the group's name needs quotes.
  */
 import { ParseError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
@@ -56,9 +94,11 @@ import type { Metric } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
-import { type Comparison, comparisonWindow, matchComparison, matchMetric } from './compare.ts';
+import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
+import { type KnownWord, matchKnownWord, matchRanking } from './known-words.ts';
+import { boundedText } from './limits.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { personErrors } from './messages/trend.ts';
 import {
@@ -71,7 +111,6 @@ import {
 } from './options.ts';
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
-import { normaliseSlackText } from './slack-text.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -83,6 +122,7 @@ import {
 } from './time/index.ts';
 import { fragmentOf, type Token, tokenize } from './tokens.ts';
 import { checkTrendOptions, matchTrend, trendWindow } from './trend.ts';
+import { meaningOfTyped } from './vocabulary.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 
@@ -95,20 +135,26 @@ interface LookupClauses {
   show: ShowOption;
   trend: TrendUnit;
   time: TimeExpression;
+  known: KnownWord;
   misspeltTime: never;
 }
 
 /**
  * The tokens without a question's opening (`who drove`, `hello, show me`): left out in a
- * conversation, refused after the slash command with the command that works.
+ * conversation, refused after the slash command with the command that works, which leaves out
+ * the fillers the rest holds too (`please`).
  */
 function withoutQuestion(text: string, tokens: readonly Token[], conversation: boolean): Token[] {
   const { drop } = leadIn(tokens);
   const last = drop.at(-1);
   if (last === undefined) return [...tokens];
-  if (conversation) return tokens.filter((_, i) => !drop.includes(i));
-  const rest = tokens.filter((_, i) => !drop.includes(i));
-  const example = rest.map((_, i) => fragmentOf(text, rest, i, i + 1)).join(' ');
+  const dropped = new Set(drop);
+  const rest = tokens.filter((_, i) => !dropped.has(i));
+  if (conversation) return rest;
+  const example = rest
+    .filter((token) => meaningOfTyped(token.text)?.kind !== 'politeness')
+    .map((token) => text.slice(token.from, token.to))
+    .join(' ');
   const fragment = fragmentOf(text, tokens, drop[0] ?? 0, last + 1).replace(/[\s,]+$/, '');
   throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
 }
@@ -125,9 +171,10 @@ const lookupClauses: Clauses<LookupClauses> = {
   compare: matchComparison,
   // `by week` is a trend before `by` can be a metric.
   trend: matchTrend,
-  metric: matchMetric,
+  metric: matchRanking,
   show: matchShowOption,
   time: matchTimeExpression,
+  known: matchKnownWord,
   misspeltTime: rejectMisspeltTime,
 };
 
@@ -147,14 +194,36 @@ const lookupClauses: Clauses<LookupClauses> = {
  */
 export function parseLookup(text: string, context: ParseContext): LookupRequest | ParseError {
   if (Number.isNaN(context.now.getTime())) throw new RangeError('parseLookup needs a valid `now`');
-  const normalised = normaliseSlackText(text).trim();
-  let tokens: Token[] = [];
+  let bounded: string;
   try {
-    tokens = tokenize(normalised);
-    return readLookup(normalised, tokens, context);
+    bounded = boundedText(text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    return fitAdvice(error, normalised, tokens, { conversation: context.conversation === true });
+    return fitAdvice(error, '', [], { conversation: context.conversation === true });
+  }
+  return readLookupText(bounded, context);
+}
+
+/**
+ * `parseLookup` without the length bound: `text` already normalised and trimmed, of any length.
+ * Tests hold the grammar's own cost linear in the text it reads with it.
+ */
+export function readLookupText(text: string, context: ParseContext): LookupRequest | ParseError {
+  return readFitted(text, context, true);
+}
+
+/** `fit`: the error's closing command is fitted to the person, checked by a parse of its own. */
+function readFitted(text: string, context: ParseContext, fit: boolean): LookupRequest | ParseError {
+  let tokens: Token[] = [];
+  try {
+    tokens = tokenize(text);
+    return readLookup(text, tokens, context);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    if (!fit) return error;
+    const reads = (command: string): boolean =>
+      !(readFitted(command, context, false) instanceof ParseError);
+    return fitAdvice(error, text, tokens, { conversation: context.conversation === true, reads });
   }
 }
 
@@ -174,6 +243,24 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let metric: Metric | undefined;
   let trend: { value: TrendUnit; fragment: string } | undefined;
   let person: { value: string; fragment: string } | undefined;
+  const setMetric = (value: Metric, fragment: string): void => {
+    if (metric !== undefined) throw parseErrors.repeatedOption(fragment, 'ranking metric');
+    metric = value;
+  };
+  const show = (value: ShowOption, fragment: string): void => {
+    if (value === 'export') {
+      if (exported !== undefined) throw parseErrors.repeatedOption(fragment, 'export');
+      exported = fragment;
+    } else if (value === 'list') {
+      // The list is how every answer shows its ranking unless asked otherwise.
+    } else if (presentation === undefined) {
+      presentation = { value, fragment };
+    } else if (presentation.value === value) {
+      throw parseErrors.repeatedOption(fragment, 'way of showing the answer');
+    } else {
+      throw parseErrors.twoPresentations(presentation.fragment, fragment);
+    }
+  };
   for (const clause of scan.clauses) {
     switch (clause.kind) {
       case 'trend':
@@ -197,16 +284,11 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         top = clause;
         break;
       case 'show':
-        if (clause.value === 'export') {
-          if (exported !== undefined) throw parseErrors.repeatedOption(clause.fragment, 'export');
-          exported = clause.fragment;
-        } else if (presentation === undefined) {
-          presentation = { value: clause.value, fragment: clause.fragment };
-        } else if (presentation.value === clause.value) {
-          throw parseErrors.repeatedOption(clause.fragment, 'way of showing the answer');
-        } else {
-          throw parseErrors.twoPresentations(presentation.fragment, clause.fragment);
-        }
+        show(clause.value, clause.fragment);
+        break;
+      case 'known':
+        if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
+        else if (clause.value.kind === 'format') show(clause.value.format, clause.fragment);
         break;
       case 'time':
         if (time !== undefined) throw parseErrors.twoWindows(time.fragment, clause.fragment);
@@ -217,10 +299,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         compare = clause;
         break;
       case 'metric':
-        if (metric !== undefined) {
-          throw parseErrors.repeatedOption(clause.fragment, 'ranking metric');
-        }
-        metric = clause.value;
+        setMetric(clause.value, clause.fragment);
         break;
       case 'misspeltTime':
         break;
@@ -266,6 +345,14 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
           earliest,
           comparison.fragment,
         );
+  if (
+    compare !== undefined &&
+    compared !== undefined &&
+    +compared.start === +window.start &&
+    +compared.end === +window.end
+  ) {
+    throw parseErrors.sameWindow(compare.fragment, time?.fragment ?? 'the window');
+  }
   // A trend shows its table and chart whatever was asked, and its file holds the people it shows.
   const shown =
     trend === undefined

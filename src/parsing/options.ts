@@ -3,36 +3,54 @@
  * a lookup shows them. The zone and the count are shared by every command grammar.
  */
 
-import type { Presentation } from '../model/presentation.ts';
+import { ParseError } from '../errors.ts';
 import { resolveCity, resolveZone } from '../time/zone-names.ts';
-import { nearestZone, resolvePlace, zoneAbbreviations } from '../time/zone-places.ts';
+import {
+  nearestZone,
+  type PlaceZones,
+  resolvePlace,
+  standaloneZone,
+  zoneAbbreviations,
+  zoneNameStarts,
+} from '../time/zone-places.ts';
 import type { Match, Matcher } from './grammar.ts';
+import { isPhraseWord } from './known-words.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { topNouns } from './question.ts';
+import { isMarkedDatabase, topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
-import { lowerAt, type Token } from './tokens.ts';
+import { normaliseSlackText } from './slack-text.ts';
+import { lowerAt, type Token, tokenize, tokensText } from './tokens.ts';
+import {
+  countWords,
+  type FormatWord,
+  formatWords,
+  looseFormatWords,
+  meaningOfTyped,
+} from './vocabulary.ts';
 
 /** Limits of `top N` / `limit N`. */
 export const topRange = { min: 1, max: 50 } as const;
 
 const zoneKeywords = new Set(['tz', 'timezone']);
 const zoneShaped = /^[a-z][a-z0-9_+-]*(\/[a-z0-9_+-]+)+$/i;
-const utcLike = /^(utc|gmt)$/i;
+const utcLike = /^(utc|gmt)([+-]\d{1,2}(:?\d{2})?)?$/i;
 /** Abbreviations read as a zone wherever they stand; the others are words too (`west`, `CT`). */
 const bareAbbreviation = (word: string): boolean =>
   word.length >= 3 && word !== 'wet' && word !== 'west' && zoneAbbreviations.has(word);
 
 /**
- * `in <Area/City>`, `in UTC`, `in <place>` (`in Paris`, `in New York`, `in Boston`, `in India`,
- * `in California`, `in EST`: see `resolvePlace`), `tz <zone>`, `tz:<zone>`, `timezone <zone>`,
- * `timezone:<zone>`, and an abbreviation alone (`since 9am EST`) -> the canonical zone name. `in`
- * claims only zone-shaped words and places, so `in September` stays a time; after `tz` anything is
- * taken as a zone and checked.
+ * `in <Area/City>`, `in UTC`, `in UTC+2`, `in <place>` (`in Paris`, `in New York`, `in NYC`, `in
+ * Eastern time`, `in India`, `in California`, `in EST`: see `resolvePlace`), `tz <zone>`,
+ * `tz:<zone>`, `timezone <zone>`, `timezone:<zone>`, and alone an abbreviation (`since 9am EST`;
+ * `ET`, `PT`, `CT`, `MT` apart from a phrase's words), a fixed offset (`UTC+2`) or a zone's spoken
+ * name (`Eastern time`, `US Pacific`) -> the canonical zone name. `in` claims only zone-shaped
+ * words and places, so `in September` stays a time; after `tz` anything is taken as a zone and
+ * checked.
  * @throws ParseError `unknown_zone` naming the zone when it does not exist (with the nearest one
- *   when one is near), when `tz` has none, or when the place has several zones (`in the US`,
- *   `in Europe`), listing them.
+ *   when one is near), when `tz` has none, when the place has several zones (`in the US`, `in
+ *   Europe`, `in Springfield`), listing them, or when an offset has no zone that keeps it.
  */
-export const matchZoneOption: Matcher<string> = (tokens, at) => {
+export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
   const token = tokens[at];
   if (token?.kind !== 'word') return undefined;
   const lower = token.lower;
@@ -46,7 +64,8 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
   if (zoneKeywords.has(lower)) {
     const next = tokens[at + 1];
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
-    return zoneMatch(next, at + 2);
+    if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
+    return matchPlace(tokens, at + 1) ?? zoneMatch(next, at + 2);
   }
   const colon = lower.indexOf(':');
   if (colon > 0 && zoneKeywords.has(lower.slice(0, colon))) {
@@ -56,8 +75,69 @@ export const matchZoneOption: Matcher<string> = (tokens, at) => {
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
     return zoneMatch(next, at + 2);
   }
-  return undefined;
+  return matchStandaloneZone(tokens, at, scan?.afterClause === true);
 };
+
+/**
+ * A zone named on its own (the console's `--tz`), read as a lookup reads what follows `in`: an
+ * IANA name, UTC, a fixed offset, a place, an abbreviation or a zone's spoken name.
+ */
+export function readZoneName(text: string): string | ParseError {
+  try {
+    const tokens = tokenize(`in ${normaliseSlackText(text).trim()}`);
+    const match = matchZoneOption(tokens, 0);
+    if (match !== undefined && match.next === tokens.length) return match.value;
+    throw parseErrors.unknownZone(text.trim(), nearestZone(text));
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
+  }
+}
+
+/** Most words in a zone's spoken name (`US Eastern standard time`). */
+const maxSpokenWords = 5;
+const timeWords: ReadonlySet<string> = new Set(['time', 'timezone', 'tz', 'zone']);
+
+/**
+ * Whether a zone's name may start at `at`: its first word starts one (`Eastern`, `US`, `UTC+2`,
+ * `ET`), or `time` follows within the name's length (`London time`). Every other word is passed
+ * by at once, so the longer names are tried only where one can be.
+ */
+function mayStartZoneName(tokens: readonly Token[], at: number): boolean {
+  const first = lowerAt(tokens, at);
+  if (first === undefined) return false;
+  if (zoneNameStarts.has(first) || zoneAbbreviations.has(first) || utcLike.test(first)) return true;
+  for (let i = at + 1; i < at + maxSpokenWords; i++) {
+    if (timeWords.has(lowerAt(tokens, i) ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * A zone named without `in` (`Eastern time`, `US Pacific`, `UTC+2`, `ET`), apart from the words
+ * of a phrase (`eastern medicine` stays one, and so does `CT scan`).
+ */
+function matchStandaloneZone(
+  tokens: readonly Token[],
+  at: number,
+  afterClause: boolean,
+): Match<string> | undefined {
+  if (!afterClause && isPhraseWord(tokens[at - 1])) return undefined;
+  if (!mayStartZoneName(tokens, at)) return undefined;
+  for (let words = maxSpokenWords; words >= 1; words--) {
+    if (at + words > tokens.length || isPhraseWord(tokens[at + words])) continue;
+    const run = tokens.slice(at, at + words);
+    if (run.some((t) => t.kind !== 'word')) continue;
+    const name = run.map((t) => t.text).join(' ');
+    const lower = name.toLowerCase();
+    const found =
+      words === 1 && zoneAbbreviations.has(lower)
+        ? { kind: 'zone' as const, zone: zoneAbbreviations.get(lower) as string }
+        : standaloneZone(lower);
+    if (found !== undefined) return { value: zoneOf(found, name), next: at + words };
+  }
+  return undefined;
+}
 
 function zoneMatch(token: Token, next: number): Match<string> {
   const zone = resolveZone(token.text) ?? placeZone(token.text);
@@ -74,15 +154,30 @@ function placeZone(place: string): string | undefined {
   const city = resolveCity(place);
   if (city !== undefined && city !== 'region') return city;
   const found = resolvePlace(place);
-  if (found?.kind === 'zones') throw parseErrors.severalZones(place, found.zones);
   if (found === undefined && city === 'region') throw parseErrors.regionNotZone(place);
-  return found?.zone;
+  return found === undefined ? undefined : zoneOf(found, place);
+}
+
+/**
+ * The zone a place names.
+ * @throws ParseError `unknown_zone` when it names several (listing them) or an offset no zone keeps.
+ */
+function zoneOf(found: PlaceZones, place: string): string {
+  switch (found.kind) {
+    case 'zone':
+      return found.zone;
+    case 'zones':
+      throw parseErrors.severalZones(place, found.zones);
+    case 'no-fixed-zone':
+      throw parseErrors.noFixedZone(place, found.offset);
+  }
 }
 
 /**
  * The name the person gave a zone when it is not the zone's own (`EST`, `Boston`, `the UK` for
- * America/New_York, America/New_York, Europe/London), so the answer can say how it was read;
- * undefined for an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
+ * America/New_York, America/New_York, Europe/London), so the answer can say how it was read, and
+ * that a fixed offset stays fixed (`UTC+2 (a fixed offset, without summer time)`); undefined for
+ * an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
  */
 export function zoneAlias(fragment: string, zone: string): string | undefined {
   const typed = fragment.replace(/^(in|tz|timezone)(\s+|:)/i, '').trim();
@@ -90,8 +185,10 @@ export function zoneAlias(fragment: string, zone: string): string | undefined {
   const city = zone.split('/').at(-1) ?? zone;
   if (zone === 'UTC' || [plain(zone), plain(city)].includes(plain(typed))) return undefined;
   if (resolveZone(typed) === zone && typed.includes('/')) return undefined;
-  return typed;
+  return fixedOffset.test(typed) ? `${typed} (a fixed offset, without summer time)` : typed;
 }
+
+const fixedOffset = /^(utc|gmt|z)\s*[+-]/i;
 
 /** Most words in a place name (`the United States`, `Ho Chi Minh City`). */
 const maxPlaceWords = 4;
@@ -156,6 +253,69 @@ export const matchLookupTop: Matcher<number> = (tokens, at) => {
   return top;
 };
 
+/**
+ * A count in words at `at`: `ten`, `twenty five`, `twenty-five`, `a dozen`, `a hundred`, `one
+ * hundred`, and hundreds for an export (`five hundred`).
+ */
+function countInWords(tokens: readonly Token[], at: number): Match<number> | undefined {
+  let i = at;
+  const first = lowerAt(tokens, i);
+  if (first === 'a' || (first === 'one' && lowerAt(tokens, i + 1) === 'hundred')) i++;
+  const word = lowerAt(tokens, i) ?? '';
+  const [tens, units] = word.split('-');
+  let value = countWords.get(tens ?? '');
+  if (value === undefined) return undefined;
+  if (i > at && value !== 100 && value !== 12) return undefined;
+  const unit = units === undefined ? undefined : countWords.get(units);
+  if (units !== undefined) {
+    if (unit === undefined || unit > 9 || value % 10 !== 0 || value < 20) return undefined;
+    return { value: value + unit, next: i + 1 };
+  }
+  const following = countWords.get(lowerAt(tokens, i + 1) ?? '');
+  if (value >= 20 && value < 100 && following !== undefined && following <= 9) {
+    value += following;
+    i++;
+  } else if (value <= 9 && following === 100) {
+    // "five hundred", the most an export holds.
+    value *= 100;
+    i++;
+  }
+  return { value, next: i + 1 };
+}
+
+/** What people rank besides people (`top posts`): the service ranks accounts only. */
+const contentWords: ReadonlySet<string> = new Set([
+  'posts',
+  'tweets',
+  'content',
+  'links',
+  'articles',
+  'hashtags',
+  'topics',
+]);
+
+/** Words after a count that make it the number of people (`10 influencers`, `5 most retweeted`). */
+const countedWords: ReadonlySet<string> = new Set([
+  ...topNouns,
+  'top',
+  'most',
+  'biggest',
+  'leading',
+]);
+
+/** `10 influencers`, `ten top voices`, `5 most retweeted`: the count, the words left to others. */
+function countBeforeNoun(
+  tokens: readonly Token[],
+  at: number,
+): (Match<number> & { readonly fragment: string }) | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const count = /^\d{1,3}$/.test(word)
+    ? { value: Number(word), next: at + 1 }
+    : countInWords(tokens, at);
+  if (count === undefined || !countedWords.has(lowerAt(tokens, count.next) ?? '')) return undefined;
+  return { ...count, fragment: tokensText(tokens, at, count.next) };
+}
+
 function readTop(
   tokens: readonly Token[],
   at: number,
@@ -169,8 +329,20 @@ function readTop(
   const colon = lower.indexOf(':');
   if (topKeywords.has(lower)) {
     const following = tokens[at + 1];
-    // "top influencers for #hcsm": a question's words, not a count.
+    // "top influencers for #hcsm", "top retweeted": a question's words, not a count.
     if (following?.kind === 'word' && topNouns.has(following.lower)) return undefined;
+    if (following?.kind === 'word' && contentWords.has(following.lower)) {
+      throw parseErrors.topPosts(tokensText(tokens, at, at + 2));
+    }
+    const spelled = countInWords(tokens, at + 1);
+    if (spelled !== undefined) {
+      return { ...spelled, fragment: tokensText(tokens, at, spelled.next) };
+    }
+    if (following?.kind === 'word' && meaningOfTyped(following.text) !== undefined) {
+      return undefined;
+    }
+    // "ten top #hcsm": no count follows, the count came first.
+    if (following !== undefined && isMarkedDatabase(following)) return undefined;
     count = following?.kind === 'word' ? following.text : undefined;
     fragment = count === undefined ? token.text : `${token.text} ${count}`;
     next = count === undefined ? at + 1 : at + 2;
@@ -183,41 +355,83 @@ function readTop(
     fragment = token.text;
     next = at + 1;
   } else {
-    return undefined;
+    return countBeforeNoun(tokens, at);
   }
   const value = count !== undefined && /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
   return { value, next, fragment };
 }
 
 /** What a lookup asks to see besides the ranking: a table, a chart, or the CSV file. */
-export type ShowOption = Presentation | 'export';
+export type ShowOption = FormatWord;
 
-const showWords: ReadonlyMap<string, ShowOption> = new Map<string, ShowOption>([
-  ['table', 'table'],
-  ['chart', 'chart'],
-  ['graph', 'chart'],
-  ['export', 'export'],
-  ['csv', 'export'],
-]);
-const categoryWords: ReadonlySet<string> = new Set(['categories', 'category']);
+/** Words before a format that only introduce it (`as csv`, `in a table`, `with a chart`). */
+const formatLeads: ReadonlySet<string> = new Set(['as', 'in', 'into', 'with', 'via']);
+const articles: ReadonlySet<string> = new Set(['a', 'an']);
+const categoryWords: ReadonlySet<string> = new Set(['categories', 'category', 'stakeholders']);
+/** Words after an export that belong to it (`csv file`, `excel format`). */
+const exportTails: ReadonlySet<string> = new Set(['file', 'format', 'sheet', 'spreadsheet']);
+
+/** A format word at `at`: one that always means itself (`strong`), or an everyday word too. */
+function formatAt(
+  tokens: readonly Token[],
+  at: number,
+): { format: FormatWord; strong: boolean } | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return undefined;
+  const strong = formatWords.get(word);
+  if (strong !== undefined) return { format: strong, strong: true };
+  const loose = looseFormatWords.get(word);
+  return loose === undefined ? undefined : { format: loose, strong: false };
+}
 
 /**
- * `table`, `chart` (`graph`), `chart categories` (`categories chart`), `export` and `csv`: how a
- * lookup shows its ranking, and whether it comes as a CSV file too. Each word always claims its
- * place, as `top` does: a phrase holding one needs quotes (`"chart review"`).
+ * `table`, `chart` (`graph`), `chart categories` (`categories chart`, `pie chart`), `export` and
+ * `csv`, and these with the words people put around them (`as csv`, `in a table`, `bar chart`,
+ * `export to excel`, `csv file`, `download as csv`): how a lookup shows its ranking, and whether it
+ * comes as a CSV file too. `table`, `chart`, `graph`, `export` and `csv` always claim their place,
+ * as `top` does: a phrase holding one needs quotes (`"chart review"`). Formats that are everyday
+ * words too (`excel`, `bar`, `pie`, `download`) are claimed here only with such words around them;
+ * alone they are the vocabulary's (`known-words.ts`).
  */
 export const matchShowOption: Matcher<ShowOption> = (tokens, at) => {
-  const token = tokens[at];
-  if (token?.kind !== 'word') return undefined;
-  const shown = showWords.get(token.lower);
-  const next = lowerAt(tokens, at + 1);
-  if (shown === 'chart') {
-    const categories = next !== undefined && categoryWords.has(next);
-    return { value: categories ? 'category_chart' : 'chart', next: categories ? at + 2 : at + 1 };
+  const first = lowerAt(tokens, at);
+  if (first === undefined) return undefined;
+  let i = at;
+  const led = formatLeads.has(first) || first === 'by';
+  if (led) i++;
+  if (articles.has(lowerAt(tokens, i) ?? '')) i++;
+  if (first === 'by') {
+    // "by category": how the people split, shown as the pie.
+    return categoryWords.has(lowerAt(tokens, i) ?? '')
+      ? { value: 'category_chart', next: i + 1 }
+      : undefined;
   }
-  if (shown !== undefined) return { value: shown, next: at + 1 };
-  if (categoryWords.has(token.lower) && next !== undefined && showWords.get(next) === 'chart') {
+  if (!led && categoryWords.has(first) && formatAt(tokens, at + 1)?.format === 'chart') {
     return { value: 'category_chart', next: at + 2 };
   }
-  return undefined;
+  const found = formatAt(tokens, i);
+  if (found === undefined) return undefined;
+  let { format } = found;
+  let next = i + 1;
+  if (format === 'chart' || format === 'category_chart') {
+    // "bar chart", "pie graph", "chart categories", "chart by category".
+    if (!found.strong && formatAt(tokens, next)?.format === 'chart') next++;
+    const by = lowerAt(tokens, next) === 'by' ? next + 1 : next;
+    if (categoryWords.has(lowerAt(tokens, by) ?? '')) {
+      format = 'category_chart';
+      next = by + 1;
+    }
+  } else if (format === 'export') {
+    // "csv export", "export to excel", "download as a csv file".
+    for (;;) {
+      const joined = ['to', 'as', 'in'].includes(lowerAt(tokens, next) ?? '') ? next + 1 : next;
+      const word = articles.has(lowerAt(tokens, joined) ?? '') ? joined + 1 : joined;
+      if (formatAt(tokens, word)?.format === 'export') next = word + 1;
+      else if (exportTails.has(lowerAt(tokens, next) ?? '')) next++;
+      else break;
+    }
+  }
+  // An everyday word alone is left to the vocabulary, which reads it only apart from a phrase.
+  if (!found.strong && !led && next === i + 1) return undefined;
+  return { value: format, next };
 };

@@ -5,8 +5,9 @@
  * database.
  */
 import { readDatabaseToken } from './databases.ts';
-import { normaliseSlackText } from './slack-text.ts';
+import { boundedText } from './limits.ts';
 import { type Token, tokenize } from './tokens.ts';
+import { countWords, metricAdjectives } from './vocabulary.ts';
 
 /** Greetings that may open a message to the bot. */
 export const greetingWords: ReadonlySet<string> = new Set([
@@ -25,6 +26,8 @@ export const greetingWords: ReadonlySet<string> = new Set([
 /** Words that make the opening a question or a request, not a database. */
 const questionWords: ReadonlySet<string> = new Set([
   'who',
+  'whos',
+  "who's",
   'whom',
   'whose',
   'what',
@@ -133,7 +136,21 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
   for (let j = i; ; j++) {
     const word = lowerWord(tokens[j]);
     if (word === undefined) break;
+    // "the top posts": not a question's words but a request the parser refuses with a reason.
+    if (word === 'top' && contentNouns.has(lowerWord(tokens[j + 1]) ?? '')) break;
     if (word === 'top' && /^\d{1,3}$/.test(lowerWord(tokens[j + 1]) ?? '')) {
+      j++;
+      continue;
+    }
+    // "the 10 most influential people in", "ten top voices in": the count and the word after it
+    // stay, as the option they are; so does what a ranking is by ("the most retweeted in").
+    if (isCount(word) && questionWords.has(lowerWord(tokens[j + 1]) ?? '')) {
+      j++;
+      continue;
+    }
+    // "the most influential people" asks for the influencers themselves, as "top voices" does.
+    const adjective = lowerWord(tokens[j + 1]) ?? '';
+    if (word === 'most' && adjective !== 'influential' && metricAdjectives.has(adjective)) {
       j++;
       continue;
     }
@@ -156,7 +173,7 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
 export function readsAsQuestion(text: string): boolean {
   let tokens: Token[];
   try {
-    tokens = tokenize(normaliseSlackText(text).trim());
+    tokens = tokenize(boundedText(text));
   } catch {
     return false;
   }
@@ -174,6 +191,13 @@ export function isMarkedDatabase(token: Token): boolean {
     (token.text.startsWith('#') || /^group:/i.test(token.text)) &&
     readDatabaseToken(token).kind === 'item'
   );
+}
+
+const contentNouns: ReadonlySet<string> = new Set(['posts', 'tweets', 'content', 'links']);
+
+/** A count in digits or in words (`10`, `ten`). */
+function isCount(word: string): boolean {
+  return /^\d{1,3}$/.test(word) || countWords.has(word);
 }
 
 /** A plain word, lower-case with trailing commas ignored; undefined for anything else. */

@@ -37,6 +37,8 @@ const grammarWords = [
   'past',
   'next',
   'previous',
+  'prior',
+  'within',
   'current',
   'ago',
   'now',
@@ -81,9 +83,10 @@ const grammarWords = [
   'noon',
   'midday',
   'midnight',
-  // Comparisons.
+  // Comparisons and rankings.
   'vs',
   'versus',
+  'by',
   // Zones and options.
   'tz',
   'timezone',

@@ -3,6 +3,7 @@
  * can quote exactly what the person wrote.
  */
 import { parseErrors } from './messages/lookup.ts';
+import { isReservedWord } from './reserved.ts';
 
 /**
  * - `word`: a run of characters between spaces, commas, quotes and dashes; `lower` is for keyword
@@ -78,12 +79,24 @@ export function tokenize(text: string): Token[] {
         let end = i;
         while (end > start && isClosingPunctuation(text.charAt(end - 1))) end--;
         if (end === i || !hasLetterOrDigit.test(text.slice(start, end))) end = i;
+        end = withoutTrail(text, start, end);
         const kept = text.slice(start, end);
         tokens.push(token(kept === '-' ? 'dash' : 'word', kept, start, end));
       }
     }
   }
   return tokens;
+}
+
+/**
+ * Where a word ends without what people add to it in a sentence: a colon after a hashtag
+ * (`#hcsm: last week`) and a possessive after a time word (`last week's`).
+ */
+function withoutTrail(text: string, start: number, end: number): number {
+  const word = text.slice(start, end);
+  if (word.startsWith('#') && /[:;]$/.test(word) && word.length > 2) return end - 1;
+  if (/'s$/i.test(word) && isReservedWord(word.slice(0, -2))) return end - 2;
+  return end;
 }
 
 /** The text a run of tokens covers, as the person typed it. */

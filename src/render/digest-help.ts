@@ -33,7 +33,9 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
       '*Schedule*: `every day at 9am`, `every morning at 8`, `every monday at 9am`, ' +
         '`mondays and thursdays at 17:30`, `every mon, wed and fri at 17:30`, `weekdays at 8:30`, ' +
         '`weekends at 10`, `every month on the 1st at 10:00`, `on the last day of every month at ' +
-        '17:00`, `every 6 hours`, or `cron "<five fields>"`. Without a time it runs at 09:00; a ' +
+        '17:00`, `every 6 hours`, or `cron "<five fields>"`. Without a time it runs at 09:00, ' +
+        'and a part of the day at its start (`every friday afternoon` at 12:00; morning 06:00, ' +
+        'evening 18:00); a ' +
         'bare hour is on the 24-hour clock (`at 17`). The 29th to 31st are skipped in months ' +
         'without them: use `on the last day of every month` for month ends. At most once an hour.\n' +
         '*Window*: by default the time since the previous run (the previous day for daily, 7 days ' +

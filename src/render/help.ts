@@ -45,6 +45,7 @@ export function renderHelp(options: HelpOptions = {}): SlackMessage {
     section(`*Examples*\n${exampleLines(command, helpExamples)}`),
     section(grammarSummary),
     section(dmNote(command)),
+    section(moreCommands(command)),
   ];
   return checked({
     text:
@@ -126,6 +127,32 @@ export const grammarSummary =
   '`tz:UTC`, a place (`in Boston`, `in India`) or `in EST`.\n' +
   '*How many*: `top 20` or `limit 20`, from 1 to 100 (default 10); over 10 comes as a table, ' +
   'and an export holds the whole ranking (up to 500, or `top N`).';
+
+/** The other commands, so `help` names everything the bot does. */
+function moreCommands(command: string): string {
+  return (
+    '*Digests and watches*, created in the channel that should receive them: ' +
+    `\`${command} digest #hcsm every monday at 9am\` posts the ranking there on a schedule; ` +
+    `\`${command} watch #hcsm top 10\` posts when someone new enters the top 10; ` +
+    `\`${command} digests\` lists the channel's digests, with buttons to pause, run, edit or ` +
+    `remove them; \`${command} digest help\` says every schedule it reads.`
+  );
+}
+
+/**
+ * A digest or watch command typed where none can be created (a DM, a mention's thread): where to
+ * type it, as mrkdwn. `text`: the command as typed.
+ */
+export function digestInConversationHint(text: string, command?: string): string {
+  const plainCommand = commandLabel(command);
+  const typed = truncate(cleanText(text), 200);
+  const example = /\s/.test(typed) ? typed : 'digest #hcsm every monday at 9am';
+  return (
+    `Digests and watches post in a channel, so they are created there: type ` +
+    `\`${escapeMrkdwn(`${plainCommand} ${example}`)}\` in the channel that should receive them. ` +
+    'Here I answer lookups, such as `#hcsm last week`.'
+  );
+}
 
 function dmNote(command: string): string {
   return (

@@ -110,6 +110,9 @@ const dayWords = [
   'Saturdays',
 ];
 
+const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const nthWords = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
+
 function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
@@ -117,8 +120,9 @@ function listInWords(items: readonly string[]): string {
 
 /**
  * The schedule in words, followed by its zone: "Mondays at 09:00 Europe/London", "Every 6 hours at
- * :00 Europe/London". Patterns beyond the common ones (other steps, lists of hours, months) are
- * shown as the cron expression itself.
+ * :00 Europe/London", "On the 1st and 15th of every month at 09:00 UTC", "On the first Monday of
+ * every month at 09:00 UTC". Patterns beyond the common ones (other steps, lists of hours,
+ * months) are shown as the cron expression itself.
  */
 export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
   const fields = schedule.expression.trim().split(/\s+/);
@@ -135,6 +139,12 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
   const at = `at ${time} ${schedule.zone}`;
   if (dom === '*' && dow === '*') return `Every day ${at}`;
   if (dom === '*' && dow !== undefined) {
+    const nth = /^([0-6])#([1-5L])$/.exec(dow);
+    if (nth !== null) {
+      const which = nth[2] === 'L' ? 'last' : nthWords[Number(nth[2])];
+      const day = (dayWords[Number(nth[1])] ?? '').replace(/s$/, '');
+      return `On the ${which} ${day} of every month ${at}`;
+    }
     const days = weekdays(dow);
     if (!days) return plain;
     const key = days.join(',');
@@ -143,6 +153,10 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
     if (days.length === 7) return `Every day ${at}`;
     return `${listInWords(days.map((day) => dayWords[day] ?? ''))} ${at}`;
   }
+  if (dow === '*' && dom !== undefined && /^\d{1,2}(,\d{1,2})+$/.test(dom)) {
+    const days = dom.split(',').map((each) => ordinal(Number(each)));
+    return `On the ${listInWords(days)} of every month ${at}`;
+  }
   const day = monthDayOf(schedule.expression);
   if (day === 'last') return `On the last day of every month ${at}`;
   if (day === undefined) return plain;
@@ -150,9 +164,6 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
   const skipped = skipDay === undefined ? '' : ` (skipped in months ${withoutDay(skipDay)})`;
   return `On the ${ordinal(day)} of every month ${at}${skipped}`;
 }
-
-const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const nthWords = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
 
 /**
  * The schedule as words the digest grammar reads back to the same expression: what the Edit

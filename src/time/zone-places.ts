@@ -38,10 +38,147 @@ export const zoneAbbreviations: ReadonlyMap<string, string> = new Map([
   ...(['nzst', 'nzdt'] as const).map((a) => [a, 'Pacific/Auckland'] as const),
 ]);
 
-/** The zones a place has: one, or several when it spans more (a country, a state), most people first. */
+/**
+ * The zones a place has: one, or several when it spans more (a country, a state) or when several
+ * places of that name lie in different zones (`Springfield`), most people first. `fixed`: the
+ * name was a fixed offset from UTC (`UTC+2`), read as a zone that keeps it all year.
+ */
 export type PlaceZones =
-  | { readonly kind: 'zone'; readonly zone: string }
-  | { readonly kind: 'zones'; readonly zones: readonly string[] };
+  | { readonly kind: 'zone'; readonly zone: string; readonly fixed?: true }
+  | { readonly kind: 'zones'; readonly zones: readonly string[] }
+  /** `UTC+3:30`: an offset no zone keeps all year; `offset` as written in the answer. */
+  | { readonly kind: 'no-fixed-zone'; readonly offset: string };
+
+/**
+ * Zones by the names people say (`Eastern time`, `US Pacific`), lower-case and without `time`.
+ * The US zone names win over the IANA areas and the dataset's places they share a word with
+ * (`Pacific`, `Eastern`).
+ */
+const zoneNames: ReadonlyMap<string, string> = new Map([
+  ...[
+    'eastern',
+    'us eastern',
+    'eastern standard',
+    'eastern daylight',
+    'eastern us',
+    'east coast',
+  ].map((name) => [name, 'America/New_York'] as const),
+  ...['central', 'us central', 'central standard', 'central daylight', 'central us'].map(
+    (name) => [name, 'America/Chicago'] as const,
+  ),
+  ...['mountain', 'us mountain', 'mountain standard', 'mountain daylight'].map(
+    (name) => [name, 'America/Denver'] as const,
+  ),
+  ...[
+    'pacific',
+    'us pacific',
+    'pacific standard',
+    'pacific daylight',
+    'pacific us',
+    'west coast',
+  ].map((name) => [name, 'America/Los_Angeles'] as const),
+  ['alaska', 'America/Anchorage'],
+  ['hawaii', 'Pacific/Honolulu'],
+  ['arizona', 'America/Phoenix'],
+  ['uk', 'Europe/London'],
+  ['british', 'Europe/London'],
+  ['central european', 'Europe/Paris'],
+  ['eastern european', 'Europe/Athens'],
+  ['indian standard', 'Asia/Kolkata'],
+]);
+
+/** The first words of the zones' spoken names (`eastern`, `us`), for a quick first look. */
+export const zoneNameStarts: ReadonlySet<string> = new Set(
+  [...zoneNames.keys()].map((name) => name.split(' ')[0] as string),
+);
+
+/** Cities by the short names people give them (`NYC`, `LA`, `DC`), lower-case. */
+const cityNicknames: ReadonlyMap<string, string> = new Map([
+  ...['nyc', 'new york city', 'ny', 'manhattan', 'brooklyn'].map(
+    (name) => [name, 'America/New_York'] as const,
+  ),
+  ...['la', 'l.a.', 'sf', 'san fran', 'bay area', 'silicon valley', 'seattle'].map(
+    (name) => [name, 'America/Los_Angeles'] as const,
+  ),
+  ...['dc', 'd.c.', 'washington dc', 'washington d.c.', 'philly', 'atl'].map(
+    (name) => [name, 'America/New_York'] as const,
+  ),
+  ...['vegas'].map((name) => [name, 'America/Los_Angeles'] as const),
+  ...['chi-town', 'nola'].map((name) => [name, 'America/Chicago'] as const),
+]);
+
+/** Names of a place and a state, or of a city people shorten, that lie in several zones. */
+const sharedNames: ReadonlyMap<string, readonly string[]> = new Map([
+  ['washington', ['America/New_York', 'America/Los_Angeles']],
+]);
+
+/** `Eastern time`, `London time zone`, `UK time`: the name of the zone or place before them. */
+const timeSuffix = /\s+(time(\s*zone)?|timezone|tz)$/;
+
+/**
+ * The zone a spoken name (`Eastern time`, `US Pacific`, `NYC`) or a fixed offset (`UTC+2`, `GMT
+ * -3`, `UTC+5:30`) names, in any case; undefined for anything else.
+ */
+export function spokenZone(typed: string): PlaceZones | undefined {
+  const lower = typed.trim().toLowerCase().replace(/\s+/g, ' ');
+  const offset = offsetZone(lower);
+  if (offset !== undefined) return offset;
+  const name = lower.replace(timeSuffix, '');
+  const zone = zoneNames.get(name) ?? cityNicknames.get(name);
+  if (zone !== undefined) return { kind: 'zone', zone };
+  const shared = sharedNames.get(name);
+  return shared === undefined ? undefined : { kind: 'zones', zones: shared };
+}
+
+/**
+ * A zone named so that it can stand alone, without `in` (`#hcsm last week Eastern time`): a fixed
+ * offset (`UTC+2`), a zone's spoken name (`US Eastern`, `Pacific time`) or a place followed by
+ * `time` (`London time`). A city alone is not one: it may be a database.
+ */
+export function standaloneZone(typed: string): PlaceZones | undefined {
+  const lower = typed.trim().toLowerCase().replace(/\s+/g, ' ');
+  const offset = offsetZone(lower);
+  if (offset !== undefined) return offset;
+  const zone = zoneNames.get(lower.replace(timeSuffix, ''));
+  if (zone !== undefined) return { kind: 'zone', zone };
+  return timeSuffix.test(lower) ? resolvePlace(lower) : undefined;
+}
+
+const utcOffset = /^(?:utc|gmt|z)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/;
+
+/**
+ * Zones that have kept one offset from UTC since the earliest data, with no summer time, for the
+ * offsets no `Etc/GMT` zone names (those are whole hours only).
+ */
+const fixedOffsetZones: ReadonlyMap<string, string> = new Map([
+  ['+04:30', 'Asia/Kabul'],
+  ['+05:30', 'Asia/Kolkata'],
+  ['+05:45', 'Asia/Kathmandu'],
+  ['+06:30', 'Asia/Yangon'],
+  ['+09:30', 'Australia/Darwin'],
+  ['-09:30', 'Pacific/Marquesas'],
+]);
+
+/**
+ * `UTC+2`, `GMT-3`, `UTC+05:30` -> the zone that keeps that offset all year: `Etc/GMT-2` for
+ * whole hours (IANA's sign is the other way round), a zone without summer time for the others.
+ */
+function offsetZone(lower: string): PlaceZones | undefined {
+  const match = utcOffset.exec(lower);
+  if (match === null) return undefined;
+  const [, sign, hours, minutes] = match;
+  const h = Number(hours);
+  const m = Number(minutes ?? 0);
+  const offset = `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+  if (m === 0 && h === 0) return { kind: 'zone', zone: 'UTC', fixed: true };
+  if (m === 0 && (sign === '+' ? h <= 14 : h <= 12)) {
+    return { kind: 'zone', zone: `Etc/GMT${sign === '+' ? '-' : '+'}${h}`, fixed: true };
+  }
+  const zone = fixedOffsetZones.get(offset);
+  return zone === undefined
+    ? { kind: 'no-fixed-zone', offset }
+    : { kind: 'zone', zone, fixed: true };
+}
 
 /**
  * Short names of countries the dataset spells in full, the way people type them after `in`.
@@ -61,8 +198,11 @@ const countryNames: Readonly<Record<string, string>> = {
 };
 
 interface Places {
-  /** Lower-case city name -> the zone of the most populous city of that name. */
-  readonly cities: ReadonlyMap<string, string>;
+  /**
+   * Lower-case city name -> the zone of the cities of that name, or their zones when no one of
+   * them has three times the people of the others together in another zone (`Springfield`).
+   */
+  readonly cities: ReadonlyMap<string, string | readonly string[]>;
   /** Lower-case state, province or country name, and country codes -> zones, most people first. */
   readonly regions: ReadonlyMap<string, readonly string[]>;
 }
@@ -74,7 +214,7 @@ function loadPlaces(): Places {
   const { cityMapping } = createRequire(import.meta.url)('city-timezones') as {
     cityMapping: readonly CityData[];
   };
-  const best = new Map<string, { zone: string; pop: number }>();
+  const cityPeople = new Map<string, Map<string, number>>();
   const regionPeople = new Map<string, Map<string, number>>();
   // The dataset is typed as strings but holds a few numbers and nulls: only strings are names.
   const add = (name: unknown, zone: string, pop: number): void => {
@@ -91,8 +231,9 @@ function loadPlaces(): Places {
     for (const name of new Set([row.city, row.city_ascii])) {
       if (typeof name !== 'string' || name === '') continue;
       const key = name.toLowerCase();
-      const seen = best.get(key);
-      if (seen === undefined || pop > seen.pop) best.set(key, { zone, pop });
+      const zones = cityPeople.get(key) ?? new Map<string, number>();
+      zones.set(zone, (zones.get(zone) ?? 0) + pop);
+      cityPeople.set(key, zones);
     }
     add(row.province, zone, pop);
     add(row.country, zone, pop);
@@ -106,7 +247,15 @@ function loadPlaces(): Places {
       [...zones].sort((a, b) => b[1] - a[1]).map(([zone]) => zone),
     );
   }
-  places = { cities: new Map([...best].map(([city, { zone }]) => [city, zone])), regions };
+  const cities = new Map<string, string | readonly string[]>();
+  for (const [name, zones] of cityPeople) {
+    const ranked = [...zones].sort((a, b) => b[1] - a[1]);
+    const [first, ...others] = ranked;
+    if (first === undefined) continue;
+    const rest = others.reduce((sum, [, pop]) => sum + pop, 0);
+    cities.set(name, first[1] >= 3 * rest ? first[0] : ranked.map(([zone]) => zone));
+  }
+  places = { cities, regions };
   return places;
 }
 
@@ -121,11 +270,16 @@ export function resolvePlace(typed: string): PlaceZones | undefined {
     .replace(/^the\s+/i, '')
     .replace(/\s+/g, ' ');
   const lower = place.toLowerCase();
-  const abbreviation = zoneAbbreviations.get(lower);
+  const abbreviation = zoneAbbreviations.get(lower.replace(timeSuffix, ''));
   if (abbreviation !== undefined) return { kind: 'zone', zone: abbreviation };
+  const spoken = spokenZone(lower);
+  if (spoken !== undefined) return spoken;
+  // "London time", "Tokyo time zone": the place before the words.
+  if (timeSuffix.test(lower)) return resolvePlace(place.replace(/\s+\S+(\s*zone)?$/i, ''));
   const { cities, regions } = loadPlaces();
   const city = cities.get(lower);
-  if (city !== undefined) return { kind: 'zone', zone: city };
+  if (typeof city === 'string') return { kind: 'zone', zone: city };
+  if (city !== undefined) return { kind: 'zones', zones: city };
   const isCode = /^[A-Z]{2,3}$/.test(place);
   const region =
     regions.get(countryNames[lower]?.toLowerCase() ?? '') ??

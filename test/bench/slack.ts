@@ -10,7 +10,7 @@
  * the goal is stated for: the lookups of a round are all in flight at once, and the "still looking"
  * updates and the answers of the first ones go out while the last ones are still being acked.
  * Then our app alone gets valid commands while a fourth process keeps 200 unsigned 3.9 MB requests
- * in flight against it.
+ * in flight against it, and then while six DMs of 40,000 characters arrive together every second.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,6 +31,10 @@ const progressUpdateMs = 8_000;
 /** Unsigned 3.9 MB requests kept in flight during the hostile phase, and its valid commands. */
 const hostileConcurrency = 200;
 const hostileCommands = Number(process.env.BENCH_SLACK_HOSTILE_COMMANDS ?? 1_000);
+/** One member's flood: six DMs of 40,000 characters (`week of ` 5,000 times) sent together each second. */
+const floodDms = 6;
+const floodText = 'week of '.repeat(5_000);
+const floodCommands = 1_000;
 /** After a phase, our app still posts answers for about `latencyMs`; the next phase waits them out. */
 const settleMs = latencyMs + 700;
 export const signingSecret = 'bench-signing-secret';
@@ -348,6 +352,39 @@ async function hostilePhase(
   return { result, rssGrowth: peak - before, report };
 }
 
+/**
+ * Our app's acks while six DMs of 40,000 characters arrive together every second: a text that long
+ * is refused unread, so the parse of one member's messages cannot hold up everyone's acks.
+ */
+async function dmFloodPhase(
+  target: Target,
+  slackUrl: string,
+): Promise<{ result: PhaseResult; dms: number }> {
+  const { directMessageEvent, eventCallback } = await import('../helpers/payloads.ts');
+  const { signSlackRequest } = await import('../helpers/signing.ts');
+  const sendDm = async () => {
+    const event = eventCallback({ event: directMessageEvent(floodText) });
+    const headers = {
+      'content-type': event.contentType,
+      ...signSlackRequest(signingSecret, event.body),
+    };
+    const init = { method: 'POST', headers, body: event.body };
+    await fetch(target.url, { ...init, signal: AbortSignal.timeout(ackGiveUpMs) })
+      .then((response) => response.text())
+      .catch(() => undefined);
+  };
+  let dms = 0;
+  const flood = setInterval(() => {
+    for (let i = 0; i < floodDms; i += 1, dms += 1) void sendDm();
+  }, 1_000);
+  try {
+    for (let i = 0; i < floodDms; i += 1, dms += 1) void sendDm();
+    return { result: await phase(target, slackUrl, floodCommands, 'dm-flood'), dms };
+  } finally {
+    clearInterval(flood);
+  }
+}
+
 export async function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -432,6 +469,8 @@ export async function run(options: SlackBenchOptions = {}): Promise<void> {
     const afterRss = new Map([oursTarget, floorTarget].map((t) => [t, residentMiB(t.child.pid)]));
     const attack = await hostilePhase(oursTarget, hostile, slackUrl);
     await sleep(settleMs);
+    const dmFlood = await dmFloodPhase(oursTarget, slackUrl);
+    await sleep(settleMs);
 
     infra.send({ kind: 'stats' });
     const stats = await nextMessage(infra, 'stats');
@@ -464,7 +503,13 @@ export async function run(options: SlackBenchOptions = {}): Promise<void> {
       );
     }
     printHostile(attack);
-    const lookups = rounds * commandsPerRound + warmupCommands + hostileCommands;
+    const floodAcks = sorted(dmFlood.result.latencies);
+    const floodP99 = percentile(floodAcks, 99);
+    console.log(
+      `  with ${floodDms} DMs of ${floodText.length.toLocaleString('en-US')} characters arriving together every second (${dmFlood.dms} sent): ` +
+        `${floodCommands} valid acks p50 ${percentile(floodAcks, 50).toFixed(2)} ms, p99 ${floodP99.toFixed(2)} ms (target <= 500: ${floodP99 <= 500 ? 'met' : 'NOT met'}), errors ${dmFlood.result.errors}`,
+    );
+    const lookups = rounds * commandsPerRound + warmupCommands + hostileCommands + floodCommands;
     console.log(
       `  fake Slack saw ${stats.responseUrlPosts} response_url posts for ${lookups} lookups (one answer each, after a "still looking" update when it took over ${progressUpdateMs / 1000} s: lookups that joined a shared call late need none) and ${stats.usersInfo} users.info calls; run took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`,
     );

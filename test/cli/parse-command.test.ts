@@ -188,6 +188,56 @@ describe('node src/cli.ts parse', () => {
     expect(result.stdout.split('\n')).toHaveLength(2);
   });
 
+  it('answers --jsonl lines too long to read with an error line each, and reads the next', async () => {
+    const input = [
+      JSON.stringify({ text: 'in '.repeat(7_167) }),
+      JSON.stringify({ text: 'week of '.repeat(5_000) }),
+      '{"text":"#x yesterday"}',
+    ].join('\n');
+    const run = await cli(['parse', '--jsonl', ...now], input);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      '{"error":{"message":"That text is 21,501 characters long: a command holds at most 1,000 characters (databases, a time and options). Shorten it. Try: /influencers #hcsm last week"}}',
+      '{"error":{"message":"That text is 40,000 characters long: a command holds at most 1,000 characters (databases, a time and options). Shorten it. Try: /influencers #hcsm last week"}}',
+      '{"databases":["#x"],"start":"2026-11-20T00:00:00+00:00","end":"2026-11-21T00:00:00+00:00","timezone":"UTC","top":10}',
+      '',
+    ]);
+  });
+
+  it('reads the phrasings of issue 19 under --jsonl as the bot does', async () => {
+    const input = [
+      '{"text":"#hcsm last week please"}',
+      '{"text":"#hcsm 1/11/2026 to 15/11/2026"}',
+      '{"text":"#hcsm last week in UTC+2"}',
+      '{"text":"#hcsm last week doctors"}',
+    ].join('\n');
+    const lines = (await cli(['parse', '--jsonl', ...now], input)).stdout.trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-09T00:00:00+00:00',
+        end: '2026-11-16T00:00:00+00:00',
+        timezone: 'UTC',
+        top: 10,
+      },
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-01T00:00:00+00:00',
+        end: '2026-11-16T00:00:00+00:00',
+        timezone: 'UTC',
+        top: 10,
+      },
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-09T00:00:00+02:00',
+        end: '2026-11-16T00:00:00+02:00',
+        timezone: 'Etc/GMT-2',
+        top: 10,
+      },
+      { error: { message: expect.stringContaining("can't filter by who people are yet") } },
+    ]);
+  });
+
   it('keeps the order of many --jsonl lines', async () => {
     const input = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ text: `#t${i} top ${(i % 50) + 1}` }),

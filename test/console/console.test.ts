@@ -178,7 +178,7 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(message.blocks[0]?.type).toBe('header');
   });
 
-  it.each(['Mars/Olympus', 'EST'])(
+  it.each(['Mars/Olympus', 'Springfield'])(
     "refuses a --tz the parser would not read (%s), with the renderer's words",
     async (tz) => {
       const { code, stdout } = await runConsole('', ['--tz', tz]);
@@ -186,6 +186,14 @@ describe('npm start without Slack credentials (the console)', () => {
       expect(stdout).toContain(consoleZoneErrorText(tz));
     },
   );
+
+  it.each([
+    ['EST', 'America/New_York'],
+    ['Tokyo', 'Asia/Tokyo'],
+  ])('reads --tz %s as a lookup reads it after "in": %s', async (tz, zone) => {
+    const { stdout } = await runConsole('', ['--tz', tz]);
+    expect(stdout).toContain(`Time zone: ${zone}.`);
+  });
 
   it('reads --tz in any case and old names as their canonical zone', async () => {
     const { stdout } = await runConsole('', ['--tz', 'asia/calcutta']);

@@ -12,7 +12,7 @@ import {
 import { parseLookup } from '../../src/parsing/index.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
 import { errorText, renderError } from '../../src/render/errors.ts';
-import { digestVerbHint, renderHelp } from '../../src/render/help.ts';
+import { digestInConversationHint, digestVerbHint, renderHelp } from '../../src/render/help.ts';
 import {
   lookupModalUnavailableText,
   modalErrors,
@@ -339,7 +339,7 @@ describe('direct messages and mentions', () => {
     ['hello', renderHelp({})],
     ['help me', renderHelp({})],
     ['pause 3', renderHelp({ hint: digestVerbHint('pause', '3') })],
-    ['watch #hcsm top 10', renderHelp({})],
+    ['watch #hcsm top 10', renderHelp({ hint: digestInConversationHint('watch #hcsm top 10') })],
   ])('answers the DM %j with the usage', async (text, expected) => {
     const event = directMessageEvent(text);
     await harness.send(eventCallback({ event }));
@@ -352,17 +352,18 @@ describe('direct messages and mentions', () => {
     expect(post.args.blocks).toEqual(expected.blocks);
   });
 
-  it.each(['hi', 'watch #hcsm top 10'])(
-    'answers a mention saying %j with the usage in its thread',
-    async (text) => {
-      const event = mentionEvent(text);
-      await harness.send(eventCallback({ event }));
-      const post = await harness.slack.waitFor(
-        (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
-      );
-      expect(post.args.text).toBe(renderHelp({}).text);
-    },
-  );
+  it.each([
+    ['hi', renderHelp({}).text],
+    // A digest or watch is created with the slash command in the channel that receives it.
+    ['watch #hcsm top 10', digestInConversationHint('watch #hcsm top 10')],
+  ])('answers a mention saying %j with the usage in its thread', async (text, expected) => {
+    const event = mentionEvent(text);
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.thread_ts === event.ts,
+    );
+    expect(post.args.text).toBe(expected);
+  });
 
   it('answers a DM typed in a thread in that thread', async () => {
     const threadTs = '1700000123.000100';

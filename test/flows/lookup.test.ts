@@ -146,6 +146,14 @@ describe('LookupFlow.plan', () => {
     });
   });
 
+  it('says where digests are created when one is typed in a conversation', () => {
+    const plan = flow.plan('digest #hcsm every monday at 9am', { zone: 'UTC' });
+    expect(plan.kind).toBe('help');
+    expect(plan.kind === 'help' ? plan.message.text : '').toBe(
+      'Digests and watches post in a channel, so they are created there: type `/influencers digest #hcsm every monday at 9am` in the channel that should receive them. Here I answer lookups, such as `#hcsm last week`.',
+    );
+  });
+
   it('gives a hint, not a lookup, for a question after the slash command', () => {
     const plan = flow.plan('show me "breast cancer" this month', {
       zone: 'UTC',

@@ -147,7 +147,7 @@ describe('parseDigestCommand', () => {
       ['on the third wednesday of every month at 8am', '0 8 * * 3#3', 'custom'],
       ['every last friday at 17:00', '0 17 * * 5#L', 'custom'],
       ['every weekday morning at 8', '0 8 * * 1-5', 'custom'],
-      ['every weekday morning', '0 9 * * 1-5', 'custom'],
+      ['every weekday morning', '0 6 * * 1-5', 'custom'],
       ['mondays in the evening at 6pm', '0 18 * * 1', 'weekly'],
       ['every afternoon at 2pm', '0 14 * * *', 'daily'],
       ['every day at 5 in the afternoon', '0 17 * * *', 'daily'],
@@ -403,7 +403,7 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every monday in Mars/Base',
         'unknown_zone',
-        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: /influencers digest #hcsm every monday at 9am in Europe/London',
+        'Unknown time zone “Mars/Base”: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: /influencers digest #hcsm every monday in UTC',
       ],
       [
         'digest #hcsm every monday at 9am in Europe/Pariss',
@@ -413,7 +413,7 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm daily top 0',
         'bad_top',
-        '“top 0” is not a valid count: top and limit take a whole number from 1 to 50. Try: /influencers digest #hcsm every monday at 9am top 20',
+        '“top 0” is not a valid count: top and limit take a whole number from 1 to 50. Try: /influencers digest #hcsm daily top 1',
       ],
       [
         'digest #hcsm cron 0 9 * * 1',
@@ -458,12 +458,12 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every day last 24 hours past 7 days',
         'bad_time',
-        'Two time windows given, “last 24 hours” and “past 7 days”: give one, or join them with "to". Try: /influencers digest #hcsm every monday at 9am last 7 days',
+        'Two time windows given, “last 24 hours” and “past 7 days”: give one, or join them with "to". Try: /influencers digest #hcsm every day last 24 hours',
       ],
       [
         'digest #hcsm daily in UTC in Europe/Paris',
         'unrecognised',
-        'The time zone is given twice (again in “in Europe/Paris”): give it once. Try: /influencers digest #hcsm every monday at 9am',
+        'The time zone is given twice (again in “in Europe/Paris”): give it once. Try: /influencers digest #hcsm daily in UTC',
       ],
       [
         'digest "patient safety every day',
@@ -613,11 +613,10 @@ describe('parseDigestCommand (order, zones and parts of the day)', () => {
 
   it.each([
     [
-      'digest #hcsm every monday at 9am please',
-      'please',
-      "I don't understand “please” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). Try: /influencers digest #hcsm every monday at 9am",
+      'digest #hcsm every monday at 9 30',
+      '30',
+      "I don't understand “30” after the schedule: a digest is <databases> <schedule> [window] [top N] [in <zone>] [options], so name the databases first and, after the schedule, only a window (last 7 days), top N, a zone (in Europe/London) or an option (only when changed, only new). Try: /influencers digest #hcsm every monday at 9am",
     ],
-    ['digest #hcsm every monday at 9 30', '30', undefined],
     ['digest #hcsm every day at 9am with last 7 days', 'with', undefined],
     ['digest #hcsm every monday at 9am and', 'and', undefined],
     ['digest #hcsm every monday at 9am covering the past week', 'covering', undefined],

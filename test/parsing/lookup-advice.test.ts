@@ -52,7 +52,7 @@ describe('parseLookup', () => {
         /Try: \/influencers #bcsm, "breast cancer" yesterday$/,
       );
       expect(read('group:Oncology since whenever').message).toMatch(
-        /Try: \/influencers group:Oncology since Sep 1$/,
+        /Try: \/influencers group:Oncology last 7 days$/,
       );
       expect(read('last week').message).toMatch(/Try: \/influencers #hcsm last week$/);
     });

@@ -173,8 +173,12 @@ describe('parseLookup', () => {
       expect(lookup(text).metric).toBe(metric);
     });
 
-    it('keeps "by" in a phrase when no metric follows it', () => {
-      expect(lookup('tweets by doctors').databases).toEqual(['tweets by doctors']);
+    it('never keeps "by" in a phrase: who people are is refused, saying what it would mean', () => {
+      expect(failure('tweets by doctors')).toMatchObject({
+        reason: 'unrecognised',
+        fragment: 'by doctors',
+        message: expect.stringContaining("a lookup can't filter by who people are yet"),
+      });
     });
 
     it('refuses an unknown metric after "ranked by", listing the known ones', () => {

@@ -91,7 +91,7 @@ describe('parseLookup', () => {
         ).toEqual(['2026-11-01T00:30:00-04:00', '2026-11-01T01:30:00-05:00']);
         // During the first pass through 2am in Paris, 2am is the one that has just gone by.
         expect(
-          window('#x from 10pm to 2am', 'Europe/Paris', new Date('2025-10-26T00:30:00Z')),
+          window('#x from 10pm yesterday to 2am', 'Europe/Paris', new Date('2025-10-26T00:30:00Z')),
         ).toEqual(['2025-10-25T22:00:00+02:00', '2025-10-26T02:00:00+02:00']);
       });
     });

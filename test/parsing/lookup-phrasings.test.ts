@@ -285,7 +285,7 @@ describe('parseLookup', () => {
         reason: 'unrecognised',
         fragment: 'in Narnia',
         message:
-          'I can\'t read “in Narnia”: after “in” I expect a time zone (in Europe/London, in Paris) or a period (in September, in 2025). If “in Narnia” is a database, put it in quotes: "in Narnia". Try: /influencers "in Narnia" last week',
+          'I can\'t read “in Narnia”: after “in” I expect a time zone (in Europe/London, in Paris) or a period (in September, in 2025). If “in Narnia” is a database, put it in quotes: "in Narnia". Try: /influencers #x last week "in Narnia"',
       });
     });
 
@@ -316,13 +316,13 @@ describe('parseLookup', () => {
       [
         '#x tonight',
         'tonight',
-        '“tonight” has no agreed start and end: give the hours. Try: /influencers #x between 6pm and 11pm yesterday',
+        '“tonight” has no agreed start and end: give the hours. Try: /influencers #x last night',
       ],
       ['#x overnight', 'overnight', undefined],
       [
         '#x until yesterday',
         'until yesterday',
-        '“until yesterday” says where the window ends but not where it starts: add a start. Try: /influencers #x since Sep 1 until yesterday',
+        '“until yesterday” says where the window ends but not where it starts: add a start. Try: /influencers #x last 7 days until yesterday',
       ],
       ['#x through Sep 8', 'through Sep 8', undefined],
       [

@@ -66,47 +66,47 @@ describe('parseLookup', () => {
       [
         '#x chart table',
         'unrecognised',
-        '“chart” and “table” ask for two ways of showing the answer: choose one. Try: /influencers #x last week table',
+        '“chart” and “table” ask for two ways of showing the answer: choose one. Try: /influencers #x chart',
       ],
       [
         '#x table chart categories',
         'unrecognised',
-        '“table” and “chart categories” ask for two ways of showing the answer: choose one. Try: /influencers #x last week table',
+        '“table” and “chart categories” ask for two ways of showing the answer: choose one. Try: /influencers #x table',
       ],
       [
         '#x graph chart',
         'unrecognised',
-        'The way of showing the answer is given twice (again in “chart”): give it once. Try: /influencers #x last week',
+        'The way of showing the answer is given twice (again in “chart”): give it once. Try: /influencers #x graph',
       ],
       [
-        '#x export csv',
+        '#x export last week csv',
         'unrecognised',
-        'The export is given twice (again in “csv”): give it once. Try: /influencers #x last week',
+        'The export is given twice (again in “csv”): give it once. Try: /influencers #x export last week',
       ],
       [
         '#x top 101',
         'bad_top',
-        '“top 101” is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: /influencers #x last week top 101 export',
+        '“top 101” is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: /influencers #x top 101 export',
       ],
       [
         '#x table top 200',
         'bad_top',
-        '“top 200” is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: /influencers #x last week top 200 export',
+        '“top 200” is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: /influencers #x table top 200 export',
       ],
       [
         '#x top 501 export',
         'bad_top',
-        '“top 501” is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: /influencers #x last week top 20',
+        '“top 501” is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: /influencers #x top 100 export',
       ],
       [
         '#x chart top 11',
         'bad_top',
-        '“top 11” is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: /influencers #x last week top 11 table',
+        '“top 11” is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: /influencers #x chart top 10',
       ],
       [
         '#x top 20 graph export',
         'bad_top',
-        '“top 20” is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: /influencers #x last week top 20 table',
+        '“top 20” is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: /influencers #x top 10 graph export',
       ],
     ])('refuses %s', (text, reason, message) => {
       const error = failure(text);

@@ -38,7 +38,7 @@ describe('parseLookup', () => {
         '2026-11-21T09:00:00+00:00',
         '2026-11-21T11:00:00+00:00',
       ]);
-      expect(window('#x from 10pm to 2am')).toEqual([
+      expect(window('#x from 10pm yesterday to 2am')).toEqual([
         '2026-11-20T22:00:00+00:00',
         '2026-11-21T02:00:00+00:00',
       ]);

@@ -109,7 +109,7 @@ describe('parseLookup trends', () => {
     ],
     [
       '#hcsm weekly by day',
-      'The trend is given twice (again in “by day”): give it once. Try: /influencers #hcsm last week',
+      'The trend is given twice (again in “by day”): give it once. Try: /influencers #hcsm weekly',
     ],
   ])('refuses %j', (text, message) => {
     expect(failure(text).message).toBe(message);
@@ -182,7 +182,7 @@ describe('parseLookup one person', () => {
     ],
     [
       '@a last month',
-      'No database in “@a last month”: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: /influencers #hcsm last week',
+      'No database in “@a last month”: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: /influencers #hcsm @a last month',
     ],
   ])('refuses %j', (text, message) => {
     expect(failure(text).message).toBe(message);

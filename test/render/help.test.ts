@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { digestVerbHint, helpExamples, renderHelp } from '../../src/render/help.ts';
+import {
+  digestInConversationHint,
+  digestVerbHint,
+  helpExamples,
+  renderHelp,
+} from '../../src/render/help.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { toPlainText } from '../../src/render/text.ts';
 
@@ -42,6 +47,20 @@ describe('renderHelp', () => {
     expect(text).toContain('or just ask (`who drove #hcsm last week?`)');
     expect(text).toContain(
       'In a direct message send me the same text without `/influencers` (for example `#hcsm yesterday`)',
+    );
+  });
+
+  it('names the other commands: digests, watches, the list and the digest help', () => {
+    const text = toPlainText(renderHelp());
+    expect(text).toContain(
+      'Digests and watches, created in the channel that should receive them: `/influencers digest #hcsm every monday at 9am` posts the ranking there on a schedule; `/influencers watch #hcsm top 10` posts when someone new enters the top 10; `/influencers digests` lists',
+    );
+    expect(text).toContain('`/influencers digest help`');
+  });
+
+  it('says where a digest typed in a conversation is created', () => {
+    expect(digestInConversationHint('digest #bcsm every friday at 5pm')).toBe(
+      'Digests and watches post in a channel, so they are created there: type `/influencers digest #bcsm every friday at 5pm` in the channel that should receive them. Here I answer lookups, such as `#hcsm last week`.',
     );
   });
 

@@ -55,6 +55,15 @@ export const digestErrors = {
     );
   },
 
+  /** `every friday night`: a night has no single start a digest could run at. */
+  nightInSchedule(fragment: string): ParseError {
+    return new ParseError(
+      'bad_schedule',
+      `${quote(fragment)} has no single time to run at: give the time, as in every friday at 9pm. Try: ${exampleCommand('digest #hcsm every friday at 9pm')}`,
+      fragment,
+    );
+  },
+
   notMorning(fragment: string): ParseError {
     return new ParseError(
       'bad_schedule',
@@ -142,6 +151,16 @@ export const digestErrors = {
       ? error.message
       : `${error.message} Try: ${exampleCommand('digest #hcsm cron "0 9 * * 1"')}`;
     return new ParseError(error.reason, message, error.fragment);
+  },
+
+  /** `excel`, `csv` in a digest: its runs post in the channel, without a file. */
+  noExport(fragment: string): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(fragment)} asks for a CSV file, and a digest posts its ranking in the channel without one: leave it out, or ask for the file in a lookup (${exampleCommand('#hcsm last week export')}). ${tryDigest}`,
+      fragment,
+      '',
+    );
   },
 
   twoSchedules(first: string, second: string): ParseError {
@@ -282,6 +301,11 @@ export const digestErrors = {
 export const digestNotes = {
   defaultTime(time: TimeOfDay): string {
     return `No time was given, so it runs at ${clock(time)}.`;
+  },
+  /** `every friday afternoon`: the part of the day's start. */
+  partStart(part: string, time: TimeOfDay): string {
+    const example = part === 'morning' ? '8am' : part === 'afternoon' ? '2pm' : '7pm';
+    return `The ${part} starts at ${clock(time)}, so it runs then; add a time to choose another, such as at ${example}.`;
   },
   mondays: 'No day was given, so it runs on Mondays.',
   firstOfMonth: 'No day was given, so it runs on the 1st of every month.',

@@ -7,6 +7,7 @@
  */
 
 import { ParseError } from '../../errors.ts';
+import { earliestDataDate } from '../../model/lookup.ts';
 import { isReservedWord, rangeWords } from '../reserved.ts';
 import { weekdays } from '../time/vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
@@ -22,11 +23,21 @@ export const parseErrors = {
     );
   },
 
+  /** Text past the limit, refused unread: the message says the limit and the length, not the text. */
+  tooLong(length: number, max: number, example = '#hcsm last week'): ParseError {
+    const count = (n: number): string => n.toLocaleString('en-US');
+    return new ParseError(
+      'unrecognised',
+      `That text is ${count(length)} characters long: a command holds at most ${count(max)} characters (databases, a time and options). Shorten it. Try: ${exampleCommand(example)}`,
+    );
+  },
+
   noDatabase(text: string, example = '#hcsm last week'): ParseError {
     return new ParseError(
       'no_database',
       `No database in ${quote(text)}: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: ${exampleCommand(example)}`,
       text,
+      `#hcsm ${text}`,
     );
   },
 
@@ -57,6 +68,7 @@ export const parseErrors = {
       'unknown_zone',
       `Unknown time zone ${quote(zone)}: use an IANA name such as Europe/London or America/New_York, a city, or UTC. Try: ${exampleCommand(example ?? '#hcsm last week in UTC')}`,
       zone,
+      'UTC',
     );
   },
 
@@ -66,6 +78,21 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(place)} has several time zones (${zones.slice(0, maxListedZones).join(', ')}${zones.length > maxListedZones ? ', …' : ''}): name one of them, or a city. Try: ${exampleCommand(example ?? `#hcsm last week in ${first}`)}`,
       place,
+      first,
+    );
+  },
+
+  /** `UTC+3:30`: an offset from UTC that no zone keeps all year. */
+  noFixedZone(
+    typed: string,
+    offset: string,
+    example = '#hcsm last week in Asia/Tehran',
+  ): ParseError {
+    return new ParseError(
+      'unknown_zone',
+      `${quote(typed)} is an offset (${offset}) no time zone keeps all year: name the place instead (a city, or an IANA name such as Asia/Tehran), or a whole-hour offset such as UTC+3. Try: ${exampleCommand(example)}`,
+      typed,
+      halfHourZones.get(offset) ?? 'UTC',
     );
   },
 
@@ -74,6 +101,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(place)} is a region with many time zones: name a city, such as Europe/Paris, in Paris or in London. Try: ${exampleCommand(example)}`,
       place,
+      regionCity(place),
     );
   },
 
@@ -82,6 +110,7 @@ export const parseErrors = {
       'unknown_zone',
       `${quote(keyword)} needs a time zone after it, such as Europe/London or UTC. Try: ${exampleCommand(example)}`,
       keyword,
+      `${keyword} UTC`,
     );
   },
 
@@ -90,6 +119,7 @@ export const parseErrors = {
       'unrecognised',
       `The ${what} is given twice (again in ${quote(fragment)}): give it once. Try: ${exampleCommand(example)}`,
       fragment,
+      '',
     );
   },
 
@@ -103,6 +133,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is not a valid count: top and limit take a whole number from ${min} to ${max}. Try: ${exampleCommand(example)}`,
       fragment,
+      countCorrection(fragment, min, max),
     );
   },
 
@@ -112,6 +143,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is not a valid count: top and limit take a whole number from 1 to 100, or up to 500 with export. Try: ${exampleCommand(example)}`,
       fragment,
+      countCorrection(fragment, 1, 100),
     );
   },
 
@@ -121,6 +153,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is more than an answer shows: a table holds at most 100 people. Ask for top 100 or fewer, or add export to get up to 500 in a CSV file. Try: ${exampleCommand(example)}`,
       fragment,
+      `${fragment} export`,
     );
   },
 
@@ -130,6 +163,7 @@ export const parseErrors = {
       'bad_top',
       `${quote(fragment)} is more than a chart shows: it has at most 10 bars. Ask for top 10 or fewer, or for a table. Try: ${exampleCommand(example)}`,
       fragment,
+      'top 10',
     );
   },
 
@@ -139,6 +173,7 @@ export const parseErrors = {
       'unrecognised',
       `${quote(first)} and ${quote(second)} ask for two ways of showing the answer: choose one. Try: ${exampleCommand(example)}`,
       second,
+      '',
     );
   },
 
@@ -146,7 +181,7 @@ export const parseErrors = {
   didYouMean(
     fragment: string,
     correction: string,
-    reason: 'bad_time' | 'bad_top' | 'unknown_zone' = 'bad_time',
+    reason: 'bad_time' | 'bad_top' | 'unknown_zone' | 'unrecognised' = 'bad_time',
     example = `#hcsm ${correction}`,
   ): ParseError {
     return new ParseError(
@@ -162,14 +197,26 @@ export const parseErrors = {
       'bad_time',
       `I can't read what ${quote(fragment)} compares with: say vs previous period, vs last year, vs the week before or a window such as vs Q2. Try: ${exampleCommand(example)}`,
       fragment,
+      'vs previous period',
     );
   },
 
-  unknownMetric(fragment: string, example = '#hcsm last week ranked by mentions'): ParseError {
+  /** `last week vs last week`: a window compared with itself. */
+  sameWindow(fragment: string, window: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} compares ${quote(window)} with itself, and every change would be ±0: compare it with the period before (vs previous period), the same period a year earlier (vs last year) or another window (vs Q2). Try: ${exampleCommand('#hcsm last week vs previous period')}`,
+      fragment,
+      'vs previous period',
+    );
+  },
+
+  unknownMetric(fragment: string, example = '#hcsm last week by mentions'): ParseError {
     return new ParseError(
       'unrecognised',
       `I can't rank by ${quote(fragment)}: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: ${exampleCommand(example)}`,
       fragment,
+      'by mentions',
     );
   },
 
@@ -187,6 +234,7 @@ export const parseErrors = {
       'bad_time',
       `I can't read ${quote(fragment)} as a time. Dates look like 2026-09-01, 9/1/26 or Sep 1; windows like yesterday, last week, last 7 days or 2 weeks ago. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -195,6 +243,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is not a real date or time. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -203,6 +252,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} reaches outside the years 1 to 9999. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -211,6 +261,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is a single moment, not a window: say where it starts or ends. Try: ${exampleCommand(example)}`,
       fragment,
+      `since ${fragment}`,
     );
   },
 
@@ -219,6 +270,7 @@ export const parseErrors = {
       'bad_time',
       `Two time windows given, ${quote(first)} and ${quote(second)}: give one, or join them with "to". Try: ${exampleCommand(example)}`,
       second,
+      '',
     );
   },
 
@@ -227,6 +279,7 @@ export const parseErrors = {
       'empty_window',
       `The window ${quote(fragment)} is empty: it starts and ends at ${at}. Try: ${exampleCommand(example)}`,
       fragment,
+      'last 7 days',
     );
   },
 
@@ -240,6 +293,7 @@ export const parseErrors = {
       'inverted_window',
       `The window ${quote(fragment)} ends before it starts (${start} to ${end}): put the earlier time first. Try: ${exampleCommand(example)}`,
       fragment,
+      swappedEnds(fragment),
     );
   },
 
@@ -248,14 +302,17 @@ export const parseErrors = {
       'bad_time',
       `The window ${quote(fragment)} starts at ${start}, before the earliest data (${earliest}): there is nothing to count before then. Start on or after it. Try: ${exampleCommand(example ?? `#hcsm since ${earliest}`)}`,
       fragment,
+      `since ${earliest}`,
     );
   },
 
-  futureStart(fragment: string, start: string, example = '#hcsm yesterday'): ParseError {
+  /** `correction`: the window as it most likely was meant (`noon to 2pm yesterday`). */
+  futureStart(fragment: string, start: string, correction = pastOf(fragment)): ParseError {
     return new ParseError(
       'future_start',
-      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(example)}`,
+      `The window ${quote(fragment)} starts in the future (${start}): there is no data yet. Try: ${exampleCommand(`#hcsm ${correction}`)}`,
       fragment,
+      correction,
     );
   },
 
@@ -270,12 +327,65 @@ export const parseErrors = {
         'unrecognised',
         `I can't read ${quote(fragment)}: ${reservedHint(word)}. Try: ${exampleCommand('#hcsm last week')}`,
         fragment,
+        '',
       );
     }
     return new ParseError(
       'unrecognised',
       `I can't read ${quote(fragment)}: ${reservedHint(word)}. If ${quote(phrase)} is a database, put it in quotes: "${phrase}". Try: ${exampleCommand(example)}`,
       fragment,
+      `"${phrase}"`,
+    );
+  },
+
+  /** `group:Digital Health`: a group's name of several words, unquoted. */
+  unquotedGroup(fragment: string, name: string): ParseError {
+    const quoted = `group:"${name}"`;
+    return new ParseError(
+      'unrecognised',
+      `A group's name of several words needs quotes: ${quoted}. If ${quote(name.split(' ').slice(1).join(' '))} is another database, separate it with a comma. Try: ${exampleCommand(`${quoted} last week`)}`,
+      fragment,
+      quoted,
+    );
+  },
+
+  /** `top posts`: the ranking is of people, not of what they post. */
+  topPosts(fragment: string, example = '#hcsm last week by retweets'): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `${quote(fragment)}: I rank people (the accounts that drove a conversation), not posts. Ask who drove it, ranked by what their posts earned (by retweets, by impressions). Try: ${exampleCommand(example)}`,
+      fragment,
+      'by retweets',
+    );
+  },
+
+  /** `all time`: back to the first data. */
+  allTime(fragment: string, example = '#hcsm last 12 months'): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} reaches back to the first data (${earliestDataDate}), and a ranking that long says little about now: choose a window, such as last 12 months or since 2025, or say since ${earliestDataDate} for everything. Try: ${exampleCommand(example)}`,
+      fragment,
+      'last 12 months',
+    );
+  },
+
+  /** `#hcsm 2026`: the year or the database with that ID. */
+  yearOrId(fragment: string): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} could be the year ${fragment} or the database with ID ${fragment}: say in ${fragment} for the year, or put the ID in quotes ("${fragment}"). Try: ${exampleCommand(`#hcsm in ${fragment}`)}`,
+      fragment,
+      `in ${fragment}`,
+    );
+  },
+
+  /** A range whose numeric dates are written day first on one end and month first on the other. */
+  mixedDateOrder(fragment: string, example = '#hcsm from 2026-11-01 to 2026-11-15'): ParseError {
+    return new ParseError(
+      'bad_time',
+      `${quote(fragment)} writes one date day first and the other month first: write both the same way, or as 2026-11-15. Try: ${exampleCommand(example)}`,
+      fragment,
+      'last 7 days',
     );
   },
 
@@ -284,6 +394,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} is a date format I don't read. Write dates as 2026-09-01, 9/1/2026, Sep 1 or 1 Sep 2026, and ranges of days as Sep 1-8. Try: ${exampleCommand(example)}`,
       fragment,
+      isoOfDotted(fragment),
     );
   },
 
@@ -292,6 +403,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: ${exampleCommand(example)}`,
       fragment,
+      fragment.replace(/\d{3}$/, ''),
     );
   },
 
@@ -300,6 +412,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} says where the window ends but not where it starts: add a start. Try: ${exampleCommand(example)}`,
       fragment,
+      `last 7 days ${fragment}`,
     );
   },
 
@@ -308,6 +421,7 @@ export const parseErrors = {
       'bad_time',
       `${quote(fragment)} has no agreed start and end: give the hours. Try: ${exampleCommand(example)}`,
       fragment,
+      'last night',
     );
   },
 
@@ -316,6 +430,7 @@ export const parseErrors = {
       'unrecognised',
       `The quote in ${quote(fragment)} is never closed: end a phrase with a second quote. Try: ${exampleCommand(example)}`,
       fragment,
+      `${fragment.trimEnd()}"`,
     );
   },
 
@@ -325,9 +440,73 @@ export const parseErrors = {
       'unrecognised',
       `I don't understand ${quote(fragment)}: ${hint}. Try: ${exampleCommand(example)}`,
       fragment,
+      hint === databaseHints.hashtag ? `"${fragment.replace(/^#/, '')}"` : '',
     );
   },
 } as const;
+
+/**
+ * A count that works in place of `fragment` (`top 0`, `top 600`, `top many`): the nearest limit,
+ * or the default ten.
+ */
+function countCorrection(fragment: string, min: number, max: number): string {
+  const keyword = /^(top|limit)/i.exec(fragment)?.[0] ?? 'top';
+  const count = Number(/\d+/.exec(fragment)?.[0] ?? Number.NaN);
+  if (count > max) return `${keyword} ${max}`;
+  if (count < min) return `${keyword} ${min}`;
+  return `${keyword} 10`;
+}
+
+/** A range with its ends swapped (`from Sep 8 to Sep 1` -> `from Sep 1 to Sep 8`). */
+function swappedEnds(fragment: string): string {
+  const ends =
+    /^(from\s+|between\s+)?(.+?)\s*(\s(?:to|until|till|til|through|thru|and)\s|[-–—])\s*(.+)$/i.exec(
+      fragment,
+    );
+  if (ends === null) return 'last 7 days';
+  const [, lead = '', first = '', joiner = '', last = ''] = ends;
+  return `${lead}${last} ${joiner.trim()} ${first}`;
+}
+
+/** A window that has started in place of one that has not (`next week` -> `last week`). */
+function pastOf(fragment: string): string {
+  if (/\bnext\b/i.test(fragment)) return fragment.replace(/\bnext\b/i, 'last');
+  if (/\btomorrow\b/i.test(fragment)) return fragment.replace(/\btomorrow\b/i, 'yesterday');
+  return 'last 7 days';
+}
+
+/** `01.09.2026` as the ISO date a dotted date (day first) names; else a window. */
+function isoOfDotted(fragment: string): string {
+  const dotted = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(fragment);
+  if (dotted === null) return 'last 7 days';
+  const [, day = '', month = '', year = ''] = dotted;
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/** A city in each region people name, for the command that works (`in Europe` -> Europe/London). */
+const regionCities: Readonly<Record<string, string>> = {
+  europe: 'Europe/London',
+  asia: 'Asia/Tokyo',
+  africa: 'Africa/Lagos',
+  america: 'America/New_York',
+  americas: 'America/New_York',
+  australia: 'Australia/Sydney',
+  atlantic: 'Atlantic/Reykjavik',
+  indian: 'Indian/Maldives',
+};
+
+function regionCity(place: string): string {
+  return regionCities[place.trim().toLowerCase()] ?? 'UTC';
+}
+
+/** Zones that keep a half-hour offset most of the year, for the command that works. */
+const halfHourZones: ReadonlyMap<string, string> = new Map([
+  ['+03:30', 'Asia/Tehran'],
+  ['-03:30', 'America/St_Johns'],
+  ['+10:30', 'Australia/Adelaide'],
+  ['+08:45', 'Australia/Eucla'],
+  ['+12:45', 'Pacific/Chatham'],
+]);
 
 /** Why a token no clause claimed is no database either, for `parseErrors.unrecognised`. */
 export const databaseHints = {

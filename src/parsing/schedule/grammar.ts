@@ -10,7 +10,9 @@
  * - `every morning` is `every day`, with a time before noon; a part of the day after the days
  *   (`every weekday morning at 8`, `mondays in the evening at 6pm`) is a check on the time, which
  *   must fall in it (morning before noon, afternoon 12:00-17:59, evening from 17:00): `every
- *   monday evening at 6` is refused rather than run at 06:00.
+ *   monday evening at 6` is refused rather than run at 06:00. Without a time a part of the day
+ *   runs at its start as lookups count it (morning 06:00, afternoon 12:00, evening 18:00: `every
+ *   friday afternoon` is Fridays at 12:00); `night` has no single start and needs a time.
  * - Days side by side need no joiner: `every mon wed fri` is `every mon, wed and fri`.
  * - Several days of the month (`on the 1st and 15th`) and nth weekdays (`the first monday of the
  *   month`, `every last friday`, cron `1#1`, `5#L`) are custom cadences: each run covers the time
@@ -86,8 +88,20 @@ export const matchSchedule: Matcher<ScheduleClause> = (tokens, at) => {
   const named =
     day !== undefined && (fullWeekdays.includes(word) || (word.endsWith('s') && word.length > 4));
   if (named || (word.includes('-') && startsDayList(tokens, at))) return matchDayList(tokens, at);
+  // "mon, wed and fri at 17:30", "tue at 9": an abbreviation other days or a time follow.
+  if (day !== undefined && listGoesOn(tokens, at)) return matchDayList(tokens, at);
   return undefined;
 };
+
+/** After the day at `at`: another day (`, wed`, `and fri`, `- fri`) or a time (`at 9`). */
+function listGoesOn(tokens: readonly Token[], at: number): boolean {
+  let next = at + 1;
+  if (lowerAt(tokens, next) === 'at') return true;
+  if (tokens[next]?.kind === 'comma' || tokens[next]?.kind === 'dash') next++;
+  const joiner = lowerAt(tokens, next);
+  if (joiner === 'and' || joiner === '&' || joiner === 'to' || joiner === 'through') next++;
+  return next > at + 1 && weekdayOf(lowerAt(tokens, next)) !== undefined;
+}
 
 /**
  * `at <time>` standing apart from the schedule (`#hcsm at 9am every monday`). After `at` a bare

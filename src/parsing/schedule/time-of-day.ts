@@ -16,6 +16,8 @@ const partWords: ReadonlyMap<string, DayPart> = new Map([
   ['evenings', 'evening'],
 ]);
 
+const nightWords: ReadonlySet<string> = new Set(['night', 'nights', 'tonight']);
+
 /**
  * The schedule's days, then an optional part of the day (`morning`, `in the evening`) and an
  * optional `[at] <time>` right after them. `part`: the days' own words named one (`every
@@ -31,8 +33,15 @@ export function withTime(
   let i = at;
   if (dayPart === undefined) {
     const inThe = lowerAt(tokens, i) === 'in' && lowerAt(tokens, i + 1) === 'the' ? i + 2 : i;
-    dayPart = partWords.get(lowerAt(tokens, inThe) ?? '');
+    const word = lowerAt(tokens, inThe) ?? '';
+    // "every friday night": no single start, and never dropped.
+    if (nightWords.has(word) && !/^\d/.test(lowerAt(tokens, inThe + 1) ?? '')) {
+      const timed = lowerAt(tokens, inThe + 1) === 'at';
+      if (!timed) throw digestErrors.nightInSchedule(tokensText(tokens, at - 1, inThe + 1));
+    }
+    dayPart = partWords.get(word);
     if (dayPart !== undefined) i = inThe + 1;
+    else if (nightWords.has(word)) i = inThe + 1;
   }
   const morning = part === 'morning';
   const parts = dayPart === undefined ? {} : { dayPart };

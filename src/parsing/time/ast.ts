@@ -17,6 +17,12 @@ export type DateRef =
       readonly year: number | undefined;
       readonly month: number;
       readonly day: number;
+      /**
+       * How a numeric date (`1/11/2026`) was read: `day-first` when the first number cannot be a
+       * month, `month-first` when the second cannot, `either` when both can (read month first,
+       * unless the other end of its range proves the other way).
+       */
+      readonly order?: NumericOrder;
     }
   /** yesterday -1, today 0, tomorrow 1. */
   | { readonly kind: 'relative-day'; readonly days: number }
@@ -29,6 +35,8 @@ export type DateRef =
       readonly weekday: number;
       readonly which: 'recent' | 'last' | 'this' | 'next';
     };
+
+export type NumericOrder = 'day-first' | 'month-first' | 'either';
 
 export interface TimeOfDay {
   readonly hour: number;
@@ -52,6 +60,8 @@ export type Moment =
       readonly offsetMinutes?: number;
       /** The day came after the time (`5pm yesterday`), so a range may share it. */
       readonly dateAfterTime?: boolean;
+      /** No day was named: a range of times of day is today's (`noon to 2pm`). */
+      readonly today?: boolean;
     }
   /** `2 weeks ago`: now minus the amount. */
   | { readonly kind: 'ago'; readonly amount: number; readonly unit: Unit }
@@ -67,6 +77,13 @@ export type Moment =
   | { readonly kind: 'part-of-day'; readonly date: DateRef; readonly part: PartOfDay }
   /** `2025`, `in 2025`: that whole calendar year. */
   | { readonly kind: 'year'; readonly year: number }
+  /** `the last week of October`: its first or last seven days. */
+  | {
+      readonly kind: 'month-week';
+      readonly year: number | undefined;
+      readonly month: number;
+      readonly which: 'first' | 'last';
+    }
   /** `week of Nov 9`: the ISO week (Monday 00:00 to Monday 00:00) holding that day. */
   | { readonly kind: 'week-of'; readonly date: DateRef }
   /**

@@ -66,7 +66,8 @@ export function matchDate(tokens: readonly Token[], at: number): Match<Moment> |
     const date = dayFirst
       ? checkedDate(token.text, year, second, first)
       : checkedDate(token.text, year, first, second);
-    return withTimeOfDay(tokens, at + 1, date);
+    const order = dayFirst ? 'day-first' : second > 12 ? 'month-first' : 'either';
+    return withTimeOfDay(tokens, at + 1, { ...date, order } as DateRef);
   }
 
   const monthRange = gluedMonths.exec(word);
@@ -208,7 +209,11 @@ export function matchWeekday(
   const afterComma = tokens[at + 1]?.kind === 'comma' ? at + 2 : at + 1;
   const dated = matchDate(tokens, afterComma);
   if (dated !== undefined) return dated;
-  const m = withTimeOfDay(tokens, at + 1, { kind: 'weekday', weekday, which: 'recent' });
+  const date: DateRef = { kind: 'weekday', weekday, which: 'recent' };
+  // "monday morning": that part of the day.
+  const part = matchPartOfDay(tokens, at + 1, date);
+  if (part !== undefined) return part;
+  const m = withTimeOfDay(tokens, at + 1, date);
   const full = fullNames.has(lowerAt(tokens, at) ?? '');
   return m.value.kind === 'day' && context === 'free' && !full ? undefined : m;
 }

@@ -101,6 +101,10 @@ export function evaluateTimeExpression(
     case 'period': {
       const moment = expression.moment;
       const s = span(moment);
+      if (moment.kind === 'part-of-day' && s.start > now && isToday(moment.date)) {
+        const correction = `yesterday ${moment.part}`;
+        throw parseErrors.futureStart(fragment, formatInstant(s.start), correction);
+      }
       if (!s.point) return checkWindow(s.start, s.end, now, fragment);
       if (moment.kind === 'ago') return checkWindow(s.start, rollingNow(now), now, fragment);
       if (moment.kind === 'now') return checkWindow(s.start, now, now, fragment);
@@ -121,6 +125,9 @@ export function evaluateTimeExpression(
         return checkWindow(start, end, now, fragment);
       }
       const start = span(first).start;
+      if (first.kind === 'local' && first.today === true && start > now) {
+        throw parseErrors.futureStart(fragment, formatInstant(start), yesterdays(fragment));
+      }
       const end = span(expression.end, start);
       // The end as written comes before the start: nothing of it lies after the start.
       if (end.end < start || (+end.end === +start && !end.point)) {
@@ -129,6 +136,16 @@ export function evaluateTimeExpression(
       return checkWindow(start, end.end, now, fragment);
     }
   }
+}
+
+const isToday = (date: DateRef): boolean => date.kind === 'relative-day' && date.days === 0;
+
+/** A range of times of day (`noon to 2pm`, `from 10pm to 2am`) moved to yesterday. */
+function yesterdays(fragment: string): string {
+  const keyword = /^(from|between|since)\s+/i.exec(fragment);
+  return keyword === null
+    ? `yesterday ${fragment}`
+    : `${keyword[0]}yesterday ${fragment.slice(keyword[0].length)}`;
 }
 
 /**
@@ -221,6 +238,12 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
       return monthSpan(moment.year, (moment.quarter - 1) * 3 + 1, 3, now, anchor);
     case 'half':
       return monthSpan(moment.year, moment.half === 1 ? 1 : 7, 6, now, anchor);
+    case 'month-week': {
+      const month = monthSpan(moment.year, moment.month, 1, now, anchor);
+      return moment.which === 'first'
+        ? { start: month.start, end: startOfDay(shift(month.start, 'day', 7)), point: false }
+        : { start: startOfDay(shift(month.end, 'day', -7)), end: month.end, point: false };
+    }
     case 'iso-week': {
       const start = isoWeekStart(moment.year, moment.week, now, anchor);
       return { start, end: shift(start, 'week', 1), point: false };

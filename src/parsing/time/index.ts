@@ -3,8 +3,9 @@
  * Command grammars use the pieces (`matchTimeExpression` inside their clause list, then
  * `evaluateTimeExpression` once the zone is known); this is the whole path for one phrase.
  */
+
+import { boundedText } from '../limits.ts';
 import { parseErrors } from '../messages/lookup.ts';
-import { normaliseSlackText } from '../slack-text.ts';
 import { type Token, tokenize, tokensText } from '../tokens.ts';
 import { evaluateTimeExpression, type TimeContext, type TimeWindow } from './evaluate.ts';
 
@@ -37,7 +38,7 @@ export function parseTimeWindow(
   input: string | readonly Token[],
   context: TimeContext,
 ): TimeWindow {
-  const tokens = typeof input === 'string' ? tokenize(normaliseSlackText(input).trim()) : input;
+  const tokens = typeof input === 'string' ? tokenize(boundedText(input)) : input;
   const whole = tokensText(tokens, 0, tokens.length);
   const match = matchTimeExpression(tokens, 0);
   if (match === undefined || match.next !== tokens.length) throw parseErrors.badTime(whole);

@@ -59,7 +59,9 @@ export const rejectMisspeltTime: Matcher<never> = (tokens, at) => {
   if (next?.kind !== 'word' || next.lower.length < 3) return undefined;
   const relative = relativeWords.includes(word) ? word : nearest(word, relativeWords);
   if (relative === undefined) return undefined;
-  const unit = misspellableUnits.includes(next.lower) ? next.lower : nearest(next.lower, unitWords);
+  const unit = misspellableUnits.includes(next.lower)
+    ? next.lower
+    : (soundSlips.get(next.lower) ?? nearest(next.lower, unitWords));
   if (unit === undefined || (relative === word && unit === next.lower)) return undefined;
   const counted = unitAt === at + 2 ? ` ${count}` : '';
   throw parseErrors.didYouMean(tokensText(tokens, at, unitAt + 1), `${relative}${counted} ${unit}`);
@@ -82,8 +84,17 @@ function rejectMisspeltOption(tokens: readonly Token[], at: number): void {
 }
 
 const optionWords = ['top', 'limit', 'timezone'];
+/** Units spelled as they sound, too far from the word for an edit to find (`fortnite`). */
+const soundSlips: ReadonlyMap<string, string> = new Map([
+  ['fortnite', 'fortnight'],
+  ['fortnit', 'fortnight'],
+  ['minits', 'minutes'],
+]);
 /** Unit words a slip in can be corrected to (`wekks` -> `weeks`). */
-const unitWords: readonly string[] = [...units.keys()].filter((unit) => unit.length >= 3);
+const unitWords: readonly string[] = [
+  ...[...units.keys()].filter((unit) => unit.length >= 3),
+  'fortnight',
+];
 
 /**
  * The keyword `word` is a slip of: within one edit (two for words of 8 letters or more) or one
@@ -92,7 +103,9 @@ const unitWords: readonly string[] = [...units.keys()].filter((unit) => unit.len
  */
 export function nearest(word: string, keywords: readonly string[]): string | undefined {
   for (const keyword of keywords) {
-    if (word === keyword || word === `${keyword}s`) return undefined;
+    if (word === keyword) return undefined;
+    const plural = word.length === keyword.length + 1 && word.endsWith('s');
+    if (plural && word.startsWith(keyword)) return undefined;
   }
   return keywords.find((keyword) => isSlipOf(word, keyword));
 }

@@ -5,7 +5,8 @@
  */
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
-import { lowerAt, type Token } from '../tokens.ts';
+import { vocabularyErrors } from '../messages/vocabulary.ts';
+import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import type { Moment, MomentContext } from './ast.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import { matchTimeOfDay, withOffset } from './clock.ts';
@@ -20,48 +21,65 @@ import {
   matchUnitPeriod,
   matchYear,
 } from './periods.ts';
-import { weekdays } from './vocabulary.ts';
+import { type CalendarUnit, weekdays } from './vocabulary.ts';
 
 const startsReading = /^[a-z\d]/;
 
 /**
+ * How many readings one moment may nest (`in` `the` `week of` `2pm on` `Sep 9`): each prefix reads
+ * the moment after it, and a bound keeps what one position reads, and the stack, independent of
+ * the text (`in in in …`, `week of week of …` would otherwise read to its end from every word).
+ */
+const maxNesting = 4;
+
+/**
  * One moment or span at `at`. Exported for grammars that want a single time (a digest's window)
- * rather than a range.
+ * rather than a range. `depth`: how many prefixes led here.
  */
 export function matchMoment(
   tokens: readonly Token[],
   at: number,
   context: MomentContext,
+  depth = 0,
 ): Match<Moment> | undefined {
   const token = tokens[at];
-  if (token?.kind !== 'word') return undefined;
+  if (token?.kind !== 'word' || depth > maxNesting) return undefined;
+  const inner = depth + 1;
   const word = token.lower;
   // Every reading starts with a letter or a digit: a hashtag, a mention or a symbol is none.
   if (!startsReading.test(word)) return undefined;
 
   switch (word) {
     case 'on': {
-      const m = matchMoment(tokens, at + 1, 'prefixed');
+      const m = matchMoment(tokens, at + 1, 'prefixed', inner);
       return m !== undefined && (m.value.kind === 'day' || m.value.kind === 'local')
         ? m
         : undefined;
     }
     case 'in':
     case 'during':
+    case 'within':
     case 'over':
     case 'for': {
-      const m = matchMoment(tokens, at + 1, 'prefixed');
+      const m = matchMoment(tokens, at + 1, 'prefixed', inner);
       return m !== undefined && isSpan(m.value) ? m : undefined;
     }
     case 'tonight':
     case 'overnight':
       throw parseErrors.partOfDay(token.text);
     case 'the': {
-      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context);
+      const m = matchMoment(tokens, at + 1, context === 'free' ? 'prefixed' : context, inner);
       return m !== undefined && m.value.kind !== 'now' ? m : undefined;
     }
     case 'now':
       return { value: { kind: 'now' }, next: at + 1 };
+    case 'right':
+      // "right now": the end of a range, or alone the question of which window came before it.
+      if (lowerAt(tokens, at + 1) !== 'now') return undefined;
+      if (context === 'free') {
+        throw vocabularyErrors.vagueTime(tokensText(tokens, at, at + 2), 'last 24 hours');
+      }
+      return { value: { kind: 'now' }, next: at + 2 };
     case 'weekend':
       // Alone it is a word; `the weekend`, `over the weekend` name the most recent one.
       if (context === 'free') return undefined;
@@ -70,14 +88,37 @@ export function matchMoment(
     case 'yesterday':
     case 'tomorrow':
       return matchRelativeDay(tokens, at, word);
+    case 'day':
+      // "the day before yesterday".
+      if (lowerAt(tokens, at + 1) === 'before' && lowerAt(tokens, at + 2) === 'yesterday') {
+        const date = { kind: 'relative-day', days: -2 } as const;
+        return { value: { kind: 'day', date }, next: at + 3 };
+      }
+      return undefined;
+    case 'start':
+    case 'beginning':
+      // "since the start of the month": from where that period starts.
+      return context === 'free' ? undefined : matchStartOf(tokens, at);
+    case 'year-to-date':
     case 'ytd':
       return calendar('year', 0, at + 1);
+    case 'quarter-to-date':
     case 'qtd':
       return calendar('quarter', 0, at + 1);
+    case 'month-to-date':
     case 'mtd':
       return calendar('month', 0, at + 1);
+    case 'week-to-date':
     case 'wtd':
       return calendar('week', 0, at + 1);
+    case 'all':
+      // "all time": back to the first data, which a window names better.
+      if (lowerAt(tokens, at + 1) === 'time')
+        throw parseErrors.allTime(tokensText(tokens, at, at + 2));
+      return undefined;
+    case 'prior':
+    case 'preceding':
+      return matchRelativePeriod(tokens, at, 'previous');
     case 'last':
     case 'previous':
     case 'past':
@@ -91,7 +132,7 @@ export function matchMoment(
     case 'week':
     case 'wk':
       if (lowerAt(tokens, at + 1) === 'of') {
-        const day = matchMoment(tokens, at + 2, 'prefixed');
+        const day = matchMoment(tokens, at + 2, 'prefixed', inner);
         if (day === undefined || day.value.kind !== 'day') return undefined;
         return { value: { kind: 'week-of', date: day.value.date }, next: day.next };
       }
@@ -114,7 +155,7 @@ export function matchMoment(
     matchQuarter(tokens, at) ??
     matchIsoWeek(tokens, at) ??
     matchYear(tokens, at, context) ??
-    matchTimeFirst(tokens, at) ??
+    matchTimeFirst(tokens, at, inner) ??
     matchChronoDate(tokens, at)
   );
 }
@@ -128,15 +169,45 @@ const isSpan = (m: Moment): boolean =>
   m.kind === 'year' ||
   m.kind === 'calendar' ||
   m.kind === 'rolling' ||
+  m.kind === 'month-week' ||
   m.kind === 'through';
 
+const startUnits: ReadonlyMap<string, CalendarUnit> = new Map<string, CalendarUnit>([
+  ['week', 'week'],
+  ['month', 'month'],
+  ['quarter', 'quarter'],
+  ['year', 'year'],
+]);
+
+/**
+ * `start of the month`, `beginning of this year`, `start of last week`: that calendar period,
+ * whose start a range reads.
+ */
+function matchStartOf(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  if (lowerAt(tokens, at + 1) !== 'of') return undefined;
+  let i = at + 2;
+  const which = lowerAt(tokens, i);
+  let offset = 0;
+  if (which === 'the' || which === 'this' || which === 'current') i++;
+  else if (which === 'last' || which === 'previous') {
+    offset = -1;
+    i++;
+  }
+  const unit = startUnits.get(lowerAt(tokens, i) ?? '');
+  return unit === undefined ? undefined : calendar(unit, offset, i + 1);
+}
+
 /** A time first: `2pm`, `9:30 yesterday`, `14:05 on Sep 9`. */
-function matchTimeFirst(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+function matchTimeFirst(
+  tokens: readonly Token[],
+  at: number,
+  depth: number,
+): Match<Moment> | undefined {
   const start = lowerAt(tokens, at) === 'at' ? at + 1 : at;
   const time = matchTimeOfDay(tokens, start);
   if (time === undefined) return undefined;
   const dateAt = lowerAt(tokens, time.next) === 'on' ? time.next + 1 : time.next;
-  const dated = matchMoment(tokens, dateAt, 'prefixed');
+  const dated = matchMoment(tokens, dateAt, 'prefixed', depth);
   if (dated !== undefined && dated.value.kind === 'day') {
     const m = withOffset(tokens, dated.next, dated.value.date, time.value);
     return { value: { ...m.value, dateAfterTime: true } as Moment, next: m.next };

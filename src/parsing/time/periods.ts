@@ -4,6 +4,7 @@
  */
 import type { Match } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
+import { vocabularyErrors } from '../messages/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type MomentContext, yearAfterDay, yearAt } from './ast.ts';
 import { weeksInYear } from './calendar.ts';
@@ -11,6 +12,7 @@ import { matchPartOfDay } from './clock.ts';
 import { withTimeOfDay } from './dates.ts';
 import {
   type CalendarUnit,
+  months,
   numberWords,
   shorthandUnits,
   type Unit,
@@ -35,6 +37,12 @@ export function matchRelativePeriod(
   const next = lowerAt(tokens, at + 1);
   if (next === undefined) return undefined;
   if (word === 'this' && next === 'past') return matchRelativePeriod(tokens, at + 1, 'past');
+  if (word === 'last' && next === 'week' && lowerAt(tokens, at + 2) === 'of') {
+    return matchMonthWeek(tokens, at, 'last');
+  }
+  if (vagueAmounts.has(next) && (word === 'last' || word === 'past')) {
+    return matchVagueAmount(tokens, at, vagueAmounts.get(next));
+  }
   const back = word === 'last' || word === 'past' || word === 'previous';
   const part = matchPartOfDay(tokens, at + 1, {
     kind: 'relative-day',
@@ -120,14 +128,21 @@ export function matchUnitPeriod(
   return isoWeek(tokens, at, Number(week[1]), yearAfterDay(tokens, at + 2));
 }
 
-const gluedIsoWeek = /^(\d{4})-?w(\d{1,2})$/;
+const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw)-?(\d{1,2})$/;
 
-/** `2026-W46`, `2026W46`: that ISO week of that ISO year. */
+/**
+ * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46` (and `W46 2025`): that ISO week, of
+ * that ISO year or, without one, the most recent that has started.
+ */
 export function matchIsoWeek(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const word = lowerAt(tokens, at);
   const glued = word === undefined ? null : gluedIsoWeek.exec(word);
   if (glued === null) return undefined;
-  return isoWeek(tokens, at, Number(glued[2]), { value: Number(glued[1]), next: at + 1 });
+  const year =
+    glued[1] === undefined
+      ? yearAfterDay(tokens, at + 1)
+      : { value: Number(glued[1]), next: at + 1 };
+  return isoWeek(tokens, at, Number(glued[2]), year);
 }
 
 function isoWeek(
@@ -143,9 +158,52 @@ function isoWeek(
   return { value: { kind: 'iso-week', week, year: year.value }, next: year.next };
 }
 
+/** `the first week of November`, `the last week of October 2025`: its first or last 7 days. */
+export function matchMonthWeek(
+  tokens: readonly Token[],
+  at: number,
+  which: 'first' | 'last',
+): Match<Moment> | undefined {
+  if (lowerAt(tokens, at + 1) !== 'week' || lowerAt(tokens, at + 2) !== 'of') return undefined;
+  const month = months.get(lowerAt(tokens, at + 3) ?? '');
+  if (month === undefined) return undefined;
+  const year = yearAt(tokens, at + 4);
+  return {
+    value: { kind: 'month-week', month, year, which },
+    next: year === undefined ? at + 4 : at + 5,
+  };
+}
+
+/** `few`, `couple`: amounts people give without a number; `couple` is two. */
+const vagueAmounts: ReadonlyMap<string, number | undefined> = new Map([
+  ['few', undefined],
+  ['several', undefined],
+  ['couple', 2],
+]);
+
+/**
+ * `last couple of days` (two), `past few weeks` (no agreed number: refused with windows to
+ * choose from, the one closest to it in the command).
+ */
+function matchVagueAmount(
+  tokens: readonly Token[],
+  at: number,
+  amount: number | undefined,
+): Match<Moment> | undefined {
+  const of = lowerAt(tokens, at + 2) === 'of' ? at + 3 : at + 2;
+  const unit = units.get(lowerAt(tokens, of) ?? '');
+  if (unit === undefined) return undefined;
+  if (amount !== undefined) return { value: { kind: 'rolling', amount, unit }, next: of + 1 };
+  const fragment = tokensText(tokens, at, of + 1);
+  throw vocabularyErrors.vagueTime(fragment, `last 3 ${unit}s`);
+}
+
 /** `first half of 2026`, `second half`, `the first half of the year`. */
 export function matchHalf(tokens: readonly Token[], at: number): Match<Moment> | undefined {
   const which = lowerAt(tokens, at);
+  if (which === 'first' && lowerAt(tokens, at + 1) === 'week') {
+    return matchMonthWeek(tokens, at, 'first');
+  }
   if (lowerAt(tokens, at + 1) !== 'half') return undefined;
   const half = which === 'first' ? 1 : which === 'second' ? 2 : undefined;
   if (half === undefined) return undefined;

@@ -8,7 +8,8 @@ import { parseErrors } from '../messages/lookup.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts';
 import { gluedTimes } from './clock.ts';
-import { checkedDate, dayOfMonth } from './dates.ts';
+import { inOneOrder } from './date-order.ts';
+import { checkedDate, dayOfMonth, matchDate } from './dates.ts';
 import { nearest } from './misspelt.ts';
 import { matchMoment } from './moment.ts';
 import { misspellableWords, months, rangeSeparators, units } from './vocabulary.ts';
@@ -41,7 +42,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     if (tail === undefined)
       return { value: { kind: 'since', start: start.value }, next: start.next };
     const first = tail.value.start ?? start.value;
-    return rangeWithDay(tokens, first, tail.value.end, tail.next);
+    return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
   }
   if (word === 'between') {
     const start = matchEndpoint(tokens, at + 1);
@@ -55,7 +56,7 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
       if (lowerAt(tokens, start.next) === 'and') throw endpointError(tokens, at, start.next + 1);
       throw parseErrors.badTime(tokensText(tokens, at, start.next + 2));
     }
-    return rangeWithDay(tokens, start.value, end.value, end.next);
+    return rangeWithDay(tokens, at, start.value, end.value, end.next);
   }
   if (word !== undefined && openEndWords.has(word)) {
     const end = matchEndpoint(tokens, at + 1);
@@ -69,26 +70,42 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     const start: Moment = { kind: 'instant', epochSeconds: Number(word) };
     const tail = matchRangeTail(tokens, start, at + 1, false);
     if (tail === undefined) return undefined;
-    return rangeWithDay(tokens, start, tail.value.end, tail.next);
+    return rangeWithDay(tokens, at, start, tail.value.end, tail.next);
   }
   const glued = gluedTimes(tokens[at]);
   if (glued !== undefined) {
     const [start, end] = glued;
     return rangeWithDay(
       tokens,
+      at,
       { kind: 'local', date: undefined, time: start },
       { kind: 'local', date: undefined, time: end },
       at + 1,
     );
   }
+  const days = daysBeforeMonth(tokens, at);
+  if (days !== undefined) return days;
   const moment = matchMoment(tokens, at, 'free');
   if (moment === undefined) return undefined;
   const tail = matchRangeTail(tokens, moment.value, moment.next, false);
   if (tail === undefined)
     return { value: { kind: 'period', moment: moment.value }, next: moment.next };
   const first = tail.value.start ?? moment.value;
-  return rangeWithDay(tokens, first, tail.value.end, tail.next);
+  return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
 };
+
+/** `1st to 15th November`, `1 - 15 Nov 2025`: the month (and year) named once, at the end. */
+function daysBeforeMonth(tokens: readonly Token[], at: number): Match<TimeExpression> | undefined {
+  const first = dayOfMonth.exec(lowerAt(tokens, at) ?? '');
+  if (first === null || !isRangeSeparator(tokens[at + 1])) return undefined;
+  if (!dayOfMonth.test(lowerAt(tokens, at + 2) ?? '')) return undefined;
+  const end = matchDate(tokens, at + 2);
+  if (end?.value.kind !== 'day' || end.value.date.kind !== 'ymd') return undefined;
+  const { year, month } = end.value.date;
+  const fragment = tokensText(tokens, at, end.next);
+  const start: Moment = { kind: 'day', date: checkedDate(fragment, year, month, Number(first[1])) };
+  return rangeWithDay(tokens, at, start, end.value, end.next);
+}
 
 function isRangeSeparator(token: Token | undefined): boolean {
   return token?.kind === 'dash' || (token?.kind === 'word' && rangeSeparators.has(token.lower));
@@ -111,10 +128,12 @@ function endpointError(tokens: readonly Token[], keyword: number, at: number): P
  */
 function rangeWithDay(
   tokens: readonly Token[],
-  start: Moment,
-  end: Moment,
+  from: number,
+  first: Moment,
+  last: Moment,
   next: number,
 ): Match<TimeExpression> {
+  const { start, end } = inOneOrder(first, last, () => tokensText(tokens, from, next));
   if (start.kind === 'local' && start.date === undefined && end.kind === 'local') {
     if (end.date !== undefined) {
       // "between 9am and 5pm yesterday": the end read "5pm yesterday" as one time-first moment.
@@ -131,6 +150,9 @@ function rangeWithDay(
         next: day.next,
       };
     }
+    // "noon to 2pm", "10pm to 2am": today's, as "this afternoon" is; the end follows the start.
+    const today = { ...start, date: { kind: 'relative-day', days: 0 }, today: true } as const;
+    return { value: { kind: 'range', start: today, end }, next };
   }
   return { value: { kind: 'range', start, end }, next };
 }

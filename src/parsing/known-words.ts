@@ -1,0 +1,189 @@
+/**
+ * The vocabulary's words where they stand (`vocabulary.ts`): what a ranking is by (`by reach`,
+ * `most retweeted`, `mentions`), formats that are also everyday words (`excel`, `bar`), fillers
+ * and politeness (left out), and words for what the service cannot do yet (refused, saying what
+ * they would mean). A known word beside the words of a phrase is no database either: the phrase is
+ * refused, to be quoted.
+ */
+import type { Metric } from '../model/metrics.ts';
+import type { Match, Matcher } from './grammar.ts';
+import { parseErrors } from './messages/lookup.ts';
+import { vocabularyErrors } from './messages/vocabulary.ts';
+import { isMarkedDatabase } from './question.ts';
+import { isReservedWord } from './reserved.ts';
+import { isSlipOf } from './time/misspelt.ts';
+import { lowerAt, type Token, tokensText } from './tokens.ts';
+import {
+  type FormatWord,
+  meaningOf,
+  meaningOfTyped,
+  metricAdjectives,
+  metricSpellings,
+  metricWords,
+  stakeholderWords,
+} from './vocabulary.ts';
+
+/** A known word read where it stands. */
+export type KnownWord =
+  | { readonly kind: 'metric'; readonly metric: Metric }
+  | { readonly kind: 'format'; readonly format: FormatWord };
+
+/**
+ * A word that can only be a word of a phrase: neither a database with a mark of its own, nor a
+ * number, nor a word the grammars or the vocabulary know.
+ */
+export function isPhraseWord(token: Token | undefined): boolean {
+  if (token?.kind !== 'word' || isMarkedDatabase(token) || !startsWithLetter.test(token.text)) {
+    return false;
+  }
+  return !isReservedWord(token.text) && meaningOfTyped(token.text) === undefined;
+}
+
+const startsWithLetter = /^\p{L}/u;
+
+/**
+ * A bare known word at `at`, apart from any phrase: a metric or a format is read, and words for
+ * what cannot be asked yet (who people are, followers, trends, vague periods, counts the service
+ * has not) are refused, saying what they would mean. Beside a phrase's words a known word is left
+ * to the phrase, which it makes no database (`grammar.ts`); fillers and politeness always are.
+ */
+export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
+  const token = tokens[at];
+  if (token?.kind !== 'word') return undefined;
+  const most = matchMost(tokens, at);
+  if (most !== undefined) return { value: { kind: 'metric', metric: most.value }, next: most.next };
+  const meaning = meaningOfTyped(token.text);
+  const before = scan?.afterClause !== true && isPhraseWord(tokens[at - 1]);
+  const apart = !before && !isPhraseWord(tokens[at + 1]);
+  if (meaning === undefined) {
+    // "impresions" alone: a slip of a metric, not a database.
+    const meant = apart && token.lower.length >= 7 ? metricSlip(token.lower) : undefined;
+    if (meant !== undefined) throw parseErrors.didYouMean(token.text, meant, 'unrecognised');
+    return undefined;
+  }
+  if (meaning.kind === 'filler' || meaning.kind === 'politeness') return undefined;
+  // "tweets from doctors", "only doctors": the word that leads to who people are goes with it.
+  const lead = stakeholderLeads.has(lowerAt(tokens, at - 1) ?? '');
+  if (meaning.kind === 'stakeholder' && lead && !isPhraseWord(tokens[at + 1])) {
+    throw vocabularyErrors.stakeholder(tokensText(tokens, at - 1, at + 1), meaning.category, false);
+  }
+  if (!apart) return undefined;
+  switch (meaning.kind) {
+    case 'metric':
+      return { value: { kind: 'metric', metric: meaning.metric }, next: at + 1 };
+    case 'format':
+      return { value: { kind: 'format', format: meaning.format }, next: at + 1 };
+    case 'other-metric':
+      throw vocabularyErrors.otherMetric(token.text, token.text, meaning.nearest);
+    case 'followers':
+      throw vocabularyErrors.followers(token.text);
+    case 'stakeholder':
+      throw vocabularyErrors.stakeholder(token.text, meaning.category, true);
+    case 'trend':
+      throw vocabularyErrors.trend(token.text);
+    case 'vague-time':
+      throw vocabularyErrors.vagueTime(token.text);
+  }
+};
+
+/** The metric `word` is a slip of (`impresions`, `retweats`), when one is that near. */
+function metricSlip(word: string): string | undefined {
+  if (meaningOf(word) !== undefined) return undefined;
+  return metricSpellings.find((spelling) => isSlipOf(word, spelling));
+}
+
+/** Words that lead to who people are: `from doctors`, `only doctors`, `among nurses`. */
+const stakeholderLeads: ReadonlySet<string> = new Set([
+  'from',
+  'by',
+  'among',
+  'of',
+  'only',
+  'just',
+  'for',
+]);
+
+/** `most retweeted`, `most mentions`, `highest reach`: the metric they rank by. */
+function matchMost(tokens: readonly Token[], at: number): Match<Metric> | undefined {
+  const word = lowerAt(tokens, at);
+  if (word !== 'most' && word !== 'highest' && word !== 'biggest') return undefined;
+  const next = lowerAt(tokens, at + 1) ?? '';
+  const metric =
+    (word === 'most' ? metricAdjectives.get(next) : undefined) ?? metricWords.get(next);
+  return metric === undefined ? undefined : { value: metric, next: at + 2 };
+}
+
+const rankWords: ReadonlySet<string> = new Set([
+  'ranked',
+  'rank',
+  'ranking',
+  'sorted',
+  'sort',
+  'ordered',
+  'order',
+  'rated',
+]);
+/** Words between `by` and a metric that add nothing (`by number of mentions`, `by the reach`). */
+const countWords: ReadonlySet<string> = new Set(['number', 'of', 'the', 'total', 'count', 'most']);
+const categoryWords: ReadonlySet<string> = new Set(['category', 'categories', 'stakeholders']);
+const ratioWords: ReadonlySet<string> = new Set(['rate', 'ratio', 'percentage', 'share']);
+/** Units after `by`: a ranking per period is a trend (`by week`). */
+const periodWords: ReadonlySet<string> = new Set([
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'hour',
+  'hours',
+  'year',
+  'quarter',
+]);
+
+/**
+ * `by <metric>`, `ranked by`, `sorted by`, `ordered by` (`by reach`, `by HSG score`, `by number of
+ * mentions`) -> the metric. Once `by` is there it claims what follows: a slip of a metric gets a
+ * did-you-mean, a count the service has not (`likes`), followers, who people are (`by doctors`)
+ * and periods (`by week`) are refused with what they would mean, and anything else with the list
+ * of metrics, so no `by …` is ever left to become a database.
+ */
+export const matchRanking: Matcher<Metric> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  let by: number;
+  if (word === 'by') by = at;
+  else if (word !== undefined && rankWords.has(word) && lowerAt(tokens, at + 1) === 'by') {
+    by = at + 1;
+  } else return undefined;
+  let i = by + 1;
+  if (tokens[i]?.kind !== 'word') return undefined;
+  while (countWords.has(lowerAt(tokens, i) ?? '') && tokens[i + 1]?.kind === 'word') i++;
+  const name = lowerAt(tokens, i) ?? '';
+  // "by category" asks how the people split: the pie (`options.ts`).
+  if (word === 'by' && categoryWords.has(name)) return undefined;
+  const next = lowerAt(tokens, i + 1);
+  const metric = metricWords.get(name);
+  if (metric !== undefined && ratioWords.has(next ?? '')) {
+    // "by engagement rate": a ratio the service does not count.
+    const rate = tokensText(tokens, i, i + 2);
+    throw vocabularyErrors.otherMetric(tokensText(tokens, at, i + 2), rate, metric);
+  }
+  if (metric !== undefined) {
+    const twoWords = (name === 'hsg' || name === 'influence') && next === 'score';
+    const counted = next === 'count' || next === 'counts';
+    return { value: metric, next: twoWords || counted ? i + 2 : i + 1 };
+  }
+  const fragment = tokensText(tokens, at, i + 1);
+  const meaning = meaningOf(name);
+  if (meaning?.kind === 'other-metric')
+    throw vocabularyErrors.otherMetric(fragment, name, meaning.nearest);
+  if (meaning?.kind === 'followers') throw vocabularyErrors.followers(fragment);
+  const category = stakeholderWords.get(name);
+  if (category !== undefined) throw vocabularyErrors.stakeholder(fragment, category, false);
+  if (meaning?.kind === 'trend' || periodWords.has(name)) throw vocabularyErrors.trend(fragment);
+  const meant = name.length >= 4 ? metricSlip(name) : undefined;
+  if (meant !== undefined) {
+    throw parseErrors.didYouMean(fragment, `${tokensText(tokens, at, i)} ${meant}`, 'unrecognised');
+  }
+  throw parseErrors.unknownMetric(fragment);
+};
