@@ -815,3 +815,22 @@ describe('createsDigest', () => {
     expect(createsDigest(text)).toBe(creates);
   });
 });
+
+describe('schedule text past its bound', () => {
+  it('refuses a cron expression over 200 characters without echoing it back', () => {
+    const fields = `0 9 ${Array.from({ length: 120 }, (_, i) => (i % 28) + 1).join(',')} * *`;
+    const result = parseDigestCommand(`digest #hcsm cron "${fields}"`, context);
+    expect(result).toBeInstanceOf(ParseError);
+    const message = (result as ParseError).message;
+    expect(message).toContain(
+      `That schedule is ${fields.length.toLocaleString('en-US')} characters long`,
+    );
+    expect(message).toContain('at most 200');
+    expect(message).not.toContain(fields.slice(0, 40));
+  });
+
+  it('reads a cron expression of ordinary length as before', () => {
+    const result = parseDigestCommand('digest #hcsm cron "0 9 1,15 * *"', context);
+    expect(result).not.toBeInstanceOf(ParseError);
+  });
+});

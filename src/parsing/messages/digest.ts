@@ -23,6 +23,16 @@ const scheduleForms =
 
 /** Messages of the digest grammar: what was wrong, the fragment as typed, a command that works. */
 export const digestErrors = {
+  /** A schedule's text past `limit` characters: refused without quoting it back. */
+  scheduleTooLong(length: number, limit: number): ParseError {
+    const count = length.toLocaleString('en-US');
+    return new ParseError(
+      'bad_schedule',
+      `That schedule is ${count} characters long: a schedule holds at most ${limit} (a cron expression is five short fields). ${scheduleForms}. ${tryDigest}`,
+      `${count} characters`,
+    );
+  },
+
   unreadable(fragment: string): ParseError {
     return new ParseError(
       'bad_schedule',

@@ -300,7 +300,13 @@ function joinCronTokens(tokens: readonly Token[], from: number, to: number): str
   return text;
 }
 
+/** The longest schedule text read: five cron fields with lists and steps fit in far less. */
+export const maxScheduleLength = 200;
+
 function cronClause(expression: string): ScheduleClause {
+  if (expression.length > maxScheduleLength) {
+    throw digestErrors.scheduleTooLong(expression.length, maxScheduleLength);
+  }
   const days: ScheduleDays = { kind: 'cron', expression: expression.trim().replace(/\s+/g, ' ') };
   return { days, time: undefined, timeFragment: undefined, morning: false };
 }
