@@ -16,13 +16,15 @@ import {
   type TimeWindow,
 } from './time/evaluate.ts';
 import { isSlipOf } from './time/misspelt.ts';
+import { type PeriodUnit, periodShape, previousPeriod } from './time/previous-period.ts';
 import { matchTimeExpression } from './time/ranges.ts';
-import { sameLengthBefore, shift } from './time/shift.ts';
+import { shift } from './time/shift.ts';
 import { numberWords, type Unit, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 
 /**
- * A comparison as read: `previous`, the period of equal length just before the window; `year`,
+ * A comparison as read: `previous`, the previous period (`time/previous-period.ts`: the calendar
+ * unit before, the same part of it for a unit to date, else the equal span before); `year`,
  * the same window a year earlier; `before`, `amount` units ending where the window starts (`the
  * week before`, `the previous 7 days`, `the previous month`); `window`, a window of its own (`vs
  * Q2`, `vs last month`).
@@ -36,6 +38,16 @@ export type Comparison =
 const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'against']);
 const previousWords: ReadonlySet<string> = new Set(['previous', 'prior', 'preceding']);
 const calendarUnits: ReadonlySet<string> = new Set(['day', 'week', 'month', 'quarter', 'year']);
+/** `the same <what> last year`. */
+const sameWhat: ReadonlySet<string> = new Set([
+  'period',
+  'window',
+  'week',
+  'month',
+  'quarter',
+  'days',
+  'time',
+]);
 
 /**
  * `vs`, `versus`, `against`, `compared to`/`with`, then `previous` (`the previous period`, `prior
@@ -47,6 +59,8 @@ const calendarUnits: ReadonlySet<string> = new Set(['day', 'week', 'month', 'qua
 export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   const word = lowerAt(tokens, at);
   if (word === undefined) return undefined;
+  const yearOverYear = matchYearOverYear(tokens, at);
+  if (yearOverYear !== undefined) return yearOverYear;
   let next: number;
   if (word === 'with') {
     // "compare last week with the week before": only a comparison when one follows.
@@ -71,6 +85,18 @@ export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   throw parseErrors.badComparison(tokensText(tokens, at, next + 1));
 };
 
+/** `yoy`, `y/y`, `year over year`, `year-over-year`: the same window a year earlier. */
+function matchYearOverYear(tokens: readonly Token[], at: number): Match<Comparison> | undefined {
+  const word = lowerAt(tokens, at);
+  if (word === 'yoy' || word === 'y/y' || word === 'year-over-year') {
+    return { value: { kind: 'year' }, next: at + 1 };
+  }
+  if (word === 'year' && lowerAt(tokens, at + 1) === 'over' && lowerAt(tokens, at + 2) === 'year') {
+    return { value: { kind: 'year' }, next: at + 3 };
+  }
+  return undefined;
+}
+
 function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | undefined {
   const the = lowerAt(tokens, at) === 'the' ? at + 1 : at;
   const first = lowerAt(tokens, the);
@@ -87,8 +113,17 @@ function matchTarget(tokens: readonly Token[], at: number): Match<Comparison> | 
   }
   if (first === 'period' && second === 'before')
     return { value: { kind: 'previous' }, next: the + 2 };
-  if (first === 'same' && second === 'period' && lowerAt(tokens, the + 2) === 'last') {
-    if (lowerAt(tokens, the + 3) === 'year') return { value: { kind: 'year' }, next: the + 4 };
+  // `the same period last year`, `the same quarter (month, week) last year`, or `a year ago`.
+  if (first === 'same' && second !== undefined && sameWhat.has(second)) {
+    const last = lowerAt(tokens, the + 2);
+    const year = lowerAt(tokens, the + 3);
+    if (last === 'last' && year === 'year') return { value: { kind: 'year' }, next: the + 4 };
+    if (last === 'a' && year === 'year' && lowerAt(tokens, the + 4) === 'ago') {
+      return { value: { kind: 'year' }, next: the + 5 };
+    }
+  }
+  if (first !== undefined && matchYearOverYear(tokens, the) !== undefined) {
+    return matchYearOverYear(tokens, the);
   }
   if ((first === 'last' && second === 'year') || (first === 'a' && second === 'year')) {
     const ago = first === 'a' && lowerAt(tokens, the + 2) === 'ago';
@@ -128,22 +163,33 @@ export function comparisonWindow(
   main: TimeWindow,
   context: TimeContext,
   fragment: string,
+  hint?: PeriodUnit,
 ): TimeWindow {
   switch (comparison.kind) {
     case 'previous':
-      return { start: sameLengthBefore(main.start, main.end), end: main.start };
+      return previousPeriod(main, hint);
     case 'year':
       return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
-    case 'before':
+    case 'before': {
+      // `vs previous month` beside a month (or a month to date): the calendar month before.
+      const unit = comparison.amount === 1 ? asPeriodUnit(comparison.unit) : undefined;
+      if (unit !== undefined && periodShape(main, unit)?.unit === unit) {
+        return previousPeriod(main, unit);
+      }
       return { start: shift(main.start, comparison.unit, -comparison.amount), end: main.start };
+    }
     case 'window':
       return evaluateTimeExpression(comparison.expression, context, fragment);
   }
 }
 
+function asPeriodUnit(unit: Unit): PeriodUnit | undefined {
+  return unit === 'minute' || unit === 'hour' ? undefined : unit;
+}
+
 /**
- * `request` compared with the period of equal length just before its window, read as `vs
- * previous period` reads it: what the "Compare with previous period" button asks for. `context`
+ * `request` compared with the previous period of its window, read as `vs previous period` reads
+ * it (the unit inferred from the window itself): what the "Compare with previous period" button asks for. `context`
  * gives the clock and the request's zone; `earliestDate` the first day with data (default
  * {@link earliestDataDate}). Returns the ParseError when that period starts before it.
  */

@@ -120,6 +120,7 @@ import {
   rejectMisspeltTime,
   type TimeExpression,
 } from './time/index.ts';
+import { periodHint } from './time/previous-period.ts';
 import { fragmentOf, type Token, tokenize } from './tokens.ts';
 import { checkTrendOptions, matchTrend, trendWindow } from './trend.ts';
 import { meaningOfTyped } from './vocabulary.ts';
@@ -341,7 +342,13 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     comparison === undefined
       ? undefined
       : checkEarliest(
-          comparisonWindow(comparison.value, window, timeContext, comparison.fragment),
+          comparisonWindow(
+            comparison.value,
+            window,
+            timeContext,
+            comparison.fragment,
+            periodHint(time?.value),
+          ),
           earliest,
           comparison.fragment,
         );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
-import { withPreviousPeriod } from '../../src/parsing/index.ts';
+import { parseLookup, withPreviousPeriod } from '../../src/parsing/index.ts';
 import { failure, lookup, saturday } from './lookup-helpers.ts';
 
 describe('parseLookup', () => {
@@ -68,10 +68,11 @@ describe('parseLookup', () => {
         ['2026-09-01T00:00:00+00:00', '2026-10-01T00:00:00+00:00'],
       ],
       [
+        // A month to date: the same elapsed part of the month before.
         '#x this month vs the month before',
         'UTC',
         saturday,
-        ['2026-10-01T00:00:00+00:00', '2026-11-01T00:00:00+00:00'],
+        ['2026-10-01T00:00:00+00:00', '2026-10-21T15:30:00+00:00'],
       ],
       [
         '#x last week vs previous (the week before holds the US fall-back: 7 whole days)',
@@ -188,5 +189,84 @@ describe('parseLookup', () => {
         message: expect.stringContaining('rank by mentions, retweets (reposts), tweets (posts)'),
       });
     });
+  });
+});
+
+describe('the previous period of a calendar window (issue 20)', () => {
+  const now = new Date('2026-11-26T10:28:00Z');
+  const compared = (text: string, zone = 'UTC', at = now) => {
+    const request = parseLookup(text, { now: at, zone });
+    if (request instanceof Error) throw request;
+    return [request.compare?.start, request.compare?.end];
+  };
+
+  it.each([
+    [
+      '#hcsm last month vs previous period',
+      ['2026-09-01T00:00:00+00:00', '2026-10-01T00:00:00+00:00'],
+    ],
+    [
+      '#hcsm last year vs previous period',
+      ['2024-01-01T00:00:00+00:00', '2025-01-01T00:00:00+00:00'],
+    ],
+    ['#hcsm mtd vs previous period', ['2026-10-01T00:00:00+00:00', '2026-10-26T10:28:00+00:00']],
+    ['#hcsm qtd vs previous period', ['2026-07-01T00:00:00+00:00', '2026-08-26T10:28:00+00:00']],
+    ['#hcsm ytd vs previous period', ['2025-01-01T00:00:00+00:00', '2025-11-26T10:28:00+00:00']],
+    [
+      '#hcsm H1 2026 vs previous period',
+      ['2025-07-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00'],
+    ],
+    [
+      '#hcsm 2026-W47 vs previous period',
+      ['2026-11-09T00:00:00+00:00', '2026-11-16T00:00:00+00:00'],
+    ],
+    [
+      '#hcsm yesterday vs previous period',
+      ['2026-11-24T00:00:00+00:00', '2026-11-25T00:00:00+00:00'],
+    ],
+    [
+      '#hcsm last 7 days vs previous period',
+      ['2026-11-12T10:28:00+00:00', '2026-11-19T10:28:00+00:00'],
+    ],
+    [
+      '#hcsm this month vs previous month',
+      ['2026-10-01T00:00:00+00:00', '2026-10-26T10:28:00+00:00'],
+    ],
+    [
+      '#hcsm last week vs previous week',
+      ['2026-11-09T00:00:00+00:00', '2026-11-16T00:00:00+00:00'],
+    ],
+    ['#hcsm last quarter yoy', ['2025-07-01T00:00:00+00:00', '2025-10-01T00:00:00+00:00']],
+    [
+      '#hcsm Q3 vs same quarter last year',
+      ['2025-07-01T00:00:00+00:00', '2025-10-01T00:00:00+00:00'],
+    ],
+    [
+      '#hcsm last month vs same period last year',
+      ['2025-10-01T00:00:00+00:00', '2025-11-01T00:00:00+00:00'],
+    ],
+    ['#hcsm last month year over year', ['2025-10-01T00:00:00+00:00', '2025-11-01T00:00:00+00:00']],
+  ])('compares %j with %j', (text, window) => {
+    expect(compared(text)).toEqual(window);
+  });
+
+  it('compares a month to date on Mar 31 with the whole of February, clamped to its end', () => {
+    expect(
+      compared('#hcsm mtd vs previous period', 'UTC', new Date('2026-03-31T10:00:00Z')),
+    ).toEqual(['2026-02-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00']);
+  });
+
+  it('compares a leap day with the same day a year earlier, clamped to Feb 28', () => {
+    expect(compared('#hcsm Feb 29 2028 yoy', 'UTC', new Date('2028-03-05T10:00:00Z'))).toEqual([
+      '2027-02-28T00:00:00+00:00',
+      '2027-03-01T00:00:00+00:00',
+    ]);
+  });
+
+  it('keeps the previous month whole across the DST change in New York (DST)', () => {
+    expect(compared('#hcsm last month vs previous period', 'America/New_York')).toEqual([
+      '2026-09-01T00:00:00-04:00',
+      '2026-10-01T00:00:00-04:00',
+    ]);
   });
 });

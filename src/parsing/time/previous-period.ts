@@ -7,6 +7,7 @@
  * calendar days, then time) just before for any other window. Every step is luxon's in the window's zone, so DST days keep their wall clock.
  */
 import type { DateTime } from 'luxon';
+import type { TimeExpression } from './ast.ts';
 import type { TimeWindow } from './evaluate.ts';
 import { sameLengthBefore } from './shift.ts';
 
@@ -88,4 +89,29 @@ export function previousPeriod(window: TimeWindow, hint?: PeriodUnit): TimeWindo
     millisecond: window.end.millisecond,
   });
   return { start, end: sameElapsed < window.start ? sameElapsed : window.start };
+}
+
+/**
+ * The calendar unit a time expression names (`last month`, `mtd`, `Q3`, `2026-W47`, `yesterday`),
+ * so that `vs previous period` follows the person's unit where a window fits several (Oct 1 to
+ * now is both a month and a quarter to date); undefined for ranges and rolling windows.
+ */
+export function periodHint(expression: TimeExpression | undefined): PeriodUnit | undefined {
+  if (expression?.kind !== 'period') return undefined;
+  const moment = expression.moment;
+  switch (moment.kind) {
+    case 'calendar':
+      return moment.unit;
+    case 'month':
+    case 'quarter':
+    case 'half':
+    case 'year':
+    case 'day':
+      return moment.kind;
+    case 'iso-week':
+    case 'week-of':
+      return 'week';
+    default:
+      return undefined;
+  }
 }
