@@ -6,8 +6,10 @@
  *                                                        result line each, in order; exit 0
  *
  * Results are `{"databases","start","end","timezone","top"}` in that order, then `"compare":
- * {"start","end"}`, `"metric"`, `"presentation"` and `"export": true` only when the text asks for
- * them (`vs previous period`, `by mentions`, `table`, `export`); errors are `{"error":{"message"}}`. U+2028 and U+2029 are escaped in the output and
+ * {"start","end"}`, `"metric"`, `"presentation"`, `"stakeholders": {"include","exclude"}` (the
+ * service's category names), `"orderBy": "followers"`, `"trend"`, `"person"` and `"export": true`
+ * only when the text asks for them (`vs previous period`, `by mentions`, `table`, `doctors`, `by
+ * followers`, `weekly`, `@handle`, `export`); errors are `{"error":{"message"}}`. U+2028 and U+2029 are escaped in the output and
  * end no input line, so one line is one line for every reader. `--tz` defaults to UTC and `--now` to the clock (read once per run);
  * a line's own `tz`/`now` override them, and `null` means the default. Every input line gets
  * exactly one output line, blank ones included (an error saying the line is empty), so outputs
@@ -113,6 +115,7 @@ function parseOne(
   const request = parseLookup(text, { now: instant, zone });
   if (request instanceof Error) return failure(request.message);
   const { databases, start, end, timezone, top, compare, metric, presentation } = request;
+  const { stakeholders, orderBy, trend, person } = request;
   return {
     ok: true,
     json: jsonLine({
@@ -121,7 +124,7 @@ function parseOne(
       end,
       timezone,
       top,
-      ...defined({ compare, metric, presentation }),
+      ...defined({ compare, metric, presentation, stakeholders, orderBy, trend, person }),
       ...(request.export === true ? { export: true } : {}),
     }),
   };

@@ -20,22 +20,24 @@ export const stakeholderCategoryNames = [
 
 export type StakeholderCategoryName = (typeof stakeholderCategoryNames)[number];
 
-/** Who to keep: anyone in one of `include` (everyone when empty), and no one in `exclude`. */
+/**
+ * Who to keep: anyone in one of `include` (everyone when empty), and no one in `exclude`. Names are
+ * the service's (`stakeholderCategoryNames`, and any further ones it sends, such as `Spam`).
+ */
 export interface StakeholderFilter {
-  readonly include: readonly StakeholderCategoryName[];
-  readonly exclude: readonly StakeholderCategoryName[];
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
 }
+
+/** The organisations' categories: `organizations`, `orgs`, `companies`. */
+export const organisationCategories: readonly StakeholderCategoryName[] =
+  stakeholderCategoryNames.filter((name) => name.startsWith('Org. '));
 
 /** True when a person with these category names passes the filter. */
 export function passesStakeholders(
   categories: readonly string[],
   filter: StakeholderFilter,
 ): boolean {
-  if (categories.some((name) => (filter.exclude as readonly string[]).includes(name))) {
-    return false;
-  }
-  return (
-    filter.include.length === 0 ||
-    categories.some((name) => (filter.include as readonly string[]).includes(name))
-  );
+  if (categories.some((name) => filter.exclude.includes(name))) return false;
+  return filter.include.length === 0 || categories.some((name) => filter.include.includes(name));
 }

@@ -6,6 +6,7 @@
  * refused, to be quoted.
  */
 import type { Metric } from '../model/metrics.ts';
+import { organisationCategories, type StakeholderFilter } from '../model/stakeholders.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { vocabularyErrors } from './messages/vocabulary.ts';
@@ -15,6 +16,7 @@ import { isSlipOf } from './time/misspelt.ts';
 import { lowerAt, type Token, tokensText } from './tokens.ts';
 import {
   type FormatWord,
+  followerWords,
   meaningOf,
   meaningOfTyped,
   metricAdjectives,
@@ -186,4 +188,89 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
     throw parseErrors.didYouMean(fragment, `${tokensText(tokens, at, i)} ${meant}`, 'unrecognised');
   }
   throw parseErrors.unknownMetric(fragment);
+};
+
+/** Words that keep who follows: `only doctors`, `just patients`, `among nurses`, `tweets from doctors`. */
+const includeLeads: ReadonlySet<string> = new Set(['only', 'just', 'among', 'from', 'by', 'of']);
+/** Words that leave out who follows: `excluding orgs`, `no pharma`, `without organizations`. */
+const excludeLeads: ReadonlySet<string> = new Set([
+  'excluding',
+  'exclude',
+  'without',
+  'except',
+  'no',
+  'not',
+]);
+const listJoiners: ReadonlySet<string> = new Set(['and', 'or', '&', ',', '+']);
+
+/** The service's category names a word of `stakeholderWords` keeps (`include`) or leaves out. */
+function categoriesOf(meaning: string): { include: string[]; exclude: string[] } {
+  if (meaning === 'an organisation') return { include: [...organisationCategories], exclude: [] };
+  if (meaning === 'an individual') return { include: [], exclude: [...organisationCategories] };
+  return { include: [meaning], exclude: [] };
+}
+
+/**
+ * Who people are, where it stands: `doctors`, `only doctors and nurses`, `excluding orgs`, `no
+ * pharma`, `tweets from doctors`. The service cannot filter by it; the lookup asks for its top 500
+ * and keeps these people (`analytics/local-ranking.ts`). A word beside the words of a phrase is left
+ * to the phrase (`shift nurses`), which the vocabulary then refuses, to be quoted.
+ */
+export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
+  const word = lowerAt(tokens, at) ?? '';
+  const lead = includeLeads.has(word) ? 'include' : excludeLeads.has(word) ? 'exclude' : undefined;
+  const first = lead === undefined ? at : at + 1;
+  if (stakeholderWords.get(lowerAt(tokens, first) ?? '') === undefined) return undefined;
+  if (lead === undefined && isPhraseWord(tokens[at - 1])) return undefined;
+  const include = new Set<string>();
+  const exclude = new Set<string>();
+  let next = first;
+  for (;;) {
+    const meaning = stakeholderWords.get(lowerAt(tokens, next) ?? '') as string;
+    const { include: kept, exclude: left } = categoriesOf(meaning);
+    const [into, other] = lead === 'exclude' ? [exclude, include] : [include, exclude];
+    for (const name of kept) into.add(name);
+    for (const name of left) other.add(name);
+    next += 1;
+    const joiner = tokens[next]?.kind === 'comma' ? ',' : (lowerAt(tokens, next) ?? '');
+    if (
+      !listJoiners.has(joiner) ||
+      stakeholderWords.get(lowerAt(tokens, next + 1) ?? '') === undefined
+    ) {
+      break;
+    }
+    next += 1;
+  }
+  // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
+  const after = lowerAt(tokens, next) ?? '';
+  const leads = includeLeads.has(after) || excludeLeads.has(after);
+  if (lead === undefined && !leads && isPhraseWord(tokens[next])) return undefined;
+  return { value: { include: [...include], exclude: [...exclude] }, next };
+};
+
+/**
+ * `by followers`, `ranked by follower count`, `most followers`: the service's top 500 ranked here by followers
+ * (lookups only: a digest keeps no such ranking); any other `by …` as {@link matchRanking} reads it.
+ */
+export const matchLookupRanking: Matcher<Metric | 'followers'> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  const most = word === 'most' || word === 'highest' || word === 'biggest';
+  if (most && followerWords.has(lowerAt(tokens, at + 1) ?? '')) {
+    return { value: 'followers', next: at + 2 };
+  }
+  const by =
+    word === 'by'
+      ? at
+      : rankWords.has(word ?? '') && lowerAt(tokens, at + 1) === 'by'
+        ? at + 1
+        : -1;
+  if (by >= 0) {
+    let i = by + 1;
+    while (countWords.has(lowerAt(tokens, i) ?? '') && tokens[i + 1]?.kind === 'word') i++;
+    if (followerWords.has(lowerAt(tokens, i) ?? '')) {
+      const counted = ['count', 'counts'].includes(lowerAt(tokens, i + 1) ?? '');
+      return { value: 'followers', next: counted ? i + 2 : i + 1 };
+    }
+  }
+  return matchRanking(tokens, at);
 };

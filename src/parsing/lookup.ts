@@ -92,12 +92,18 @@ import {
 } from '../model/lookup.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
-import { type KnownWord, matchKnownWord, matchRanking } from './known-words.ts';
+import {
+  type KnownWord,
+  matchKnownWord,
+  matchLookupRanking,
+  matchStakeholders,
+} from './known-words.ts';
 import { boundedText } from './limits.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { personErrors } from './messages/trend.ts';
@@ -132,9 +138,10 @@ interface LookupClauses {
   zone: string;
   top: number;
   compare: Comparison;
-  metric: Metric;
+  metric: Metric | 'followers';
   show: ShowOption;
   trend: TrendUnit;
+  stakeholders: StakeholderFilter;
   time: TimeExpression;
   known: KnownWord;
   misspeltTime: never;
@@ -170,9 +177,10 @@ const lookupClauses: Clauses<LookupClauses> = {
   zone: matchZoneOption,
   top: matchLookupTop,
   compare: matchComparison,
-  // `by week` is a trend before `by` can be a metric.
+  // `by week` is a trend, and `by doctors` who people are, before `by` can be a metric.
   trend: matchTrend,
-  metric: matchRanking,
+  stakeholders: matchStakeholders,
+  metric: matchLookupRanking,
   show: matchShowOption,
   time: matchTimeExpression,
   known: matchKnownWord,
@@ -243,6 +251,9 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let compare: { value: Comparison; fragment: string } | undefined;
   let metric: Metric | undefined;
   let trend: { value: TrendUnit; fragment: string } | undefined;
+  let followers: string | undefined;
+  const include: string[] = [];
+  const exclude: string[] = [];
   let person: { value: string; fragment: string } | undefined;
   const setMetric = (value: Metric, fragment: string): void => {
     if (metric !== undefined) throw parseErrors.repeatedOption(fragment, 'ranking metric');
@@ -300,7 +311,14 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         compare = clause;
         break;
       case 'metric':
-        setMetric(clause.value, clause.fragment);
+        if (clause.value !== 'followers') setMetric(clause.value, clause.fragment);
+        else if (followers !== undefined) {
+          throw parseErrors.repeatedOption(clause.fragment, 'ranking by followers');
+        } else followers = clause.fragment;
+        break;
+      case 'stakeholders':
+        include.push(...clause.value.include);
+        exclude.push(...clause.value.exclude);
         break;
       case 'misspeltTime':
         break;
@@ -375,6 +393,10 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
       ? {}
       : { compare: { start: formatInstant(compared.start), end: formatInstant(compared.end) } }),
     ...defined({ metric, presentation: trend === undefined ? shown.presentation : undefined }),
+    ...(include.length + exclude.length === 0
+      ? {}
+      : { stakeholders: { include: [...new Set(include)], exclude: [...new Set(exclude)] } }),
+    ...(followers === undefined ? {} : { orderBy: 'followers' as const }),
     ...(exported === undefined ? {} : { export: true }),
     ...defined({ zoneAlias: alias }),
     ...(trend === undefined ? {} : { trend: { unit: trend.value } }),

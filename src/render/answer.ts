@@ -319,6 +319,13 @@ const shareValueSchema = z.object({
   m: z.enum(metricNames).optional(),
   p: z.enum(['list', 'table', 'chart', 'category_chart']).optional(),
   r: z.enum(trendUnits).optional(),
+  w: z
+    .object({
+      i: z.array(z.string().min(1).max(64)).max(20),
+      x: z.array(z.string().min(1).max(64)).max(20),
+    })
+    .optional(),
+  o: z.literal('followers').optional(),
   u: z
     .string()
     .regex(/^\w{1,50}$/u)
@@ -346,6 +353,10 @@ export function encodeShareValue(request: LookupRequest): string {
     ...(request.presentation === undefined ? {} : { p: request.presentation }),
     ...(request.trend === undefined ? {} : { r: request.trend.unit }),
     ...(request.person === undefined ? {} : { u: request.person }),
+    ...(request.stakeholders === undefined
+      ? {}
+      : { w: { i: request.stakeholders.include, x: request.stakeholders.exclude } }),
+    ...(request.orderBy === undefined ? {} : { o: request.orderBy }),
   });
 }
 
@@ -362,7 +373,7 @@ export function decodeShareValue(value: string): LookupRequest | undefined {
   }
   const parsed = shareValueSchema.safeParse(json);
   if (!parsed.success) return undefined;
-  const { d, s, e, z: timezone, t, c, m, p, r, u } = parsed.data;
+  const { d, s, e, z: timezone, t, c, m, p, r, u, w, o } = parsed.data;
   if (Date.parse(s) >= Date.parse(e)) return undefined;
   if (c !== undefined && Date.parse(c.s) >= Date.parse(c.e)) return undefined;
   return {
@@ -376,6 +387,8 @@ export function decodeShareValue(value: string): LookupRequest | undefined {
     ...(p === undefined ? {} : { presentation: p }),
     ...(r === undefined ? {} : { trend: { unit: r } }),
     ...(u === undefined ? {} : { person: u }),
+    ...(w === undefined ? {} : { stakeholders: { include: w.i, exclude: w.x } }),
+    ...(o === undefined ? {} : { orderBy: o }),
   };
 }
 

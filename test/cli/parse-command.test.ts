@@ -234,7 +234,14 @@ describe('node src/cli.ts parse', () => {
         timezone: 'Etc/GMT-2',
         top: 10,
       },
-      { error: { message: expect.stringContaining("can't filter by who people are yet") } },
+      {
+        databases: ['#hcsm'],
+        start: '2026-11-09T00:00:00+00:00',
+        end: '2026-11-16T00:00:00+00:00',
+        timezone: 'UTC',
+        top: 10,
+        stakeholders: { include: ['Doctor'], exclude: [] },
+      },
     ]);
   });
 

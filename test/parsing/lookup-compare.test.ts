@@ -174,11 +174,11 @@ describe('parseLookup', () => {
       expect(lookup(text).metric).toBe(metric);
     });
 
-    it('never keeps "by" in a phrase: who people are is refused, saying what it would mean', () => {
-      expect(failure('tweets by doctors')).toMatchObject({
-        reason: 'unrecognised',
-        fragment: 'by doctors',
-        message: expect.stringContaining("a lookup can't filter by who people are yet"),
+    it('never keeps "by" in a phrase: who people are is a filter (issue 20)', () => {
+      expect(failure('tweets by doctors')).toMatchObject({ reason: 'no_database' });
+      expect(lookup('#x tweets by doctors')).toMatchObject({
+        metric: 'tweets',
+        stakeholders: { include: ['Doctor'], exclude: [] },
       });
     });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
 import { failure, lookup, saturday } from './lookup-helpers.ts';
 
 const metricList =
@@ -41,8 +42,6 @@ describe('metrics people say', () => {
     ['#hcsm last week by likes', 'There is no ranking by likes'],
     ['#hcsm last week likes', 'There is no ranking by likes'],
     ['#hcsm last week by favourites', 'There is no ranking by favourites'],
-    ['#hcsm last week by followers', "Ranking by followers isn't available yet"],
-    ['#hcsm last week most followers', "Ranking by followers isn't available yet"],
     ['#hcsm last week by clout', "I can't rank by “by clout”"],
   ])('refuses %j, listing the metrics, never as a database', (text, words) => {
     const error = failure(text);
@@ -61,12 +60,22 @@ describe('metrics people say', () => {
     });
   });
 
-  it('refuses followers in a digest as in a lookup', () => {
+  it.each([
+    '#hcsm last week by followers',
+    '#hcsm last week most followers',
+    '#hcsm last week by follower count',
+  ])('reads %j as the top 500 ranked by followers (issue 20)', (text) => {
+    expect(parseLookup(text, { now: saturday, zone: 'UTC' })).toMatchObject({
+      orderBy: 'followers',
+    });
+  });
+
+  it('refuses followers in a digest, saying a lookup ranks by them', () => {
     const error = parseDigestCommand('digest #hcsm every monday by followers', {
       now: saturday,
       zone: 'UTC',
     });
     expect(error).toBeInstanceOf(ParseError);
-    expect((error as ParseError).message).toContain("Ranking by followers isn't available yet");
+    expect((error as ParseError).message).toContain('say `by followers`');
   });
 });

@@ -178,7 +178,17 @@ function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
   const keys = Object.keys(result);
   expect(keys.slice(0, 5)).toEqual(['databases', 'start', 'end', 'timezone', 'top']);
   for (const key of keys.slice(5)) {
-    expect(['zoneAlias', 'compare', 'metric', 'presentation', 'export', 'trend', 'person']).toContain(key);
+    expect([
+      'zoneAlias',
+      'compare',
+      'metric',
+      'presentation',
+      'export',
+      'trend',
+      'person',
+      'stakeholders',
+      'orderBy',
+    ]).toContain(key);
   }
   const start = Date.parse(result.start);
   const end = Date.parse(result.end);

@@ -82,7 +82,7 @@ export const vocabularyErrors = {
       : '';
     return new ParseError(
       'unrecognised',
-      `${quote(fragment)} would keep only some people in the ranking (${category}), and a lookup can't filter by who people are yet. Every answer names each person's category, and chart categories shows how they split.${quoted} Try: ${exampleCommand('#hcsm last week chart categories')}`,
+      `${quote(fragment)} would keep only some people in the ranking (${category}), and a digest can't filter by who people are yet: a lookup can (\`#hcsm last week doctors\`). Every digest names each person's category.${quoted} Try: ${exampleCommand('#hcsm last week only doctors')}`,
       fragment,
       '',
     );
@@ -91,9 +91,9 @@ export const vocabularyErrors = {
   followers(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
-      `Ranking by followers isn't available yet: a ranking is by ${metricList} (the account's influence, which grows with its audience). Try: ${exampleCommand('#hcsm last week by HSG score')}`,
+      `${quote(fragment)}: to rank by followers, say \`by followers\` (a lookup ranks the top 500 by mentions by their followers; a digest ranks by ${metricList}). Try: ${exampleCommand('#hcsm last week by followers')}`,
       fragment,
-      'by HSG score',
+      'by followers',
     );
   },
 

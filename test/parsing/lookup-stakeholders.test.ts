@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { organisationCategories } from '../../src/model/stakeholders.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+
+const context = { now: new Date('2026-11-26T10:28:00Z'), zone: 'UTC' };
+const read = (text: string) => {
+  const request = parseLookup(text, context);
+  if (request instanceof Error) throw request;
+  return request;
+};
+const orgs = [...organisationCategories];
+
+describe('parseLookup: who people are (issue 20)', () => {
+  it.each<[string, string[], string[]]>([
+    ['#hcsm last week doctors', ['Doctor'], []],
+    ['#hcsm last week physicians', ['Doctor'], []],
+    ['#hcsm last week only doctors and nurses', ['Doctor', 'HCP'], []],
+    ['#hcsm last week HCPs', ['HCP'], []],
+    ['#hcsm last week clinicians', ['HCP'], []],
+    ['#hcsm last week patients', ['Patient Advocate'], []],
+    ['#hcsm last week caregivers', ['Caregiver'], []],
+    ['#hcsm last week researchers', ['Researcher/Academic'], []],
+    ['#hcsm last week academics', ['Researcher/Academic'], []],
+    ['#hcsm last week journalists', ['Journalist/Media'], []],
+    ['#hcsm last week pharma', ['Org. Pharma'], []],
+    ['#hcsm last week providers', ['Org. Provider'], []],
+    ['#hcsm last week organizations', orgs, []],
+    ['#hcsm last week excluding orgs', [], orgs],
+    ['#hcsm last week no pharma', [], ['Org. Pharma']],
+    ['#hcsm last week without organizations', [], orgs],
+    ['#hcsm tweets from doctors last week', ['Doctor'], []],
+    [
+      '#hcsm last week patients, caregivers without pharma',
+      ['Patient Advocate', 'Caregiver'],
+      ['Org. Pharma'],
+    ],
+  ])('reads %j', (text, include, exclude) => {
+    expect(read(text).stakeholders).toEqual({ include, exclude });
+  });
+
+  it('keeps a hashtag a database: #pharma is no filter', () => {
+    const request = read('#pharma last week');
+    expect(request.databases).toEqual(['#pharma']);
+    expect(request.stakeholders).toBeUndefined();
+  });
+
+  it('leaves a category word inside a quoted phrase to the phrase', () => {
+    expect(read('"shift nurses" last week').stakeholders).toBeUndefined();
+  });
+
+  it('reads by followers beside a filter', () => {
+    expect(read('#hcsm last week doctors by followers')).toMatchObject({
+      orderBy: 'followers',
+      stakeholders: { include: ['Doctor'], exclude: [] },
+    });
+  });
+});
