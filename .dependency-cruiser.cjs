@@ -1,7 +1,7 @@
 /**
  * The layering of src/, checked by `npm run layers` (in `npm run check` and CI). Imports run one
  * way: surfaces (slack, console, cli) -> flows -> parsing and render -> digests and analytics ->
- * model, time, config, errors, logger. Type-only imports count too, except where a rule says so.
+ * model, time, async, config, errors, logger. Type-only imports count too, except where a rule says so.
  */
 
 /** Bottom to top: a folder may import its own files and the folders before it, never after. */
@@ -10,8 +10,10 @@ const layers = [
   'errors.ts',
   'logger.ts',
   'time',
+  'async',
   'config',
   'sandbox',
+  'requests',
   'analytics',
   'digests',
   'parsing',

@@ -1,52 +1,46 @@
 /**
- * Composition root: config -> logger -> analytics client -> Bolt app (HTTP or Socket Mode) or the
- * local console -> register -> start. `npm start` runs this file; tests and benchmarks import
- * `createApp` and start it on port 0 with an injected `fetch`.
+ * Composition root of the Slack app: config -> logger -> analytics client -> Bolt app (HTTP or
+ * Socket Mode) -> register -> start. `npm start` runs `main.ts`, which loads this file once it has
+ * bound the port; tests and benchmarks import `createApp` and start it on port 0 with an injected
+ * `fetch`.
  */
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
-import { readArguments } from './cli/command.ts';
-import {
-  type Config,
-  type ConsoleConfig,
-  type HttpConfig,
-  loadConfig,
-  type SocketConfig,
-} from './config/app-config.ts';
+import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
 import { storeWhere } from './config/sections.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
 import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
-import { ConfigError } from './errors.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { defined } from './model/defined.ts';
-import { startFailureText, startUsageText } from './render/startup.ts';
+import { startFailureText } from './render/startup.ts';
+import { SeenRequests } from './requests/seen-requests.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
 import { close, listen, slackServer } from './slack/http/server.ts';
+import { startingGate } from './slack/http/starting.ts';
+import { unreadableRequestHandler } from './slack/http/unreadable.ts';
 import { register } from './slack/index.ts';
-import { boltLogger } from './slack/support/bolt-logger.ts';
-import { InFlight } from './slack/support/in-flight.ts';
-import { handleProcessEnd } from './slack/support/lifecycle.ts';
-import { SeenRequests } from './slack/support/seen-requests.ts';
+import { boltLogger } from './slack/process/bolt-logger.ts';
+import { InFlight } from './slack/process/in-flight.ts';
+import { handleProcessEnd } from './slack/process/lifecycle.ts';
 import {
   type BotIdentity,
   StoreUnavailableError,
   startFailure,
   verifyBotToken,
-} from './slack/support/startup.ts';
+} from './slack/process/startup.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
-import { imageSafePoster } from './slack/web-api/image-fallback.ts';
-import { backgroundWebClient, SlackDigestPoster } from './slack/web-api/poster.ts';
-import { displayNames, UserDirectory } from './slack/web-api/user-directory.ts';
+import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
+import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
@@ -73,6 +67,8 @@ export interface AppOverrides {
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
+  /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
+  readonly server?: Server;
   /** Digest wiring for tests: a store already open, the runner's clock and finer settings. */
   readonly digests?: {
     readonly store?: DigestStore;
@@ -86,7 +82,10 @@ export interface RunningApp {
   readonly deps: SlackDeps;
   /** Store, runner and rules of scheduled digests; the store opens in `start()`. */
   readonly digests: DigestService;
-  /** Initialises (auth.test) and starts listening; HTTP mode resolves with the bound port. */
+  /**
+   * Checks the bot token (auth.test), initialises Bolt, opens the digest store and starts the
+   * timer. HTTP mode binds its port first and answers 503 until then; it resolves with the port.
+   */
   start(): Promise<{ port: number | undefined }>;
   /** Stops accepting requests, lets in-flight lookups finish (bounded), then releases everything. */
   stop(): Promise<void>;
@@ -104,25 +103,12 @@ export function createApp(
   const inFlight = new InFlight();
   // One users.info cache for zones, admin rights and names.
   const users = new UserDirectory();
-  const backgroundClient = backgroundWebClient({
-    token: config.slack.botToken.reveal(),
-    fetch: fetchFn,
-    ...defined({ apiUrl: config.slack.apiUrl }),
-  });
   const digests = new DigestService({
     openStore: async () =>
       overrides.digests?.store ??
       openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
-    poster: imageSafePoster(
-      new SlackDigestPoster({
-        client: backgroundClient,
-        logger: logger.child({ component: 'digest-poster' }),
-        directory: users,
-      }),
-      logger.child({ component: 'digest-poster' }),
-    ),
-    displayName: displayNames(users, backgroundClient),
+    ...slackDigestOutlet(config.slack, logger, { fetch: fetchFn, directory: users }),
     policy: config.digests,
     logger: logger.child({ component: 'digests' }),
     ...defined({ now: overrides.now }),
@@ -146,7 +132,11 @@ export function createApp(
     }),
     chat: new WebClient(
       config.slack.botToken.reveal(),
-      singleAttemptClientOptions({ fetch: fetchFn, ...defined({ apiUrl: config.slack.apiUrl }) }),
+      singleAttemptClientOptions({
+        fetch: fetchFn,
+        logger,
+        ...defined({ apiUrl: config.slack.apiUrl }),
+      }),
     ),
     fetch: fetchFn,
     digests,
@@ -154,6 +144,8 @@ export function createApp(
   };
 
   let stopping = false;
+  // HTTP mode: the port is bound first and requests wait at the starting gate until this is true.
+  let ready = false;
   const clientOptions = webClientOptions({
     fetch: fetchFn,
     ...defined({ apiUrl: config.slack.apiUrl }),
@@ -180,6 +172,7 @@ export function createApp(
       // The front door has checked the signature, and more, before a request gets here.
       signatureVerification: false,
       logger: boltLog,
+      processEventErrorHandler: unreadableRequestHandler(logger.child({ component: 'http' })),
       customRoutes: [
         {
           path: '/healthz',
@@ -198,14 +191,21 @@ export function createApp(
       ],
     });
     app = new App({ ...common, receiver });
-    server = slackServer(
-      frontDoor({
+    const gate = startingGate({
+      next: frontDoor({
         signingSecret: config.slack.signingSecret.reveal(),
         next: receiver.requestListener,
         firstSignature: (signature) => deps.seen.firstSignature(signature),
         logger: logger.child({ component: 'http' }),
       }),
-    );
+      ready: () => ready,
+      about: { version: config.version, mode: config.mode },
+    });
+    server = overrides.server ?? slackServer(gate);
+    if (overrides.server !== undefined) {
+      overrides.server.removeAllListeners('request');
+      overrides.server.on('request', gate);
+    }
   } else {
     app = new App({ ...common, appToken: config.slack.appToken.reveal(), socketMode: true });
   }
@@ -224,26 +224,41 @@ export function createApp(
     deps,
     digests,
     async start() {
-      identity = await verifyBotToken({
-        token: botToken,
-        fetch: fetchFn,
-        logger: logger.child({ component: 'startup' }),
-        ...defined({ apiUrl: config.slack.apiUrl }),
-      });
-      await app.init();
-      // Before listening: a digest command and the replay check must find the store open.
-      await digests.open().catch((error: unknown) => {
-        throw new StoreUnavailableError(
-          storeWhere(
-            config.storage.databaseUrl?.reveal(),
-            config.storage.sqlitePath ?? defaultSqlitePath,
-          ),
-          error,
-        );
-      });
-      let port: number | undefined;
-      if (server === undefined) await app.start();
-      else port = await listen(server, overrides.port ?? config.port);
+      // HTTP mode binds first: a platform's boot timeout must not depend on Slack answering.
+      const port =
+        server === undefined
+          ? undefined
+          : server.listening
+            ? (server.address() as AddressInfo).port
+            : await listen(server, overrides.port ?? config.port);
+      try {
+        identity = await verifyBotToken({
+          token: botToken,
+          fetch: fetchFn,
+          logger: logger.child({ component: 'startup' }),
+          ...defined({ apiUrl: config.slack.apiUrl }),
+        });
+        await app.init();
+        // Before any request passes the gate: a digest command and the replay check need the store.
+        await digests.open().catch((error: unknown) => {
+          throw new StoreUnavailableError(
+            storeWhere(
+              config.storage.databaseUrl?.reveal(),
+              config.storage.sqlitePath ?? defaultSqlitePath,
+            ),
+            error,
+          );
+        });
+        if (server === undefined) await app.start();
+      } catch (error) {
+        if (server !== undefined) {
+          const closed = close(server);
+          server.closeAllConnections();
+          await closed;
+        }
+        throw error;
+      }
+      ready = true;
       digests.startTimer();
       return { port };
     },
@@ -284,52 +299,21 @@ export function startupSummary(config: Config, port: number | undefined): Record
 }
 
 /**
- * `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only).
- *
- * @throws ConfigError for any other argument, or `--tz` without a zone.
+ * Runs the Slack app in HTTP or Socket Mode until SIGTERM. In HTTP mode `server` is the server the
+ * entry point bound before loading this module (`main.ts`); the app takes it over. A start that
+ * fails prints one sentence saying what to change and resolves with 1; a running app resolves with
+ * undefined and ends the process itself.
  */
-export function zoneArgument(argv: readonly string[]): string | undefined {
-  const parsed = readArguments({
-    args: [...argv],
-    options: { tz: { type: 'string' } },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (typeof parsed === 'string') {
-    throw new ConfigError([`${parsed} The console takes only --tz <zone>.`]);
-  }
-  return parsed.values.tz;
-}
-
-/** `.env` in the working directory, when there is one; variables already set win over it. */
-function loadDotEnv(): void {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-}
-
-async function main(): Promise<void> {
-  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
-    process.stdout.write(`${startUsageText}\n`);
-    return;
-  }
-  loadDotEnv();
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${startFailureText({ kind: 'config', problems: error.problems })}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  if (config.mode === 'console') {
-    await runConsoleMode(config);
-    return;
-  }
-
-  const logger = createLogger({ level: config.logLevel });
-  const running = createApp(config, { logger });
+export async function runSlackApp(
+  config: HttpConfig | SocketConfig,
+  started: {
+    readonly logger: Logger;
+    readonly stderr: NodeJS.WritableStream;
+    readonly server?: Server;
+  },
+): Promise<number | undefined> {
+  const { logger } = started;
+  const running = createApp(config, { logger, ...defined({ server: started.server }) });
   let port: number | undefined;
   try {
     ({ port } = await running.start());
@@ -339,8 +323,8 @@ async function main(): Promise<void> {
     const failure = startFailure(error, config.port);
     if (failure.kind === 'unexpected') logger.fatal({ err: error }, 'could not start');
     await releaseLogs(logger, logReleaseMs);
-    process.stderr.write(`${startFailureText(failure)}\n`);
-    process.exit(1);
+    started.stderr.write(`${startFailureText(failure)}\n`);
+    return 1;
   }
   logger.info(startupSummary(config, port), `started in ${config.mode} mode`);
   collectStartupGarbage();
@@ -353,6 +337,7 @@ async function main(): Promise<void> {
     },
     budgetMs: shutdownBudgetMs - logReleaseMs,
   });
+  return undefined;
 }
 
 /**
@@ -368,26 +353,3 @@ export function collectStartupGarbage(): boolean {
   globalThis.gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return true;
 }
-
-async function runConsoleMode(config: ConsoleConfig): Promise<void> {
-  let zone: string | undefined;
-  try {
-    zone = zoneArgument(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.problems.join('\n')}\n`);
-    process.exit(2);
-  }
-  // Loaded here only: HTTP and Socket Mode never need the console, its sandbox or its readline.
-  const { runConsole } = await import('./console/console.ts');
-  const code = await runConsole(config, {
-    input: process.stdin,
-    output: process.stdout,
-    errors: process.stderr,
-    logLevel: config.logLevel,
-    ...defined({ zone }),
-  });
-  process.exit(code);
-}
-
-if (import.meta.main) await main();

@@ -2,7 +2,7 @@
  * The project's command line: `node src/cli.ts <command> [...args]` (`npm run cli -- ...`).
  * Commands load on demand, so one command's dependencies never slow another down.
  */
-import type { CliCommand } from './cli/command.ts';
+import type { CliCommand, CliIo } from './cli/command.ts';
 
 /** Command words -> module exporting `command`. Adding a command is one line here. */
 const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
@@ -48,32 +48,40 @@ async function usage(): Promise<string> {
 /** `--help` and `-h`, anywhere after the command words, ask for help rather than for work. */
 const helpFlags: ReadonlySet<string> = new Set(['--help', '-h']);
 
-/** Runs one command line; resolves to the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
+/** The process's own streams, clock and environment. */
+function processIo(): CliIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    now: () => new Date(),
+    env: process.env,
+  };
+}
+
+/**
+ * Runs one command line; resolves to the exit code. `io` defaults to the process's; tests pass
+ * their own streams to run a command in-process.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   if (argv[0] !== undefined && helpFlags.has(argv[0])) {
-    process.stdout.write(`${await usage()}\n`);
+    io.stdout.write(`${await usage()}\n`);
     return 0;
   }
   const found = findCommand(argv);
   if (found === undefined) {
     const what =
       argv[0] === undefined ? 'No command given.' : `Unknown command "${argv.join(' ')}".`;
-    process.stderr.write(`${what}\n${await usage()}\n`);
+    io.stderr.write(`${what}\n${await usage()}\n`);
     return 2;
   }
   const loader = commands[found.name] as () => Promise<{ command: CliCommand }>;
   const { command } = await loader();
   if (found.rest.some((arg) => helpFlags.has(arg))) {
-    process.stdout.write(`Usage: node src/cli.ts ${command.usage}\n${command.help}\n`);
+    io.stdout.write(`Usage: node src/cli.ts ${command.usage}\n${command.help}\n`);
     return 0;
   }
-  return command.run(found.rest, {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    now: () => new Date(),
-    env: process.env,
-  });
+  return command.run(found.rest, io);
 }
 
 if (import.meta.main) {

@@ -209,6 +209,39 @@ export class InvalidResponseError extends AppError {
   }
 }
 
+/**
+ * The service's answer ran past the most the client reads of one response, so the rest was never
+ * read: a contract failure like InvalidResponseError, kept apart because no honest answer comes
+ * near the cap and the person is told so.
+ */
+export class ResponseTooLargeError extends AppError {
+  readonly code = 'response_too_large';
+  readonly status: number;
+  /** The most the client reads of one answer. */
+  readonly capBytes: number;
+  /** Body bytes received before the client stopped reading; 0 when a declared length refused it. */
+  readonly bytesRead: number;
+  /** The service's Content-Length, when it declared one. */
+  readonly declaredBytes: number | undefined;
+
+  constructor(details: {
+    readonly status: number;
+    readonly capBytes: number;
+    readonly bytesRead: number;
+    readonly declaredBytes?: number | undefined;
+  }) {
+    const declared =
+      details.declaredBytes === undefined ? '' : `, ${details.declaredBytes} bytes declared`;
+    super(
+      `The analytics service sent an answer over the ${details.capBytes}-byte cap (HTTP ${details.status}${declared}); stopped after ${details.bytesRead} bytes`,
+    );
+    this.status = details.status;
+    this.capBytes = details.capBytes;
+    this.bytesRead = details.bytesRead;
+    this.declaredBytes = details.declaredBytes;
+  }
+}
+
 /** A request came from a Slack workspace this deployment does not serve. */
 export class TeamNotAllowedError extends AppError {
   readonly code = 'team_not_allowed';

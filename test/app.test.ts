@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createApp, startupSummary, zoneArgument } from '../src/app.ts';
+import { createApp, startupSummary } from '../src/app.ts';
 import { loadConfig } from '../src/config/app-config.ts';
 import { silentLogger } from '../src/logger.ts';
+import { zoneArgument } from '../src/main.ts';
 import { FakeSlack } from './helpers/fake-slack.ts';
 
 const analytics = {

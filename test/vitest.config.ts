@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SkipSummaryReporter } from './reporters/skip-summary.ts';
 
 // Zone bugs hide under UTC: every test runs in a zone with DST and a non-zero offset.
 process.env.TZ = 'Europe/Paris';
@@ -11,5 +12,14 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // After the default summary: the last line says how many tests were skipped and why.
+    reporters: ['default', new SkipSummaryReporter()],
+    // One process per worker runs file after file: loading Bolt, pino and the rest once per worker
+    // instead of once per file halves the suite's CPU time. Module state is then shared between
+    // files; a test that needs it fresh resets it (see forgetNewBlocksRefusal).
+    isolate: false,
+    // Vitest's default leaves one core of two idle; much of the suite waits on sockets and child
+    // processes anyway.
+    maxWorkers: 2,
   },
 });

@@ -41,6 +41,9 @@ import type {
 /** Longest delay a Node timer accepts; longer ones would fire at once. */
 const maxTimerMs = 2_147_483_647;
 
+/** The most influencers an honest answer holds (the service's largest `limit`). */
+const maxInfluencersPerAnswer = 500;
+
 export interface AnalyticsClientOptions {
   /** Service root, e.g. `https://api.example.com`; a path prefix is kept. */
   readonly baseUrl: string;
@@ -230,7 +233,9 @@ export class AnalyticsClient implements AnalyticsApi {
           signal,
           attempt,
         });
-        if (exchange.status >= 200 && exchange.status < 300) return this.#readData(exchange);
+        if (exchange.status >= 200 && exchange.status < 300) {
+          return this.#readData(exchange, query);
+        }
         if (exchange.status !== 401) throw new StatusFailureError('data', exchange, this.#scrubber);
         if (refreshedAfter401) throw new UnauthorizedError();
         this.#tokens.invalidate(token);
@@ -291,13 +296,24 @@ export class AnalyticsClient implements AnalyticsApi {
     return waitMs;
   }
 
-  #readData(exchange: Exchange): InfluencersResult {
+  /**
+   * The answer's first `limit` valid influencers: a service that ignores `limit` still gives the
+   * top N asked for, and never more than an honest answer could hold when no limit was sent.
+   */
+  #readData(exchange: Exchange, query: InfluencersQuery): InfluencersResult {
     const json = exchangeJson(exchange, 'the body is not JSON');
-    const parsed = parseInfluencersBody(json, exchange.status);
+    const keep = query.limit ?? maxInfluencersPerAnswer;
+    const parsed = parseInfluencersBody(json, exchange.status, keep);
     if (parsed.dropped.length > 0) {
       this.#logger.warn(
         { path: influencersPath, dropped: parsed.dropped },
         'analytics response had malformed influencer items; dropped them',
+      );
+    }
+    if (parsed.surplus > 0) {
+      this.#logger.warn(
+        { path: influencersPath, kept: parsed.influencers.length, surplus: parsed.surplus },
+        'analytics response had more influencers than asked for; kept the first ones',
       );
     }
     return freezeResult(parsed.influencers);

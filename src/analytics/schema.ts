@@ -8,6 +8,11 @@
  * and reported in `dropped` (the client logs a warning). If every item of a non-empty answer is
  * malformed, the answer as a whole is not what the contract says and is rejected. A malformed
  * optional field (say a non-numeric `mentions`) only makes that field missing.
+ *
+ * Surplus items: a service that ignores `limit` sends more items than were asked for. Items are
+ * validated in order until as many valid ones as asked for are kept; the rest are counted in
+ * `surplus` and dropped unread, so the top N is the same as if every item had been validated and
+ * the list cut afterwards, without the cost of validating what is thrown away.
  */
 import { z } from 'zod';
 import { InvalidResponseError } from '../errors.ts';
@@ -72,13 +77,20 @@ export interface DroppedItem {
 export interface ParsedInfluencers {
   readonly influencers: Influencer[];
   readonly dropped: readonly DroppedItem[];
+  /** Items after the first `keep` valid ones: neither validated nor kept. */
+  readonly surplus: number;
 }
 
 /**
- * Validates a decoded 200 body and normalises it. Throws InvalidResponseError when the body has no
- * `influencers` array or when every one of its items is malformed.
+ * Validates a decoded 200 body and normalises its first `keep` valid items. Throws
+ * InvalidResponseError when the body has no `influencers` array or when every one of its items is
+ * malformed.
  */
-export function parseInfluencersBody(body: unknown, status: number): ParsedInfluencers {
+export function parseInfluencersBody(
+  body: unknown,
+  status: number,
+  keep = Number.POSITIVE_INFINITY,
+): ParsedInfluencers {
   const envelope = influencersBodySchema.safeParse(body);
   if (!envelope.success) {
     throw new InvalidResponseError(status, 'the body has no "influencers" array', {
@@ -87,18 +99,20 @@ export function parseInfluencersBody(body: unknown, status: number): ParsedInflu
   }
   const influencers: Influencer[] = [];
   const dropped: DroppedItem[] = [];
-  envelope.data.influencers.forEach((raw, index) => {
-    const item = influencerItemSchema.safeParse(raw);
+  const items = envelope.data.influencers;
+  let index = 0;
+  for (; index < items.length && influencers.length < keep; index += 1) {
+    const item = influencerItemSchema.safeParse(items[index]);
     if (item.success) influencers.push(normaliseInfluencer(item.data, index));
     else dropped.push({ index, problems: item.error.issues.map(describeIssue) });
-  });
+  }
   if (influencers.length === 0 && dropped.length > 0) {
     throw new InvalidResponseError(
       status,
       `none of the ${dropped.length} influencer item(s) is valid (${dropped[0]?.problems.join('; ')})`,
     );
   }
-  return { influencers, dropped };
+  return { influencers, dropped, surplus: items.length - index };
 }
 
 function normaliseInfluencer(item: InfluencerItem, index: number): Influencer {

@@ -1,19 +1,40 @@
 /**
  * The HTTP leg of the client: one request through undici within the per-attempt timeouts and the
- * caller's abort signal, the body read whole, and every way it can go wrong turned into an error
- * the retry policy can weigh. Nothing here retries or decides what a status means.
+ * caller's abort signal, the body read up to a cap, and every way it can go wrong turned into an
+ * error the retry policy can weigh. Nothing here retries or decides what a status means.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { InvalidResponseError, NetworkError, TimeoutError, type TimeoutPhase } from '../errors.ts';
+import {
+  InvalidResponseError,
+  NetworkError,
+  ResponseTooLargeError,
+  TimeoutError,
+  type TimeoutPhase,
+} from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { influencersPath, tokenPath } from './query.ts';
 import type { SecretScrubber } from './redaction.ts';
 import { type ErrorBody, readErrorBody } from './responses.ts';
 
+/**
+ * The most the client reads of a success answer. The largest honest answer is 500 influencers (the
+ * service's maximum `limit`) with every metric and user field: about 190 KB from the sandbox, whose
+ * items carry every field public clients read. 4 MiB leaves twenty times that for longer names and
+ * URLs and for fields the service may add, and still stops a service that ignores `limit` (200,000
+ * items are about 74 MB) after a few MB, before memory and parse time grow with the answer.
+ */
+export const maxAnswerBytes = 4 * 1024 * 1024;
+
+/**
+ * The most read of an error answer. Its explanation is cut to a few hundred characters, so a
+ * longer page is read only this far and kept as a prefix: the status still decides what happens.
+ */
+export const maxErrorBodyBytes = 64 * 1024;
+
 /** The service's two endpoints: the same status means something different on each. */
 export type Endpoint = 'token' | 'data';
 
-/** A complete answer, whatever its status. */
+/** A complete answer, whatever its status; an error answer's text may be cut at its cap. */
 export interface Exchange {
   readonly status: number;
   readonly headers: Dispatcher.ResponseData['headers'];
@@ -171,7 +192,8 @@ export class Transport {
 
   /**
    * One attempt. Resolves with any complete answer; rejects with a TransportFailureError when
-   * there is none, or with the caller's stop error when `signal` aborted.
+   * there is none, a ResponseTooLargeError when a success answer runs past
+   * {@link maxAnswerBytes}, or the caller's stop error when `signal` aborted.
    */
   async send(
     endpoint: Endpoint,
@@ -192,19 +214,30 @@ export class Transport {
         headersTimeout: this.#headersTimeoutMs,
         bodyTimeout: this.#bodyTimeoutMs,
       });
-      const text = await response.body.text();
-      this.#logger.debug(
-        {
-          method,
-          path: loggedPaths[endpoint],
-          status: response.statusCode,
-          attempt: request.attempt,
-          durationMs: Math.round(performance.now() - started),
-        },
-        'analytics request',
-      );
-      return { status: response.statusCode, headers: response.headers, text };
+      const status = response.statusCode;
+      const success = status >= 200 && status < 300;
+      const capBytes = success ? maxAnswerBytes : maxErrorBodyBytes;
+      const declaredBytes = declaredLength(response.headers['content-length']);
+      const body = await readCapped(response.body, capBytes, declaredBytes);
+      const record = {
+        method,
+        path: loggedPaths[endpoint],
+        status,
+        attempt: request.attempt,
+        durationMs: Math.round(performance.now() - started),
+      };
+      if (success && !body.complete) {
+        const { bytesRead } = body;
+        this.#logger.warn(
+          { ...record, capBytes, bytesRead, declaredBytes },
+          'analytics answer over the size cap; stopped reading it',
+        );
+        throw new ResponseTooLargeError({ status, capBytes, bytesRead, declaredBytes });
+      }
+      this.#logger.debug(record, 'analytics request');
+      return { status, headers: response.headers, text: body.text() };
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal.aborted) throw stopError(request.signal.reason);
       const failure = new TransportFailureError(errorCode(error), this.#scrubber.safeCause(error));
       this.#logger.debug(
@@ -243,6 +276,56 @@ export class Transport {
     if (phase === 'headers') return this.#headersTimeoutMs;
     return this.#bodyTimeoutMs;
   }
+}
+
+/** A body read no further than its cap; `text` decodes what was kept. */
+interface CappedBody {
+  /** False when reading stopped at the cap, before the end of the body. */
+  readonly complete: boolean;
+  readonly bytesRead: number;
+  text(): string;
+}
+
+/**
+ * Reads `body` until its end or until it passes `capBytes`, whichever comes first; a declared
+ * length over the cap stops it before the first byte. Stopping destroys the body, which makes
+ * undici abort the request and drop the connection, so the rest is never received. What was read
+ * is kept up to the cap, so nothing beyond it is ever held.
+ */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  capBytes: number,
+  declaredBytes: number | undefined,
+): Promise<CappedBody> {
+  const chunks: Buffer[] = [];
+  let bytesRead = 0;
+  const kept = (complete: boolean): CappedBody => ({
+    complete,
+    bytesRead,
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  });
+  if (declaredBytes !== undefined && declaredBytes > capBytes) {
+    body.destroy();
+    return kept(false);
+  }
+  // Leaving the loop early destroys the body.
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    const room = capBytes - bytesRead;
+    bytesRead += buffer.length;
+    if (buffer.length > room) {
+      chunks.push(buffer.subarray(0, room));
+      return kept(false);
+    }
+    chunks.push(buffer);
+  }
+  return kept(true);
+}
+
+/** A Content-Length as a number, or undefined when absent or unreadable. */
+function declaredLength(value: string | string[] | undefined): number | undefined {
+  const text = headerValue(value)?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

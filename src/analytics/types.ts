@@ -43,6 +43,11 @@ export interface Influencer {
 
 export interface InfluencersResult {
   readonly influencers: readonly Influencer[];
+  /**
+   * Set when the ranking was filtered or ordered here rather than by the service
+   * (`local-ranking.ts`): how many people the service ranked, and how many of them were kept.
+   */
+  readonly selection?: { readonly pool: number; readonly matched: number };
 }
 
 export interface CallOptions {

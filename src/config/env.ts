@@ -90,10 +90,23 @@ export const booleanWords: Readonly<Record<string, boolean>> = {
   off: false,
 };
 
-/** SLACK_API_URL with the trailing slash @slack/web-api expects. */
+/**
+ * SLACK_API_URL with the trailing slash @slack/web-api expects. A user or password in it is
+ * refused, and the problem never quotes the value: Slack's Web API takes only the bot token, no
+ * request can even be made to such a URL (fetch refuses it), and every failed attempt would print
+ * the URL with its credentials.
+ */
 export function readSlackApiUrl(env: Env, problems: string[]): string | undefined {
   const raw = urlVar(env, problems, 'SLACK_API_URL', 'https://slack.com/api/');
-  return raw === undefined ? undefined : raw.endsWith('/') ? raw : `${raw}/`;
+  if (raw === undefined) return undefined;
+  const { username, password } = new URL(raw);
+  if (username !== '' || password !== '') {
+    problems.push(
+      'SLACK_API_URL must not contain a user name or password (the part before "@"): Slack takes only the bot token. Remove them, or unset SLACK_API_URL to use https://slack.com/api/.',
+    );
+    return undefined;
+  }
+  return raw.endsWith('/') ? raw : `${raw}/`;
 }
 
 export function readLogLevel(env: Env, problems: string[], fallback: LogLevel): LogLevel {

@@ -54,6 +54,8 @@ export interface ConsoleOptions {
   /** Replaces the analytics service (tests); otherwise the config's, else the sandbox. */
   readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
   readonly now?: () => Date;
+  /** The folder whose `exports/` receives CSV exports; default the working directory. */
+  readonly cwd?: string;
 }
 
 /**
@@ -209,7 +211,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         progress: async (message) => show(message),
         finish: async (message) => show(message),
         // Slack would send the file to the DM; here it goes under ./exports/.
-        saveExport: async (file) => print(`${exportSavedText(await saveExport(file))}\n`),
+        saveExport: async (file) =>
+          print(`${exportSavedText(await saveExport(file, options.cwd))}\n`),
         notice: async (message) => show(message),
       },
       { note: plan.note, shareable: command !== undefined },

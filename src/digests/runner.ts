@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
 import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
-import { Turns } from '../time/turns.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, DigestWindow, Outage, SkipReason } from '../model/digest.ts';
-import { Turns } from '../time/turns.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';

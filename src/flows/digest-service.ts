@@ -13,7 +13,7 @@ import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
 import { DigestManager } from './digest-manager.ts';
-import { createDigestRunner } from './digest-runtime.ts';
+import { createDigestRunner } from './digest-runner.ts';
 
 export interface DigestServiceOptions {
   /** Opens (and migrates) the store; called once, by `open()`. */

@@ -4,7 +4,9 @@
  * from Bolt so the console shows exactly what Slack would show.
  */
 
+import { selectLocally, serviceLimit } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import { Turns } from '../async/turns.ts';
 import type { LookupPolicy } from '../config/sections.ts';
 import {
   type AppError,
@@ -14,14 +16,13 @@ import {
   TimeoutError,
 } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { digestVerbs } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
 import {
-  greetingWords,
+  leadingWord,
   lookupTopRange,
   parseLookup,
   readsAsQuestion,
@@ -39,7 +40,6 @@ import {
   utcFallbackNote,
   zoneAliasNote,
 } from '../render/status.ts';
-import { Turns } from '../time/turns.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -105,49 +105,6 @@ export interface RunOptions {
   readonly note?: string | undefined;
   /** Aborting it (shutdown) ends the lookup now with the stopped-by-a-restart message. */
   readonly signal?: AbortSignal;
-}
-
-/** `good morning` and the like: `good` alone is not a greeting. */
-const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
-const helpFirstWords = new Set(['help', '?', '-h', '--help', 'usage', 'commands']);
-/**
- * Other words that read as a command to the bot; verbs other modules own are routed earlier.
- * `watch` starts a digest command after the slash command, so in a DM or a mention it is one too.
- */
-const otherCommandWords = new Set(['config', 'version', 'about', 'digest', 'digests', 'watch']);
-
-/** How the first word of a person's text addresses the bot, when it is not a lookup. */
-export type LeadingWord =
-  | { readonly kind: 'greeting' | 'help' | 'command' }
-  | { readonly kind: 'digest_verb'; readonly verb: string; readonly rest: string };
-
-/**
- * Classifies text whose first word is a greeting (the parser's `greetingWords`), a request for
- * help, a digest verb without `digest`, or another command word; undefined for text to hand to the
- * parser. The grammar takes any bare word as a phrase database (`diabetes`), so without this rule
- * `hi`, `help me` or `pause 3` would become lookups of databases that do not exist. It looks at the
- * first word only (trailing punctuation aside: `hi!`, `help?`), and a quoted phrase (`"run" last
- * week`) is never one of these words; `plan` reads a question naming a database (`hello, who drove
- * #bcsm?`) as the lookup it is before asking it.
- */
-export function leadingWord(text: string): LeadingWord | undefined {
-  const match = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
-  if (!match) return undefined;
-  const raw = (match[1] ?? '').toLowerCase();
-  const rest = match[2] ?? '';
-  const word = raw === '?' ? raw : raw.replace(/[!?.,:;]+$/u, '');
-  if (helpFirstWords.has(word)) return { kind: 'help' };
-  if (greetingWords.has(word)) return { kind: 'greeting' };
-  const second = /^(\S+)/
-    .exec(rest)?.[1]
-    ?.toLowerCase()
-    .replace(/[!?.,:;]+$/u, '');
-  if (word === 'good' && second !== undefined && greetingSecondWords.has(second)) {
-    return { kind: 'greeting' };
-  }
-  if (digestVerbs.has(word)) return { kind: 'digest_verb', verb: word, rest: rest.trim() };
-  if (otherCommandWords.has(word)) return { kind: 'command' };
-  return undefined;
 }
 
 export class LookupFlow {
@@ -236,10 +193,12 @@ export class LookupFlow {
 
   /** The analytics answer for a request; the client shares identical in-flight calls and caches. */
   result(request: LookupRequest, signal?: AbortSignal): Promise<InfluencersResult> {
-    return this.#analytics.getInfluencers(toQuery(request), {
-      deadlineMs: this.#policy.timeoutMs,
-      ...defined({ signal }),
-    });
+    return this.#analytics
+      .getInfluencers(toQuery(request), {
+        deadlineMs: this.#policy.timeoutMs,
+        ...defined({ signal }),
+      })
+      .then((result) => selectLocally(result, request, request.top));
   }
 
   /**
@@ -503,7 +462,7 @@ export function toQuery(request: LookupRequest): InfluencersQuery {
     start: request.start,
     end: request.end,
     timezone: request.timezone,
-    limit: request.top,
+    limit: serviceLimit(request, request.top),
     metric: metricsRankedBy(request.metric ?? defaultMetric),
   };
 }

@@ -33,6 +33,11 @@ export type StepOutcome =
 /** The step's default count: a list's ten, as a lookup's. */
 export const stepDefaultTop = 10;
 
+/** The inputs as given, read as none when Workflow Builder sends no object (missing, `null`). */
+export function stepInputs(inputs: unknown): StepInputs {
+  return typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? inputs : {};
+}
+
 /**
  * The inputs as one line of the lookup grammar (`#hcsm last week top 10 by impressions`), or why
  * `top` is refused: the step allows 1 to 50 whatever the grammar would make of more.
@@ -54,15 +59,15 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
 
 /**
  * Runs the step in `zone` (UTC unless the window names one: a workflow has no person whose zone
- * to use). A parse error finishes with the parser's own message; a service failure with the
+ * to use); inputs that are not an object read as none. A parse error finishes with the parser's own message; a service failure with the
  * words a lookup gives; neither throws.
  */
 export async function topInfluencersStep(
   flow: LookupFlow,
-  inputs: StepInputs,
+  inputs: unknown,
   options: { readonly zone: string; readonly signal?: AbortSignal },
 ): Promise<StepOutcome> {
-  const asked = stepLookupText(inputs);
+  const asked = stepLookupText(stepInputs(inputs));
   if ('error' in asked) return { ok: false, error: asked.error };
   const parsed = flow.parse(asked.text, options.zone, true);
   if (isParseError(parsed)) return { ok: false, error: parsed.message };

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'timeout'
   | 'network'
   | 'invalid_response'
+  | 'response_too_large'
   | 'team_not_allowed'
   | 'digest_not_found'
   | 'digest_permission_denied'

@@ -1,5 +1,6 @@
 import type { Metric } from './metrics.ts';
 import type { Presentation } from './presentation.ts';
+import type { StakeholderFilter } from './stakeholders.ts';
 
 /** A lookup the parser understood: exactly what will be asked of the analytics service. */
 export interface LookupRequest {
@@ -21,6 +22,16 @@ export interface LookupRequest {
   readonly metric?: Metric;
   /** How to show the ranking (`table`, `chart`, `chart categories`); absent for the list. */
   readonly presentation?: Presentation;
+  /**
+   * Who to keep (`doctors`, `no pharma`): the service cannot filter by stakeholder category, so
+   * the top of its ranking (its most, 500) is asked for and filtered here. Absent: everyone.
+   */
+  readonly stakeholders?: StakeholderFilter;
+  /**
+   * `by followers`: the service cannot rank by follower count, so the top 500 by `metric`
+   * (mentions unless named) are ranked here by their followers.
+   */
+  readonly orderBy?: 'followers';
   /** The person asked for the whole ranking as a CSV file (`export`, `csv`). */
   readonly export?: boolean;
   /**

@@ -21,6 +21,7 @@ export {
   type Matcher,
   scanCommand,
 } from './grammar.ts';
+export { type LeadingWord, leadingWord } from './leading-word.ts';
 export { lookupDefaults, parseLookup } from './lookup.ts';
 export { parseErrors } from './messages/lookup.ts';
 export { exampleCommand, quote } from './messages/wording.ts';

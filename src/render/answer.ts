@@ -28,8 +28,10 @@ import {
 } from './format.ts';
 import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, blockTextLength, checked } from './limits.ts';
-import { defaultMetric, metricName, metricsFootnote, rankedByWords } from './metric-words.ts';
+import { defaultMetric, metricName, metricsFootnote } from './metric-words.ts';
 import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
+import { rankingWords, selectionLine } from './selection.ts';
+import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -114,6 +116,8 @@ interface RankedBody {
   readonly kind: 'ranked';
   readonly rows: number;
   readonly chart: MessageBlock | undefined;
+  /** Who the ranked people are ("Doctors 5 · …"); empty when nobody has a category. */
+  readonly mix: readonly KnownBlock[];
   readonly dropped: readonly KnownBlock[];
   readonly tail: readonly KnownBlock[];
   readonly wantsTable: boolean;
@@ -136,8 +140,10 @@ export function prepareAnswer(
   const databases = formatDatabases(request.databases);
   const head: KnownBlock[] = [
     header(`Top influencers for ${databases}`),
-    windowContext(request, ranking),
+    windowContext(request, ranking, rankingWords(request, metric, result)),
   ];
+  const selection = selectionLine(request, metric, result);
+  if (selection !== undefined) head.push(context(escapeMrkdwn(selection)));
   if (options.note !== undefined && cleanText(options.note).length > 0) {
     head.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
   }
@@ -167,8 +173,11 @@ export function prepareAnswer(
       ? [section(truncateMrkdwn(droppedOutText(ranking.droppedOut), blockKitLimits.sectionText))]
       : [];
   const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
+  const mix = mixLine(stakeholderMix(ranking.rows));
   const caption = truncate(
-    cleanText(`${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`),
+    cleanText(
+      `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankingWords(request, metric, result)}`,
+    ),
     blockKitLimits.dataTableCaption,
   );
   return {
@@ -178,6 +187,7 @@ export function prepareAnswer(
       kind: 'ranked',
       rows: ranking.rows.length,
       chart,
+      mix: mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))],
       dropped,
       tail: answerTail(request, options, presentation, ranking),
       wantsTable: presentation === 'table' || ranking.rows.length > listedPeople,
@@ -216,11 +226,12 @@ export function frameAnswer(prepared: PreparedAnswer, frame: AnswerFrame = {}): 
   if (body.kind === 'empty') {
     return { text: prepared.text, blocks: [...head, body.hint, ...afterRanking] };
   }
-  const { chart, dropped, tail, wantsTable, caption } = body;
+  const { chart, mix, dropped, tail, wantsTable, caption } = body;
   const footnote = frame.footnote === false ? [] : [context(metricsFootnote)];
   const fixed: MessageBlock[] = [
     ...head,
     ...(chart === undefined ? [] : [chart]),
+    ...mix,
     ...dropped,
     ...afterRanking,
     ...footnote,
@@ -243,6 +254,7 @@ export function frameAnswer(prepared: PreparedAnswer, frame: AnswerFrame = {}): 
       ...list,
       ...(table === undefined ? [] : [table.block]),
       ...(hidden > 0 ? [moreNotShown(hidden)] : []),
+      ...mix,
       ...dropped,
       ...afterRanking,
       ...footnote,
@@ -425,7 +437,7 @@ function emptyHint(databases: string): string {
 }
 
 /** "Window: … · compared with … · ranked by mentions · queried in Europe/Paris". */
-function windowContext(request: LookupRequest, ranking: Ranking): ContextBlock {
+function windowContext(request: LookupRequest, ranking: Ranking, rankedBy: string): ContextBlock {
   const zone = escapeMrkdwn(truncate(cleanText(request.timezone), 64));
   const parts = [`Window: ${windowText(request, request.timezone)}`];
   if (ranking.compared) {
@@ -435,7 +447,7 @@ function windowContext(request: LookupRequest, ranking: Ranking): ContextBlock {
         : `compared with ${windowText(request.compare, request.timezone)}`,
     );
   }
-  parts.push(rankedByWords(ranking.metric), `queried in ${zone}`);
+  parts.push(rankedBy, `queried in ${zone}`);
   return context(parts.join(' · '));
 }
 

@@ -1,18 +1,17 @@
 /**
  * The ranking as Slack's native `data_visualization` block: a bar chart of the top people by the
- * ranking metric (this period beside the previous one when compared), or a pie of the stakeholder
- * categories among them. Labels are short and plain (at most 20 characters), as the block asks.
+ * ranking metric (this period beside the previous one when compared), or the stakeholder
+ * categories among them, counted by people. Labels are short and plain (at most 20 characters), as the block asks.
  */
 import type { DataVisualizationBlock } from '../model/message.ts';
 import { cleanText, truncate } from './format.ts';
 import { blockKitLimits } from './limits.ts';
 import { metricHeading, metricValue } from './metric-words.ts';
 import type { RankedRow, Ranking } from './ranking.ts';
+import { stakeholderMix } from './stakeholder-mix.ts';
 
 /** Bars a chart shows: the top ten, whatever the top N. */
 export const maxChartBars = 10;
-/** Named slices of the category pie; the rest are summed as "Other". */
-const namedSlices = blockKitLimits.chartSegments - 1;
 
 const seriesNames = { current: 'This period', previous: 'Previous period' } as const;
 const noCategory = 'No category';
@@ -51,34 +50,56 @@ export function rankingBarChart(
 }
 
 /**
- * A pie of the stakeholder categories among the ranking's people (one count per person and
- * category): the five most frequent and "Other"; undefined when empty.
+ * The stakeholder categories among the ranking's people, counted by people: a pie (the five most
+ * frequent and "Other") while nobody is in two categories, so that its shares are shares of the
+ * people; otherwise a bar per category, since overlapping counts cannot be slices of one whole.
+ * Undefined when empty.
  */
 export function categoryPie(ranking: Ranking, title: string): DataVisualizationBlock | undefined {
   if (ranking.rows.length === 0) return undefined;
-  const counts = new Map<string, number>();
-  for (const row of ranking.rows) {
-    const names = row.categories.length > 0 ? row.categories : [noCategory];
-    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const mix = stakeholderMix(ranking.rows);
+  const counts: (readonly [string, number])[] = [...mix.counts];
+  if (mix.uncategorized > 0) counts.push([noCategory, mix.uncategorized]);
+  if (mix.overlapping) {
+    // A bar per category; the answer's mix line says that someone in two counts in each.
+    const points = namedPoints(counts, blockKitLimits.chartCategories);
+    return {
+      type: 'data_visualization',
+      title: chartTitle(title),
+      chart: {
+        type: 'bar',
+        series: [{ name: 'People', data: points }],
+        axis_config: {
+          categories: points.map(({ label }) => label),
+          x_label: 'Category',
+          y_label: 'People',
+        },
+      },
+    };
   }
-  // Stable: equal counts keep the order they were first met in, the ranking's.
-  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
-  const named =
-    sorted.length <= blockKitLimits.chartSegments ? sorted : sorted.slice(0, namedSlices);
-  const rest = sorted.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
+  return {
+    type: 'data_visualization',
+    title: chartTitle(title),
+    chart: { type: 'pie', segments: namedPoints(counts, blockKitLimits.chartSegments) },
+  };
+}
+
+/**
+ * At most `max` labelled counts, most first: the first `max - 1` by name and the rest summed as
+ * "Other" when there are more.
+ */
+function namedPoints(
+  counts: readonly (readonly [string, number])[],
+  max: number,
+): { label: string; value: number }[] {
+  const named = counts.length <= max ? counts : counts.slice(0, max - 1);
+  const rest = counts.slice(named.length).reduce((sum, [, count]) => sum + count, 0);
   const labels = uniqueLabels([
     ...named.map(([name]) => name),
     ...(rest > 0 ? [otherCategories] : []),
   ]);
   const values = [...named.map(([, count]) => count), ...(rest > 0 ? [rest] : [])];
-  return {
-    type: 'data_visualization',
-    title: chartTitle(title),
-    chart: {
-      type: 'pie',
-      segments: labels.map((label, index) => ({ label, value: values[index] ?? 0 })),
-    },
-  };
+  return labels.map((label, index) => ({ label, value: values[index] ?? 0 }));
 }
 
 function chartTitle(title: string): string {

@@ -37,12 +37,14 @@ export const consoleCommands = [
 /** How to leave the console for a real workspace, printed at start. */
 export const connectInstructions = [
   'To connect a real workspace:',
-  '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml.',
+  '  1. https://api.slack.com/apps > Create New App > From a manifest: paste manifest.yml without',
+  '     its three url/request_url lines and with socket_mode_enabled: true.',
   '  2. Install it to the workspace; copy the Bot User OAuth Token (xoxb-) to SLACK_BOT_TOKEN.',
-  '  3. Socket Mode (no public URL): create an App-Level Token with connections:write, set',
-  '     SLACK_APP_TOKEN (xapp-) and set socket_mode_enabled to true in the manifest.',
-  '     HTTP: set SLACK_SIGNING_SECRET and point the manifest URLs at https://<host>/slack/events.',
+  '  3. Socket Mode (no public URL): create an App-Level Token with connections:write and set',
+  '     SLACK_APP_TOKEN (xapp-). HTTP: set SLACK_SIGNING_SECRET, deploy, then put the three URLs',
+  '     (https://<host>/slack/events) back in the manifest with socket_mode_enabled: false.',
   '  4. Set ANALYTICS_BASE_URL, ANALYTICS_CLIENT_ID, ANALYTICS_CLIENT_SECRET; see .env.example.',
+  '  docs/deploy.md has every step.',
 ];
 
 /**

@@ -6,9 +6,11 @@
 import type { InfluencersResult } from '../analytics/types.ts';
 import type { LookupRequest } from '../model/lookup.ts';
 import { metricNames } from '../model/metrics.ts';
+import { followersOf } from './answer-list.ts';
 import { cleanText, formatDatabases, neutralizeMrkdwn, truncate } from './format.ts';
-import { defaultMetric, metricHeading, metricValue, rankedByWords } from './metric-words.ts';
+import { defaultMetric, metricHeading, metricValue } from './metric-words.ts';
 import { rankingOf, rankingSubject } from './ranking.ts';
+import { rankingWords, selectionLine } from './selection.ts';
 
 export interface CsvFile {
   /** Safe characters only (letters, digits, `.`, `_`, `-`, `+`), with the query in it. */
@@ -36,6 +38,7 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
     'Handle',
     'Profile URL',
     ...metricNames.map(metricHeading),
+    'Followers',
     'Categories',
   ];
   const rows = ranking.rows.map((row) => {
@@ -49,6 +52,7 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
       text(handle),
       text(handle.length > 0 ? `https://x.com/${encodeURIComponent(handle)}` : ''),
       ...metricNames.map((name) => String(metricValue(row.influencer, name) ?? '')),
+      String(followersOf(row) ?? ''),
       text([...new Set(categories)].join('; ')),
     ];
   });
@@ -58,7 +62,8 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
   const start = isoInstant(request.start);
   const end = isoInstant(request.end);
   const zone = cleanText(request.timezone);
-  const title = `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankedByWords(metric)}`;
+  const selected = selectionLine(request, metric, result);
+  const title = `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankingWords(request, metric, result)}`;
   return {
     filename: [
       'influencers',
@@ -66,14 +71,19 @@ export function renderCsv(request: LookupRequest, result: InfluencersResult): Cs
       safe(start),
       safe(end),
       safe(zone),
-      metric,
+      request.orderBy ?? metric,
     ]
       .filter((part) => part.length > 0)
       .join('_')
       .concat('.csv'),
     title: truncate(cleanText(title), 250),
     comment: truncate(
-      `${neutralizeMrkdwn(title)} · ${start} to ${end} · zone ${neutralizeMrkdwn(zone)}`,
+      [
+        neutralizeMrkdwn(title),
+        `${start} to ${end}`,
+        `zone ${neutralizeMrkdwn(zone)}`,
+        ...(selected === undefined ? [] : [neutralizeMrkdwn(selected)]),
+      ].join(' · '),
       3000,
     ),
     content,

@@ -61,6 +61,8 @@ export function failureWords(code: ErrorCode | 'unknown', detail?: string): stri
       return 'the analytics service could not be reached';
     case 'invalid_response':
       return 'the analytics service sent an answer this app could not read';
+    case 'response_too_large':
+      return 'the analytics service sent an answer far larger than any ranking';
     case 'team_not_allowed':
       return 'this workspace is no longer enabled for the app';
     case 'slack_call_failed':
@@ -134,6 +136,7 @@ export function fixWords(cause: FailureFacts, botUserId: string | undefined): st
     case 'slack_blocks_refused':
     case 'slack_call_failed':
     case 'invalid_response':
+    case 'response_too_large':
     case 'unknown':
       return 'Tell an admin, who will find the details in the app logs';
     default:

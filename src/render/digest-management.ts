@@ -8,7 +8,6 @@ import type { Digest, LastRun, Outage, SkipReason } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
 import { type FailureFacts, failureWords, pauseReasonWords } from './digest-failures.ts';
-import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './digest-ids.ts';
 import { outageWords } from './digest-outages.ts';
 import {
   digestChannel,
@@ -23,6 +22,7 @@ import {
 } from './digest-words.ts';
 import { cleanText, escapeMrkdwn, formatWindow, truncate, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
+import { digestActionIds, digestActionsBlockId, digestHomeBlockId } from './ids.ts';
 import {
   assertWithinBlockKitLimits,
   blockKitLimits,

@@ -7,6 +7,7 @@ import {
   ExportFailedError,
   isAppError,
   RateLimitedError,
+  ResponseTooLargeError,
   SlackBlocksRefusedError,
   SlackRateLimitedError,
   UnknownDatabaseError,
@@ -117,6 +118,14 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
         'The analytics service sent an answer this app could not read. Try again later; if it ' +
         'keeps happening, tell an admin (the details are in the app logs).'
       );
+    case 'response_too_large': {
+      const cap = error instanceof ResponseTooLargeError ? error.capBytes : undefined;
+      return (
+        `The analytics service sent an answer far larger than any ranking${cap === undefined ? '' : ` (over ${sizeWords(cap)})`}, ` +
+        'so it was not read. Try again later; if it keeps happening, tell an admin (the details ' +
+        'are in the app logs).'
+      );
+    }
     case 'team_not_allowed':
       return (
         'This app is not enabled for this workspace. Ask the person who runs it to add your ' +
@@ -215,6 +224,13 @@ function exportText(error: ExportFailedError | undefined, options: ErrorTextOpti
     default:
       return unhandled(problem, genericErrorText);
   }
+}
+
+/** A byte count as people say it: `4 MB`, `512 KB`. */
+function sizeWords(bytes: number): string {
+  return bytes >= 1_048_576
+    ? `${Math.round(bytes / 1_048_576)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /**

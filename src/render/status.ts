@@ -94,3 +94,16 @@ export const digestUtcFallbackNote =
 export function zoneAliasNote(typed: string, zone: string): string {
   return `${typed} read as ${zone}.`;
 }
+
+/**
+ * Said when Slack failed the post of an answer in a way that leaves unknown whether it was posted
+ * (`internal_error`, a timeout) or failed it twice: the answer is not sent again, which could show
+ * it twice, so the person learns to look and ask again.
+ */
+export function renderDeliveryInDoubt(): SlackMessage {
+  return statusMessage(
+    'Slack had trouble posting your answer, so it may not have arrived. If you do not see it ' +
+      'here, ask again in a minute.',
+    {},
+  );
+}

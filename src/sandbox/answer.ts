@@ -11,6 +11,15 @@ export interface Answer {
   readonly contentType?: string;
 }
 
+/** An answer whose body is generated part by part as the client reads it. */
+export interface StreamedAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  /** Sent as Content-Length when set; otherwise the body is chunked. */
+  readonly declaredBytes?: number;
+  parts(): Iterable<string>;
+}
+
 /** A part of a request that passed its checks, or the answer refusing it at the first failure. */
 export type Checked<T> =
   | { readonly ok: true; readonly value: T }
@@ -80,4 +89,41 @@ export async function sendSlowly(
   await pause(stallMs);
   if (isGone(res)) return;
   res.end(body.subarray(half));
+}
+
+/**
+ * Writes a streamed answer a part at a time, waiting whenever the socket's buffer is full, so the
+ * sandbox generates no faster than the client reads and stops as soon as the client hangs up.
+ * `record.bodyBytesWritten` counts what was handed to the socket.
+ */
+export async function sendStreamed(
+  res: ServerResponse,
+  record: Answered & { bodyBytesWritten?: number },
+  answer: StreamedAnswer,
+): Promise<void> {
+  if (isGone(res)) return;
+  record.status = answer.status;
+  record.bodyBytesWritten = 0;
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType,
+    ...(answer.declaredBytes === undefined ? {} : { 'content-length': answer.declaredBytes }),
+  });
+  for (const part of answer.parts()) {
+    if (isGone(res)) return;
+    record.bodyBytesWritten += Buffer.byteLength(part);
+    if (!res.write(part)) await drainedOrGone(res);
+  }
+  if (!isGone(res)) res.end();
+}
+
+function drainedOrGone(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

@@ -2,7 +2,8 @@
  * The failures a production client must survive, scripted per endpoint: each scripted fault takes
  * the place of the normal answer to one request, then the sandbox answers normally again.
  */
-import { type Answer, json } from './answer.ts';
+import { type Answer, json, type StreamedAnswer } from './answer.ts';
+import { longPage } from './oversized.ts';
 import type { SandboxEndpoint } from './routes.ts';
 
 /** One scripted misbehaviour; `endpoint` defaults to `'data'`. */
@@ -16,19 +17,39 @@ export type Fault =
   | { readonly kind: 'revoked-token'; readonly endpoint?: SandboxEndpoint }
   | { readonly kind: 'malformed-json'; readonly endpoint?: SandboxEndpoint }
   | { readonly kind: 'html-error'; readonly status: number; readonly endpoint?: SandboxEndpoint }
+  | {
+      /** An HTML error page of `bytes` bytes, streamed: a proxy's page with a long trace in it. */
+      readonly kind: 'long-error-page';
+      readonly status: number;
+      readonly bytes: number;
+      readonly endpoint?: SandboxEndpoint;
+    }
   | { readonly kind: 'slow-headers'; readonly ms: number; readonly endpoint?: SandboxEndpoint }
   | { readonly kind: 'slow-body'; readonly ms: number; readonly endpoint?: SandboxEndpoint }
   | { readonly kind: 'wrong-shape'; readonly endpoint?: SandboxEndpoint }
-  | { readonly kind: 'reset'; readonly endpoint?: SandboxEndpoint };
+  | { readonly kind: 'reset'; readonly endpoint?: SandboxEndpoint }
+  | {
+      /**
+       * Answers as if `limit` were not there, with `items` influencers however many were asked
+       * for: the whole ranking, then made-up accounts. Streamed; `declareLength` sends its
+       * Content-Length (counted beforehand), else it is chunked.
+       */
+      readonly kind: 'ignores-limit';
+      readonly items: number;
+      readonly declareLength?: boolean;
+      readonly endpoint?: 'data';
+    };
 
 /**
  * What a fault does to the one request it meets: drop the connection, answer in place of the
- * route, or let the route answer late.
+ * route, let the route answer late, or let it answer without its limit.
  */
 export type FaultEffect =
   | { readonly kind: 'reset' }
   | { readonly kind: 'answer'; readonly answer: Answer }
-  | { readonly kind: 'late'; readonly headersMs: number; readonly bodyMs: number };
+  | { readonly kind: 'stream'; readonly answer: StreamedAnswer }
+  | { readonly kind: 'late'; readonly headersMs: number; readonly bodyMs: number }
+  | { readonly kind: 'unlimited'; readonly items: number; readonly declareLength: boolean };
 
 /** The faults waiting for each endpoint, oldest first. */
 export class FaultScript {
@@ -52,6 +73,21 @@ export function faultEffect(fault: Fault, endpoint: SandboxEndpoint): FaultEffec
       return { kind: 'late', headersMs: fault.ms, bodyMs: 0 };
     case 'slow-body':
       return { kind: 'late', headersMs: 0, bodyMs: fault.ms };
+    case 'long-error-page':
+      return {
+        kind: 'stream',
+        answer: longPage(
+          fault.status,
+          `${fault.status} ${statusPhrases[fault.status] ?? 'Error'}`,
+          fault.bytes,
+        ),
+      };
+    case 'ignores-limit':
+      return {
+        kind: 'unlimited',
+        items: fault.items,
+        declareLength: fault.declareLength ?? false,
+      };
     default:
       return { kind: 'answer', answer: cannedAnswer(fault, endpoint) };
   }
@@ -78,7 +114,10 @@ const statusPhrases: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
-type CannedFault = Exclude<Fault, { kind: 'reset' | 'slow-headers' | 'slow-body' }>;
+type CannedFault = Exclude<
+  Fault,
+  { kind: 'reset' | 'slow-headers' | 'slow-body' | 'ignores-limit' | 'long-error-page' }
+>;
 
 /** The answers mimic what the real service and its nginx front send when they fail. */
 function cannedAnswer(fault: CannedFault, endpoint: SandboxEndpoint): Answer {

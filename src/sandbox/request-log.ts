@@ -20,6 +20,12 @@ export interface SandboxRequestRecord {
   readonly authSchemeSent: string | undefined;
   /** The status sent; 0 while unanswered and for a connection reset without an answer. */
   readonly status: number;
+  /**
+   * Body bytes handed to the socket for a streamed answer (the `ignores-limit` and
+   * `long-error-page` faults), growing as it is written and final once the client read it all or
+   * hung up. Absent for other answers.
+   */
+  readonly bodyBytesWritten?: number;
 }
 
 /** A record is made on arrival and completed while the request is answered. */

@@ -13,7 +13,7 @@ import {
   resolveDatabase,
 } from './catalogue.ts';
 import { type Client, findClient, type TokenStore } from './credentials.ts';
-import { topInfluencers } from './data.ts';
+import { topInfluencers, type WireInfluencer } from './data.ts';
 import { influencersRequest } from './influencers-params.ts';
 import type { DecodedQuery } from './query.ts';
 import { formatInZone } from './timestamps.ts';
@@ -161,25 +161,52 @@ function parseBasic(header: string): { id: string; secret: string } | undefined 
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** The body of a 200 from the influencers endpoint, before it is written out. */
+export interface InfluencersPayload {
+  readonly influencers: readonly WireInfluencer[];
+  readonly databases: readonly string[];
+  readonly start: string;
+  readonly end: string;
+  readonly timezone: string;
+  readonly metric: readonly string[];
+  readonly limit: number;
+}
+
 /** A bad token is refused before the query is read, so a caller without access learns nothing. */
 export function influencersAnswer(
   context: RouteContext,
   req: ArrivedRequest,
   query: DecodedQuery,
 ): Answer {
+  const payload = influencersPayload(context, req, query);
+  return payload.ok ? json(200, payload.value) : payload.answer;
+}
+
+/**
+ * The influencers endpoint up to the body it would send. `ignoreLimit` ranks every active account
+ * whatever `limit` says, as a service that ignores the parameter would (the payload still echoes it).
+ */
+export function influencersPayload(
+  context: RouteContext,
+  req: ArrivedRequest,
+  query: DecodedQuery,
+  options: { readonly ignoreLimit?: boolean } = {},
+): Checked<InfluencersPayload> {
   if (req.method !== 'GET') {
-    return json(
-      405,
-      { error: 'invalid_request', message: `Use GET on ${influencersPath}` },
-      { allow: 'GET' },
+    return refused(
+      json(
+        405,
+        { error: 'invalid_request', message: `Use GET on ${influencersPath}` },
+        { allow: 'GET' },
+      ),
     );
   }
   const client = bearerClient(context, req.headers.authorization ?? '');
-  if (!client.ok) return client.answer;
+  if (!client.ok) return client;
   const request = influencersRequest(query, context.now);
-  if (!request.ok) return request.answer;
+  if (!request.ok) return request;
   const databases = readableDatabases(request.value.databases, client.value.policy);
-  if (!databases.ok) return databases.answer;
+  if (!databases.ok) return databases;
 
   const { start, end, zone, limit, metrics, clock } = request.value;
   const predicates: CataloguePredicate[] = databases.value.flatMap((found) =>
@@ -191,17 +218,20 @@ export function influencersAnswer(
     end,
     now: clock,
     metrics,
-    limit,
+    limit: options.ignoreLimit ? Number.POSITIVE_INFINITY : limit,
   });
-  return json(200, {
-    influencers,
-    databases: request.value.databases,
-    start: formatInZone(start, zone),
-    end: formatInZone(end, zone),
-    timezone: zone,
-    metric: metrics,
-    limit,
-  });
+  return {
+    ok: true,
+    value: {
+      influencers,
+      databases: request.value.databases,
+      start: formatInZone(start, zone),
+      end: formatInZone(end, zone),
+      timezone: zone,
+      metric: metrics,
+      limit,
+    },
+  };
 }
 
 function bearerClient(context: RouteContext, header: string): Checked<Client> {

@@ -7,9 +7,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Answer, isGone, send, sendSlowly } from './answer.ts';
+import { type Answer, isGone, send, sendSlowly, sendStreamed } from './answer.ts';
 import { compileClients, demoClient, type SandboxClientConfig, TokenStore } from './credentials.ts';
 import { type Fault, FaultScript, faultEffect } from './faults.ts';
+import { unlimitedAnswer } from './oversized.ts';
 import { type DecodedQuery, decodeQuery, splitTarget } from './query.ts';
 import {
   type MutableRecord,
@@ -21,6 +22,7 @@ import {
   bodyTooLarge,
   endpointOf,
   influencersAnswer,
+  influencersPayload,
   maxTokenBodyBytes,
   notFound,
   type RouteContext,
@@ -168,6 +170,21 @@ async function handle(
   }
   if (effect?.kind === 'answer') {
     send(res, record, effect.answer);
+    return;
+  }
+  if (effect?.kind === 'stream') {
+    await sendStreamed(res, record, effect.answer);
+    return;
+  }
+  if (effect?.kind === 'unlimited') {
+    const payload = influencersPayload(state.routes, req, query, { ignoreLimit: true });
+    if (!payload.ok) send(res, record, payload.answer);
+    else
+      await sendStreamed(
+        res,
+        record,
+        unlimitedAnswer(payload.value, effect.items, effect.declareLength),
+      );
     return;
   }
   if (effect !== undefined && effect.headersMs > 0) await state.pause(effect.headersMs);

@@ -2,8 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { DigestService } from '../flows/digest-service.ts';
 import type { LookupFlow } from '../flows/lookup.ts';
 import type { Logger } from '../logger.ts';
-import type { InFlight } from './support/in-flight.ts';
-import type { SeenRequests } from './support/seen-requests.ts';
+import type { SeenRequests } from '../requests/seen-requests.ts';
+import type { InFlight } from './process/in-flight.ts';
 import type { AdminDirectory } from './web-api/digest-access.ts';
 import type { UserZones } from './web-api/user-zones.ts';
 

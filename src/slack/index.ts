@@ -3,12 +3,12 @@ import type { SlackDeps } from './deps.ts';
 import { register as registerActions } from './listeners/actions/index.ts';
 import { register as registerAssistant } from './listeners/assistant/index.ts';
 import { register as registerCommands } from './listeners/commands/index.ts';
-import { workspaceActivity } from './listeners/events/digest-lifecycle.ts';
 import { register as registerEvents } from './listeners/events/index.ts';
 import { register as registerFunctions } from './listeners/functions/index.ts';
 import { register as registerShortcuts } from './listeners/shortcuts/index.ts';
 import { register as registerViews } from './listeners/views/index.ts';
-import { teamGuard } from './support/team-guard.ts';
+import { teamGuard } from './middleware/team-guard.ts';
+import { workspaceActivity } from './middleware/workspace-activity.ts';
 
 export type { SlackDeps } from './deps.ts';
 

@@ -33,6 +33,7 @@ describe('parseInfluencersBody', () => {
         },
       ],
       dropped: [],
+      surplus: 0,
     });
   });
 
@@ -163,7 +164,33 @@ describe('parseInfluencersBody', () => {
     expect(parseInfluencersBody({ influencers: [] }, 200)).toEqual({
       influencers: [],
       dropped: [],
+      surplus: 0,
     });
+  });
+
+  it('keeps the first valid items asked for and counts the rest as surplus', () => {
+    const item = (rank: number) => ({
+      ...fullItem,
+      symplurrank: rank,
+      user: { screen_name: `u${rank}` },
+    });
+    const broken = { mentions: 3, user: {} };
+    const body = { influencers: [item(1), broken, item(2), item(3), broken, item(4)] };
+    const parsed = parseInfluencersBody(body, 200, 3);
+    expect(parsed.influencers.map((influencer) => influencer.screenName)).toEqual([
+      'u1',
+      'u2',
+      'u3',
+    ]);
+    expect(parsed.dropped.map((dropped) => dropped.index)).toEqual([1]);
+    expect(parsed.surplus).toBe(2);
+  });
+
+  it('still refuses an answer whose items are all malformed when fewer are asked for', () => {
+    const broken = { mentions: 3, user: {} };
+    expect(() => parseInfluencersBody({ influencers: [broken, broken, broken] }, 200, 2)).toThrow(
+      InvalidResponseError,
+    );
   });
 
   it.each([

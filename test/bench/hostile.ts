@@ -1,7 +1,8 @@
 /**
- * Hostile traffic for the slack bench, run in a process of its own: keeps `concurrency` unsigned
- * requests with 3.9 MB bodies in flight against one URL, each replaced as soon as it ends, until
- * told to stop. What the app does with them shows in its acks and its memory.
+ * Hostile traffic for the slack bench (and the `hostile` part, which runs only that phase), run in
+ * a process of its own: keeps `concurrency` unsigned requests with 3.9 MB bodies in flight against
+ * one URL, each replaced as soon as it ends, until told to stop. What the app does with them shows
+ * in its acks and its memory.
  */
 import { request } from 'node:http';
 
@@ -39,6 +40,15 @@ function unsignedPost(url: URL, body: Buffer): Promise<number> {
     req.setTimeout(hostileRequestTimeoutMs, () => req.destroy());
     req.end(body);
   });
+}
+
+/**
+ * `npm run bench -- hostile`: the slack bench's hostile phase alone (the whole slack part runs it
+ * too, after its rounds), for a quick look at what hostile bodies cost.
+ */
+export async function run(): Promise<void> {
+  const slack = await import('./slack.ts');
+  await slack.run({ hostileOnly: true });
 }
 
 /** The `hostile` role: starts on `{ kind: 'hostile-start', url, concurrency }`, reports on stop. */

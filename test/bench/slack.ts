@@ -1,7 +1,7 @@
 /**
  * Ack latency of /influencers under a steady open-loop load, beside the floor: a bare Bolt app on
  * the same HTTP receiver whose handler only acks. Each app runs in its own process (ours is
- * `node src/app.ts`, as `npm start` runs it), the analytics sandbox and a fake Slack (Web API and
+ * `node src/main.ts`, as `npm start` runs it), the analytics sandbox and a fake Slack (Web API and
  * response_url over HTTP, reached through SLACK_API_URL) in a third, and this process only sends
  * signed commands and times the acks. The two apps are measured alternately in rounds so that
  * machine noise hits both alike. Loopback only; nothing is written to disk.
@@ -33,7 +33,7 @@ const hostileConcurrency = 200;
 const hostileCommands = Number(process.env.BENCH_SLACK_HOSTILE_COMMANDS ?? 1_000);
 /** After a phase, our app still posts answers for about `latencyMs`; the next phase waits them out. */
 const settleMs = latencyMs + 700;
-const signingSecret = 'bench-signing-secret';
+export const signingSecret = 'bench-signing-secret';
 const botToken = 'xoxb-bench-token';
 const texts = [
   '#hcsm last week',
@@ -44,7 +44,7 @@ const texts = [
 ];
 
 const thisFile = fileURLToPath(import.meta.url);
-const appEntry = fileURLToPath(new URL('../../src/app.ts', import.meta.url));
+const appEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 type ChildMessage =
   | { readonly kind: 'infra'; readonly sandboxUrl: string; readonly slackUrl: string }
@@ -162,7 +162,7 @@ function startFlags(): string[] {
 }
 
 /** Our app as `npm start` runs it; resolves with its process and port once it logged its start. */
-async function startOurApp(
+export async function startOurApp(
   sandboxUrl: string,
   slackUrl: string,
 ): Promise<{ child: ChildProcess; port: number }> {
@@ -210,7 +210,7 @@ async function startOurApp(
 }
 
 /** Resident memory of a child in MiB, from the kernel's view of it (Linux); NaN elsewhere. */
-function residentMiB(pid: number | undefined): number {
+export function residentMiB(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -224,7 +224,7 @@ function residentMiB(pid: number | undefined): number {
 const mib = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MiB`);
 
 /** Samples a child's resident memory every 100 ms while `work` runs; resolves with the highest. */
-async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promise<number> {
+export async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promise<number> {
   let peak = residentMiB(pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, residentMiB(pid));
@@ -237,7 +237,7 @@ async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promi
   return Math.max(peak, residentMiB(pid));
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
@@ -348,7 +348,7 @@ async function hostilePhase(
   return { result, rssGrowth: peak - before, report };
 }
 
-async function stop(child: ChildProcess | undefined): Promise<void> {
+export async function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A graceful stop first, so a requested CPU profile gets written; then no more waiting.
@@ -358,7 +358,23 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function run(): Promise<void> {
+/** The line that sums up the hostile phase against its targets. */
+function printHostile(attack: Awaited<ReturnType<typeof hostilePhase>>): void {
+  const hostileAcks = sorted(attack.result.latencies);
+  const hostileP99 = percentile(hostileAcks, 99);
+  console.log(
+    `  with ${hostileConcurrency} unsigned ${(hostileBodyBytes / 1048576).toFixed(1)} MB requests in flight (${attack.report.sent} sent: ${attack.report.refused} answered, ${attack.report.cut} cut): ` +
+      `${hostileCommands} valid acks p50 ${percentile(hostileAcks, 50).toFixed(2)} ms, p99 ${hostileP99.toFixed(2)} ms (target < 500: ${hostileP99 < 500 ? 'met' : 'NOT met'}), ` +
+      `errors ${attack.result.errors}, RSS growth ${mib(attack.rssGrowth)} (target < 50: ${attack.rssGrowth < 50 ? 'met' : 'NOT met'})`,
+  );
+}
+
+export interface SlackBenchOptions {
+  /** Only the hostile phase, after a warm-up of our app (`npm run bench -- hostile`). */
+  readonly hostileOnly?: boolean;
+}
+
+export async function run(options: SlackBenchOptions = {}): Promise<void> {
   const benchStarted = performance.now();
   const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
   let ours: ChildProcess | undefined;
@@ -368,8 +384,6 @@ export async function run(): Promise<void> {
     const { sandboxUrl, slackUrl } = await nextMessage(infra, 'infra');
     const started = await startOurApp(sandboxUrl, slackUrl);
     ours = started.child;
-    floor = spawnRole('floor');
-    const { port: floorPort } = await nextMessage(floor, 'floor');
     hostile = spawnRole('hostile');
     await nextMessage(hostile, 'hostile-ready');
 
@@ -386,6 +400,15 @@ export async function run(): Promise<void> {
       elapsedS: 0,
     });
     const oursTarget: Target = target('our app', ours, started.port, true);
+    if (options.hostileOnly === true) {
+      await phase(oursTarget, slackUrl, warmupCommands, 'warmup-our app');
+      await sleep(settleMs);
+      console.log(`our app, warmed up with ${warmupCommands} signed commands`);
+      printHostile(await hostilePhase(oursTarget, hostile, slackUrl));
+      return;
+    }
+    floor = spawnRole('floor');
+    const { port: floorPort } = await nextMessage(floor, 'floor');
     const floorTarget: Target = target('bare Bolt (floor)', floor, floorPort, false);
 
     // Footprint before any load: what the app costs at rest, apart from what load adds.
@@ -440,13 +463,7 @@ export async function run(): Promise<void> {
         `  our app: p99 ${app.p99.toFixed(0)} ms (target <= 100: ${verdict(app.p99 <= 100)}), RSS idle ${mib(idle)} (target <= 120: ${verdict(idle <= 120)}), after the load ${mib(after)} (target <= 256: ${verdict(after <= 256)})`,
       );
     }
-    const hostileAcks = sorted(attack.result.latencies);
-    const hostileP99 = percentile(hostileAcks, 99);
-    console.log(
-      `  with ${hostileConcurrency} unsigned ${(hostileBodyBytes / 1048576).toFixed(1)} MB requests in flight (${attack.report.sent} sent: ${attack.report.refused} answered, ${attack.report.cut} cut): ` +
-        `${hostileCommands} valid acks p50 ${percentile(hostileAcks, 50).toFixed(2)} ms, p99 ${hostileP99.toFixed(2)} ms (target < 500: ${hostileP99 < 500 ? 'met' : 'NOT met'}), ` +
-        `errors ${attack.result.errors}, RSS growth ${mib(attack.rssGrowth)} (target < 50: ${attack.rssGrowth < 50 ? 'met' : 'NOT met'})`,
-    );
+    printHostile(attack);
     const lookups = rounds * commandsPerRound + warmupCommands + hostileCommands;
     console.log(
       `  fake Slack saw ${stats.responseUrlPosts} response_url posts for ${lookups} lookups (one answer each, after a "still looking" update when it took over ${progressUpdateMs / 1000} s: lookups that joined a shared call late need none) and ${stats.usersInfo} users.info calls; run took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`,

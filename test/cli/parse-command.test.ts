@@ -1,25 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { type CliRun, runCli } from '../helpers/run-cli.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-function cli(
-  args: string[],
-  input?: string,
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['src/cli.ts', ...args], {
-    cwd: root,
-    input,
-    encoding: 'utf8',
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+/** The command run in-process; the one test about the process itself spawns it. */
+function cli(args: string[], input?: string): Promise<CliRun> {
+  return runCli(args, input === undefined ? {} : { input });
 }
 
 const now = ['--now', '2026-11-21T15:30:00Z'];
 
 describe('node src/cli.ts parse', () => {
-  it('prints the request as one JSON object in contract key order and exits 0', () => {
-    const run = cli(['parse', '--tz', 'America/Chicago', ...now, '#x last quarter']);
+  it('prints the request as one JSON object in contract key order and exits 0', async () => {
+    const run = await cli(['parse', '--tz', 'America/Chicago', ...now, '#x last quarter']);
     expect(run).toEqual({
       status: 0,
       stdout:
@@ -28,22 +22,22 @@ describe('node src/cli.ts parse', () => {
     });
   });
 
-  it('defaults to UTC without --tz', () => {
-    expect(cli(['parse', ...now, '#pharma past 48 hours']).stdout).toBe(
+  it('defaults to UTC without --tz', async () => {
+    expect((await cli(['parse', ...now, '#pharma past 48 hours'])).stdout).toBe(
       '{"databases":["#pharma"],"start":"2026-11-19T15:30:00+00:00","end":"2026-11-21T15:30:00+00:00","timezone":"UTC","top":10}\n',
     );
   });
 
-  it('reads the clock without --now, ending a rolling window at its minute', () => {
+  it('reads the clock without --now, ending a rolling window at its minute', async () => {
     const before = Date.now();
-    const run = cli(['parse', '#x last 1 hour']);
+    const run = await cli(['parse', '#x last 1 hour']);
     const end = Date.parse((JSON.parse(run.stdout) as { end: string }).end);
     expect(end).toBeGreaterThanOrEqual(Math.floor(before / 60_000) * 60_000);
     expect(end).toBeLessThanOrEqual(Date.now());
   });
 
-  it('prints a parse error as {"error":{"message"}} and exits 2', () => {
-    expect(cli(['parse', ...now, '#x tomorrow'])).toEqual({
+  it('prints a parse error as {"error":{"message"}} and exits 2', async () => {
+    expect(await cli(['parse', ...now, '#x tomorrow'])).toEqual({
       status: 2,
       stdout:
         '{"error":{"message":"The window “tomorrow” starts in the future (2026-11-22T00:00:00+00:00): there is no data yet. Try: /influencers #x yesterday"}}\n',
@@ -64,11 +58,11 @@ describe('node src/cli.ts parse', () => {
       ['--now', '2026-11-21T15:30:00'],
       '{"error":{"message":"Invalid now \\"2026-11-21T15:30:00\\": give an ISO 8601 instant with an offset, such as 2026-11-21T15:30:00Z."}}\n',
     ],
-  ])('refuses %j with a clear error and exit 2', (flags, stdout) => {
-    expect(cli(['parse', ...flags, '#x'])).toMatchObject({ status: 2, stdout });
+  ])('refuses %j with a clear error and exit 2', async (flags, stdout) => {
+    expect(await cli(['parse', ...flags, '#x'])).toMatchObject({ status: 2, stdout });
   });
 
-  it('answers --jsonl with one line per input line, in order, blank and bad lines included', () => {
+  it('answers --jsonl with one line per input line, in order, blank and bad lines included', async () => {
     const input = [
       '{"text":"#x last week","tz":"europe/london","now":"2026-11-21T15:30:00Z"}',
       '',
@@ -78,7 +72,7 @@ describe('node src/cli.ts parse', () => {
       '{"text":"#y","tz":"Mars/Base"}',
       '{"text":"#y yesterday","now":"2026-11-02T15:00:00Z","tz":"America/New_York"}',
     ].join('\n');
-    const run = cli(['parse', '--jsonl', ...now], input);
+    const run = await cli(['parse', '--jsonl', ...now], input);
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"Europe/London","top":10}',
@@ -92,22 +86,20 @@ describe('node src/cli.ts parse', () => {
     ]);
   });
 
-  it('ignores a byte order mark on the first line and reads a null tz or now as the default', () => {
+  it('ignores a byte order mark on the first line and reads a null tz or now as the default', async () => {
     const input = [
       '\uFEFF{"text":"#x yesterday","tz":null,"now":null}',
       '{"text":"#x yesterday","tz":null}',
     ].join('\n');
     const line =
       '{"databases":["#x"],"start":"2026-11-20T00:00:00-05:00","end":"2026-11-21T00:00:00-05:00","timezone":"America/New_York","top":10}';
-    const run = cli(['parse', '--jsonl', '--tz', 'America/New_York', ...now], input);
+    const run = await cli(['parse', '--jsonl', '--tz', 'America/New_York', ...now], input);
     expect(run).toEqual({ status: 0, stdout: `${line}\n${line}\n`, stderr: '' });
   });
 
-  it('writes one line per input line, so outputs match inputs by position', () => {
+  it('writes one line per input line, so outputs match inputs by position', async () => {
     const input = `${['{"text":"#a"}', '', '   ', '{"text":"#b"}', ''].join('\n')}\n`;
-    const lines = cli(['parse', '--jsonl', ...now], input)
-      .stdout.trimEnd()
-      .split('\n');
+    const lines = (await cli(['parse', '--jsonl', ...now], input)).stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
     expect(lines.map((line) => Object.keys(JSON.parse(line) as object)[0])).toEqual([
       'databases',
@@ -135,39 +127,41 @@ describe('node src/cli.ts parse', () => {
       '1970-01-03T00:00:00Z',
       'The window “last 7 days” starts at 1969-12-27T00:00:00+00:00, before the earliest data (2006-03-21): there is nothing to count before then. Start on or after it. Try: /influencers #x since 2006-03-21',
     ],
-  ])('refuses --now %s clearly', (value, message) => {
-    expect(cli(['parse', '--now', value, '#x'])).toEqual({
+  ])('refuses --now %s clearly', async (value, message) => {
+    expect(await cli(['parse', '--now', value, '#x'])).toEqual({
       status: 2,
       stdout: `{"error":{"message":"${message}"}}\n`,
       stderr: '',
     });
   });
 
-  it('prints compare and metric after the other keys only when the text asks for them', () => {
-    expect(cli(['parse', ...now, '#x last week vs previous period ranked by reach']).stdout).toBe(
+  it('prints compare and metric after the other keys only when the text asks for them', async () => {
+    expect(
+      (await cli(['parse', ...now, '#x last week vs previous period ranked by reach'])).stdout,
+    ).toBe(
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"compare":{"start":"2026-11-02T00:00:00+00:00","end":"2026-11-09T00:00:00+00:00"},"metric":"impressions"}\n',
     );
-    expect(cli(['parse', ...now, '#x last week by mentions']).stdout).toBe(
+    expect((await cli(['parse', ...now, '#x last week by mentions'])).stdout).toBe(
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"metric":"mentions"}\n',
     );
   });
 
-  it('prints presentation and export after the other keys only when the text asks for them', () => {
-    expect(cli(['parse', ...now, '#x last week chart by reach']).stdout).toBe(
+  it('prints presentation and export after the other keys only when the text asks for them', async () => {
+    expect((await cli(['parse', ...now, '#x last week chart by reach'])).stdout).toBe(
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":10,"metric":"impressions","presentation":"chart"}\n',
     );
-    expect(cli(['parse', ...now, '#x last week top 20 export']).stdout).toBe(
+    expect((await cli(['parse', ...now, '#x last week top 20 export'])).stdout).toBe(
       '{"databases":["#x"],"start":"2026-11-09T00:00:00+00:00","end":"2026-11-16T00:00:00+00:00","timezone":"UTC","top":20,"presentation":"table","export":true}\n',
     );
   });
 
-  it('answers one line per input line when U+2028 or U+2029 stand inside the JSON', () => {
+  it('answers one line per input line when U+2028 or U+2029 stand inside the JSON', async () => {
     const input = [
       '{"text":"#x\u2028last week"}',
       '{"text":"#y","tz":"Mars\u2029Base"}',
       '{"text":"#z yesterday"}',
     ].join('\n');
-    const run = cli(['parse', '--jsonl', ...now], input);
+    const run = await cli(['parse', '--jsonl', ...now], input);
     const lines = run.stdout.split('\n');
     expect(lines).toHaveLength(4);
     expect(run.stdout).not.toMatch(/[\u2028\u2029]/);
@@ -181,7 +175,7 @@ describe('node src/cli.ts parse', () => {
     expect(JSON.parse(lines[2] as string)).toMatchObject({ databases: ['#z'] });
   });
 
-  it('stops quietly with 0 when the reader of stdout goes away', () => {
+  it('stops quietly with 0 when the reader of stdout goes away', async () => {
     const script = `${JSON.stringify(process.execPath)} src/cli.ts parse --jsonl | head -1`;
     const input = `${'{"text":"#x last week"}\n'.repeat(20_000)}`;
     const result = spawnSync('bash', ['-o', 'pipefail', '-c', script], {
@@ -194,13 +188,11 @@ describe('node src/cli.ts parse', () => {
     expect(result.stdout.split('\n')).toHaveLength(2);
   });
 
-  it('keeps the order of many --jsonl lines', () => {
+  it('keeps the order of many --jsonl lines', async () => {
     const input = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ text: `#t${i} top ${(i % 50) + 1}` }),
     ).join('\n');
-    const lines = cli(['parse', '--jsonl', ...now], input)
-      .stdout.trim()
-      .split('\n');
+    const lines = (await cli(['parse', '--jsonl', ...now], input)).stdout.trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { databases: string[] }).databases[0])).toEqual(
       Array.from({ length: 300 }, (_, i) => `#t${i}`),
     );
@@ -208,8 +200,8 @@ describe('node src/cli.ts parse', () => {
 });
 
 describe('node src/cli.ts', () => {
-  it('prints usage on stderr and exits 2 for an unknown command', () => {
-    const run = cli(['bogus']);
+  it('prints usage on stderr and exits 2 for an unknown command', async () => {
+    const run = await cli(['bogus']);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
@@ -217,12 +209,12 @@ describe('node src/cli.ts', () => {
     );
   });
 
-  it('exits 2 with usage for an unknown option', () => {
-    expect(cli(['parse', '--verbose', '#x'])).toMatchObject({ status: 2, stdout: '' });
+  it('exits 2 with usage for an unknown option', async () => {
+    expect(await cli(['parse', '--verbose', '#x'])).toMatchObject({ status: 2, stdout: '' });
   });
 
-  it.each([['--help'], ['-h']])('prints every command on %s and exits 0', (flag) => {
-    const run = cli([flag]);
+  it.each([['--help'], ['-h']])('prints every command on %s and exits 0', async (flag) => {
+    const run = await cli([flag]);
     expect(run).toMatchObject({ status: 0, stderr: '' });
     expect(run.stdout).toContain('Usage:\n  node src/cli.ts parse');
     expect(run.stdout).toContain('node src/cli.ts digests run-due');
@@ -235,8 +227,8 @@ describe('node src/cli.ts', () => {
     [['migrate', '-h'], 'Usage: node src/cli.ts migrate', '--tls MODE'],
     [['digests', '--help'], 'Usage: node src/cli.ts digests run-due', 'SLACK_BOT_TOKEN'],
     [['digests', 'run-due', '-h'], 'Usage: node src/cli.ts digests run-due', '--sqlite PATH'],
-  ])('prints the usage of %j and exits 0', (args, usage, option) => {
-    const run = cli(args);
+  ])('prints the usage of %j and exits 0', async (args, usage, option) => {
+    const run = await cli(args);
     expect(run).toMatchObject({ status: 0, stderr: '' });
     expect(run.stdout.startsWith(usage)).toBe(true);
     expect(run.stdout).toContain(option);

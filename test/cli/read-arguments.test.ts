@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { zoneArgument } from '../../src/app.ts';
 import { readArguments } from '../../src/cli/command.ts';
 import { ConfigError } from '../../src/errors.ts';
+import { zoneArgument } from '../../src/main.ts';
 
 const options = { sqlite: { type: 'string' }, jsonl: { type: 'boolean' } } as const;
 

@@ -179,6 +179,10 @@ describe('loadConfig', () => {
       'SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "ftp://slack").',
     ],
     [
+      { ...http, SLACK_API_URL: 'http://proxy-user:secret-password@slack.test/api/' },
+      'SLACK_API_URL must not contain a user name or password (the part before "@"): Slack takes only the bot token. Remove them, or unset SLACK_API_URL to use https://slack.com/api/.',
+    ],
+    [
       { ...http, ANALYTICS_BASE_URL: 'proxy:secret-password@api.example.com' },
       'ANALYTICS_BASE_URL must be an http(s) URL such as https://api.example.com (got "api.example.com").',
     ],

@@ -12,6 +12,7 @@ import { renderHelp } from '../../src/render/help.ts';
 import { startUsageText } from '../../src/render/startup.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import { parseCsv } from '../helpers/csv.ts';
+import { startInProcess } from '../helpers/run-start.ts';
 import { spawnApp } from '../helpers/spawn-app.ts';
 
 async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
@@ -24,13 +25,26 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promi
   }
 }
 
+/** `npm start` with `input` on stdin, in-process; the smoke test spawns it. */
 async function runConsole(
   input: string,
   args: string[] = [],
   env: Record<string, string> = {},
   cwd?: string,
 ) {
-  const app = spawnApp({ TZ: 'Europe/Paris', ...env }, args, cwd === undefined ? {} : { cwd });
+  const app = startInProcess(
+    { TZ: 'Europe/Paris', ...env },
+    args,
+    cwd === undefined ? {} : { cwd },
+  );
+  app.stdin.end(input);
+  const { code } = await app.exited;
+  return { code, stdout: app.stdout(), stderr: app.stderr() };
+}
+
+/** `node src/main.ts` in a process of its own, with `input` piped to it. */
+async function spawnConsole(input: string) {
+  const app = spawnApp({ TZ: 'Europe/Paris' });
   app.child.stdin.end(input);
   const { code } = await app.exited;
   return { code, stdout: app.stdout(), stderr: app.stderr() };
@@ -38,7 +52,7 @@ async function runConsole(
 
 describe('npm start without Slack credentials (the console)', () => {
   it('answers a piped slash command with the sandbox and exits 0 at the end of input', async () => {
-    const { code, stdout } = await runConsole('/influencers #hcsm last week\n');
+    const { code, stdout } = await spawnConsole('/influencers #hcsm last week\n');
     expect(code).toBe(0);
     expect(stdout).toContain('built-in sandbox at http://127.0.0.1:');
     expect(stdout).toContain('To connect a real workspace:');
@@ -134,10 +148,10 @@ describe('npm start without Slack credentials (the console)', () => {
   });
 
   it('posts a digest on "run" with the same Block Kit answer, then removes it', async () => {
-    const app = spawnApp({ TZ: 'Europe/Paris' });
-    app.child.stdin.write('/influencers digest #bcsm every day at 8am top 2\n');
+    const app = startInProcess({ TZ: 'Europe/Paris' });
+    app.stdin.write('/influencers digest #bcsm every day at 8am top 2\n');
     const created = await waitFor(() => /Digest ([0-9A-Z]{6}) created/.exec(app.stdout())?.[1]);
-    app.child.stdin.end(
+    app.stdin.end(
       `/influencers digest run ${created}\n/influencers digest remove ${created}\n/influencers digests\n`,
     );
     const { code } = await app.exited;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import type {
   AnalyticsApi,
   InfluencersQuery,
@@ -155,10 +155,67 @@ export class FakePoster implements DigestPoster {
   }
 }
 
-/** A PostgreSQL schema of its own per test file run, dropped at the end. */
+/** Runs `work` with a connection of its own to the test database. */
+async function onTestDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Deletes every row of `schema` but its migration records, tables that reference others before
+ * the tables they reference.
+ */
+async function emptySchema(schema: string): Promise<void> {
+  await onTestDatabase(async (client) => {
+    const tables = await client.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables
+        WHERE schemaname = $1 AND tablename <> 'schema_migrations'`,
+      [schema],
+    );
+    const references = await client.query<{ from: string; to: string }>(
+      `SELECT c.conrelid::regclass::text AS from, c.confrelid::regclass::text AS to
+         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+        WHERE c.contype = 'f' AND n.nspname = $1`,
+      [schema],
+    );
+    const bare = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+    let left = tables.rows.map((row) => row.name);
+    const ordered: string[] = [];
+    while (left.length > 0) {
+      const referenced = new Set(
+        references.rows
+          .filter((row) => left.includes(bare(row.from)) && bare(row.from) !== bare(row.to))
+          .map((row) => bare(row.to)),
+      );
+      const next = left.filter((name) => !referenced.has(name));
+      if (next.length === 0) throw new Error(`tables of ${schema} reference each other in a cycle`);
+      ordered.push(...next);
+      left = left.filter((name) => referenced.has(name));
+    }
+    await client.query(ordered.map((name) => `DELETE FROM ${schema}.${name}`).join(';\n'));
+  });
+}
+
+/**
+ * A PostgreSQL schema for one test, dropped after it; or, from {@link reusedPostgres}, emptied
+ * for the next test.
+ */
 export class TestPostgres {
-  readonly schema = `digests_test_${randomBytes(6).toString('hex')}`;
+  readonly schema: string;
   readonly #stores: DigestStore[] = [];
+  readonly #release: ((schema: string) => Promise<void>) | undefined;
+
+  constructor(
+    reuse: { schema?: string; release(schema: string): Promise<void> } | undefined = undefined,
+  ) {
+    this.schema = reuse?.schema ?? `digests_test_${randomBytes(6).toString('hex')}`;
+    this.#release = reuse?.release;
+  }
 
   open(): DigestStore {
     if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
@@ -167,16 +224,47 @@ export class TestPostgres {
     return store;
   }
 
+  /** Closes every store opened on the schema, then drops it (or empties it for the next test). */
   async drop(): Promise<void> {
     await Promise.all(this.#stores.splice(0).map((store) => store.close().catch(() => undefined)));
-    const client = new pg.Client({ connectionString: testDatabaseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
-    } finally {
-      await client.end();
+    if (this.#release !== undefined) {
+      await this.#release(this.schema);
+      return;
     }
+    await dropSchemas([this.schema]);
   }
+}
+
+async function dropSchemas(schemas: readonly string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  await onTestDatabase(async (client) => {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+}
+
+/**
+ * Schemas for the tests of one describe, reused: a test gets the schema an earlier test migrated
+ * and then emptied (a DELETE per table takes a few ms; a new schema, its migrations and its drop
+ * take about 150 ms), and every one is dropped after the describe's last test. Call it in the
+ * describe's body; tests still migrate what they open, which finds a reused schema up to date.
+ */
+export function reusedPostgres(): () => TestPostgres {
+  const made: string[] = [];
+  const free: string[] = [];
+  afterAll(async () => {
+    free.length = 0;
+    await dropSchemas(made.splice(0));
+  });
+  const release = async (schema: string) => {
+    await emptySchema(schema);
+    free.push(schema);
+  };
+  return () => {
+    const schema = free.pop();
+    const database = new TestPostgres(schema === undefined ? { release } : { schema, release });
+    if (schema === undefined) made.push(database.schema);
+    return database;
+  };
 }
 
 export function announcePostgresSkip(): void {
@@ -193,12 +281,13 @@ export interface StoreUnderTest {
 
 /**
  * The adapters a runner test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
- * Each `open()` gives a fresh, migrated database.
+ * Each `open()` gives a fresh, migrated database (PostgreSQL: a schema from `postgres`, by
+ * default a new one).
  */
 export const storesUnderTest: readonly {
   readonly name: string;
   readonly enabled: boolean;
-  open(): Promise<StoreUnderTest>;
+  open(postgres?: () => TestPostgres): Promise<StoreUnderTest>;
 }[] = [
   {
     name: 'SQLite',
@@ -225,8 +314,8 @@ export const storesUnderTest: readonly {
   {
     name: 'PostgreSQL',
     enabled: testDatabaseUrl !== undefined,
-    async open() {
-      const database = new TestPostgres();
+    async open(postgres = () => new TestPostgres()) {
+      const database = postgres();
       const store = database.open();
       await store.migrate();
       return { store, sibling: async () => database.open(), close: () => database.drop() };
@@ -255,9 +344,10 @@ export function describeEachStore(
 ): void {
   for (const adapter of storesUnderTest) {
     describe.skipIf(!adapter.enabled)(`${title} (${adapter.name})`, () => {
+      const postgres = reusedPostgres();
       let world: RunnerWorld | undefined;
       beforeEach(async () => {
-        const db = await adapter.open();
+        const db = await adapter.open(postgres);
         const clock = new FakeClock(start);
         const analytics = new FakeAnalytics();
         const poster = new FakePoster(clock);

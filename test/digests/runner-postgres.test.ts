@@ -8,16 +8,18 @@ import {
   FakeClock,
   FakePoster,
   influencers,
-  TestPostgres,
+  reusedPostgres,
+  type TestPostgres,
   testDatabaseUrl,
 } from './helpers.ts';
 
 announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
+  const postgres = reusedPostgres();
   let database: TestPostgres;
 
   beforeEach(async () => {
-    database = new TestPostgres();
+    database = postgres();
     await database.open().migrate();
   });
   afterEach(async () => {
@@ -41,22 +43,38 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
     }
     const poster = new FakePoster(clock);
     const analytics = new FakeAnalytics();
+    // No question is answered before every instance has claimed a batch: on a loaded machine, one
+    // instance could otherwise still be connecting when the others had posted all 200.
+    const names = ['a', 'b', 'c'];
+    const claimers = new Set<string>();
+    let everyoneClaimed = () => {};
+    const allClaimed = new Promise<void>((resolve) => {
+      everyoneClaimed = resolve;
+    });
     analytics.answer = async () => {
+      await allClaimed;
       await new Promise((resolve) => setTimeout(resolve, 5));
       return influencers('alice', 'bob');
     };
-    const runners = ['a', 'b', 'c'].map(
-      (name) =>
-        new DigestRunner({
-          store: database.open(),
-          analytics,
-          poster,
-          clock,
-          renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
-          renderPauseNotice: renderDigestPaused,
-          options: { owner: `runner-${name}`, claimBatchSize: 25, channelIntervalMs: 0 },
-        }),
-    );
+    const runners = names.map((name) => {
+      const store = database.open();
+      const claimDue = store.claimDue.bind(store);
+      store.claimDue = async (...args) => {
+        const claims = await claimDue(...args);
+        if (claims.length > 0) claimers.add(name);
+        if (claimers.size === names.length) everyoneClaimed();
+        return claims;
+      };
+      return new DigestRunner({
+        store,
+        analytics,
+        poster,
+        clock,
+        renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
+        renderPauseNotice: renderDigestPaused,
+        options: { owner: `runner-${name}`, claimBatchSize: 25, channelIntervalMs: 0 },
+      });
+    });
     const reports = await Promise.all(runners.map((runner) => runner.runDue(clock.now())));
     const posted = poster.posts.map((post) => post.message.text);
     expect(posted).toHaveLength(200);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +7,7 @@ import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { useJobServices } from '../helpers/job-services.ts';
-
-const cliEntry = new URL('../../src/cli.ts', import.meta.url).pathname;
+import { type CliRun, runCli, spawnCli } from '../helpers/run-cli.ts';
 
 interface Run {
   readonly code: number | null;
@@ -17,23 +15,16 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `node src/cli.ts ...args` with exactly `env` (plus PATH and TZ). */
-function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [cliEntry, ...args], {
-    env: { PATH: process.env.PATH ?? '', TZ: 'Europe/Paris', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  return new Promise((resolve) => {
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+const asRun = ({ status, stdout, stderr }: CliRun): Run => ({ code: status, stdout, stderr });
+
+/** `node src/cli.ts ...args` in a process of its own, with exactly `env` (plus PATH and TZ). */
+async function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return asRun(await spawnCli(args, env));
+}
+
+/** The same command line run in this process, where the process itself is not under test. */
+async function inProcess(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return asRun(await runCli(args, { env: { TZ: 'Europe/Paris', ...env } }));
 }
 
 const services = useJobServices('digests-cli-');
@@ -54,7 +45,7 @@ describe('node src/cli.ts migrate', () => {
 describe('node src/cli.ts digests run-due', () => {
   it('lists every missing variable and exits 2 without touching the store', async () => {
     const path = join(services.dir, 'unconfigured.sqlite');
-    const run = await cli(['digests', 'run-due', '--sqlite', path], {
+    const run = await inProcess(['digests', 'run-due', '--sqlite', path], {
       ANALYTICS_CLIENT_ID: 'id',
     });
     expect(run.code).toBe(2);
@@ -69,7 +60,7 @@ describe('node src/cli.ts digests run-due', () => {
 
   it('posts a due digest exactly once when two run at the same time', async () => {
     const path = join(services.dir, 'due.sqlite');
-    expect((await cli(['migrate', '--sqlite', path])).code).toBe(0);
+    expect((await inProcess(['migrate', '--sqlite', path])).code).toBe(0);
     const schedule: CronSchedule = {
       kind: 'cron',
       expression: '0 * * * *',
@@ -125,7 +116,7 @@ describe('node src/cli.ts digests run-due', () => {
     } finally {
       await after.close();
     }
-    expect((await cli(['digests', 'run-due', '--sqlite', path], env)).stdout).toContain(
+    expect((await inProcess(['digests', 'run-due', '--sqlite', path], env)).stdout).toContain(
       'claimed 0, posted 0',
     );
     expect(services.slack.slack.api('chat.postMessage')).toHaveLength(1);

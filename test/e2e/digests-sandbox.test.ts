@@ -10,7 +10,7 @@ import { runWindow } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
-import { digestActionIds, digestEditCallbackId } from '../../src/render/digest-ids.ts';
+import { digestActionIds, digestEditCallbackId } from '../../src/render/ids.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';

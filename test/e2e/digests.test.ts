@@ -10,7 +10,6 @@ import {
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { pauseReasonWords } from '../../src/render/digest-failures.ts';
-import { digestActionIds, digestHomeBlockId } from '../../src/render/digest-ids.ts';
 import {
   renderDigestActionResult,
   renderDigestCreated,
@@ -18,6 +17,7 @@ import {
 } from '../../src/render/digest-management.ts';
 import { renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderError } from '../../src/render/errors.ts';
+import { digestActionIds, digestHomeBlockId } from '../../src/render/ids.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {

@@ -43,12 +43,23 @@ function httpEnv(): Record<string, string> {
   };
 }
 
-/** Unsigned requests, each refused with a log line: enough of them fill any pipe. */
+/**
+ * One signed request, then `count` replays of it, each refused with a warning line of its own
+ * (unsigned requests would not do: their refusals are summed up in one line per window); enough
+ * of them fill any pipe.
+ */
 async function logLines(url: string, count: number): Promise<void> {
+  const body = JSON.stringify({ type: 'url_verification', challenge: 'fill-the-log-pipe' });
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...signSlackRequest(signingSecret, body) },
+    body,
+  };
+  expect((await fetch(`${url}/slack/events`, init)).status).toBe(200);
   for (let sent = 0; sent < count; sent += 50) {
     await Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`${url}/slack/events`, { method: 'POST', body: 'x' }).then(
+        fetch(`${url}/slack/events`, init).then(
           (response) => response.text(),
           () => '',
         ),

@@ -8,6 +8,7 @@ import type { SlackMessage } from '../../src/model/message.ts';
 import { encodeShareValue } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
 import { actionIds } from '../../src/render/ids.ts';
+import { forgetNewBlocksRefusal } from '../../src/slack/web-api/blocks-fallback.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { expectedAnswer, fixedNow, now, request } from '../helpers/lookups.ts';
@@ -31,6 +32,7 @@ const hasNewBlock = (call: SlackCall) =>
 let h: Harness;
 
 beforeAll(async () => {
+  forgetNewBlocksRefusal();
   // No still-running update: each path's first post is the answer Slack refuses.
   const env = { LOOKUP_TIMEOUT_MS: '10000', PROGRESS_UPDATE_MS: '9000' };
   h = await startHarness({ env, sandbox: { now }, overrides: { now } });

@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterEach(() => {
   for (const app of spawned) app.child.kill('SIGKILL');
   spawned = [];
+  slack.slack.failHttp('auth.test', 503, 0);
 });
 
 afterAll(async () => {
@@ -46,6 +47,31 @@ describe('start-up in HTTP mode', () => {
     await waitForOutput(app.stdout, /"msg":"started in http mode"/, 20_000);
     expect(app.stdout()).toContain('Slack did not confirm the bot token yet; trying again');
     expect(app.stderr()).toBe('');
+  }, 30_000);
+
+  it('binds its port first: /healthz says starting, events get 503, until the token is confirmed', async () => {
+    slack.slack.failHttp('auth.test', 503);
+    const app = start();
+    const [, port, sinceStart] =
+      (await waitForOutput(app.stdout, /"port":(\d+),"sinceProcessStartMs":(\d+)/, 20_000)) ?? [];
+    // Platforms stop a process that has not bound its port in time (Heroku: 60 s).
+    expect(Number(sinceStart)).toBeLessThan(2_000);
+
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'starting', mode: 'http' });
+    const event = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+      method: 'POST',
+      body: 'token=x',
+    });
+    expect(event.status).toBe(503);
+    expect(event.headers.get('retry-after')).toBe('1');
+
+    slack.slack.failHttp('auth.test', 503, 0);
+    await waitForOutput(app.stdout, /"msg":"started in http mode"/, 20_000);
+    const ready = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ok', mode: 'http' });
   }, 30_000);
 
   it('exits 1 with one sentence when Slack refuses the bot token', async () => {

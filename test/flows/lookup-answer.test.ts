@@ -187,3 +187,52 @@ describe('shownInMessage', () => {
     expect(shownInMessage(read(text)).top).toBe(top);
   });
 });
+
+describe('LookupFlow choosing who ranks', () => {
+  it('asks for the top 500 and keeps only the doctors, saying how many of the 500 they are', async () => {
+    const { flow, read, sandbox } = await flowAgainstSandbox();
+    const request: LookupRequest = {
+      ...read('#hcsm last week top 5'),
+      stakeholders: { include: ['Doctor'], exclude: [] },
+    };
+    const { sink, finished } = recordingSink();
+
+    expect(await flow.run(request, sink)).toBe('answered');
+
+    const [data] = sandbox.log.filter((record) => record.endpoint === 'data');
+    expect(data?.query.limit).toBe('500');
+    const { current } = await flow.results(request);
+    expect(current.influencers.length).toBeGreaterThan(0);
+    expect(current.influencers.length).toBeLessThanOrEqual(5);
+    for (const person of current.influencers) {
+      expect(person.stakeholderCategories.map((category) => category.name)).toContain('Doctor');
+    }
+    const matched = current.selection?.matched ?? 0;
+    expect(JSON.stringify(finished[0])).toContain(
+      `Doctors among the top ${current.selection?.pool} by mentions: ${matched} · showing ${current.influencers.length}`,
+    );
+  });
+
+  it('ranks the top 500 by mentions by their followers and says so', async () => {
+    const { flow, read } = await flowAgainstSandbox();
+    const request: LookupRequest = { ...read('#hcsm last week top 10'), orderBy: 'followers' };
+    const { current } = await flow.results(request);
+    const followers = current.influencers.map((person) => person.followersCount ?? -1);
+    expect(followers).toEqual([...followers].sort((a, b) => b - a));
+    const message = renderAnswer(request, current);
+    expect(JSON.stringify(message)).toContain(
+      `ranked by followers, among the top ${current.selection?.pool} by mentions`,
+    );
+  });
+
+  it('exports only the people the filter keeps', async () => {
+    const { flow, read } = await flowAgainstSandbox();
+    const request: LookupRequest = {
+      ...read('#hcsm last week'),
+      stakeholders: { include: [], exclude: ['Org. Pharma', 'Org. Provider'] },
+    };
+    const file = await flow.exportFile(request);
+    expect(file.content).not.toMatch(/Org\. Pharma|Org\. Provider/);
+    expect(file.comment).toContain('Everyone but Pharma orgs and Provider orgs among the top');
+  });
+});

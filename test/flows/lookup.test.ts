@@ -7,12 +7,13 @@ import {
   TimeoutError,
   UnknownDatabaseError,
 } from '../../src/errors.ts';
-import { LookupFlow, leadingWord, toQuery } from '../../src/flows/lookup.ts';
+import { LookupFlow, toQuery } from '../../src/flows/lookup.ts';
 import { createLogger } from '../../src/logger.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
+import { leadingWord } from '../../src/parsing/leading-word.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { genericErrorText, renderError } from '../../src/render/errors.ts';
 import { digestVerbHint, renderHelp } from '../../src/render/help.ts';

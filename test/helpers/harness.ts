@@ -23,7 +23,10 @@ export interface HarnessOptions {
   /** Use this sandbox instead of starting one (shared between apps). */
   readonly sharedSandbox?: Sandbox;
   readonly overrides?: AppOverrides;
-  /** `user:password` put in the Slack and analytics base URLs, to check it never reaches a log. */
+  /**
+   * `user:password` put in the analytics base URL, to check it never reaches a log (the config
+   * refuses one in SLACK_API_URL).
+   */
   readonly urlUserinfo?: string;
 }
 
@@ -57,11 +60,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     (await startSandbox({ port: 0, host: '127.0.0.1', ...options.sandbox }));
   const withUserinfo = (url: string) =>
     options.urlUserinfo === undefined ? url : url.replace('://', `://${options.urlUserinfo}@`);
-  const apiUrl = withUserinfo(slackApiUrl);
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_BOT_TOKEN: botToken,
-    SLACK_API_URL: apiUrl,
+    SLACK_API_URL: slackApiUrl,
     ANALYTICS_BASE_URL: withUserinfo(sandbox.url),
     ANALYTICS_CLIENT_ID: demoClient.id,
     ANALYTICS_CLIENT_SECRET: demoClient.secret,
@@ -86,7 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       done();
     },
   });
-  const slack = new FakeSlack({ apiUrl });
+  const slack = new FakeSlack({ apiUrl: slackApiUrl });
   const running = createApp(config, {
     fetch: slack.fetch,
     logger: createLogger({ level: 'debug', destination }),

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
-export const appEntry = new URL('../../src/app.ts', import.meta.url).pathname;
+export const appEntry = new URL('../../src/main.ts', import.meta.url).pathname;
 
 export interface Spawned {
   readonly child: ChildProcessWithoutNullStreams;
@@ -8,10 +8,12 @@ export interface Spawned {
   stderr(): string;
   /** Resolves with the exit code (or the signal name) and how long after `since` it came. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Resolves with the exit code once the process has exited and its output is all read. */
+  closed: Promise<number | null>;
 }
 
 /**
- * `node src/app.ts` with exactly `env` (plus PATH) as its environment, in `cwd` when given (where
+ * `node src/main.ts` with exactly `env` (plus PATH) as its environment, in `cwd` when given (where
  * the console writes its exports).
  */
 export function spawnApp(
@@ -19,7 +21,17 @@ export function spawnApp(
   args: string[] = [],
   options: { readonly cwd?: string } = {},
 ): Spawned {
-  const child = spawn(process.execPath, [appEntry, ...args], {
+  return spawnNode(appEntry, env, args, options);
+}
+
+/** `node <entry> ...args` with exactly `env` (plus PATH) as its environment. */
+export function spawnNode(
+  entry: string,
+  env: Readonly<Record<string, string>>,
+  args: readonly string[] = [],
+  options: { readonly cwd?: string } = {},
+): Spawned {
+  const child = spawn(process.execPath, [entry, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -37,7 +49,10 @@ export function spawnApp(
       child.on('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
     },
   );
-  return { child, stdout: () => out, stderr: () => err, exited };
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('close', (code) => resolve(code));
+  });
+  return { child, stdout: () => out, stderr: () => err, exited, closed };
 }
 
 /** Resolves once `read()` matches `pattern`, polling; rejects after `timeoutMs`. */

@@ -408,3 +408,90 @@ describe('share value with a comparison, a metric and a presentation', () => {
     ).toBeUndefined();
   });
 });
+
+describe('who the people are', () => {
+  const categorised = (names: readonly string[][]) =>
+    names.map((categories, i) =>
+      person(i + 1, `p${i}`, {}, { stakeholderCategories: categories.map((name) => ({ name })) }),
+    );
+  const contexts = (message: SlackMessage) =>
+    message.blocks.flatMap((block) =>
+      block.type === 'context'
+        ? block.elements.map((element) => ('text' in element ? element.text : ''))
+        : [],
+    );
+
+  it('counts people, not labels, and says when someone is in two categories', () => {
+    const influencers = categorised([
+      ['Doctor'],
+      ['Doctor', 'Researcher/Academic'],
+      ['Patient Advocate'],
+      ['Org. Pharma'],
+      [],
+    ]);
+    const message = renderAnswer({ ...request, top: 5 }, { influencers });
+    expect(contexts(message)).toContain(
+      'Who: Doctors 2 · Researcher 1 · Patient advocate 1 · Pharma org 1 · no category 1 (someone in two categories counts in each)',
+    );
+  });
+
+  it('draws the categories as a pie of people while nobody is in two', () => {
+    const influencers = categorised([['Doctor'], ['Doctor'], ['Doctor'], ['Doctor'], ['Doctor']]);
+    influencers.push(...categorised([['HCP'], ['HCP'], ['HCP'], ['HCP'], ['HCP']]));
+    const message = renderAnswer(
+      { ...request, top: 10, presentation: 'category_chart' },
+      { influencers },
+    );
+    const chart = chartOf(message);
+    expect(chart?.chart).toEqual({
+      type: 'pie',
+      segments: [
+        { label: 'Doctor', value: 5 },
+        { label: 'HCP', value: 5 },
+      ],
+    });
+    expect(contexts(message)).toContain('Who: Doctors 5 · HCPs 5');
+  });
+
+  it('draws a bar of people per category when someone is in two, never a pie of labels', () => {
+    const influencers = categorised([
+      ['Doctor', 'Researcher/Academic'],
+      ['Doctor'],
+      ['Doctor'],
+      ['Doctor'],
+      ['Doctor'],
+      ['HCP'],
+      ['HCP'],
+      ['HCP'],
+      ['HCP'],
+      [],
+    ]);
+    const chart = chartOf(
+      renderAnswer({ ...request, top: 10, presentation: 'category_chart' }, { influencers }),
+    );
+    expect(chart?.chart).toEqual({
+      type: 'bar',
+      series: [
+        {
+          name: 'People',
+          data: [
+            { label: 'Doctor', value: 5 },
+            { label: 'HCP', value: 4 },
+            { label: 'Researcher/Academic', value: 1 },
+            { label: 'No category', value: 1 },
+          ],
+        },
+      ],
+      axis_config: {
+        categories: ['Doctor', 'HCP', 'Researcher/Academic', 'No category'],
+        x_label: 'Category',
+        y_label: 'People',
+      },
+    });
+  });
+
+  it('leaves the line out when nobody has a category', () => {
+    const message = renderAnswer(request, { influencers: categorised([[], []]) });
+    expect(contexts(message).some((text) => text.startsWith('Who:'))).toBe(false);
+  });
+});

@@ -107,6 +107,15 @@ describe('renderAnswer', () => {
           },
         },
         { type: 'section', text: { type: 'mrkdwn', text: '*3.* <https://x.com/solo|@solo>' } },
+        {
+          type: 'context',
+          elements: [
+            {
+              type: 'mrkdwn',
+              text: 'Who: Doctor 1 · Researcher 1 · Journalist 1 · no category 1 (someone in two categories counts in each)',
+            },
+          ],
+        },
         { type: 'context', elements: [{ type: 'mrkdwn', text: metricsFootnote }] },
         {
           type: 'actions',

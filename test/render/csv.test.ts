@@ -10,7 +10,7 @@ const request: LookupRequest = {
 };
 
 const header =
-  'Rank,Display name,Handle,Profile URL,HSG score,Mentions,Retweets,Tweets,Impressions,Replies,Categories';
+  'Rank,Display name,Handle,Profile URL,HSG score,Mentions,Retweets,Tweets,Impressions,Replies,Followers,Categories';
 
 /** The file's lines without the byte order mark. */
 function lines(content: string): string[] {
@@ -27,6 +27,7 @@ describe('renderCsv', () => {
           displayName: 'Dr. Jane Doe',
           hsgScore: 87.35,
           stakeholderCategories: [{ name: 'Doctor' }, { name: 'Researcher/Academic' }],
+          followersCount: 21_500,
           metrics: { mentions: 1234, impressions: 1_500_000 },
         }),
         influencer({ rank: 2, screenName: '@solo', metrics: { replies: 0 } }),
@@ -36,8 +37,8 @@ describe('renderCsv', () => {
     expect(file.content.endsWith('\r\n')).toBe(true);
     expect(lines(file.content)).toEqual([
       header,
-      '1,Dr. Jane Doe,drjane_doe,https://x.com/drjane_doe,87.35,1234,,,1500000,,Doctor; Researcher/Academic',
-      '2,,solo,https://x.com/solo,,,,,,0,',
+      '1,Dr. Jane Doe,drjane_doe,https://x.com/drjane_doe,87.35,1234,,,1500000,,21500,Doctor; Researcher/Academic',
+      '2,,solo,https://x.com/solo,,,,,,0,,',
       '',
     ]);
   });
@@ -76,7 +77,7 @@ describe('renderCsv', () => {
       ],
     });
     expect(lines(file.content)[1]).toBe(
-      '1,"Bob ""the"" Builder, MD",user1,https://x.com/user1,,,,,,,"A, B"',
+      '1,"Bob ""the"" Builder, MD",user1,https://x.com/user1,,,,,,,,"A, B"',
     );
   });
 
@@ -90,7 +91,7 @@ describe('renderCsv', () => {
     const file = renderCsv(request, {
       influencers: [influencer({ rank: 1, screenName: 'x', displayName: name })],
     });
-    expect(lines(file.content)[1]).toBe(`1,${cell},x,https://x.com/x,,,,,,,`);
+    expect(lines(file.content)[1]).toBe(`1,${cell},x,https://x.com/x,,,,,,,,`);
   });
 
   it('neutralizes handles and categories too, and encodes the handle in the link', () => {
@@ -103,6 +104,6 @@ describe('renderCsv', () => {
         }),
       ],
     });
-    expect(lines(file.content)[1]).toBe("1,,'=cmd|x,https://x.com/%3Dcmd%7Cx,,,,,,,'-Doctor");
+    expect(lines(file.content)[1]).toBe("1,,'=cmd|x,https://x.com/%3Dcmd%7Cx,,,,,,,,'-Doctor");
   });
 });

@@ -21,6 +21,11 @@ describe('failureWords', () => {
       undefined,
       "Slack or the analytics service refused this app's configuration; an admin must check its tokens",
     ],
+    [
+      'response_too_large',
+      undefined,
+      'the analytics service sent an answer far larger than any ranking',
+    ],
     ['unknown', undefined, 'an unexpected error (the details are in the app logs)'],
   ] as const)('words %s (%s) for people', (code, problem, words) => {
     expect(failureWords(code, problem)).toBe(words);

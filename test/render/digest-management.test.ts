@@ -5,7 +5,6 @@ import { defined } from '../../src/model/defined.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
-import { digestActionIds, digestActionsBlockId } from '../../src/render/digest-ids.ts';
 import {
   renderDigestActionResult,
   renderDigestCreated,
@@ -14,6 +13,7 @@ import {
 } from '../../src/render/digest-management.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderHome } from '../../src/render/home.ts';
+import { digestActionIds, digestActionsBlockId } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { digest, mondayDate, now, query, result, texts } from './helpers.ts';
 

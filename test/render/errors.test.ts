@@ -13,6 +13,7 @@ import {
   NetworkError,
   ParseError,
   RateLimitedError,
+  ResponseTooLargeError,
   ServiceUnavailableError,
   SlackBlocksRefusedError,
   SlackCallError,
@@ -138,6 +139,13 @@ const table: ReadonlyArray<readonly [string, unknown, string]> = [
       'happening, tell an admin (the details are in the app logs).',
   ],
   [
+    'an answer over the size cap',
+    new ResponseTooLargeError({ status: 200, capBytes: 4 * 1024 * 1024, bytesRead: 4_194_305 }),
+    'The analytics service sent an answer far larger than any ranking (over 4 MB), so it was ' +
+      'not read. Try again later; if it keeps happening, tell an admin (the details are in the ' +
+      'app logs).',
+  ],
+  [
     'a workspace that is not allowed',
     new TeamNotAllowedError('T999'),
     'This app is not enabled for this workspace. Ask the person who runs it to add your workspace.',
@@ -248,6 +256,7 @@ describe('errorText', () => {
       timeout: true,
       network: true,
       invalid_response: true,
+      response_too_large: true,
       team_not_allowed: true,
       digest_not_found: true,
       digest_permission_denied: true,

@@ -84,6 +84,8 @@ describe('toPlainText', () => {
         '',
         '2. @solo (https://x.com/solo)',
         '',
+        'Who: Doctor 1 · no category 1',
+        '',
         'HSG score: the account’s influence across healthcare social media · mentions: posts naming the account in the window · impressions: how often those posts were seen · data: the analytics service, from public posts on X',
         '',
         '[Share in channel]',

@@ -1,21 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox, tokenPath } from '../../src/sandbox/server.ts';
-import { basic, form, influencers, requestToken } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { startSandbox, tokenPath } from '../../src/sandbox/server.ts';
+import { basic, form, influencers, requestToken, sandboxPerTest } from './support.ts';
 
 const window = { databases: '#hcsm', start: '2026-03-01', end: '2026-03-08' };
 
 describe('sandbox fault injection', () => {
-  let sandbox: Sandbox | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    sandbox = undefined;
-  });
-
-  async function ready(): Promise<{ sandbox: Sandbox; token: string }> {
-    sandbox = await startSandbox();
-    return { sandbox, token: await requestToken(sandbox.url) };
-  }
+  const ready = sandboxPerTest();
 
   it('answers a scripted status with a JSON body and Retry-After, then answers normally', async () => {
     const { sandbox, token } = await ready();
@@ -116,7 +107,7 @@ describe('sandbox fault injection', () => {
   });
 
   it('applies faults aimed at the token endpoint there only', async () => {
-    sandbox = await startSandbox();
+    const { sandbox } = await ready();
     sandbox.script(
       { kind: 'status', status: 503, endpoint: 'token' },
       { kind: 'revoked-token', endpoint: 'token' },
@@ -124,7 +115,7 @@ describe('sandbox fault injection', () => {
       { kind: 'malformed-json', endpoint: 'token' },
     );
     const post = () =>
-      fetch(`${sandbox?.url}${tokenPath}`, {
+      fetch(`${sandbox.url}${tokenPath}`, {
         method: 'POST',
         headers: { ...form, authorization: basic('demo-client', 'demo-secret') },
         body: 'grant_type=client_credentials',

@@ -1,4 +1,10 @@
-import { influencersPath, tokenPath } from '../../src/sandbox/server.ts';
+import { afterEach } from 'vitest';
+import {
+  influencersPath,
+  type Sandbox,
+  startSandbox,
+  tokenPath,
+} from '../../src/sandbox/server.ts';
 
 export function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -19,6 +25,22 @@ export async function requestToken(
   if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
   const body = (await response.json()) as { access_token: string };
   return body.access_token;
+}
+
+/**
+ * A `ready()` for a test file: a sandbox with the default options and a token from it; each test's
+ * sandbox is closed after that test.
+ */
+export function sandboxPerTest(): () => Promise<{ sandbox: Sandbox; token: string }> {
+  let sandbox: Sandbox | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+  return async () => {
+    sandbox = await startSandbox();
+    return { sandbox, token: await requestToken(sandbox.url) };
+  };
 }
 
 /** Builds a query string with %20 for spaces and %23 for '#', as the spec asks. */

@@ -6,6 +6,7 @@
 import { DigestNotFoundError } from '../../errors.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
+import { SqlSightings } from '../../requests/sightings.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -16,7 +17,6 @@ import {
   type SqlRunner,
   toDate,
 } from './rows.ts';
-import { SqlSightings } from './sightings.ts';
 import {
   completionAssignments,
   completionFields,

@@ -34,6 +34,7 @@ import type {
   SkipReason,
   WorkspaceGone,
 } from '../../model/digest.ts';
+import type { Sightings } from '../../requests/sightings.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -131,12 +132,6 @@ export interface SkipRecord {
   readonly count: number;
   /** The slot the runner moves on to (the latest in grace, or the next one in the future). */
   readonly nextRunAt: Date;
-}
-
-/** Keys shared by every instance for a while; see `SqlSightings`. */
-export interface Sightings {
-  /** True the first time `key` is seen within `ttlMs`; of concurrent callers, exactly one. */
-  firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean>;
 }
 
 /** What an edit sets; the schedule's next slot moves only with `nextRunAt`. */

@@ -21,7 +21,7 @@ import type {
 } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { Logger } from '../../logger.ts';
-import { RefusalLog } from './refusal-log.ts';
+import { RefusalLog, type WindowTimer } from './refusal-log.ts';
 
 /** The one endpoint Slack posts commands, events and interactivity to. */
 export const slackEventsPath = '/slack/events';
@@ -32,7 +32,7 @@ export const maxBodyBytes = 512 * 1024;
 
 /** Why a request was refused, and the status that says so. */
 export interface Refusal {
-  readonly status: 400 | 401 | 404 | 413;
+  readonly status: 400 | 401 | 404 | 413 | 503;
   readonly reason: string;
 }
 
@@ -143,6 +143,8 @@ export interface FrontDoorOptions {
   readonly nowMs?: () => number;
   /** How long refusals are counted before one line sums them up (see {@link RefusalLog}). */
   readonly refusalSummaryMs?: number;
+  /** The summary window's timer (tests); default a real one that keeps no process alive. */
+  readonly refusalTimer?: WindowTimer;
 }
 
 /**
@@ -151,11 +153,15 @@ export interface FrontDoorOptions {
  * throw it away before closing: a few hundred hostile clients each sending megabytes then keep the
  * app busy reading and hold socket buffers worth tens of MB.
  */
-function refuse(res: ServerResponse, refusal: Refusal): void {
+export function refuse(
+  res: ServerResponse,
+  refusal: Refusal,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent) return;
   // Taken now: once the answer is out, Node detaches the socket from the response.
   const socket = res.socket;
-  res.writeHead(refusal.status, { connection: 'close' });
+  res.writeHead(refusal.status, { ...headers, connection: 'close' });
   res.end(() => socket?.destroy());
 }
 
@@ -164,7 +170,7 @@ export function frontDoor(options: FrontDoorOptions): RequestListener {
   const key = signingKey(options.signingSecret);
   const nowMs = options.nowMs ?? Date.now;
   const { logger } = options;
-  const refusals = new RefusalLog(logger, options.refusalSummaryMs);
+  const refusals = new RefusalLog(logger, options.refusalSummaryMs, options.refusalTimer);
 
   const pass = (req: IncomingMessage, res: ServerResponse) => {
     try {

@@ -11,6 +11,13 @@ import type { Logger } from '../../logger.ts';
 /** How long refusals are counted before their summary is logged. */
 export const refusalSummaryMs = 10_000;
 
+/** Runs `end` once `ms` have passed; the default timer never keeps the process alive. */
+export type WindowTimer = (end: () => void, ms: number) => void;
+
+const unrefTimer: WindowTimer = (end, ms) => {
+  setTimeout(end, ms).unref();
+};
+
 export interface RefusalRecord {
   readonly status: number;
   readonly reason: string;
@@ -21,15 +28,17 @@ export class RefusalLog {
   readonly #windowMs: number;
   /** Refusals since the last line, by reason. */
   readonly #counts = new Map<string, number>();
-  #window: NodeJS.Timeout | undefined;
+  readonly #timer: WindowTimer;
+  #counting = false;
 
-  constructor(logger: Logger, windowMs = refusalSummaryMs) {
+  constructor(logger: Logger, windowMs = refusalSummaryMs, timer: WindowTimer = unrefTimer) {
     this.#logger = logger;
     this.#windowMs = windowMs;
+    this.#timer = timer;
   }
 
   record(refusal: RefusalRecord): void {
-    if (this.#window === undefined) {
+    if (!this.#counting) {
       this.#logger.info(
         { status: refusal.status, reason: refusal.reason },
         'refused a request to /slack/events',
@@ -42,14 +51,13 @@ export class RefusalLog {
   }
 
   #open(): void {
-    this.#window = setTimeout(() => this.#close(), this.#windowMs);
-    // A window still counting never keeps the process alive.
-    this.#window.unref();
+    this.#counting = true;
+    this.#timer(() => this.#close(), this.#windowMs);
   }
 
   /** Logs what the window counted and opens the next one; a window that counted nothing ends. */
   #close(): void {
-    this.#window = undefined;
+    this.#counting = false;
     if (this.#counts.size === 0) return;
     const reasons = Object.fromEntries(this.#counts);
     const refused = [...this.#counts.values()].reduce((sum, count) => sum + count, 0);

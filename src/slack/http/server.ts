@@ -15,6 +15,8 @@ const timeoutCheckEveryMs = 1_000;
 export interface ServerTimeouts {
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** How often they are checked; tests with short timeouts check more often. */
+  readonly checkEveryMs?: number;
 }
 
 /** An HTTP server that cuts slow clients; nothing listens until {@link listen}. */
@@ -23,7 +25,7 @@ export function slackServer(listener: RequestListener, timeouts: ServerTimeouts 
     {
       headersTimeout: timeouts.headersTimeoutMs ?? headersTimeoutMs,
       requestTimeout: timeouts.requestTimeoutMs ?? requestTimeoutMs,
-      connectionsCheckingInterval: timeoutCheckEveryMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs ?? timeoutCheckEveryMs,
     },
     listener,
   );

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryOptions, WebClientOptions } from '@slack/web-api';
+import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
+import { webApiLogger } from '../process/bolt-logger.ts';
 
 /**
  * The Web API client's defaults suit background jobs: ten retries over about 30 minutes. Every call
@@ -34,19 +36,23 @@ export interface WebClientSettings {
   readonly retryConfig?: RetryOptions;
   /** Per-request timeout; default {@link webApiTimeoutMs}. */
   readonly timeoutMs?: number;
+  /** Where the client's own log lines go, redacted; nowhere when not given, never the console. */
+  readonly logger?: Logger;
 }
 
 /**
  * Options of every Web API client this app makes, interactive or background. A 429 rejects the one
  * call that got it: by default the client would pause its whole queue for Retry-After, so one
  * throttled users.info would freeze every DM answer and make `views.open` miss its 3-second
- * trigger, and the digest runner paces a throttled workspace itself.
+ * trigger, and the digest runner paces a throttled workspace itself. The client logs through the
+ * app's logger and its redaction (see {@link webApiLogger}).
  */
 export function webClientOptions(settings: WebClientSettings): WebClientOptions {
   return {
     retryConfig: { ...(settings.retryConfig ?? interactiveRetryConfig) },
     timeout: settings.timeoutMs ?? webApiTimeoutMs,
     rejectRateLimitedCalls: true,
+    logger: webApiLogger(settings.logger ?? silentLogger),
     ...defined({ fetch: settings.fetch }),
     ...defined({ slackApiUrl: settings.apiUrl }),
   };

@@ -1,8 +1,10 @@
 import type { WebClient } from '@slack/web-api';
+import { SlackCallError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { slackRateLimit, withRateLimitRetry } from './client.ts';
-import { withBlocksFallback } from './image-fallback.ts';
+import { withBlocksFallback } from './blocks-fallback.ts';
+import { withRateLimitRetry } from './client.ts';
+import { toAppError } from './failures.ts';
 
 export interface Conversation {
   readonly channel: string;
@@ -54,12 +56,33 @@ export async function updateInConversation(
   );
 }
 
+/** A post Slack confirmed, or the transient failure that leaves it unconfirmed. */
+export type PostOutcome =
+  | { readonly posted: true; readonly ts: string | undefined }
+  | { readonly posted: false; readonly failure: SlackCallError };
+
 /**
- * Whether a failed call may have reached Slack all the same: a timeout or a lost connection after
- * sending, or a 5xx. Slack's own refusals (`ok: false`) and rate limits certainly did not.
+ * {@link postInConversation} for a message someone is waiting for, sent once more when Slack was
+ * briefly unable and certainly posted nothing (`service_unavailable`, `request_timeout`, a
+ * connection never made). After a failure that may have posted it all the same
+ * (`internal_error`, `fatal_error`, a 5xx, a request lost on the way) it is not sent again, so
+ * nobody reads it twice. Either way a transient failure resolves as not posted; any other failure
+ * (a refusal, a rate limit waited out once) is thrown.
  */
-export function mayHaveLanded(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (slackRateLimit(error) !== undefined) return false;
-  return code === 'slack_webapi_request_error' || code === 'slack_webapi_http_error';
+export async function postRetryingOnce(
+  client: WebClient,
+  where: Conversation,
+  message: SlackMessage,
+  logger?: Logger,
+): Promise<PostOutcome> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const { ts } = await postInConversation(client, where, message, logger);
+      return { posted: true, ts };
+    } catch (error) {
+      const failure = toAppError('chat.postMessage', where.channel, error);
+      if (!(failure instanceof SlackCallError) || !failure.transient) throw error;
+      if (failure.mayHaveActed || attempt > 1) return { posted: false, failure };
+    }
+  }
 }

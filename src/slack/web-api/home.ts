@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.ts';
 import { renderDigestHomeSection } from '../../render/digest-management.ts';
 import { renderHome } from '../../render/home.ts';
 import type { SlackDeps } from '../deps.ts';
-import { withBlocksFallback } from './image-fallback.ts';
+import { withBlocksFallback } from './blocks-fallback.ts';
 
 /** Who is looking at the Home tab: sections show what belongs to this person in this workspace. */
 export interface HomeViewer {

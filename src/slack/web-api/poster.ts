@@ -66,6 +66,7 @@ function webClient(
       timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
       ...defined({ fetch: settings.fetch }),
       ...defined({ apiUrl: settings.apiUrl }),
+      ...defined({ logger: settings.logger }),
     }),
   );
 }
@@ -119,7 +120,7 @@ export class SlackDigestPoster implements DigestPoster {
   /**
    * One chat.postMessage attempt (two when Slack says `not_in_channel`, which certainly did not
    * post, and the bot could join). Errors that may hide a post reach the runner unchanged; blocks
-   * Slack refuses come back as SlackBlocksRefusedError, which `imageSafePoster` answers by
+   * Slack refuses come back as SlackBlocksRefusedError, which `blocksFallbackPoster` answers by
    * posting a lighter message.
    */
   async post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { lighterVersions } from './image-fallback.ts';
+import { lighterVersions } from './blocks-fallback.ts';
 
 /** Slack accepts five posts to one response_url within 30 minutes. */
 export const responseUrlMaxUses = 5;

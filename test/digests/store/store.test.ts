@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openDigestStore } from '../../../src/digests/store/open.ts';
 import { postgresConnectionConfig } from '../../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../helpers.ts';
+import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../helpers.ts';
 import { storeContract } from './store-contract.ts';
 
 storeContract('SQLite :memory:', async () => {
@@ -33,8 +33,9 @@ storeContract('SQLite file', async () => {
 
 announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('PostgreSQL adapter', () => {
+  const postgres = reusedPostgres();
   storeContract('PostgreSQL', async () => {
-    const database = new TestPostgres();
+    const database = postgres();
     const store = database.open();
     await store.migrate();
     return {

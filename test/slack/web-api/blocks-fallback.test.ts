@@ -4,20 +4,24 @@
  */
 import type { HomeView, KnownBlock } from '@slack/types';
 import { WebClient } from '@slack/web-api';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../../src/analytics/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { renderAnswer } from '../../../src/render/answer.ts';
 import { section, withoutImages, withoutNewBlocks } from '../../../src/render/blocks.ts';
+import {
+  blocksFallbackPoster,
+  forgetNewBlocksRefusal,
+  withBlocksFallback,
+} from '../../../src/slack/web-api/blocks-fallback.ts';
 import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
 import {
   postInConversation,
   updateInConversation,
 } from '../../../src/slack/web-api/conversation.ts';
 import { publishView } from '../../../src/slack/web-api/home.ts';
-import { imageSafePoster, withBlocksFallback } from '../../../src/slack/web-api/image-fallback.ts';
 import { backgroundWebClient, SlackDigestPoster } from '../../../src/slack/web-api/poster.ts';
 import { ResponseUrl } from '../../../src/slack/web-api/response-url.ts';
 import { FakeSlack, type SlackCall } from '../../helpers/fake-slack.ts';
@@ -73,6 +77,8 @@ function memoryLogger() {
 const blocksOf = (call: SlackCall | undefined) =>
   (call?.args.blocks ??
     (call?.args.view as { blocks?: unknown } | undefined)?.blocks) as KnownBlock[];
+
+beforeAll(forgetNewBlocksRefusal);
 
 function webClient(slack: FakeSlack): WebClient {
   return new WebClient('xoxb-fallback', singleAttemptClientOptions({ fetch: slack.fetch }));
@@ -214,7 +220,7 @@ describe('digest posts', () => {
     const slack = new FakeSlack();
     slack.refuseNewBlocks = true;
     slack.refuseImages = true;
-    const poster = imageSafePoster(
+    const poster = blocksFallbackPoster(
       new SlackDigestPoster({
         client: backgroundWebClient({ token: 'xoxb-poster', fetch: slack.fetch }),
       }),

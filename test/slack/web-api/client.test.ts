@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { WebClient } from '@slack/web-api';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../../src/logger.ts';
 import {
   slackRetryAfterMs,
   webClientOptions,
@@ -8,6 +10,33 @@ import {
 describe('webClientOptions', () => {
   it('rejects rate-limited calls instead of pausing every call for Retry-After', () => {
     expect(webClientOptions({}).rejectRateLimitedCalls).toBe(true);
+  });
+
+  /** A Web API answer whose metadata the client logs itself, as Slack's warnings. */
+  const warningFetch: typeof fetch = async () =>
+    Response.json({
+      ok: true,
+      response_metadata: { messages: ['[WARN] see https://proxy-user:proxy-pass@proxy.test/'] },
+    });
+
+  it("routes the client's own log lines through the given logger, URL credentials removed", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => lines.push(line) } });
+    const client = new WebClient('xoxb-t', webClientOptions({ fetch: warningFetch, logger }));
+    await client.auth.test();
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['see https://proxy.test/']);
+  });
+
+  it('prints nothing to the console when given no logger', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
+      vi.spyOn(console, name),
+    );
+    try {
+      await new WebClient('xoxb-t', webClientOptions({ fetch: warningFetch })).auth.test();
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });
 

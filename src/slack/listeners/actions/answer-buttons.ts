@@ -13,8 +13,8 @@ import type { SlackMessage } from '../../../model/message.ts';
 import type { Presentation } from '../../../model/presentation.ts';
 import { decodeShareValue, renderShared, sharedByOf } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
+import { sendExport } from '../../delivery/exports.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { sendExport } from '../../support/exports.ts';
 import { slackFailure } from '../../web-api/client.ts';
 import {
   type Conversation,

@@ -12,7 +12,7 @@ import type { SlackMessage } from '../../../model/message.ts';
 import { renderDigestActionResult, renderDigestList } from '../../../render/digest-management.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { requestTeamId } from '../../support/team-guard.ts';
+import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
 import { publishHome } from '../../web-api/home.ts';

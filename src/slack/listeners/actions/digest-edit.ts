@@ -10,7 +10,7 @@ import { normalizeDigestId } from '../../../model/digest.ts';
 import { renderDigestEditModal } from '../../../render/digest-edit.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { requestTeamId } from '../../support/team-guard.ts';
+import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';

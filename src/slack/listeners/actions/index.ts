@@ -1,6 +1,5 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { digestActionIds } from '../../../render/digest-ids.ts';
-import { actionIds } from '../../../render/ids.ts';
+import { actionIds, digestActionIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { answerButton, exportButton } from './answer-buttons.ts';
 import { digestButton } from './digest-buttons.ts';

@@ -12,14 +12,14 @@ import {
   renderAssistantStatus,
   renderAssistantTitle,
 } from '../../../render/assistant.ts';
+import { sendExport } from '../../delivery/exports.ts';
+import { planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { AssistantThreads } from '../../support/assistant-threads.ts';
-import { sendExport } from '../../support/exports.ts';
-import { planFor } from '../../support/lookup-delivery.ts';
-import { typedText } from '../../support/text.ts';
 import { slackFailure } from '../../web-api/client.ts';
-import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
+import type { Conversation } from '../../web-api/conversation.ts';
 import { answerInConversation } from '../events/messages.ts';
+import { typedText } from '../text.ts';
+import { AssistantThreads } from './threads.ts';
 
 /** The databases of each digest of `channelId`, for the prompts; none when they cannot be read. */
 async function digestDatabases(
@@ -86,10 +86,10 @@ function userMessage(deps: SlackDeps, threads: AssistantThreads): AssistantUserM
   return async ({ message, body, client, setStatus, setTitle }) => {
     if (message.subtype !== undefined || message.bot_id !== undefined) return;
     if (message.user === undefined || message.thread_ts === undefined) return;
+    if (typeof message.text !== 'string') return;
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const where: Conversation = { channel: message.channel, threadTs: message.thread_ts };
-    const post = (answer: SlackMessage) =>
-      postInConversation(deps.chat, where, answer, deps.logger);
+    const post = (answer: SlackMessage) => postAnswer(deps, where, answer);
     try {
       const text = typedText(message.text);
       if (!threads.has(where.channel, message.thread_ts)) {

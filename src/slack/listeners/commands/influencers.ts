@@ -1,6 +1,6 @@
+import { answerLater, planFor } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { answerLater, planFor } from '../../support/lookup-delivery.ts';
-import { firstWord, typedText } from '../../support/text.ts';
+import { firstWord, typedText } from '../text.ts';
 import { type CommandArgs, digestCommand } from './digest.ts';
 
 /** The first words that make `/influencers …` a digest command rather than a lookup. */

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
-import { requestTeamId } from '../../support/team-guard.ts';
+import { requestTeamId } from '../../middleware/team-guard.ts';
 import { publishHome } from '../../web-api/home.ts';
 
 /** The Home tab opened: published afresh, so it always shows the person's current digests. */

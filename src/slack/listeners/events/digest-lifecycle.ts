@@ -1,23 +1,15 @@
 /**
  * The app's own life in a workspace, as it concerns digests: Slack's `app_uninstalled` and
- * `tokens_revoked` events pause the workspace's digests; any other request from the workspace
- * shows the app works there again, which resumes them.
+ * `tokens_revoked` events pause the workspace's digests (any other request resumes them: see
+ * `middleware/workspace-activity.ts`).
  */
-import type {
-  AllMiddlewareArgs,
-  AnyMiddlewareArgs,
-  Middleware,
-  SlackEventMiddlewareArgs,
-} from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WorkspaceGone } from '../../../model/digest.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { requestTeamId } from '../../support/team-guard.ts';
+import { requestTeamId } from '../../middleware/team-guard.ts';
 
 type LifecycleArgs = SlackEventMiddlewareArgs<'app_uninstalled' | 'tokens_revoked'> &
   AllMiddlewareArgs;
-
-/** Events that say the app left: they must not count as the workspace using it again. */
-const leavingEvents: ReadonlySet<string> = new Set(['app_uninstalled', 'tokens_revoked']);
 
 function leave(deps: SlackDeps, teamId: string | undefined, kind: WorkspaceGone): Promise<void> {
   if (teamId === undefined) {
@@ -44,26 +36,5 @@ export function tokensRevoked(deps: SlackDeps) {
     const bots = (event as { tokens?: { bot?: unknown } }).tokens?.bot;
     if (!Array.isArray(bots) || bots.length === 0) return;
     await leave(deps, requestTeamId(body) ?? context.teamId, 'tokens_revoked');
-  };
-}
-
-/**
- * Every request from a workspace, before any listener: the app works there, so digests paused
- * because it had left resume (looked up at most once a minute per workspace, after the request
- * goes on).
- */
-export function workspaceActivity(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
-  return async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
-    const body = args.body as { type?: unknown; event?: { type?: unknown } };
-    const teamId = requestTeamId(args.body) ?? args.context.teamId;
-    const leaving = body.type === 'event_callback' && leavingEvents.has(String(body.event?.type));
-    if (teamId !== undefined && !leaving) {
-      void deps.inFlight.track(
-        deps.digests.workspaceActive(teamId).catch((error: unknown) => {
-          deps.logger.warn({ err: error, teamId }, 'could not resume the workspace’s digests');
-        }),
-      );
-    }
-    await args.next();
   };
 }

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { deliverLookup, planFor } from '../../support/lookup-delivery.ts';
-import { typedText } from '../../support/text.ts';
-import { type Conversation, postInConversation } from '../../web-api/conversation.ts';
+import type { Conversation } from '../../web-api/conversation.ts';
+import { typedText } from '../text.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
@@ -18,7 +18,7 @@ export async function answerInConversation(
 ): Promise<void> {
   const plan = await planFor(deps, client, userId, text);
   if (plan.kind !== 'lookup') {
-    await postInConversation(deps.chat, where, plan.message);
+    await postAnswer(deps, where, plan.message);
     return;
   }
   await deliverLookup(deps, where, plan.request, plan.pending, plan.note);
@@ -26,8 +26,8 @@ export async function answerInConversation(
 
 /**
  * A message in the bot's DM: the same text as after `/influencers`. Only plain messages a person
- * typed are answered: edits, deletions, bot posts and other subtypes are ignored, and Slack's
- * redeliveries of one event are answered once.
+ * typed are answered: edits, deletions, bot posts, other subtypes and messages whose `text` is not
+ * a string are ignored, and Slack's redeliveries of one event are answered once.
  */
 export function directMessage(deps: SlackDeps) {
   return async ({
@@ -37,6 +37,7 @@ export function directMessage(deps: SlackDeps) {
   }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs): Promise<void> => {
     if (event.channel_type !== 'im' || event.subtype !== undefined) return;
     if (event.bot_id !== undefined || event.user === undefined) return;
+    if (typeof event.text !== 'string') return;
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     try {
       const thread = event.thread_ts === undefined ? {} : { threadTs: event.thread_ts };
@@ -66,6 +67,7 @@ export function appMention(deps: SlackDeps) {
   }: SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs): Promise<void> => {
     if (event.subtype !== undefined || event.bot_id !== undefined || event.user === undefined)
       return;
+    if (typeof event.text !== 'string') return;
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const text = typedText(event.text, context.botUserId);
     try {

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { topInfluencersStep } from '../../../flows/workflow-step.ts';
+import { type StepOutcome, topInfluencersStep } from '../../../flows/workflow-step.ts';
+import { genericErrorText } from '../../../render/errors.ts';
 import { functionIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 
@@ -11,28 +12,34 @@ const stepZone = 'UTC';
 
 /**
  * The `top_influencers` step of a workflow: Bolt acknowledges the event, then the run always ends
- * with complete() and its three outputs, or fail() with the parser's message or a lookup's words
- * for a service failure, within the lookup deadline. Slack's redeliveries of one execution are run
- * once; a shutdown ends a run early with the stopped-by-a-restart words rather than leaving it
+ * with complete() and its three outputs, or fail() with the parser's message, a lookup's words for
+ * a service failure, or the generic words for anything unforeseen (inputs missing or `null` read
+ * as none), within the lookup deadline. A run ends once: the first sighting of its
+ * `function_execution_id`, shared by every instance, runs it, whatever event id Slack delivers it
+ * under. A shutdown ends a run early with the stopped-by-a-restart words rather than leaving it
  * open.
  */
 export function topInfluencersFunction(deps: SlackDeps) {
   return async ({
-    body,
+    event,
     inputs,
     complete,
     fail,
   }: SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs): Promise<void> => {
-    if (!(await deps.seen.firstEvent(body.event_id))) return;
-    const outcome = await deps.inFlight.run((signal) =>
-      topInfluencersStep(deps.flow, inputs, { zone: stepZone, signal }),
-    );
+    const executionId = event.function_execution_id;
+    if (!(await deps.seen.firstExecution(executionId))) return;
+    const outcome = await deps.inFlight
+      .run((signal) => topInfluencersStep(deps.flow, inputs, { zone: stepZone, signal }))
+      .catch((error: unknown): StepOutcome => {
+        deps.logger.error({ err: error, executionId }, 'a run of the top_influencers step failed');
+        return { ok: false, error: genericErrorText };
+      });
     try {
       if (outcome.ok) await complete({ outputs: outcome.outputs });
       else await fail({ error: outcome.error });
     } catch (error) {
       deps.logger.error(
-        { err: error, ok: outcome.ok },
+        { err: error, ok: outcome.ok, executionId },
         'could not finish a run of the top_influencers workflow step',
       );
     }

@@ -1,6 +1,5 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import { digestEditCallbackId } from '../../../render/digest-ids.ts';
-import { callbackIds } from '../../../render/ids.ts';
+import { callbackIds, digestEditCallbackId } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { digestEditSubmit } from './digest-edit-modal.ts';
 import { lookupModalSubmit } from './lookup-modal.ts';

@@ -2,8 +2,8 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import { isParseError } from '../../../flows/lookup.ts';
 import { lookupTextFromModal, modalErrors } from '../../../render/home.ts';
 import { utcFallbackNote } from '../../../render/status.ts';
+import { deliverLookup } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { deliverLookup } from '../../support/lookup-delivery.ts';
 
 /**
  * The modal's submission, read as one line of the command grammar. A parse error stays in the

@@ -1,0 +1,63 @@
+/**
+ * The digest runner as the app and `digests run-due` both build it: the engine with the Block Kit
+ * digest message, the pause and outage DMs in words, and the configured policy. One place, so a
+ * digest posted by the in-app timer and one posted by a platform scheduler look and behave the same.
+ */
+import type { AnalyticsApi } from '../analytics/types.ts';
+import {
+  type Clock,
+  type DigestPoster,
+  DigestRunner,
+  type DigestRunnerOptions,
+} from '../digests/runner.ts';
+import type { DigestStore } from '../digests/store/store.ts';
+import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
+import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
+import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
+
+export interface DigestRunnerBuildOptions {
+  readonly store: DigestStore;
+  readonly analytics: AnalyticsApi;
+  readonly poster: DigestPoster;
+  readonly logger: Logger;
+  readonly policy: {
+    readonly graceMs: number;
+    readonly maxConsecutiveFailures: number;
+    readonly tickMs?: number;
+  };
+  readonly clock?: Clock;
+  /** Finer settings (tests, benchmarks); the policy's values win over these. */
+  readonly runnerOptions?: DigestRunnerOptions;
+  /** The creator's name for "created by …"; without it the line mentions them. */
+  readonly displayName?: (userId: string) => Promise<string | undefined>;
+}
+
+export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
+  return new DigestRunner({
+    store: options.store,
+    analytics: options.analytics,
+    poster: options.poster,
+    renderDigest: async (digest, query, result, changes) => {
+      const createdByName = await options.displayName?.(digest.creatorId);
+      return renderDigestMessage(
+        digest,
+        query,
+        result,
+        changes,
+        createdByName === undefined ? {} : { createdByName },
+      );
+    },
+    renderPauseNotice: renderDigestPaused,
+    renderOutageNotice,
+    renderResumeNotice: (digests, now) => renderDigestsResumed(digests, { now }),
+    logger: options.logger,
+    ...defined({ clock: options.clock }),
+    options: {
+      ...options.runnerOptions,
+      graceMs: options.policy.graceMs,
+      maxConsecutiveFailures: options.policy.maxConsecutiveFailures,
+      ...defined({ tickMs: options.policy.tickMs }),
+    },
+  });
+}

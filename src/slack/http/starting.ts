@@ -1,0 +1,40 @@
+/**
+ * HTTP mode binds its port before it checks the bot token with Slack, opens the digest store and
+ * initialises Bolt: a platform that stops a process which has not bound `$PORT` in time (Heroku:
+ * 60 s) would otherwise restart it in a loop whenever Slack is slow to answer `auth.test`. Until
+ * the app is ready, `GET /healthz` answers 503 `{"status":"starting"}` and every other request 503
+ * with a Retry-After, which Slack retries; nothing reaches the front door or Bolt before then.
+ */
+import type { RequestListener } from 'node:http';
+import { refuse } from './front-door.ts';
+
+/** Slack retries a refused event after about a minute; a second is enough for anyone polling. */
+const retryAfterS = 1;
+
+export const healthzPath = '/healthz';
+
+export interface StartingGateOptions {
+  /** The listener once the app is ready (the front door). */
+  readonly next: RequestListener;
+  /** True once the token is confirmed, the store open and Bolt initialised. */
+  readonly ready: () => boolean;
+  /** Said beside `status` by `/healthz` while starting (version, mode: never a secret). */
+  readonly about: Readonly<Record<string, string>>;
+}
+
+export function startingGate(options: StartingGateOptions): RequestListener {
+  const starting = JSON.stringify({ status: 'starting', ...options.about });
+  return (req, res) => {
+    if (options.ready()) {
+      options.next(req, res);
+      return;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === healthzPath) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': `${retryAfterS}` });
+      res.end(starting);
+      return;
+    }
+    refuse(res, { status: 503, reason: 'starting' }, { 'retry-after': `${retryAfterS}` });
+  };
+}

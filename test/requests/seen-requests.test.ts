@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { openDigestStore } from '../../src/digests/store/open.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { eventTtlMs, SeenRequests, signatureTtlMs } from '../../src/requests/seen-requests.ts';
+
+describe('SeenRequests', () => {
+  it('answers true only the first time a signature or an event id is seen', async () => {
+    const store = await openDigestStore({ sqlitePath: ':memory:' });
+    const seen = new SeenRequests({ sightings: () => store, logger: silentLogger });
+    expect([
+      await seen.firstSignature('v0=1'),
+      await seen.firstSignature('v0=1'),
+      await seen.firstEvent('Ev1'),
+      await seen.firstEvent('Ev1'),
+      await seen.firstEvent('v0=1'),
+      await seen.firstEvent(undefined),
+      await seen.firstEvent(undefined),
+    ]).toEqual([true, false, true, false, true, true, true]);
+    await store.close();
+  });
+
+  it('remembers a signature for its whole replay window and an event for an hour', async () => {
+    const calls: number[] = [];
+    const seen = new SeenRequests({
+      sightings: () => ({
+        firstSighting: async (_key, _now, ttlMs) => {
+          calls.push(ttlMs);
+          return true;
+        },
+      }),
+      logger: silentLogger,
+    });
+    await seen.firstSignature('v0=1');
+    await seen.firstEvent('Ev1');
+    expect(calls).toEqual([signatureTtlMs, eventTtlMs]);
+    expect(signatureTtlMs).toBe(10 * 60_000);
+  });
+
+  it.each([
+    ['fails', () => Promise.reject(new Error('database unavailable'))],
+    ['does not answer', () => new Promise<boolean>(() => {})],
+  ])('counts a request as new when the store %s', async (_name, firstSighting) => {
+    const seen = new SeenRequests({ sightings: () => ({ firstSighting }), logger: silentLogger });
+    expect(await seen.firstSignature('v0=1')).toBe(true);
+  });
+});

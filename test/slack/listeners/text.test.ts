@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { firstWord, typedText } from '../../../src/slack/listeners/text.ts';
+
+describe('typedText', () => {
+  it.each([
+    ['<@U0BOT0001> #hcsm yesterday', 'U0BOT0001', '#hcsm yesterday'],
+    ['<@U0OTHER> #hcsm yesterday', undefined, '#hcsm yesterday'],
+    ['  #hcsm &amp; more  ', undefined, '#hcsm &amp; more'],
+    [undefined, undefined, ''],
+  ])('reads %j', (text, bot, expected) => {
+    expect(typedText(text, bot)).toBe(expected);
+  });
+
+  it('splits the first word', () => {
+    expect(firstWord(' digest  #hcsm every monday ')).toEqual({
+      word: 'digest',
+      rest: '#hcsm every monday',
+    });
+    expect(firstWord('')).toEqual({ word: '', rest: '' });
+  });
+});

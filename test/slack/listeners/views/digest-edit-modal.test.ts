@@ -1,0 +1,150 @@
+import type { InputBlock } from '@slack/types';
+import { describe, expect, it } from 'vitest';
+import { DigestPermissionError } from '../../../../src/errors.ts';
+import type { Digest } from '../../../../src/model/digest.ts';
+import { renderDigestEditModal } from '../../../../src/render/digest-edit.ts';
+import { renderDigestList } from '../../../../src/render/digest-management.ts';
+import { renderError } from '../../../../src/render/errors.ts';
+import { digestEditCallbackId } from '../../../../src/render/ids.ts';
+import {
+  type EditOrigin,
+  encodeEditOrigin,
+} from '../../../../src/slack/listeners/actions/digest-edit.ts';
+import { digestEditSubmit } from '../../../../src/slack/listeners/views/digest-edit-modal.ts';
+import {
+  type ListenerWorld,
+  storedDigest,
+  useListenerWorld,
+  viewArgs,
+} from '../../../helpers/listener-args.ts';
+import { fixedNow } from '../../../helpers/lookups.ts';
+import { responseUrlFor, userId } from '../../../helpers/payloads.ts';
+
+const world = useListenerWorld();
+const channelId = 'C0CHANNEL1';
+
+type Values = Record<string, Record<string, Record<string, unknown>>>;
+
+/** The modal's `state.values` as Slack sends them: what it was prefilled with, `changes` typed over. */
+function typedOver(digest: Digest, changes: Partial<Record<string, string>>): Values {
+  const values: Values = {};
+  for (const block of renderDigestEditModal(digest, '').blocks) {
+    if (block.type !== 'input') continue;
+    const element = (block as InputBlock).element as {
+      action_id: string;
+      type: string;
+      initial_value?: string;
+      initial_option?: unknown;
+    };
+    const change = changes[element.action_id];
+    values[block.block_id as string] = {
+      [element.action_id]:
+        element.type === 'static_select'
+          ? {
+              type: element.type,
+              selected_option: change === undefined ? element.initial_option : { value: change },
+            }
+          : { type: element.type, value: change ?? element.initial_value },
+    };
+  }
+  return values;
+}
+
+/** The Edit modal of `digest` saved with `changes`, opened from `origin`. */
+async function save(
+  w: ListenerWorld,
+  digest: Digest,
+  changes: Partial<Record<string, string>>,
+  origin: EditOrigin | string = { id: digest.id },
+) {
+  const args = viewArgs(w, {
+    callbackId: digestEditCallbackId,
+    values: typedOver(digest, changes),
+    privateMetadata: typeof origin === 'string' ? origin : encodeEditOrigin(origin),
+  });
+  await digestEditSubmit(w.deps)(args);
+  await w.settle();
+  return args;
+}
+
+const fromList = (digest: Digest): EditOrigin => ({
+  id: digest.id,
+  responseUrl: responseUrlFor('list'),
+  channelId,
+});
+
+describe('digestEditSubmit', () => {
+  it('saves the edit, closes the modal, then refreshes the list and confirms under it', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    const origin = fromList(digest);
+    const args = await save(w, digest, { schedule: 'every tuesday at 10am', top: '7' }, origin);
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith();
+    const edited = (await w.deps.digests.store.get(digest.id)) as Digest;
+    expect(edited).toMatchObject({ schedule: { expression: '0 10 * * 2' }, top: 7 });
+    const replies = w.slack.responses(origin.responseUrl).map((reply) => reply.args);
+    expect(replies).toEqual([
+      {
+        response_type: 'ephemeral',
+        replace_original: true,
+        ...renderDigestList([edited], { now: fixedNow, channelId, viewerId: userId }),
+      },
+      expect.objectContaining({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: expect.stringMatching(new RegExp(`^Digest ${digest.id} updated: `)),
+      }),
+    ]);
+  });
+
+  it('publishes the Home tab again and confirms in the DM for an edit from the Home tab', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    await save(w, digest, { top: '3' });
+    expect((await w.deps.digests.store.get(digest.id))?.top).toBe(3);
+    expect(w.slack.api('views.publish').map((call) => call.args.user_id)).toEqual([userId]);
+    expect(w.slack.api('chat.postMessage').map((call) => call.args)).toEqual([
+      expect.objectContaining({
+        channel: userId,
+        text: expect.stringMatching(new RegExp(`^Digest ${digest.id} updated: `)),
+      }),
+    ]);
+  });
+
+  it('keeps the modal open with the grammar’s words under the input it cannot read', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    const args = await save(w, digest, { schedule: 'every fortnight at 9am' }, fromList(digest));
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith({
+      response_action: 'errors',
+      errors: { digest_edit_schedule: expect.stringContaining('every fortnight') },
+    });
+    expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
+    expect(w.slack.calls).toEqual([]);
+  });
+
+  it('closes the modal and says why when the person may not change the digest', async () => {
+    const w = world();
+    const digest = await storedDigest(w, { creatorId: 'U0OTHER01' });
+    const origin = fromList(digest);
+    const args = await save(w, digest, { top: '3' }, origin);
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith();
+    expect(w.slack.responses(origin.responseUrl).map((reply) => reply.args)).toEqual([
+      {
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...renderError(new DigestPermissionError(digest.id, 'U0OTHER01')),
+      },
+    ]);
+    expect((await w.deps.digests.store.get(digest.id))?.top).toBe(digest.top);
+  });
+
+  it('closes a modal that came back without its digest, and logs it', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    const args = await save(w, digest, { top: '3' }, 'garbled');
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith();
+    expect(w.logged('an Edit modal came back without its digest')).toHaveLength(1);
+    expect(w.slack.calls).toEqual([]);
+  });
+});
