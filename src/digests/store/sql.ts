@@ -133,6 +133,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     return this.#sql.migrate();
   }
 
+  async ping(): Promise<void> {
+    await this.#sql.query('SELECT 1');
+  }
+
   async create(input: NewDigest, now: Date): Promise<Digest> {
     for (let attempt = 1; ; attempt++) {
       const id = newDigestId();

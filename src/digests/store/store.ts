@@ -148,6 +148,12 @@ export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;
+  /**
+   * Resolves once the store answers a trivial statement (for `/healthz`). Like every other
+   * method, throws `DigestStoreUnavailableError` when the store does not answer (a connection or
+   * statement timed out, the connection was refused or closed).
+   */
+  ping(): Promise<void>;
   /** Stores a new digest under a fresh id (retried on the rare collision). */
   create(input: NewDigest, now: Date): Promise<Digest>;
   get(id: string): Promise<Digest | undefined>;
