@@ -76,6 +76,21 @@ export interface Delivery {
   readonly skippedCount?: number;
   /** For a `skipped` record: why. */
   readonly skipReason?: SkipReason;
+  /**
+   * For a record left `posting` (unconfirmed): when its digest's creator was told (see
+   * `takeUnconfirmed`).
+   */
+  readonly noticedAt?: Date;
+  /** Who chose to post an unconfirmed slot again (see `retakeUnconfirmed`). */
+  readonly repostBy?: string;
+}
+
+/** A slot whose post may or may not have reached its channel: its runner never confirmed it. */
+export interface UnconfirmedPost {
+  readonly digest: Digest;
+  readonly slot: Date;
+  /** When its runner wrote the slot's `posting` record. */
+  readonly startedAt: Date;
 }
 
 /**
@@ -229,6 +244,28 @@ export interface DigestStore extends Sightings {
    * false when there was no such record.
    */
   abandonDelivery(digestId: string, slot: Date, owner: string): Promise<boolean>;
+
+  /**
+   * The slots left `posting` whose creator has not been told: written before `startedBefore`, by
+   * a runner that no longer holds the digest's lease at `now` (it died, or ended the post
+   * unconfirmed). Marks them told at `now` and returns them, each to one caller only however
+   * many instances ask at once. Those of removed digests are gone with them.
+   */
+  takeUnconfirmed(now: Date, startedBefore: Date): Promise<UnconfirmedPost[]>;
+  /** Gives back what `takeUnconfirmed` took, for a creator who could not be told yet. */
+  untakeUnconfirmed(digestId: string, slot: Date): Promise<void>;
+  /**
+   * Takes an unconfirmed slot for a person who chose to post it again (`by`), as `owner`: once
+   * its creator was told, from nobody else's earlier choice (or after such a post certainly
+   * failed), atomically. Otherwise the record as it stands, which must not be posted again.
+   */
+  retakeUnconfirmed(
+    digestId: string,
+    slot: Date,
+    owner: string,
+    by: string,
+    now: Date,
+  ): Promise<BeginDeliveryResult>;
 
   /**
    * Opens an outage for a workspace unless one is open; true only for the call that opened it, so
