@@ -104,6 +104,7 @@ export class DigestService {
       store,
       analytics: this.#options.analytics,
       runNow: (digest) => runner.runNow(digest),
+      postUnconfirmed: (digest, slot, person) => runner.postUnconfirmed(digest, slot, person),
       now: this.now,
       logger: this.logger,
     });
