@@ -161,8 +161,9 @@ export interface DigestRunnerDeps {
    */
   readonly renderOutageNotice?: RenderOutageNotice;
   /**
-   * The DM to a creator whose digests resumed once the app worked again in their workspace;
-   * without it (tests, benchmarks) the resumption is only logged.
+   * The DM to a creator whose digests resumed once the app worked again in their workspace, or
+   * whose digests skipped slots during an outage that is now over; without it (tests, benchmarks)
+   * the resumption is only logged.
    */
   readonly renderResumeNotice?: RenderResumeNotice;
   /**
@@ -259,7 +260,9 @@ export class DigestRunner {
       clock,
       logger,
       notifyAdmins: (userIds, message) => deps.poster.notifyAdmins(userIds, message),
+      notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
       renderOutageNotice: deps.renderOutageNotice,
+      renderResumeNotice: deps.renderResumeNotice,
       probeFirstMs: options.probeFirstMs ?? policyDefaults.probeFirstMs,
       probeMaxMs: options.probeMaxMs ?? policyDefaults.probeMaxMs,
     });

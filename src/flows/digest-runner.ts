@@ -51,7 +51,8 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     },
     renderPauseNotice: renderDigestPaused,
     renderOutageNotice,
-    renderResumeNotice: (digests, now) => renderDigestsResumed(digests, { now }),
+    renderResumeNotice: (digests, now, details) =>
+      renderDigestsResumed(digests, { now, ...defined(details) }),
     renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
     logger: options.logger,
     ...defined({ clock: options.clock }),

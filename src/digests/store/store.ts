@@ -85,6 +85,13 @@ export interface Delivery {
   readonly repostBy?: string;
 }
 
+/** A digest's slots recorded as skipped for an outage, as the records keep them. */
+export interface OutageSkips {
+  readonly digest: Digest;
+  /** Each record: `count` consecutive slots from `from`, in slot order. */
+  readonly runs: readonly { readonly from: Date; readonly count: number }[];
+}
+
 /** A slot whose post may or may not have reached its channel: its runner never confirmed it. */
 export interface UnconfirmedPost {
   readonly digest: Digest;
@@ -284,6 +291,11 @@ export interface DigestStore extends Sightings {
   closeOutage(teamId: string): Promise<boolean>;
   /** Who created the workspace's active digests, to tell its admins about an outage. */
   teamCreators(teamId: string): Promise<string[]>;
+  /**
+   * The workspace's digests with slots recorded as skipped for an outage since `since` (the
+   * outage's start), oldest digest first: what its creators are told once the outage is over.
+   */
+  outageSkips(teamId: string, since: Date): Promise<OutageSkips[]>;
 
   /**
    * Pauses the workspace's active digests because the app left it (`kind`); returns how many. A

@@ -125,6 +125,50 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
       });
     });
 
+    it('lists the slots an outage skipped since it began, per digest, and no others', async () => {
+      const since = new Date('2026-06-08T06:00:00Z');
+      const outage = { kind: 'outage', cause: 'analytics_unavailable' } as const;
+      const skip = (
+        id: string,
+        from: string,
+        count: number,
+        at: string,
+        reason: Parameters<DigestStore['recordSkipped']>[2]['reason'] = outage,
+      ) =>
+        store.recordSkipped(id, new Date(from), {
+          owner: 'runner-a',
+          at: new Date(at),
+          reason,
+          count,
+          nextRunAt: new Date('2026-07-01T08:00:00Z'),
+        });
+      const daily = {
+        kind: 'cron',
+        expression: '0 8 * * *',
+        zone: 'UTC',
+        cadence: 'daily',
+      } as const;
+      const a = await store.create(digestInput({ schedule: daily, creatorId: 'U1' }), since);
+      const b = await store.create(digestInput({ schedule: daily, channelId: 'C2' }), since);
+      const elsewhere = await store.create(digestInput({ teamId: 'T2', schedule: daily }), since);
+      await skip(a.id, '2026-06-08T08:00:00Z', 2, '2026-06-09T09:00:00Z');
+      await skip(a.id, '2026-06-10T08:00:00Z', 1, '2026-06-10T09:30:00Z');
+      await skip(a.id, '2026-06-11T08:00:00Z', 1, '2026-06-11T09:00:00Z', { kind: 'missed' });
+      await skip(b.id, '2026-06-07T08:00:00Z', 1, '2026-06-07T09:00:00Z');
+      await skip(b.id, '2026-06-12T08:00:00Z', 1, '2026-06-12T09:00:00Z', { kind: 'unchanged' });
+      await skip(elsewhere.id, '2026-06-08T08:00:00Z', 1, '2026-06-09T09:00:00Z');
+      expect(await store.outageSkips('T1', since)).toEqual([
+        {
+          digest: expect.objectContaining({ id: a.id, creatorId: 'U1' }),
+          runs: [
+            { from: new Date('2026-06-08T08:00:00Z'), count: 2 },
+            { from: new Date('2026-06-10T08:00:00Z'), count: 1 },
+          ],
+        },
+      ]);
+      expect(await store.outageSkips('T3', since)).toEqual([]);
+    });
+
     it('says a removed digest’s slot is not found', async () => {
       const digest = await leftPosting();
       await store.remove(digest.id);
