@@ -11,36 +11,18 @@ import type { SlackMessage } from '../../src/model/message.ts';
 import { renderUnconfirmedNotice } from '../../src/render/digest-unconfirmed.ts';
 import { digestActionIds, readDigestSlotValue } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
-import { describeEachStore, digestInput, FakePoster, type RunnerWorld } from './helpers.ts';
+import {
+  DyingPoster,
+  describeEachStore,
+  digestInput,
+  FakePoster,
+  type RunnerWorld,
+  untilKilledMidPost,
+} from './helpers.ts';
 
 // Monday 8 June 2026, 09:00 in London is 08:00 UTC.
 const slot = new Date('2026-06-08T08:00:00Z');
 const leaseMs = 5 * 60_000;
-
-/** A poster whose posts to `dying` channels never return: the process was killed mid-post. */
-class DyingPoster extends FakePoster {
-  readonly #dying: ReadonlySet<string>;
-  readonly hung: string[] = [];
-
-  constructor(world: RunnerWorld, dying: readonly string[]) {
-    super(world.clock);
-    this.#dying = new Set(dying);
-  }
-
-  override post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
-    if (!this.#dying.has(channelId)) return super.post(channelId, message);
-    this.hung.push(channelId);
-    return new Promise(() => undefined);
-  }
-}
-
-/** Lets the other runner's work go on until `done` holds. */
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000 && !done(); turn++) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  if (!done()) throw new Error('condition never met');
-}
 
 /** The slot a notice's "Post it now" button carries. */
 function pressed(notice: SlackMessage): { id: string; slot: Date } | undefined {
@@ -75,14 +57,15 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
         ),
       );
     }
-    const dying = new DyingPoster(world(), ['C7', 'C19']);
+    const dying = new DyingPoster(clock, ['C7', 'C19']);
     const killed = world().runner({
       store: await db.sibling(),
       poster: dying,
       options: { owner: 'runner-a', leaseMs, channelIntervalMs: 0 },
     });
     void killed.runDue(clock.now());
-    await until(() => dying.posts.length === 28 && dying.hung.length === 2);
+    await untilKilledMidPost(db.store, dying, digests, slot);
+    expect(dying.hung).toHaveLength(2);
 
     const poster = world().poster;
     const survivor = noticeRunner(world());

@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestActionIds, digestSlotValue } from '../../src/render/ids.ts';
 import {
   announcePostgresSkip,
+  DyingPoster,
   digestInput,
   FakeAnalytics,
   FakeClock,
-  FakePoster,
   TestPostgres,
   testDatabaseUrl,
+  untilKilledMidPost,
 } from '../digests/helpers.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -27,30 +27,6 @@ import { blockAction, teamId, userId } from '../helpers/payloads.ts';
 const slot = new Date('2026-06-08T08:00:00Z');
 const leaseMs = 5 * 60_000;
 const adminId = 'U0ADMIN01';
-
-/** The instance that dies: its posts to `dying` channels never return. */
-class DyingPoster extends FakePoster {
-  readonly hung: string[] = [];
-  readonly #dying: ReadonlySet<string>;
-
-  constructor(clock: FakeClock, dying: readonly string[]) {
-    super(clock);
-    this.#dying = new Set(dying);
-  }
-
-  override post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
-    if (!this.#dying.has(channelId)) return super.post(channelId, message);
-    this.hung.push(channelId);
-    return new Promise(() => undefined);
-  }
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000 && !done(); turn++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  if (!done()) throw new Error('condition never met');
-}
 
 function buttonValues(call: SlackCall): string[] {
   const blocks = (call.args.blocks ?? []) as {
@@ -132,7 +108,8 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
       options: { owner: 'instance-killed', leaseMs, channelIntervalMs: 0 },
     });
     void killed.runDue(clock.now());
-    await until(() => dying.posts.length === 28 && dying.hung.length === 2);
+    await untilKilledMidPost(store, dying, digests, slot);
+    expect(dying.hung).toHaveLength(2);
 
     const runner = harness.running.digests.runner;
     clock.advance(leaseMs + 60_000);
