@@ -62,7 +62,8 @@ export class Workspaces {
       const again = await store.resumeFromGone(digest.id, now, next);
       if (again === undefined) continue;
       resumed.push(again);
-      const missed = slotsBetween(digest.schedule, digest.nextRunAt, next);
+      // The slots it owed from its pause up to now, all of them skipped.
+      const missed = slotsBetween(digest.schedule, digest.nextRunAt, new Date(now.getTime() + 1));
       if (missed !== undefined) skipped.set(digest.id, missed);
     }
     if (resumed.length === 0) return resumed;

@@ -125,13 +125,24 @@ describeEachStore('creators told what an outage skipped', at(days[0], 10_000), (
 
   it('lists the slots a digest skipped while the app had left the workspace', async () => {
     const digest = await create('U1', 'C1');
+    const later = await db.store.create(
+      digestInput({
+        creatorId: 'U1',
+        channelId: 'C2',
+        schedule: dailyLondon,
+        nextRunAt: days[3] as Date,
+      }),
+      clock.now(),
+    );
     const running = runner();
     await running.workspaces.left('T1', 'app_uninstalled');
     clock.set(at(days[2], 3 * 60 * 60_000));
     await running.workspaces.back('T1');
     const [notice] = poster.notices;
     expect(notice?.userId).toBe('U1');
+    // The other one owed nothing yet: it skipped nothing.
     expect(runNowButtons(notice?.message ?? { text: '', blocks: [] })).toEqual([digest.id]);
+    expect(toPlainText(notice?.message ?? { text: '', blocks: [] })).toContain(later.id);
     expect(toPlainText(notice?.message ?? { text: '', blocks: [] })).toContain(
       'skipped 3 runs: Mon Jun 8, 09:00 GMT+1, Tue Jun 9, 09:00 GMT+1, Wed Jun 10, 09:00 GMT+1',
     );
