@@ -86,8 +86,10 @@ describeEachStore('creators told what an outage skipped', at(days[0], 10_000), (
     analytics.answer = async () => influencers('alice', 'bob');
     clock.set(at(days[4], 10_000));
     expect(await running.runDue(clock.now())).toMatchObject({ posted: 3 });
-    expect(poster.notices.map((notice) => notice.userId)).toEqual(['U1', 'U2']);
-    const [toU1, toU2] = poster.notices.map((notice) => notice.message);
+    expect(poster.notices.map((notice) => notice.userId).sort()).toEqual(['U1', 'U2']);
+    const noticeTo = (creator: string) =>
+      poster.notices.find((notice) => notice.userId === creator)?.message;
+    const [toU1, toU2] = [noticeTo('U1'), noticeTo('U2')];
     if (toU1 === undefined || toU2 === undefined) throw new Error('two notices');
     // Digests created at the same instant come in id order.
     const [first, second] = [a.id, b.id].sort();
