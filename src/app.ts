@@ -177,15 +177,29 @@ export function createApp(
         {
           path: '/healthz',
           method: ['GET'],
+          // 503 while stopping, or while the digest store does not answer (lookups still work,
+          // but digests cannot be created or changed, and a platform should know).
           handler: (_req, res) => {
-            res.writeHead(stopping ? 503 : 200, { 'content-type': 'application/json' });
-            res.end(
-              JSON.stringify({
-                status: stopping ? 'stopping' : 'ok',
-                version: config.version,
-                mode: config.mode,
-              }),
-            );
+            const about = { version: config.version, mode: config.mode };
+            const answer = (status: number, body: Record<string, unknown>) => {
+              res.writeHead(status, { 'content-type': 'application/json' });
+              res.end(JSON.stringify(body));
+            };
+            if (stopping) {
+              answer(503, { status: 'stopping', ...about });
+              return;
+            }
+            void digests.storeHealth().then((store) => {
+              if (store.ok) answer(200, { status: 'ok', ...about });
+              else {
+                answer(503, {
+                  status: 'degraded',
+                  store: 'unavailable',
+                  reason: store.reason,
+                  ...about,
+                });
+              }
+            });
           },
         },
       ],

@@ -263,6 +263,22 @@ export class DigestNotFoundError extends AppError {
   }
 }
 
+/**
+ * The digest store did not answer (a connection or a statement timed out, the database refused or
+ * dropped the connection): nothing about digests can be read or changed until it answers again,
+ * while lookups, which need no store, go on. `reason` says what happened in a few technical words
+ * that never carry the database URL or its credentials (`no answer within 5 s`).
+ */
+export class DigestStoreUnavailableError extends AppError {
+  readonly code = 'store_unavailable';
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`The digest store is unavailable: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
 /** Only a digest's creator or a workspace admin/owner may change it. */
 export class DigestPermissionError extends AppError {
   readonly code = 'digest_permission_denied';

@@ -39,6 +39,17 @@ export interface StorageConfig {
   readonly databaseTls?: PostgresTls;
   /** Default `./data/digests.sqlite`. */
   readonly sqlitePath?: string;
+  /**
+   * How long PostgreSQL may take to accept a connection (or the pool to hand one out); set only
+   * when DATABASE_CONNECT_TIMEOUT_MS is, else `configDefaults.databaseConnectTimeoutMs`.
+   */
+  readonly databaseConnectTimeoutMs?: number;
+  /**
+   * How long one PostgreSQL statement may take before the server cancels it and the app stops
+   * waiting; set only when DATABASE_STATEMENT_TIMEOUT_MS is, else
+   * `configDefaults.databaseStatementTimeoutMs`.
+   */
+  readonly databaseStatementTimeoutMs?: number;
 }
 
 /** How this instance runs scheduled digests. */
@@ -64,6 +75,13 @@ export const configDefaults = {
   digestTickMs: 30_000,
   digestGraceMs: 3_600_000,
   digestMaxFailures: 3,
+  /**
+   * A database that accepts connections but never answers must not hold a command: a connection
+   * and a statement each give up after a few seconds, so a command that needs the store answers
+   * within 10 s, saying the store is unavailable.
+   */
+  databaseConnectTimeoutMs: 5_000,
+  databaseStatementTimeoutMs: 5_000,
 } as const;
 
 /** response_url stays usable for 30 minutes; the final answer must arrive well before that. */
@@ -160,7 +178,35 @@ export function readStorage(env: Env, problems: string[]): StorageConfig {
     ...(databaseUrl === undefined ? {} : { databaseUrl: new Secret(databaseUrl) }),
     ...defined({ databaseTls }),
     ...defined({ sqlitePath }),
+    ...defined({
+      databaseConnectTimeoutMs: optionalInteger(
+        env,
+        problems,
+        'DATABASE_CONNECT_TIMEOUT_MS',
+        configDefaults.databaseConnectTimeoutMs,
+        60_000,
+      ),
+      databaseStatementTimeoutMs: optionalInteger(
+        env,
+        problems,
+        'DATABASE_STATEMENT_TIMEOUT_MS',
+        configDefaults.databaseStatementTimeoutMs,
+        600_000,
+      ),
+    }),
   };
+}
+
+/** A store timeout from 100 ms, present only when its variable is set. */
+function optionalInteger(
+  env: Env,
+  problems: string[],
+  name: string,
+  fallback: number,
+  max: number,
+): number | undefined {
+  if (present(env, name) === undefined) return undefined;
+  return integerVar(env, problems, name, fallback, 100, max);
 }
 
 /**

@@ -60,6 +60,16 @@ export type RunNowResult =
   | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
   | { readonly outcome: 'already' };
 
+/** How a person's "Post it now" of a slot left unconfirmed ended. */
+export type RepostResult =
+  | { readonly outcome: 'posted'; readonly ts: string }
+  /** Nothing was posted (the question or the post failed for sure): it may be tried again. */
+  | { readonly outcome: 'failed'; readonly failure: Failure }
+  /** Slack may or may not have posted it this time too; it is not sent again. */
+  | { readonly outcome: 'unconfirmed'; readonly failure: Failure }
+  /** Someone chose before (the record says who and how it ended), or it was never unconfirmed. */
+  | { readonly outcome: 'already'; readonly delivery: Delivery };
+
 /**
  * A slot's message, and the ranking recorded once it is posted; or, when the digest's condition
  * keeps the run quiet, why, and the ranking the next run compares with.
@@ -304,6 +314,64 @@ export class Deliveries {
       });
       return { outcome: 'failed', failure };
     }
+  }
+
+  /**
+   * Posts a slot left unconfirmed because a person chose to ("Post it now"), at most once however
+   * often and by whomever it is pressed: the slot's record is taken for them in the channel's
+   * turn, right before the message is sent, and the outcome recorded as any slot's (the schedule
+   * does not move). One attempt: a failure that certainly did not post lets them press again.
+   */
+  async deliverUnconfirmed(
+    digest: Digest,
+    slot: Date,
+    person: string,
+    compose: () => Promise<ComposedDigest>,
+  ): Promise<RepostResult> {
+    const { store, owner, clock, logger, pacer } = this.#options;
+    const by = `${owner}:${person}`;
+    const context = { digestId: digest.id, slot: slot.toISOString(), by: person };
+    let composed: ComposedDigest;
+    try {
+      composed = await compose();
+    } catch (error) {
+      const { failure, cause } = runFailure(error);
+      logger.warn({ err: cause, ...context, code: failure.code }, 'digest repost failed');
+      return { outcome: 'failed', failure };
+    }
+    if (!('message' in composed)) throw new Error('a repost always has a message');
+    const { message, ranking } = composed;
+    const attempt = await pacer.paced(digest, (sending) =>
+      this.#attempt(
+        digest,
+        message,
+        () => store.retakeUnconfirmed(digest.id, slot, by, person, clock.now()),
+        sending,
+      ),
+    );
+    if (attempt.kind === 'already') return { outcome: 'already', delivery: attempt.delivery };
+    if (attempt.kind === 'sent') {
+      await store.complete(digest.id, slot, {
+        owner: by,
+        outcome: 'posted',
+        at: clock.now(),
+        messageTs: attempt.ts,
+        ranking,
+      });
+      logger.info(context, 'an unconfirmed digest slot was posted, as a person chose');
+      return { outcome: 'posted', ts: attempt.ts };
+    }
+    const failure = classifyFailure(attempt.error);
+    const outcome = mayHavePosted(attempt.error) ? 'unconfirmed' : 'failed';
+    await store.complete(digest.id, slot, {
+      owner: by,
+      outcome,
+      at: clock.now(),
+      errorCode: failure.code,
+      ...defined({ errorDetail: failureDetail(failure) }),
+    });
+    logger.warn({ err: attempt.error, ...context, outcome }, 'digest repost did not post');
+    return { outcome, failure };
   }
 
   /** A manual run's record, written at once: no other digest reaches the step beside it. */

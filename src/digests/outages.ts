@@ -2,6 +2,12 @@ import type { Logger } from '../logger.ts';
 import type { Outage, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { Clock } from './clock.ts';
+import {
+  type RenderResumeNotice,
+  type SkippedSlots,
+  skippedSlots,
+  tellCreatorsResumed,
+} from './resumed.ts';
 import type { DigestStore } from './store/store.ts';
 
 /** The DM to a workspace's admins when its digests go on hold; `cause` says why. */
@@ -15,8 +21,15 @@ export interface OutagesOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly notifyAdmins: NotifyAdmins;
+  /** Tells a digest's creator (`DigestPoster.notifyCreator`). */
+  readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
   /** Without it the admins are not told; the outage is still logged. */
   readonly renderOutageNotice: RenderOutageNotice | undefined;
+  /**
+   * Once an outage is over, the DM to each creator whose digests skipped slots meanwhile; without
+   * it the creators are not told (the skipped slots are still recorded and listed).
+   */
+  readonly renderResumeNotice: RenderResumeNotice | undefined;
   /** The wait before the first probe; each probe that meets the outage again doubles it. */
   readonly probeFirstMs: number;
   /** The longest wait between two probes. */
@@ -30,7 +43,9 @@ export interface OutagesOptions {
  * once, and from then on one due digest is run now and then as a probe, at most one per workspace
  * per tick and never sooner than the backoff allows. The first probe that meets no outage closes
  * it and the digests go on by themselves; slots that grew too old meanwhile are recorded as skipped
- * for the outage. Open circuits live in the store, so every instance holds the same workspaces.
+ * for the outage, and the instance that closed it tells each creator whose digests skipped slots,
+ * in one DM, which ones, with a way to run each now. Open circuits live in the store, so every
+ * instance holds the same workspaces.
  */
 export class Outages {
   readonly #options: OutagesOptions;
@@ -89,11 +104,42 @@ export class Outages {
     return meeting;
   }
 
-  /** A probe met no outage: the workspace's digests go on. */
-  async cleared(teamId: string): Promise<void> {
+  /**
+   * A probe met no outage: the workspace's digests go on, and the creators of those that skipped
+   * slots meanwhile are told (by the one instance that closed it).
+   */
+  async cleared(outage: Outage): Promise<void> {
+    const { teamId } = outage;
     this.#open.delete(teamId);
-    if (await this.#options.store.closeOutage(teamId)) {
-      this.#options.logger.info({ teamId }, 'digests of this workspace resume: the outage cleared');
+    if (!(await this.#options.store.closeOutage(teamId))) return;
+    this.#options.logger.info({ teamId }, 'digests of this workspace resume: the outage cleared');
+    await this.#tellCreators(outage);
+  }
+
+  async #tellCreators(outage: Outage): Promise<void> {
+    const { store, clock, logger, notifyCreator, renderResumeNotice } = this.#options;
+    if (renderResumeNotice === undefined) return;
+    try {
+      const skips = await store.outageSkips(outage.teamId, outage.since);
+      if (skips.length === 0) return;
+      const skipped = new Map<string, SkippedSlots>(
+        skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
+      );
+      logger.info(
+        { teamId: outage.teamId, digests: skips.length },
+        'telling creators which digest slots the outage skipped',
+      );
+      await tellCreatorsResumed(
+        { notifyCreator, logger, renderResumeNotice },
+        skips.map((skip) => skip.digest),
+        this.#now ?? clock.now(),
+        { cause: outage.cause, skipped },
+      );
+    } catch (error) {
+      logger.warn(
+        { err: error, teamId: outage.teamId },
+        'could not tell the creators what the outage skipped',
+      );
     }
   }
 

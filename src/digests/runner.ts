@@ -13,6 +13,7 @@ import {
   type DeliveryOutcome,
   type DigestPoster,
   type RenderPauseNotice,
+  type RepostResult,
   type RunNowResult,
 } from './delivery.ts';
 import { LeaseRenewal } from './leases.ts';
@@ -20,15 +21,17 @@ import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { quietReason } from './post-when.ts';
 import { type AskQuestion, Questions, questionFor } from './questions.ts';
-import { manualRunWindow } from './schedule.ts';
+import { manualRunWindow, runWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
+import { type RenderUnconfirmedNotice, UnconfirmedPosts } from './unconfirmed.ts';
 import { type RenderResumeNotice, Workspaces } from './workspaces.ts';
 
 export { type Clock, systemClock } from './clock.ts';
-export type { DigestPoster, RenderPauseNotice, RunNowResult } from './delivery.ts';
+export type { DigestPoster, RenderPauseNotice, RepostResult, RunNowResult } from './delivery.ts';
 export type { RenderOutageNotice } from './outages.ts';
 export type { TickReport } from './tick.ts';
+export type { RenderUnconfirmedNotice } from './unconfirmed.ts';
 export type { RenderResumeNotice } from './workspaces.ts';
 
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
@@ -158,10 +161,16 @@ export interface DigestRunnerDeps {
    */
   readonly renderOutageNotice?: RenderOutageNotice;
   /**
-   * The DM to a creator whose digests resumed once the app worked again in their workspace;
-   * without it (tests, benchmarks) the resumption is only logged.
+   * The DM to a creator whose digests resumed once the app worked again in their workspace, or
+   * whose digests skipped slots during an outage that is now over; without it (tests, benchmarks)
+   * the resumption is only logged.
    */
   readonly renderResumeNotice?: RenderResumeNotice;
+  /**
+   * The DM to a creator whose digest's post may not have reached the channel (its runner died
+   * mid-post), with a way to post it now; without it (benchmarks) such slots are only logged.
+   */
+  readonly renderUnconfirmedNotice?: RenderUnconfirmedNotice;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -174,7 +183,9 @@ export interface DigestRunnerDeps {
  * Each (digest, slot) is posted at most once, and is lost only when a post may have reached
  * Slack: a store lease keeps two runners off one digest, renewed while a tick still moves; the
  * slot's delivery record is written as `posting` immediately before chat.postMessage (never
- * before a wait), and a `posting` record is never sent again but ends `unconfirmed`. A post that
+ * before a wait), and a `posting` record is never sent again but ends `unconfirmed`: once the
+ * runner's lease is over, the digest's creator is told by DM and may choose to post it
+ * (`postUnconfirmed`), once. A post that
  * certainly did not reach Slack gives its record back before it waits to try again; one that may
  * have reached it is never resent. Missed slots are not burst: the latest one inside the grace
  * window is posted, older ones are recorded as skipped.
@@ -200,6 +211,7 @@ export class DigestRunner {
   readonly #questions: Questions;
   readonly #deliveries: Deliveries;
   readonly #tickOptions: TickOptions;
+  readonly #unconfirmed: UnconfirmedPosts;
   /** Turns for the renders of digests woken together (see `#compose`). */
   readonly #turns = new Turns();
   #timer: NodeJS.Timeout | undefined;
@@ -251,7 +263,9 @@ export class DigestRunner {
       clock,
       logger,
       notifyAdmins: (userIds, message) => deps.poster.notifyAdmins(userIds, message),
+      notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
       renderOutageNotice: deps.renderOutageNotice,
+      renderResumeNotice: deps.renderResumeNotice,
       probeFirstMs: options.probeFirstMs ?? policyDefaults.probeFirstMs,
       probeMaxMs: options.probeMaxMs ?? policyDefaults.probeMaxMs,
     });
@@ -276,6 +290,13 @@ export class DigestRunner {
       renderPauseNotice: deps.renderPauseNotice,
       outages,
       storeBatchSize: options.storeBatchSize ?? policyDefaults.storeBatchSize,
+    });
+    this.#unconfirmed = new UnconfirmedPosts({
+      store,
+      logger,
+      poster: deps.poster,
+      renderNotice: deps.renderUnconfirmedNotice,
+      leaseMs,
     });
     this.#tickOptions = {
       store,
@@ -303,6 +324,11 @@ export class DigestRunner {
       .catch((error: unknown) =>
         this.#logger.warn({ err: error }, 'could not check whether the app works again'),
       );
+    await this.#unconfirmed
+      .tellCreators(now)
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error }, 'could not look for unconfirmed digest posts'),
+      );
     const tick = new DueTick(this.#tickOptions, now);
     const stopRenewing = this.#leases.renewWhileRunning();
     try {
@@ -325,6 +351,17 @@ export class DigestRunner {
     const ask = this.#questions.round({ analyticsCalls: 0 });
     return this.#deliveries.deliverNow(digest, slot, () =>
       this.#compose(digest, questionFor(digest, manualRunWindow(digest, slot)), ask, 'always'),
+    );
+  }
+
+  /**
+   * Posts a slot whose post was never confirmed, because `person` chose to after being told: the
+   * window the slot covers, once however often it is asked (see `Deliveries.deliverUnconfirmed`).
+   */
+  postUnconfirmed(digest: Digest, slot: Date, person: string): Promise<RepostResult> {
+    const ask = this.#questions.round({ analyticsCalls: 0 });
+    return this.#deliveries.deliverUnconfirmed(digest, slot, person, () =>
+      this.#compose(digest, questionFor(digest, runWindow(digest, slot)), ask, 'always'),
     );
   }
 

@@ -228,7 +228,7 @@ export class DueTick {
     // reason of the digest's own. Another runner's slot, or a post Slack never confirmed, says
     // nothing either way.
     if (outcome !== 'posted' && outcome !== 'quiet' && outcome !== 'failed') return false;
-    await outages.cleared(outage.teamId);
+    await outages.cleared(outage);
     return true;
   }
 

@@ -1,13 +1,17 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
-import type { SlackMessage } from '../model/message.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
+import {
+  type RenderResumeNotice,
+  type SkippedSlots,
+  slotsBetween,
+  tellCreatorsResumed,
+} from './resumed.ts';
 import { nextRunAfter } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 
-/** The DM to a creator whose digests resumed once the app worked in their workspace again. */
-export type RenderResumeNotice = (digests: readonly Digest[], now: Date) => SlackMessage;
+export type { RenderResumeNotice } from './resumed.ts';
 
 export interface WorkspacesOptions {
   readonly store: DigestStore;
@@ -51,18 +55,33 @@ export class Workspaces {
     const { store, clock, logger } = this.#options;
     const now = clock.now();
     const resumed: Digest[] = [];
+    const skipped = new Map<string, SkippedSlots>();
     for (const digest of await store.pausedWhileGone(teamId)) {
       const next = nextRunAfter(digest.schedule, now);
       if (next === undefined) continue;
       const again = await store.resumeFromGone(digest.id, now, next);
-      if (again !== undefined) resumed.push(again);
+      if (again === undefined) continue;
+      resumed.push(again);
+      // The slots it owed from its pause up to now, all of them skipped.
+      const missed = slotsBetween(digest.schedule, digest.nextRunAt, new Date(now.getTime() + 1));
+      if (missed !== undefined) skipped.set(digest.id, missed);
     }
     if (resumed.length === 0) return resumed;
     logger.info(
       { teamId, resumed: resumed.length },
       'the app works in a workspace again; its digests resume',
     );
-    await this.#tellCreators(resumed, now);
+    const { poster, renderResumeNotice } = this.#options;
+    await tellCreatorsResumed(
+      {
+        notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+        logger,
+        renderResumeNotice,
+      },
+      resumed,
+      now,
+      { skipped },
+    );
     return resumed;
   }
 
@@ -79,18 +98,5 @@ export class Workspaces {
     if (gone.length === 0) return;
     const working = await poster.workspace();
     if (working !== undefined && gone.includes(working)) await this.back(working);
-  }
-
-  async #tellCreators(digests: readonly Digest[], now: Date): Promise<void> {
-    const { poster, logger, renderResumeNotice } = this.#options;
-    if (renderResumeNotice === undefined) return;
-    const byCreator = Map.groupBy(digests, (digest) => digest.creatorId);
-    for (const [creatorId, theirs] of byCreator) {
-      try {
-        await poster.notifyCreator(creatorId, renderResumeNotice(theirs, now));
-      } catch (error) {
-        logger.warn({ err: error, creatorId }, 'could not tell a creator their digests resumed');
-      }
-    }
   }
 }

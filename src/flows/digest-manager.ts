@@ -6,7 +6,7 @@
  */
 
 import type { AnalyticsApi } from '../analytics/types.ts';
-import type { RunNowResult } from '../digests/runner.ts';
+import type { RepostResult, RunNowResult } from '../digests/runner.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
@@ -62,6 +62,8 @@ export interface DigestManagerOptions {
   readonly analytics?: AnalyticsApi;
   /** Posts a digest outside its schedule ("Run now"). */
   readonly runNow: (digest: Digest) => Promise<RunNowResult>;
+  /** Posts a slot left unconfirmed, as `person` chose ("Post it now"). */
+  readonly postUnconfirmed?: (digest: Digest, slot: Date, person: string) => Promise<RepostResult>;
   readonly now?: () => Date;
   readonly logger?: Logger;
 }
@@ -70,6 +72,7 @@ export class DigestManager {
   readonly #store: DigestStore;
   readonly #analytics: AnalyticsApi | undefined;
   readonly #runNow: (digest: Digest) => Promise<RunNowResult>;
+  readonly #postUnconfirmed: DigestManagerOptions['postUnconfirmed'];
   readonly #now: () => Date;
   readonly #logger: Logger;
 
@@ -77,6 +80,7 @@ export class DigestManager {
     this.#store = options.store;
     this.#analytics = options.analytics;
     this.#runNow = options.runNow;
+    this.#postUnconfirmed = options.postUnconfirmed;
     this.#now = options.now ?? (() => new Date());
     this.#logger = options.logger ?? silentLogger;
   }
@@ -217,6 +221,27 @@ export class DigestManager {
     );
     this.#logger.info({ digestId: digest.id, by: caller.userId, edit }, 'digest edited');
     return { digest: updated, nextRuns: upcoming, notes: edited.notes };
+  }
+
+  /**
+   * Posts a slot whose post may not have reached the channel, which its creator was told about
+   * ("Post it now"): the creator or a workspace admin may, and it is posted once however often
+   * and by whomever it is pressed. Throws DigestNotFoundError, DigestPermissionError.
+   */
+  async postUnconfirmed(
+    caller: DigestCaller,
+    id: string,
+    slot: Date,
+    access: Pick<DigestAccess, 'isAdmin'>,
+  ): Promise<{ readonly digest: Digest; readonly result: RepostResult }> {
+    const digest = await this.changeable(caller, id, access);
+    if (this.#postUnconfirmed === undefined) throw new Error('no runner posts unconfirmed slots');
+    const result = await this.#postUnconfirmed(digest, slot, caller.userId);
+    this.#logger.info(
+      { digestId: digest.id, slot: slot.toISOString(), by: caller.userId, outcome: result.outcome },
+      'unconfirmed digest slot: a person chose to post it',
+    );
+    return { digest, result };
   }
 
   /**

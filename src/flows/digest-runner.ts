@@ -15,6 +15,7 @@ import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
+import { renderUnconfirmedNotice } from '../render/digest-unconfirmed.ts';
 
 export interface DigestRunnerBuildOptions {
   readonly store: DigestStore;
@@ -50,7 +51,9 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     },
     renderPauseNotice: renderDigestPaused,
     renderOutageNotice,
-    renderResumeNotice: (digests, now) => renderDigestsResumed(digests, { now }),
+    renderResumeNotice: (digests, now, details) =>
+      renderDigestsResumed(digests, { now, ...defined(details) }),
+    renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
     logger: options.logger,
     ...defined({ clock: options.clock }),
     options: {

@@ -8,6 +8,7 @@ import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
+import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
@@ -55,6 +56,7 @@ export class DigestService {
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
+  #health: StoreHealth | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   /** When each workspace's requests last made the service look (clock ms). */
@@ -97,13 +99,23 @@ export class DigestService {
     });
     this.#store = store;
     this.#runner = runner;
+    this.#health = new StoreHealth({ ping: () => store.ping(), logger: this.logger });
     this.#manager = new DigestManager({
       store,
       analytics: this.#options.analytics,
       runNow: (digest) => runner.runNow(digest),
+      postUnconfirmed: (digest, slot, person) => runner.postUnconfirmed(digest, slot, person),
       now: this.now,
       logger: this.logger,
     });
+  }
+
+  /**
+   * Whether the store answers now, for `/healthz`: within about two seconds, whatever the store
+   * does. While it does not, commands that need it say so and lookups go on.
+   */
+  storeHealth(): Promise<StoreHealthReport> {
+    return this.#health?.check() ?? Promise.resolve({ ok: false, reason: 'not open yet' });
   }
 
   /**

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'team_not_allowed'
   | 'digest_not_found'
   | 'digest_permission_denied'
+  | 'store_unavailable'
   | 'channel_unreachable'
   | 'slack_rate_limited'
   | 'slack_blocks_refused'

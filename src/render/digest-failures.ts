@@ -75,6 +75,8 @@ export function failureWords(code: ErrorCode | 'unknown', detail?: string): stri
         : `Slack refused a ${neutralizeMrkdwn(truncate(cleanText(detail), 40))} block of the message`;
     case 'config_invalid':
       return "Slack or the analytics service refused this app's configuration; an admin must check its tokens";
+    case 'store_unavailable':
+      return "the app's digest store did not answer";
     case 'parse_error':
     case 'digest_not_found':
     case 'digest_permission_denied':

@@ -1,15 +1,18 @@
 /**
  * A workspace's digests held or resumed as a whole, in words: why they are on hold for an outage
  * (the DM its admins get once, the list's line, the skipped runs it shows) and the DM a creator
- * gets when the app works in the workspace again. The engine stores only codes.
+ * gets when they run again (the app works in the workspace again, or the outage is over), with the
+ * runs each skipped. The engine stores only codes.
  */
-import type { KnownBlock } from '@slack/types';
+import type { ActionsBlock, KnownBlock } from '@slack/types';
+import type { SkippedSlots } from '../digests/resumed.ts';
 import type { Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
-import { digestSubject, runTime, scheduleWords } from './digest-words.ts';
+import { digestSubject, runTime, scheduleWords, zonedTime } from './digest-words.ts';
 import { escapeMrkdwn, truncateMrkdwn } from './format.ts';
 import { commandMrkdwn } from './help.ts';
+import { digestActionIds, digestNoticeBlockId } from './ids.ts';
 import { blockKitLimits, checked } from './limits.ts';
 import { unhandled } from './unhandled.ts';
 
@@ -81,28 +84,75 @@ export function renderOutageNotice(
 export interface DigestsResumedOptions {
   readonly now: Date;
   readonly command?: string;
+  /** The outage that held them; absent when the app had left the workspace. */
+  readonly cause?: OutageCause;
+  /** What each digest skipped meanwhile, by digest id. */
+  readonly skipped?: ReadonlyMap<string, SkippedSlots>;
 }
 
+/** Digests whose "Run now" a resume notice offers; the others are in the list above them. */
+const runNowButtonsShown = 20;
+
 /**
- * The DM to a creator whose digests resumed because the app works in their workspace again
- * (after it was uninstalled or its token revoked): which digests, and when each runs next.
+ * The DM to a creator whose digests resumed, because the app works in their workspace again
+ * (after it was uninstalled or its token revoked) or an outage that held them is over: which
+ * digests, when each runs next, the runs each skipped meanwhile, and "Run now" for each of those.
  */
 export function renderDigestsResumed(
   digests: readonly Digest[],
   options: DigestsResumedOptions,
 ): SlackMessage {
-  const lines = digests.map(
-    (digest) =>
-      `• *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}): next run ${runTime(digest.nextRunAt, digest.schedule.zone, options.now)}`,
-  );
-  const head = `:arrow_forward: The app works in this workspace again, so your digest${digests.length === 1 ? '' : 's'} run${digests.length === 1 ? 's' : ''} again.`;
+  const skippedOf = (digest: Digest) => options.skipped?.get(digest.id);
+  const lines = digests.map((digest) => {
+    const line = `• *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}, ${escapeMrkdwn(scheduleWords(digest))}): next run ${runTime(digest.nextRunAt, digest.schedule.zone, options.now)}`;
+    const skipped = skippedOf(digest);
+    return skipped === undefined
+      ? line
+      : `${line}\n      ${skippedWords(digest, skipped, options.now)}`;
+  });
+  const plural = digests.length === 1 ? '' : 's';
+  const head =
+    options.cause === undefined
+      ? `:arrow_forward: The app works in this workspace again, so your digest${plural} run${digests.length === 1 ? 's' : ''} again.`
+      : `:arrow_forward: Your digest${plural} run${digests.length === 1 ? 's' : ''} again: scheduled digests in this workspace were on hold because ${outageWords(options.cause)}.`;
+  const withSkips = digests.filter((digest) => skippedOf(digest) !== undefined);
+  const buttons: ActionsBlock[] = withSkips.slice(0, runNowButtonsShown).map((digest) => ({
+    type: 'actions',
+    block_id: digestNoticeBlockId(digest.id),
+    elements: [
+      {
+        type: 'button',
+        action_id: digestActionIds.runNow,
+        text: { type: 'plain_text', text: `Run ${digest.id} now` },
+        value: digest.id,
+      },
+    ],
+  }));
+  const list = `\`${commandMrkdwn(options.command)} digests\` in a channel lists its digests.`;
   const blocks: KnownBlock[] = [
     section(truncateMrkdwn(`${head}\n${lines.join('\n')}`, blockKitLimits.sectionText)),
-    context(`\`${commandMrkdwn(options.command)} digests\` in a channel lists its digests.`),
+    ...buttons,
+    context(
+      withSkips.length === 0
+        ? list
+        : `Skipped runs are not posted later. *Run now* posts a digest now, covering as long a window as a scheduled run, up to now. ${list}`,
+    ),
   ];
+  const ids = digests.map((digest) => escapeMrkdwn(digest.id)).join(', ');
+  const skippedIds = withSkips.map((digest) => escapeMrkdwn(digest.id)).join(', ');
   const text = truncateMrkdwn(
-    `The app works in this workspace again: your digests ${digests.map((digest) => escapeMrkdwn(digest.id)).join(', ')} run again.`,
+    options.cause === undefined && withSkips.length === 0
+      ? `The app works in this workspace again: your digests ${ids} run again.`
+      : `Your digests ${ids} run again.${withSkips.length === 0 ? '' : ` Runs of ${skippedIds} were skipped meanwhile: run them now from this message.`}`,
     blockKitLimits.fallbackText,
   );
   return checked({ text, blocks });
+}
+
+/** "skipped 3 runs: Mon Jun 8, 09:00 BST, Tue Jun 9, … and 1 more". */
+function skippedWords(digest: Digest, skipped: SkippedSlots, now: Date): string {
+  const named = skipped.first.map((slot) => zonedTime(slot, digest.schedule.zone, now));
+  const more = skipped.count - named.length;
+  const runs = skipped.count === 1 ? 'run' : 'runs';
+  return `skipped ${skipped.count} ${runs}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

@@ -159,6 +159,12 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
     }
     case 'export_failed':
       return exportText(error instanceof ExportFailedError ? error : undefined, options);
+    case 'store_unavailable':
+      return (
+        "The app's digest store is not answering right now, so digests can't be created, listed " +
+        'or changed. Lookups still work. Try again in a few minutes; if it lasts, tell an admin ' +
+        '(the app logs say what failed).'
+      );
     case 'config_invalid':
       return (
         'This app is not configured correctly, so it cannot answer right now. An admin must fix ' +

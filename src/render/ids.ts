@@ -73,7 +73,27 @@ export const digestActionIds = {
   remove: 'digest_remove',
   /** Opens the Edit modal. */
   edit: 'digest_edit',
+  /**
+   * "Post it now" in the DM about a slot whose post may not have reached the channel; its value
+   * is `digestSlotValue(id, slot)`. Carries a confirm dialog.
+   */
+  postUnconfirmed: 'digest_post_unconfirmed',
 } as const;
+
+/** The value of a button about one slot of a digest: `<id>@<slot as ISO 8601>`. */
+export function digestSlotValue(id: string, slot: Date): string {
+  return `${id}@${slot.toISOString()}`;
+}
+
+/** The digest id and slot a `digestSlotValue` carries; undefined when it does not read as one. */
+export function readDigestSlotValue(
+  value: string,
+): { readonly id: string; readonly slot: Date } | undefined {
+  const at = value.indexOf('@');
+  if (at <= 0) return undefined;
+  const slot = new Date(value.slice(at + 1));
+  return Number.isNaN(slot.getTime()) ? undefined : { id: value.slice(0, at), slot };
+}
 
 /** `callback_id` of the Edit modal; its `private_metadata` says which digest and where from. */
 export const digestEditCallbackId = 'digest_edit_modal';
@@ -99,6 +119,17 @@ export const digestActionsBlockPrefix = 'digest_actions:';
 /** The `block_id` of the buttons under the digest `id`. */
 export function digestActionsBlockId(id: string): string {
   return `${digestActionsBlockPrefix}${id}`;
+}
+
+/**
+ * `block_id` prefix of digest buttons in a DM notice (the digests an outage skipped): a press
+ * there answers in the DM, with no channel list to refresh.
+ */
+export const digestNoticeBlockPrefix = 'digest_notice:';
+
+/** The `block_id` of the buttons of a DM notice under the digest `id`. */
+export function digestNoticeBlockId(id: string): string {
+  return `${digestNoticeBlockPrefix}${id}`;
 }
 
 /** `block_id` of the App Home "Your digests" heading, so the Slack layer can find the section. */

@@ -60,6 +60,30 @@ describe('loadConfig: digests', () => {
     expect(config.storage.sqlitePath).toBe(':memory:');
   });
 
+  it('reads the PostgreSQL timeouts only when they are set, and refuses them below 100 ms', () => {
+    const config = loadConfig({
+      ...http,
+      DATABASE_CONNECT_TIMEOUT_MS: '2500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '8000',
+    });
+    expect(config.storage).toEqual({
+      databaseConnectTimeoutMs: 2_500,
+      databaseStatementTimeoutMs: 8_000,
+    });
+    expect(
+      problemsOf(() =>
+        loadConfig({
+          ...http,
+          DATABASE_CONNECT_TIMEOUT_MS: '50',
+          DATABASE_STATEMENT_TIMEOUT_MS: 'soon',
+        }),
+      ),
+    ).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50"); unset it to use 5000.',
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000 (got "soon"); unset it to use 5000.',
+    ]);
+  });
+
   it.each([
     ['1', true],
     ['yes', true],

@@ -155,6 +155,58 @@ export class FakePoster implements DigestPoster {
   }
 }
 
+/**
+ * A poster whose posts to `dying` channels never return: the instance was killed mid-post, after
+ * the slot's `posting` record and before Slack's answer.
+ */
+export class DyingPoster extends FakePoster {
+  readonly hung: string[] = [];
+  readonly #dying: ReadonlySet<string>;
+
+  constructor(clock: Clock, dying: readonly string[]) {
+    super(clock);
+    this.#dying = new Set(dying);
+  }
+
+  /** How many channels' posts never return. */
+  get dying(): number {
+    return this.#dying.size;
+  }
+
+  override post(channelId: string, message: SlackMessage): Promise<{ ts: string }> {
+    if (!this.#dying.has(channelId)) return super.post(channelId, message);
+    this.hung.push(channelId);
+    return new Promise(() => undefined);
+  }
+}
+
+/** Lets other work (another runner, real I/O) go on until `done` holds, for a few seconds at most. */
+export async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 2_000; turn++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error('condition never met');
+}
+
+/**
+ * Waits until a runner that is being killed mid-post has recorded every post it confirmed: its
+ * posts to the other channels are written `posted` in batches a little after Slack answered.
+ */
+export async function untilKilledMidPost(
+  store: DigestStore,
+  poster: DyingPoster,
+  due: readonly { readonly id: string }[],
+  slot: Date,
+): Promise<void> {
+  const confirmed = due.length - poster.dying;
+  await until(async () => {
+    if (poster.hung.length < poster.dying || poster.posts.length < confirmed) return false;
+    const posted = await Promise.all(due.map((digest) => store.hasDelivered(digest.id, slot)));
+    return posted.filter(Boolean).length === confirmed;
+  });
+}
+
 /** Runs `work` with a connection of its own to the test database. */
 async function onTestDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: testDatabaseUrl });

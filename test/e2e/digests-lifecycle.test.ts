@@ -118,7 +118,14 @@ describe('an analytics outage through the running app', () => {
         skipReason: { kind: 'outage', cause: 'analytics_credentials_rejected' },
       });
     }
-    expect(posts(adminId)).toHaveLength(1);
+    // Told of the outage once; then, as every creator, once of the slots it skipped.
+    expect(posts(adminId)).toHaveLength(2);
+    expect(posts(plainId)).toHaveLength(1);
+    for (const creator of [adminId, plainId]) {
+      expect(String(posts(creator).at(-1)?.args.text)).toContain(
+        'were skipped meanwhile: run them now from this message.',
+      );
+    }
   });
 });
 

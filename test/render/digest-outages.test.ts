@@ -92,4 +92,63 @@ describe('digests of a workspace the app left', () => {
     );
     expect(checkBlockKitLimits(message)).toEqual([]);
   });
+
+  it('say, after an outage, why they were held, which runs each skipped, and offer Run now', () => {
+    const skipped = new Map([
+      [
+        '7K3M9Q',
+        {
+          first: [1, 2, 3, 4, 5].map((day) => new Date(`2026-11-0${day + 1}T09:00:00Z`)),
+          count: 7,
+        },
+      ],
+      ['ABCDEF', { first: [new Date('2026-11-16T09:00:00Z')], count: 1 }],
+    ]);
+    const message = renderDigestsResumed(
+      [digest(), digest({ id: 'ABCDEF' }), digest({ id: 'QUIET1' })],
+      { now, cause: 'analytics_unavailable', skipped },
+    );
+    const next = `next run Mon Nov 23, 09:00 GMT (your time: ${mondayDate(1795424400, 'Nov 23, 2026 09:00 GMT')})`;
+    const about = '(top 10 of #hcsm, "patient safety" in <#C0123>, Mondays at 09:00 Europe/London)';
+    expect(texts(message.blocks)).toEqual([
+      ':arrow_forward: Your digests run again: scheduled digests in this workspace were on hold because the analytics service was unavailable or could not be reached.\n' +
+        `• *7K3M9Q* ${about}: ${next}\n` +
+        '      skipped 7 runs: Mon Nov 2, 09:00 GMT, Tue Nov 3, 09:00 GMT, Wed Nov 4, 09:00 GMT, Thu Nov 5, 09:00 GMT, Fri Nov 6, 09:00 GMT and 2 more\n' +
+        `• *ABCDEF* ${about}: ${next}\n` +
+        '      skipped 1 run: Mon Nov 16, 09:00 GMT\n' +
+        `• *QUIET1* ${about}: ${next}`,
+      'Skipped runs are not posted later. *Run now* posts a digest now, covering as long a window as a scheduled run, up to now. `/influencers digests` in a channel lists its digests.',
+    ]);
+    expect(
+      message.blocks.flatMap((block) =>
+        block.type === 'actions'
+          ? [
+              {
+                blockId: block.block_id,
+                buttons: block.elements.map((e) => ('value' in e ? e.value : '')),
+              },
+            ]
+          : [],
+      ),
+    ).toEqual([
+      { blockId: 'digest_notice:7K3M9Q', buttons: ['7K3M9Q'] },
+      { blockId: 'digest_notice:ABCDEF', buttons: ['ABCDEF'] },
+    ]);
+    expect(message.text).toBe(
+      'Your digests 7K3M9Q, ABCDEF, QUIET1 run again. Runs of 7K3M9Q, ABCDEF were skipped meanwhile: run them now from this message.',
+    );
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
+
+  it('offer Run now for twenty digests at most, within Block Kit’s limits', () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      digest({ id: `ID${String(i).padStart(4, '0')}` }),
+    );
+    const skipped = new Map(
+      many.map((each) => [each.id, { first: [new Date('2026-11-16T09:00:00Z')], count: 1 }]),
+    );
+    const message = renderDigestsResumed(many, { now, cause: 'slack_unreachable', skipped });
+    expect(message.blocks.filter((block) => block.type === 'actions')).toHaveLength(20);
+    expect(checkBlockKitLimits(message)).toEqual([]);
+  });
 });

@@ -275,6 +275,26 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 9,
+    name: 'unconfirmed posts: whether the creator was told, and who chose to post again',
+    // Records left `posting` by earlier versions count as told: they were logged and listed as
+    // unconfirmed then, and may be months old.
+    sqlite: `
+      ALTER TABLE digest_deliveries ADD COLUMN noticed_at INTEGER;
+      ALTER TABLE digest_deliveries ADD COLUMN repost_by TEXT;
+      UPDATE digest_deliveries SET noticed_at = started_at WHERE status = 'posting';
+      CREATE INDEX digest_deliveries_untold ON digest_deliveries (started_at)
+        WHERE status = 'posting' AND noticed_at IS NULL;
+    `,
+    postgres: `
+      ALTER TABLE digest_deliveries ADD COLUMN noticed_at TIMESTAMPTZ;
+      ALTER TABLE digest_deliveries ADD COLUMN repost_by TEXT;
+      UPDATE digest_deliveries SET noticed_at = started_at WHERE status = 'posting';
+      CREATE INDEX digest_deliveries_untold ON digest_deliveries (started_at)
+        WHERE status = 'posting' AND noticed_at IS NULL;
+    `,
+  },
+  {
+    version: 10,
     name: 'the one account a watch follows',
     sqlite: 'ALTER TABLE digests ADD COLUMN account TEXT;',
     postgres: 'ALTER TABLE digests ADD COLUMN account TEXT;',

@@ -5,6 +5,7 @@
  */
 import type { PostgresTls, StorageConfig } from '../../config/sections.ts';
 import type { Logger } from '../../logger.ts';
+import { defined } from '../../model/defined.ts';
 import { defaultSqlitePath, openSqliteStore } from './sqlite.ts';
 import type { DigestStore } from './store.ts';
 
@@ -20,6 +21,10 @@ export interface OpenDigestStoreOptions {
   readonly databaseTls?: PostgresTls;
   readonly postgresSchema?: string;
   readonly postgresMaxConnections?: number;
+  /** See `PostgresStoreOptions.connectTimeoutMs`. */
+  readonly databaseConnectTimeoutMs?: number;
+  /** See `PostgresStoreOptions.statementTimeoutMs`. */
+  readonly databaseStatementTimeoutMs?: number;
   /** Default true. */
   readonly migrate?: boolean;
   readonly logger?: Logger;
@@ -37,6 +42,10 @@ export async function openDigestStore(options: OpenDigestStoreOptions = {}): Pro
         ...(options.postgresMaxConnections
           ? { maxConnections: options.postgresMaxConnections }
           : {}),
+        ...defined({
+          connectTimeoutMs: options.databaseConnectTimeoutMs,
+          statementTimeoutMs: options.databaseStatementTimeoutMs,
+        }),
         ...(options.logger ? { logger: options.logger } : {}),
       })
     : openSqliteStore({ path: options.sqlitePath ?? defaultSqlitePath });

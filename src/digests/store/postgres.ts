@@ -5,7 +5,7 @@
  */
 
 import pg from 'pg';
-import type { PostgresTls } from '../../config/sections.ts';
+import { configDefaults, type PostgresTls } from '../../config/sections.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
@@ -22,6 +22,7 @@ import {
   skippedMayOverwrite,
 } from './statements.ts';
 import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
+import { answering, type StoreTimeouts, unavailableReason } from './unavailable.ts';
 
 /**
  * `off`: plain TCP. `no-verify`: TLS without checking the certificate chain, what Heroku Postgres
@@ -37,8 +38,34 @@ export interface PostgresStoreOptions {
   readonly schema?: string;
   /** Pool size per instance; Heroku's smallest plans allow 20 connections in all. */
   readonly maxConnections?: number;
+  /**
+   * How long a connection may take to open, and a caller to wait for one from the pool. Default
+   * `configDefaults.databaseConnectTimeoutMs`.
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long one statement may run: the server cancels it then, and the client stops waiting a
+   * little later (`answerTimeoutMs`) in case the server itself no longer answers. Default
+   * `configDefaults.databaseStatementTimeoutMs`.
+   */
+  readonly statementTimeoutMs?: number;
   readonly logger?: Logger;
 }
+
+/**
+ * How long the client waits for an answer beyond the statement timeout, so that a slow statement
+ * ends with the server's own cancellation (the connection stays usable) and only a server that no
+ * longer answers at all meets the client's timeout (the connection is dropped).
+ */
+export function answerTimeoutMs(statementTimeoutMs: number): number {
+  return statementTimeoutMs + Math.min(1_000, statementTimeoutMs);
+}
+
+/**
+ * One migration statement may run this long (an index built over a large table, another instance
+ * holding the migration lock): far beyond the statement timeout of everyday work.
+ */
+const migrationTimeoutMs = 5 * 60_000;
 
 const localHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '']);
 
@@ -178,36 +205,63 @@ export function postgresClaimSql(options: ClaimOptions): string {
     RETURNING d.*`;
 }
 
+/**
+ * Every statement but the migrations' goes through the pool with the configured timeouts, and a
+ * failure that means the database is not answering becomes a `DigestStoreUnavailableError`.
+ */
 class PostgresExecutor implements SqlExecutor {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #schema: string | undefined;
+  readonly #timeouts: StoreTimeouts;
 
-  constructor(pool: pg.Pool, schema: string | undefined) {
+  constructor(pool: pg.Pool, schema: string | undefined, timeouts: StoreTimeouts) {
     this.#pool = pool;
     this.#schema = schema;
+    this.#timeouts = timeouts;
   }
 
-  async query(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
-    const result = await this.#pool.query(sql, params as SqlValue[]);
-    return result.rows as SqlRow[];
+  query(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
+    return answering(async () => {
+      const result = await this.#pool.query(sql, params as SqlValue[]);
+      return result.rows as SqlRow[];
+    }, this.#timeouts);
   }
 
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return answering(() => this.#transaction(work), this.#timeouts);
+  }
+
+  /**
+   * `work` inside BEGIN ... COMMIT on one connection; statements wait `answerMs` for their answer
+   * when given, else the pool's timeout. A connection that stopped answering is dropped, not
+   * rolled back (the server rolls back when it goes) and not handed to the next caller.
+   */
+  async #transaction<T>(work: (tx: SqlRunner) => Promise<T>, answerMs?: number): Promise<T> {
     const client = await this.#pool.connect();
+    const run = async (text: string, values: readonly SqlValue[] = []) =>
+      (
+        await client.query({
+          text,
+          values: values as SqlValue[],
+          ...(answerMs === undefined ? {} : { query_timeout: answerMs }),
+        })
+      ).rows as SqlRow[];
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await work({
-        query: async (sql, params = []) =>
-          (await client.query(sql, params as SqlValue[])).rows as SqlRow[],
-      });
-      await client.query('COMMIT');
+      await run('BEGIN');
+      const result = await work({ query: run });
+      await run('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (unavailableReason(error, this.#timeouts) === undefined) {
+        await run('ROLLBACK').catch(() => undefined);
+      } else {
+        broken = error instanceof Error ? error : new Error(String(error));
+      }
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
@@ -235,10 +289,11 @@ class PostgresExecutor implements SqlExecutor {
   async migrate(): Promise<number> {
     const lockKey = `digests-migrations:${this.#schema ?? 'public'}`;
     const locked = async <T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> =>
-      this.transaction(async (tx) => {
+      this.#transaction(async (tx) => {
+        await tx.query(`SET LOCAL statement_timeout = ${migrationTimeoutMs}`);
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]);
         return work(tx);
-      });
+      }, answerTimeoutMs(migrationTimeoutMs));
     await locked(async (tx) => {
       if (this.#schema) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${this.#schema}`);
       await tx.query(schemaMigrationsTable.postgres);
@@ -272,13 +327,20 @@ export function openPostgresStore(options: PostgresStoreOptions): SqlDigestStore
     throw new Error(`Invalid PostgreSQL schema name "${options.schema}"`);
   }
   const config = postgresConnectionConfig(options.connectionString, options.tls);
+  const connectTimeoutMs = options.connectTimeoutMs ?? configDefaults.databaseConnectTimeoutMs;
+  const statementTimeoutMs =
+    options.statementTimeoutMs ?? configDefaults.databaseStatementTimeoutMs;
+  const timeouts = { connectTimeoutMs, answerTimeoutMs: answerTimeoutMs(statementTimeoutMs) };
   const pool = new pg.Pool({
     ...config,
     max: options.maxConnections ?? 5,
+    connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: timeouts.answerTimeoutMs,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client losing its connection emits on the pool; without a listener that would crash.
   const logger = options.logger ?? silentLogger;
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
-  return new SqlDigestStore(new PostgresExecutor(pool, options.schema));
+  return new SqlDigestStore(new PostgresExecutor(pool, options.schema, timeouts));
 }

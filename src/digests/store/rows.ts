@@ -189,6 +189,8 @@ export function rowToDelivery(row: SqlRow): Delivery {
   const finishedAt = optionalDate(row.finished_at);
   const messageTs = optionalString(row.message_ts);
   const skippedCount = row.skipped_count === null ? undefined : Number(row.skipped_count);
+  const noticedAt = optionalDate(row.noticed_at);
+  const repostBy = optionalString(row.repost_by);
   return {
     digestId: String(row.digest_id),
     slot: toDate(row.slot),
@@ -198,6 +200,6 @@ export function rowToDelivery(row: SqlRow): Delivery {
     ...(finishedAt ? { finishedAt } : {}),
     ...(messageTs ? { messageTs } : {}),
     ...runCodes(row.status, row.error_code),
-    ...defined({ skippedCount }),
+    ...defined({ skippedCount, noticedAt, repostBy }),
   };
 }

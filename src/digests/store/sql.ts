@@ -36,8 +36,10 @@ import type {
   DigestStore,
   SkipRecord,
   SlotCompletion,
+  UnconfirmedPost,
 } from './store.ts';
 import { TeamRecords } from './teams.ts';
+import { UnconfirmedRecords } from './unconfirmed.ts';
 
 export type { SqlRow, SqlRunner, SqlScalar, SqlValue } from './rows.ts';
 
@@ -117,12 +119,14 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
+  readonly #unconfirmed: UnconfirmedRecords;
 
   constructor(executor: SqlExecutor) {
     super(executor);
     this.#sql = executor;
     this.dialect = executor.dialect;
     this.#sightings = new SqlSightings(executor);
+    this.#unconfirmed = new UnconfirmedRecords(executor);
   }
 
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {
@@ -131,6 +135,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
 
   migrate(): Promise<number> {
     return this.#sql.migrate();
+  }
+
+  async ping(): Promise<void> {
+    await this.#sql.query('SELECT 1');
   }
 
   async create(input: NewDigest, now: Date): Promise<Digest> {
@@ -496,6 +504,24 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       [digestId, slot, owner],
     );
     return rows.length > 0;
+  }
+
+  takeUnconfirmed(now: Date, startedBefore: Date): Promise<UnconfirmedPost[]> {
+    return this.#unconfirmed.take(now, startedBefore);
+  }
+
+  untakeUnconfirmed(digestId: string, slot: Date): Promise<void> {
+    return this.#unconfirmed.untake(digestId, slot);
+  }
+
+  retakeUnconfirmed(
+    digestId: string,
+    slot: Date,
+    owner: string,
+    by: string,
+    now: Date,
+  ): Promise<BeginDeliveryResult> {
+    return this.#unconfirmed.retake(digestId, slot, owner, by, now);
   }
 
   close(): Promise<void> {

@@ -13,6 +13,7 @@ import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
 import { SqlDigestStore } from './sql.ts';
 import { claimableSql, claimParams } from './statements.ts';
 import type { ClaimOptions } from './store.ts';
+import { answering } from './unavailable.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 
@@ -105,10 +106,14 @@ class SqliteExecutor implements SqlExecutor {
   }
 
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]> {
-    return this.#exclusive(async () => this.#run(sql, params));
+    return answering(() => this.#exclusive(async () => this.#run(sql, params)));
   }
 
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return answering(() => this.#transaction(work));
+  }
+
+  #transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       this.#db.exec('BEGIN IMMEDIATE');
       try {

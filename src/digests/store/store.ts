@@ -76,6 +76,28 @@ export interface Delivery {
   readonly skippedCount?: number;
   /** For a `skipped` record: why. */
   readonly skipReason?: SkipReason;
+  /**
+   * For a record left `posting` (unconfirmed): when its digest's creator was told (see
+   * `takeUnconfirmed`).
+   */
+  readonly noticedAt?: Date;
+  /** Who chose to post an unconfirmed slot again (see `retakeUnconfirmed`). */
+  readonly repostBy?: string;
+}
+
+/** A digest's slots recorded as skipped for an outage, as the records keep them. */
+export interface OutageSkips {
+  readonly digest: Digest;
+  /** Each record: `count` consecutive slots from `from`, in slot order. */
+  readonly runs: readonly { readonly from: Date; readonly count: number }[];
+}
+
+/** A slot whose post may or may not have reached its channel: its runner never confirmed it. */
+export interface UnconfirmedPost {
+  readonly digest: Digest;
+  readonly slot: Date;
+  /** When its runner wrote the slot's `posting` record. */
+  readonly startedAt: Date;
 }
 
 /**
@@ -148,6 +170,12 @@ export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;
+  /**
+   * Resolves once the store answers a trivial statement (for `/healthz`). Like every other
+   * method, throws `DigestStoreUnavailableError` when the store does not answer (a connection or
+   * statement timed out, the connection was refused or closed).
+   */
+  ping(): Promise<void>;
   /** Stores a new digest under a fresh id (retried on the rare collision). */
   create(input: NewDigest, now: Date): Promise<Digest>;
   get(id: string): Promise<Digest | undefined>;
@@ -225,6 +253,28 @@ export interface DigestStore extends Sightings {
   abandonDelivery(digestId: string, slot: Date, owner: string): Promise<boolean>;
 
   /**
+   * The slots left `posting` whose creator has not been told: written before `startedBefore`, by
+   * a runner that no longer holds the digest's lease at `now` (it died, or ended the post
+   * unconfirmed). Marks them told at `now` and returns them, each to one caller only however
+   * many instances ask at once. Those of removed digests are gone with them.
+   */
+  takeUnconfirmed(now: Date, startedBefore: Date): Promise<UnconfirmedPost[]>;
+  /** Gives back what `takeUnconfirmed` took, for a creator who could not be told yet. */
+  untakeUnconfirmed(digestId: string, slot: Date): Promise<void>;
+  /**
+   * Takes an unconfirmed slot for a person who chose to post it again (`by`), as `owner`: once
+   * its creator was told, from nobody else's earlier choice (or after such a post certainly
+   * failed), atomically. Otherwise the record as it stands, which must not be posted again.
+   */
+  retakeUnconfirmed(
+    digestId: string,
+    slot: Date,
+    owner: string,
+    by: string,
+    now: Date,
+  ): Promise<BeginDeliveryResult>;
+
+  /**
    * Opens an outage for a workspace unless one is open; true only for the call that opened it, so
    * that one instance logs it and tells the admins. An open one keeps its start and takes `cause`
    * and a `probeAt` later than its own.
@@ -241,6 +291,11 @@ export interface DigestStore extends Sightings {
   closeOutage(teamId: string): Promise<boolean>;
   /** Who created the workspace's active digests, to tell its admins about an outage. */
   teamCreators(teamId: string): Promise<string[]>;
+  /**
+   * The workspace's digests with slots recorded as skipped for an outage since `since` (the
+   * outage's start), oldest digest first: what its creators are told once the outage is over.
+   */
+  outageSkips(teamId: string, since: Date): Promise<OutageSkips[]>;
 
   /**
    * Pauses the workspace's active digests because the app left it (`kind`); returns how many. A

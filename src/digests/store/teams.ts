@@ -4,7 +4,8 @@
  * time) and its digests paused because the app left it.
  */
 import type { Digest, Outage, OutageCause, WorkspaceGone } from '../../model/digest.ts';
-import { encodePauseReason, rowToDigest, rowToOutage, type SqlRunner } from './rows.ts';
+import { encodePauseReason, rowToDigest, rowToOutage, type SqlRunner, toDate } from './rows.ts';
+import type { OutageSkips } from './store.ts';
 
 /** Digests paused because the app left their workspace, by their stored reason. */
 const pausedWhileGoneSql = `status = 'paused' AND paused_reason IN ('app_uninstalled', 'tokens_revoked')`;
@@ -64,6 +65,28 @@ export class TeamRecords {
       [teamId],
     );
     return rows.map((row) => String(row.creator_id));
+  }
+
+  async outageSkips(teamId: string, since: Date): Promise<OutageSkips[]> {
+    const rows = await this.#db.query(
+      `SELECT d.*, x.slot AS skipped_from, x.skipped_count AS skipped_slots
+       FROM digest_deliveries x JOIN digests d ON d.id = x.digest_id
+       WHERE d.team_id = $1 AND x.status = 'skipped' AND x.error_code LIKE 'outage:%'
+         AND x.started_at >= $2
+       ORDER BY d.created_at, d.id, x.slot`,
+      [teamId, since],
+    );
+    const byDigest = new Map<string, { digest: Digest; runs: { from: Date; count: number }[] }>();
+    for (const row of rows) {
+      const id = String(row.id);
+      let skips = byDigest.get(id);
+      if (skips === undefined) {
+        skips = { digest: rowToDigest(row), runs: [] };
+        byDigest.set(id, skips);
+      }
+      skips.runs.push({ from: toDate(row.skipped_from), count: Number(row.skipped_slots ?? 1) });
+    }
+    return [...byDigest.values()];
   }
 
   async pauseWorkspace(teamId: string, kind: WorkspaceGone, now: Date): Promise<number> {

@@ -168,6 +168,33 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
       expect((await store.get('BBBBB1'))?.schedule).toEqual(hourly);
     });
   });
+
+  describe(`migration 9, unconfirmed posts told and posted again: ${name}`, () => {
+    let legacy: LegacyDatabase | undefined;
+    afterEach(async () => {
+      await legacy?.cleanup();
+      legacy = undefined;
+    });
+
+    it('counts the posting records of earlier versions as told, so nobody is sent old news', async () => {
+      const db = await open(8);
+      legacy = db;
+      await db.insert(legacyDigest(db.dialect, 'CCCCC1', {}));
+      const instant = db.dialect === 'sqlite' ? '1780905600000' : "'2026-06-08T08:00:00Z'";
+      await db.insert(
+        `INSERT INTO digest_deliveries (digest_id, slot, status, owner, started_at)
+         VALUES ('CCCCC1', ${instant}, 'posting', 'runner-old', ${instant})`,
+      );
+      const store = await db.migrated();
+      const slot = new Date('2026-06-08T08:00:00Z');
+      expect(await store.getDelivery('CCCCC1', slot)).toMatchObject({
+        status: 'posting',
+        noticedAt: slot,
+      });
+      const later = new Date('2026-07-01T00:00:00Z');
+      expect(await store.takeUnconfirmed(later, later)).toEqual([]);
+    });
+  });
 }
 
 migrationSuite('SQLite', sqliteAt);

@@ -6,14 +6,21 @@ import { openDigestStore } from '../../../src/digests/store/open.ts';
 import { postgresConnectionConfig } from '../../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../helpers.ts';
-import { storeContract } from './store-contract.ts';
+import { followUpContract } from './follow-up-contract.ts';
+import { type StoreFixture, storeContract } from './store-contract.ts';
 
-storeContract('SQLite :memory:', async () => {
+/** Both contracts over one adapter. */
+function contracts(name: string, open: () => Promise<StoreFixture>): void {
+  storeContract(name, open);
+  followUpContract(name, open);
+}
+
+contracts('SQLite :memory:', async () => {
   const store = await openDigestStore({ sqlitePath: ':memory:' });
   return { store, cleanup: () => store.close() };
 });
 
-storeContract('SQLite file', async () => {
+contracts('SQLite file', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'digests-'));
   const path = join(folder, 'nested', 'digests.sqlite');
   const opened = [await openDigestStore({ sqlitePath: path })];
@@ -34,7 +41,7 @@ storeContract('SQLite file', async () => {
 announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('PostgreSQL adapter', () => {
   const postgres = reusedPostgres();
-  storeContract('PostgreSQL', async () => {
+  contracts('PostgreSQL', async () => {
     const database = postgres();
     const store = database.open();
     await store.migrate();

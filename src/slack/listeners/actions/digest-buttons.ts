@@ -1,7 +1,10 @@
 /**
- * The digest buttons (Run now, Pause, Resume, Remove) under the channel list and on the Home tab. Each button's value is the digest id; the same rules
- * apply as for the typed commands. After a change the surface it came from is refreshed: the list
- * message is replaced through the action's response_url, the Home tab is published again.
+ * The digest buttons (Run now, Pause, Resume, Remove) under the channel list, on the Home tab and
+ * in the DM that lists what an outage skipped. Each button's value is the digest id; the same
+ * rules apply as for the typed commands. After a change the surface it came from is refreshed: the
+ * list message is replaced through the action's response_url, the Home tab is published again; a
+ * DM notice gets the result beside it. "Post it now", in the DM about a slot whose post may not
+ * have reached the channel, posts that slot once and says how it went.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { DigestNotFoundError } from '../../../errors.ts';
@@ -10,7 +13,9 @@ import type { DigestAction } from '../../../model/commands.ts';
 import { normalizeDigestId } from '../../../model/digest.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import { renderDigestActionResult, renderDigestList } from '../../../render/digest-management.ts';
+import { renderRepostResult } from '../../../render/digest-unconfirmed.ts';
 import { renderError } from '../../../render/errors.ts';
+import { digestNoticeBlockPrefix, readDigestSlotValue } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';
@@ -28,7 +33,10 @@ export function digestButton(deps: SlackDeps, action: DigestAction) {
     const teamId = requestTeamId(body) ?? context.teamId ?? '';
     const caller = { teamId, userId };
     const fromHome = body.container?.type === 'view' || body.view?.type === 'home';
-    const channelId = body.channel?.id ?? (body.container?.channel_id as string | undefined);
+    const fromNotice = button.block_id.startsWith(digestNoticeBlockPrefix);
+    const channelId = fromNotice
+      ? undefined
+      : (body.channel?.id ?? (body.container?.channel_id as string | undefined));
     const reply =
       body.response_url === undefined
         ? undefined
@@ -84,6 +92,50 @@ export function digestButton(deps: SlackDeps, action: DigestAction) {
         await publishHome(deps, client, { userId, teamId }).catch((homeError: unknown) => {
           logger.warn({ err: homeError }, 'could not refresh the Home tab');
         });
+      }
+    };
+    await deps.inFlight.track(work());
+  };
+}
+
+/**
+ * "Post it now" under the DM about a slot whose post may not have reached the channel: posts that
+ * slot once, whoever presses and however often, then says how it went. The notice is replaced by
+ * the outcome unless nothing was posted, so it can be pressed again.
+ */
+export function postUnconfirmedButton(deps: SlackDeps) {
+  return async ({ ack, action: button, body, client, context }: ButtonArgs): Promise<void> => {
+    await ack();
+    const userId = body.user.id;
+    const teamId = requestTeamId(body) ?? context.teamId ?? '';
+    const reply =
+      body.response_url === undefined
+        ? undefined
+        : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+    const { manager, logger, now } = deps.digests;
+    const work = async () => {
+      try {
+        const asked = readDigestSlotValue(button.value ?? '');
+        if (asked === undefined) throw new DigestNotFoundError(button.value ?? '');
+        const access = slackDigestAccess(client, deps.admins, undefined, logger);
+        const { digest, result } = await manager.postUnconfirmed(
+          { teamId, userId },
+          asked.id,
+          asked.slot,
+          access,
+        );
+        await reply?.send({
+          response_type: 'ephemeral',
+          replace_original: result.outcome !== 'failed',
+          ...renderRepostResult(digest, asked.slot, result, { now: now(), viewerId: userId }),
+        });
+      } catch (error) {
+        logDigestFailure(logger, error, 'digest post-it-now button failed');
+        const words = renderError(
+          error,
+          context.botUserId === undefined ? {} : { botUserId: context.botUserId },
+        );
+        await reply?.send({ response_type: 'ephemeral', replace_original: false, ...words });
       }
     };
     await deps.inFlight.track(work());

@@ -2,14 +2,14 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import { actionIds, digestActionIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { answerButton, exportButton } from './answer-buttons.ts';
-import { digestButton } from './digest-buttons.ts';
+import { digestButton, postUnconfirmedButton } from './digest-buttons.ts';
 import { digestEditButton } from './digest-edit.ts';
 import { openLookupModal } from './open-lookup-modal.ts';
 import { shareAnswer } from './share.ts';
 
 /**
  * Buttons: share an answer, change it (compare, table, chart) or export it, open the lookup modal,
- * and the five digest buttons.
+ * the five digest buttons and "Post it now" of an unconfirmed digest slot.
  */
 export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(actionIds.shareAnswer, shareAnswer(deps));
@@ -23,4 +23,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(digestActionIds.resume, digestButton(deps, 'resume'));
   app.action<BlockButtonAction>(digestActionIds.remove, digestButton(deps, 'remove'));
   app.action<BlockButtonAction>(digestActionIds.edit, digestEditButton(deps));
+  app.action<BlockButtonAction>(digestActionIds.postUnconfirmed, postUnconfirmedButton(deps));
 }

@@ -22,6 +22,7 @@ describe('actions register', () => {
       digestActionIds.resume,
       digestActionIds.remove,
       digestActionIds.edit,
+      digestActionIds.postUnconfirmed,
     ]);
   });
 

@@ -1,0 +1,90 @@
+/**
+ * Digests that run again after they could not (the app had left their workspace, or an outage
+ * held them): what each skipped meanwhile, and the one DM per creator that says so.
+ */
+import type { Logger } from '../logger.ts';
+import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import { countRunsBetween, nextRunAfter } from './schedule.ts';
+
+/** How many skipped slots of one digest a notice names; the rest are counted. */
+export const skippedSlotsNamed = 5;
+
+/** The slots a digest skipped while it could not run: the first few, and how many in all. */
+export interface SkippedSlots {
+  /** At most `skippedSlotsNamed`, in time order. */
+  readonly first: readonly Date[];
+  readonly count: number;
+}
+
+/** Why digests resumed, and what each skipped meanwhile (by digest id; none when absent). */
+export interface ResumeDetails {
+  /** The outage that held them; absent when the app had left the workspace. */
+  readonly cause?: OutageCause;
+  readonly skipped: ReadonlyMap<string, SkippedSlots>;
+}
+
+/** The slots of runs of `count` consecutive slots from each `from`, as a notice names them. */
+export function skippedSlots(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  runs: readonly { readonly from: Date; readonly count: number }[],
+): SkippedSlots {
+  const first: Date[] = [];
+  let count = 0;
+  for (const run of runs) {
+    count += run.count;
+    let slot: Date | undefined = run.from;
+    for (let i = 0; i < run.count && slot !== undefined && first.length < skippedSlotsNamed; i++) {
+      first.push(slot);
+      slot = nextRunAfter(schedule, slot);
+    }
+  }
+  return { first, count };
+}
+
+/** The slots from `from` (a slot) up to `until` (excluded); undefined when there are none. */
+export function slotsBetween(
+  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  from: Date,
+  until: Date,
+): SkippedSlots | undefined {
+  const count = countRunsBetween(schedule, from, until);
+  if (count === 0) return undefined;
+  return skippedSlots(schedule, [{ from, count }]);
+}
+
+/**
+ * The DM to a creator whose digests resumed, once the app worked in their workspace again or an
+ * outage that held them ended: which digests, and the slots each skipped meanwhile.
+ */
+export type RenderResumeNotice = (
+  digests: readonly Digest[],
+  now: Date,
+  details: ResumeDetails,
+) => SlackMessage;
+
+/**
+ * One DM per creator, listing their digests that resumed and what each skipped; a creator who
+ * cannot be told is logged and the others are still told.
+ */
+export async function tellCreatorsResumed(
+  options: {
+    readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+    readonly logger: Logger;
+    readonly renderResumeNotice: RenderResumeNotice | undefined;
+  },
+  digests: readonly Digest[],
+  now: Date,
+  details: ResumeDetails,
+): Promise<void> {
+  const { notifyCreator, logger, renderResumeNotice } = options;
+  if (renderResumeNotice === undefined) return;
+  const byCreator = Map.groupBy(digests, (digest) => digest.creatorId);
+  for (const [creatorId, theirs] of byCreator) {
+    try {
+      await notifyCreator(creatorId, renderResumeNotice(theirs, now, details));
+    } catch (error) {
+      logger.warn({ err: error, creatorId }, 'could not tell a creator their digests resumed');
+    }
+  }
+}
