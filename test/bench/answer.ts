@@ -13,6 +13,7 @@ import { LookupFlow } from '../../src/flows/lookup.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { metricNames } from '../../src/model/metrics.ts';
+import { stakeholderCategoryNames } from '../../src/model/stakeholders.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
@@ -25,16 +26,8 @@ const targetMs = 5;
 const measureMs = 1_500;
 const warmUpRenders = 300;
 
-const categories = [
-  'Doctor',
-  'HCP',
-  'Patient Advocate',
-  'Caregiver',
-  'Researcher/Academic',
-  'Journalist/Media',
-  'Org. Provider',
-  'Org. Pharma',
-];
+/** Eight of the service's categories, as the rankings drawn here have always used. */
+const categories = stakeholderCategoryNames.slice(0, 8);
 
 /**
  * A realistic ranking of `count` people: names and handles of ordinary length, a picture, one to
