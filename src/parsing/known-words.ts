@@ -190,8 +190,6 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   throw parseErrors.unknownMetric(fragment);
 };
 
-/** Words that keep who follows: `only doctors`, `just patients`, `among nurses`, `tweets from doctors`. */
-const includeLeads: ReadonlySet<string> = new Set(['only', 'just', 'among', 'from', 'by', 'of']);
 /** Words that leave out who follows: `excluding orgs`, `no pharma`, `without organizations`. */
 const excludeLeads: ReadonlySet<string> = new Set([
   'excluding',
@@ -218,7 +216,11 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
  */
 export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   const word = lowerAt(tokens, at) ?? '';
-  const lead = includeLeads.has(word) ? 'include' : excludeLeads.has(word) ? 'exclude' : undefined;
+  const lead = stakeholderLeads.has(word)
+    ? 'include'
+    : excludeLeads.has(word)
+      ? 'exclude'
+      : undefined;
   const first = lead === undefined ? at : at + 1;
   if (stakeholderWords.get(lowerAt(tokens, first) ?? '') === undefined) return undefined;
   if (lead === undefined && isPhraseWord(tokens[at - 1])) return undefined;
@@ -243,7 +245,7 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   }
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
-  const leads = includeLeads.has(after) || excludeLeads.has(after);
+  const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
   if (lead === undefined && !leads && isPhraseWord(tokens[next])) return undefined;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
