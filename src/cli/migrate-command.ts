@@ -9,6 +9,7 @@ import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sect
 import { openDigestStore } from '../digests/store/open.ts';
 import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { ConfigError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';
 
@@ -17,6 +18,8 @@ export interface StoreLocation {
   readonly databaseUrl?: string;
   readonly sqlitePath: string;
   readonly databaseTls?: PostgresTls;
+  readonly databaseConnectTimeoutMs?: number;
+  readonly databaseStatementTimeoutMs?: number;
 }
 
 /**
@@ -59,6 +62,11 @@ export function parseStoreLocation(
     sqlitePath,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(databaseTls ? { databaseTls } : {}),
+    // A scheduler's run-due waits on a stalled database no longer than the web process does.
+    ...defined({
+      databaseConnectTimeoutMs: storage.databaseConnectTimeoutMs,
+      databaseStatementTimeoutMs: storage.databaseStatementTimeoutMs,
+    }),
   };
 }
 

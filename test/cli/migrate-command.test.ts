@@ -31,6 +31,18 @@ describe('parseStoreLocation', () => {
     });
   });
 
+  it('carries the PostgreSQL timeouts, so a scheduled run-due never hangs on a stalled database', () => {
+    const withTimeouts = loadStorageConfig({
+      DATABASE_URL: 'postgres://app:pw@db.example.com:5432/app',
+      DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2500',
+    });
+    expect(parseStoreLocation([], withTimeouts)).toMatchObject({
+      databaseConnectTimeoutMs: 1500,
+      databaseStatementTimeoutMs: 2500,
+    });
+  });
+
   it('lets flags win, and --sqlite leave PostgreSQL out', () => {
     expect(parseStoreLocation(['--tls', 'off'], storage)).toMatchObject({ databaseTls: 'off' });
     expect(parseStoreLocation(['--sqlite', '/tmp/x.sqlite'], storage)).toEqual({
