@@ -13,7 +13,6 @@
  */
 import { createHash, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../logger.ts';
 import {
   declaredTooLarge,
@@ -25,7 +24,7 @@ import {
   signingKey,
 } from '../slack/http/front-door.ts';
 import { RefusalLog } from '../slack/http/refusal-log.ts';
-import { type Caller, type McpToolsDeps, mcpServer } from './tools.ts';
+import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';
 /** A tool call is a few hundred bytes; an initialize with every capability a few KB. */
@@ -85,6 +84,18 @@ function jsonRpcRefusal(res: ServerResponse, status: number, code: number, messa
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * The SDK and the tools, loaded only when a way in is configured: they add about half a second
+ * and 10 MB to the start of an app that would never use them.
+ */
+async function loadServer() {
+  const [{ StreamableHTTPServerTransport }, { mcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./tools.ts'),
+  ]);
+  return { StreamableHTTPServerTransport, mcpServer };
+}
+
 /** The request listener that serves `/mcp` and hands everything else to `next`. */
 export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
   const { logger } = options;
@@ -92,6 +103,9 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
   const expected = options.bearerToken === undefined ? undefined : digest(options.bearerToken);
   const key = options.signingSecret === undefined ? undefined : signingKey(options.signingSecret);
   const refusals = new RefusalLog(logger);
+  // Loading starts now, so the first request does not wait for it.
+  const loaded = expected === undefined && key === undefined ? undefined : loadServer();
+  loaded?.catch(() => {});
   const challenge: Record<string, string> =
     expected === undefined ? {} : { 'www-authenticate': 'Bearer' };
 
@@ -165,6 +179,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       refuseLogged(res, { status: 401, reason: 'signature already used (a replay)' });
       return;
     }
+    const { StreamableHTTPServerTransport, mcpServer } = await (loaded ?? loadServer());
     const server = mcpServer(options.tools, admitted.caller);
     // No session id generator: stateless, so any instance can answer any request.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
