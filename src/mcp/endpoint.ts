@@ -137,13 +137,13 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
 
   const slackSigned = async (
     req: IncomingMessage,
-    signingKey: KeyObject,
+    secretKey: KeyObject,
   ): Promise<Admitted | Refusal> => {
     const signed = signedHeaders(req.headers, Math.floor(nowMs() / 1000));
     if ('status' in signed) return signed;
     const body = await boundedBody(req);
     if ('status' in body) return body;
-    if (!signatureMatches(signingKey, signed, body)) {
+    if (!signatureMatches(secretKey, signed, body)) {
       return { status: 401, reason: 'signature does not match' };
     }
     return { caller: { kind: 'slack' }, body, signature: signed.signature };

@@ -221,6 +221,9 @@ describe('/mcp with a bearer token', () => {
     expect(textOf(tooMany)).toMatch(/900/);
     const trend = await call(client, 'top_influencers', { databases: '#hcsm', window: 'weekly' });
     expect(textOf(trend)).toBe(toolRefusals.trend);
+    const missing = await call(client, 'top_influencers', { window: 'last week' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/databases/);
     const badZone = await call(client, 'read_window', { text: 'last week', zone: 'Mars/Base' });
     expect(badZone.isError).toBe(true);
     expect(textOf(badZone)).toMatch(/^Unknown time zone “Mars\/Base”/);
