@@ -19,6 +19,7 @@ import type { DigestStore } from './digests/store/store.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText } from './render/startup.ts';
 import { SeenRequests } from './requests/seen-requests.ts';
@@ -28,6 +29,7 @@ import { close, listen, slackServer } from './slack/http/server.ts';
 import { startingGate } from './slack/http/starting.ts';
 import { unreadableRequestHandler } from './slack/http/unreadable.ts';
 import { register } from './slack/index.ts';
+import { isAllowedRequest } from './slack/middleware/team-guard.ts';
 import { boltLogger } from './slack/process/bolt-logger.ts';
 import { InFlight } from './slack/process/in-flight.ts';
 import { handleProcessEnd } from './slack/process/lifecycle.ts';
@@ -205,12 +207,33 @@ export function createApp(
       ],
     });
     app = new App({ ...common, receiver });
+    const firstSignature = (signature: string) => deps.seen.firstSignature(signature);
     const gate = startingGate({
-      next: frontDoor({
-        signingSecret: config.slack.signingSecret.reveal(),
-        next: receiver.requestListener,
-        firstSignature: (signature) => deps.seen.firstSignature(signature),
-        logger: logger.child({ component: 'http' }),
+      // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).
+      next: mcpEndpoint({
+        next: frontDoor({
+          signingSecret: config.slack.signingSecret.reveal(),
+          next: receiver.requestListener,
+          firstSignature,
+          logger: logger.child({ component: 'http' }),
+        }),
+        ...defined({
+          bearerToken: config.mcp.bearerToken?.reveal(),
+          signingSecret: config.mcp.slackIdentityAuth
+            ? config.slack.signingSecret.reveal()
+            : undefined,
+        }),
+        firstSignature,
+        tools: {
+          flow: deps.flow,
+          logger,
+          version: config.version,
+          zoneOf: (userId) => deps.zones.zoneOf(deps.chat, userId),
+          admits: (teamId, enterpriseId) =>
+            isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
+          run: (work) => inFlight.run(work),
+        },
+        logger: logger.child({ component: 'mcp' }),
       }),
       ready: () => ready,
       about: { version: config.version, mode: config.mode },

@@ -12,6 +12,7 @@ import {
   readSlackApiUrl,
   tokenVar,
 } from './env.ts';
+import { type McpConfig, readMcp } from './mcp.ts';
 import { Secret } from './secret.ts';
 import {
   type AnalyticsConfig,
@@ -50,6 +51,8 @@ export interface HttpConfig extends BaseConfig {
     readonly apiUrl?: string;
   };
   readonly analytics: AnalyticsConfig;
+  /** Who may call the MCP server at `/mcp`; neither way set: it answers 404. */
+  readonly mcp: McpConfig;
 }
 
 export interface SocketConfig extends BaseConfig {
@@ -185,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
   const earliestDataDate = readEarliestDataDate(env, problems);
   const storage = readStorage(env, problems);
   const digests = readDigestPolicy(env, problems);
+  const mcp = readMcp(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -220,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       mode: 'http',
       slack: { signingSecret: new Secret(signingSecretRaw), botToken, ...slackApi },
       analytics,
+      mcp,
     };
   } else {
     throw new ConfigError(['Slack configuration is incomplete.']);

@@ -296,6 +296,28 @@ export class LookupFlow {
   }
 
   /**
+   * What the answer to `request` is made of, within the flow's deadline, for surfaces that give it
+   * as data beside the words (an MCP tool); otherwise the words a lookup gives for what went
+   * wrong. Never throws.
+   */
+  async madeOrWords(
+    request: LookupRequest,
+    signal?: AbortSignal,
+  ): Promise<
+    | { readonly ok: true; readonly made: Made }
+    | { readonly ok: false; readonly message: SlackMessage }
+  > {
+    try {
+      return {
+        ok: true,
+        made: await this.#withinDeadline((bounded) => this.made(request, bounded), signal),
+      };
+    } catch (error) {
+      return { ok: false, message: this.#failure(error, request).message };
+    }
+  }
+
+  /**
    * Runs `work` until the flow's deadline or until `outer` aborts (shutdown), whichever comes
    * first, without waiting for a call that ignores its signal. Throws `timedOut` or `restarting`
    * when it was cut short, else what `work` threw.

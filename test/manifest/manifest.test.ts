@@ -30,6 +30,7 @@ const manifest = parse(manifestText) as {
     interactivity: { is_enabled: boolean };
     socket_mode_enabled: boolean;
   };
+  mcp_servers?: Record<string, { url: string; auth_type: string }>;
 };
 
 /** Slack's upload helper calls two Web API methods. */
@@ -193,6 +194,13 @@ describe('manifest.yml', () => {
     ['analytics.getInfluencers(query)', []],
   ])('finds the Web API methods in %j', (source, expected) => {
     expect(webApiCallsIn(source)).toEqual(expected);
+  });
+
+  it('declares the MCP server for Slackbot with Slack identity auth at /mcp', () => {
+    expect(manifest.mcp_servers).toEqual({
+      influencers: { url: 'https://your-app.example.com/mcp', auth_type: 'slack_identity_auth' },
+    });
+    expect(manifest.oauth_config.scopes.bot).toContain('mcp:connect');
   });
 
   it('explains which fields to change for HTTP and for Socket Mode', () => {

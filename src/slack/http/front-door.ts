@@ -32,7 +32,7 @@ export const maxBodyBytes = 512 * 1024;
 
 /** Why a request was refused, and the status that says so. */
 export interface Refusal {
-  readonly status: 400 | 401 | 404 | 413 | 503;
+  readonly status: 400 | 401 | 404 | 405 | 413 | 503;
   readonly reason: string;
 }
 

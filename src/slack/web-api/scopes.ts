@@ -41,7 +41,8 @@ export const eventScopes = {
 } as const satisfies Record<string, readonly string[]>;
 
 /**
- * Scopes for features rather than methods: slash commands, and posting in public channels the bot
- * was not invited to (thread replies to mentions, digests when joining is not possible).
+ * Scopes for features rather than methods: slash commands, posting in public channels the bot
+ * was not invited to (thread replies to mentions, digests when joining is not possible), and
+ * Slackbot calling the app's MCP server (manifest `mcp_servers`).
  */
-export const featureScopes = ['commands', 'chat:write.public'] as const;
+export const featureScopes = ['commands', 'chat:write.public', 'mcp:connect'] as const;
