@@ -7,6 +7,7 @@
  */
 import type { KnownBlock, TaskUpdateChunk } from '@slack/types';
 import type { ChatStreamer, WebClient } from '@slack/web-api';
+import { stoppedByPerson } from '../../../flows/lookup.ts';
 import type { WatchedWindow, WindowWatch } from '../../../flows/window-watch.ts';
 import type { Logger } from '../../../logger.ts';
 import type { LookupRequest } from '../../../model/lookup.ts';
@@ -46,6 +47,11 @@ export interface StreamTarget {
 
 /** What a task still open when the stream stops ends with. */
 const unansweredTask = 'stopped before the service answered';
+
+/** A window's call cut short because the person pressed Stop, not a failure of the service. */
+function stoppedBy(error: unknown): boolean {
+  return error === stoppedByPerson || (error as { cause?: unknown })?.cause === stoppedByPerson;
+}
 
 export class StreamedReply {
   readonly #streamer: ChatStreamer;
@@ -104,7 +110,8 @@ export class StreamedReply {
     };
     return {
       answered: (rows) => end('complete', renderWindowRows(rows)),
-      failed: (error) => end('error', renderWindowFailure(error)),
+      failed: (error) =>
+        end('error', stoppedBy(error) ? unansweredTask : renderWindowFailure(error)),
     };
   }
 
@@ -128,8 +135,12 @@ export class StreamedReply {
    * message instead, so nothing is lost.
    */
   async finish(message: SlackMessage): Promise<void> {
-    await this.#queue;
+    // Windows that end from now on end with the stop; appends already queued land first.
     this.#closed = true;
+    for (let queued = this.#queue; ; queued = this.#queue) {
+      await queued;
+      if (queued === this.#queue) break;
+    }
     const open: TaskUpdateChunk[] = [...this.#open].map(([id, title]) => ({
       type: 'task_update',
       id,
