@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LookupRequest } from '../../../src/model/lookup.ts';
-import { AgentConversations } from '../../../src/slack/listeners/agent/conversations.ts';
+import type { LookupRequest } from '../../../../src/model/lookup.ts';
+import { AgentConversations } from '../../../../src/slack/listeners/agent/conversations.ts';
 
 const previous = { databases: ['#hcsm'] } as unknown as LookupRequest;
 
