@@ -207,15 +207,6 @@ async function answerAgentMessage(
       status: renderAssistantStatus(request),
     }),
   );
-  if (!memory.titled) {
-    await bestEffort(deps, 'assistant.threads.setTitle', () =>
-      client.assistant.threads.setTitle({
-        channel_id: message.channel,
-        thread_ts: threadTs,
-        title: renderAssistantTitle(request, deps.flow.now()),
-      }),
-    );
-  }
   const target = {
     channel: message.channel,
     threadTs,
@@ -244,8 +235,25 @@ async function answerAgentMessage(
         'could not start a streamed answer; answering with a plain post',
       );
     }
+    // The plain answer may go outside the thread, which then would show the status for minutes.
+    await bestEffort(deps, 'assistant.threads.setStatus', () =>
+      client.assistant.threads.setStatus({
+        channel_id: message.channel,
+        thread_ts: threadTs,
+        status: '',
+      }),
+    );
     await deliverLookup(deps, asToday, request, plan.pending, note);
     return;
+  }
+  if (!memory.titled) {
+    await bestEffort(deps, 'assistant.threads.setTitle', () =>
+      client.assistant.threads.setTitle({
+        channel_id: message.channel,
+        thread_ts: threadTs,
+        title: renderAssistantTitle(request, deps.flow.now()),
+      }),
+    );
   }
   const sink = {
     progress: async () => {},
