@@ -24,6 +24,7 @@ import type { Presentation } from '../model/presentation.ts';
 import {
   leadingWord,
   lookupTopRange,
+  parseFollowUp,
   parseLookup,
   readsAsQuestion,
   withPreviousPeriod,
@@ -35,6 +36,7 @@ import type { PersonRankings } from '../render/person.ts';
 import {
   renderPending,
   renderStillRunning,
+  renderStoppedByPerson,
   renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
@@ -52,6 +54,7 @@ import {
   type RenderOptions,
   renderMade,
 } from './lookup-answers.ts';
+import { type WindowWatch, watched } from './window-watch.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -87,6 +90,11 @@ export interface PlanContext {
   readonly zoneFallback?: boolean;
   /** How the person invoked the bot (`/influencers` or nothing for DMs), for help examples. */
   readonly command?: string;
+  /**
+   * The previous question of the conversation's thread: a follow-up (`and for #lcsm?`) keeps its
+   * window and options.
+   */
+  readonly previous?: LookupRequest;
 }
 
 export type { CsvFile } from '../render/csv.ts';
@@ -115,8 +123,13 @@ export interface RunOptions {
   /** Shows the ranking this way whatever the request says (the Table and Chart buttons). */
   readonly presentation?: Presentation;
   readonly note?: string | undefined;
-  /** Aborting it (shutdown) ends the lookup now with the stopped-by-a-restart message. */
+  /**
+   * Aborting it ends the lookup now: with {@link stoppedByPerson} as its reason (the person
+   * pressed Stop) saying so, with any other (shutdown) with the stopped-by-a-restart message.
+   */
   readonly signal?: AbortSignal;
+  /** Hears each window as it is asked for and answered. */
+  readonly watch?: WindowWatch;
 }
 
 export class LookupFlow {
@@ -145,6 +158,11 @@ export class LookupFlow {
   /** Decides what the text asks for, fast enough to sit inside Slack's 3-second ack. */
   plan(text: string, context: PlanContext): LookupPlan {
     const trimmed = text.trim();
+    const followUp =
+      context.previous === undefined
+        ? undefined
+        : this.#followUp(trimmed, context.previous, context);
+    if (followUp !== undefined) return followUp;
     const helpOptions = context.command === undefined ? {} : { command: context.command };
     // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
     const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
@@ -162,7 +180,21 @@ export class LookupFlow {
             : {};
       return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
     }
-    const parsed = this.parse(trimmed, context.zone, context.command === undefined);
+    return this.#planned(this.parse(trimmed, context.zone, context.command === undefined), context);
+  }
+
+  /** The plan for a follow-up to `previous`; undefined when the text does not open like one. */
+  #followUp(text: string, previous: LookupRequest, context: PlanContext): LookupPlan | undefined {
+    const parsed = parseFollowUp(text, previous, {
+      now: this.#now(),
+      zone: context.zone,
+      ...defined({ earliestDate: this.#policy.earliestDataDate }),
+    });
+    return parsed === undefined ? undefined : this.#planned(parsed, context);
+  }
+
+  #planned(parsed: LookupRequest | ParseError, context: PlanContext): LookupPlan {
+    const helpOptions = context.command === undefined ? {} : { command: context.command };
     if (isParseError(parsed)) {
       if (parsed.reason === 'bad_command' || parsed.reason === 'empty') {
         return { kind: 'help', message: renderHelp(helpOptions) };
@@ -210,33 +242,50 @@ export class LookupFlow {
     return { now: this.#now(), ...defined({ note }) };
   }
 
-  /** The analytics answer for a request; the client shares identical in-flight calls and caches. */
-  result(request: LookupRequest, signal?: AbortSignal): Promise<InfluencersResult> {
-    return this.#analytics
-      .getInfluencers(toQuery(request), {
-        deadlineMs: this.#policy.timeoutMs,
-        ...defined({ signal }),
-      })
-      .then((result) => selectLocally(result, request, request.top));
+  /**
+   * The analytics answer for a request; the client shares identical in-flight calls and caches.
+   * Aborting `signal` leaves the call, which stops only when no other lookup waits for it.
+   */
+  result(
+    request: LookupRequest,
+    signal?: AbortSignal,
+    watch?: WindowWatch,
+  ): Promise<InfluencersResult> {
+    const ask = () =>
+      this.#analytics
+        .getInfluencers(toQuery(request), {
+          deadlineMs: this.#policy.timeoutMs,
+          ...defined({ signal }),
+        })
+        .then((result) => selectLocally(result, request, request.top));
+    return watched(request, ask, watch);
   }
 
   /**
    * The request's ranking and, when it compares, the ranking of the window it compares with:
    * both asked at once, each through the client, so identical calls are shared and cached.
    */
-  async results(request: LookupRequest, signal?: AbortSignal): Promise<Rankings> {
+  async results(
+    request: LookupRequest,
+    signal?: AbortSignal,
+    watch?: WindowWatch,
+  ): Promise<Rankings> {
     const compared = comparedWindow(request);
-    if (compared === undefined) return { current: await this.result(request, signal) };
+    if (compared === undefined) return { current: await this.result(request, signal, watch) };
     const [current, previous] = await Promise.all([
-      this.result(request, signal),
-      this.result(compared, signal),
+      this.result(request, signal, watch),
+      this.result(compared, signal, watch),
     ]);
     return { current, previous };
   }
 
   /** Each period's ranking of a trend, as deep as the service goes (see `askTrend`). */
-  trendRankings(request: LookupRequest, signal?: AbortSignal): Promise<PeriodRanking[]> {
-    return askTrend(request, (asked) => this.result(asked, signal));
+  trendRankings(
+    request: LookupRequest,
+    signal?: AbortSignal,
+    watch?: WindowWatch,
+  ): Promise<PeriodRanking[]> {
+    return askTrend(request, (asked) => this.result(asked, signal, watch));
   }
 
   /**
@@ -244,21 +293,25 @@ export class LookupFlow {
    * compared with is the previous period unless the request names another.
    * @throws ParseError when the previous period starts before the first day with data.
    */
-  personRankings(request: LookupRequest, signal?: AbortSignal): Promise<PersonRankings> {
+  personRankings(
+    request: LookupRequest,
+    signal?: AbortSignal,
+    watch?: WindowWatch,
+  ): Promise<PersonRankings> {
     const compared = request.compare === undefined ? this.comparedWithPrevious(request) : request;
     if (isParseError(compared)) return Promise.reject(compared);
-    return askPerson(compared, this.#now(), (asked) => this.result(asked, signal));
+    return askPerson(compared, this.#now(), (asked) => this.result(asked, signal, watch));
   }
 
   /** Everything the answer to `request` is made from, by the kind of lookup it is. */
-  async made(request: LookupRequest, signal?: AbortSignal): Promise<Made> {
+  async made(request: LookupRequest, signal?: AbortSignal, watch?: WindowWatch): Promise<Made> {
     if (request.trend !== undefined) {
-      return { kind: 'trend', periods: await this.trendRankings(request, signal) };
+      return { kind: 'trend', periods: await this.trendRankings(request, signal, watch) };
     }
     if (request.person !== undefined) {
-      return { kind: 'person', rankings: await this.personRankings(request, signal) };
+      return { kind: 'person', rankings: await this.personRankings(request, signal, watch) };
     }
-    return { kind: 'ranking', rankings: await this.results(request, signal) };
+    return { kind: 'ranking', rankings: await this.results(request, signal, watch) };
   }
 
   /**
@@ -318,9 +371,9 @@ export class LookupFlow {
   }
 
   /**
-   * Runs `work` until the flow's deadline or until `outer` aborts (shutdown), whichever comes
-   * first, without waiting for a call that ignores its signal. Throws `timedOut` or `restarting`
-   * when it was cut short, else what `work` threw.
+   * Runs `work` until the flow's deadline or until `outer` aborts (the person's Stop, shutdown),
+   * whichever comes first, without waiting for a call that ignores its signal. Throws `timedOut`,
+   * `stoppedByPerson` or `restarting` when it was cut short, else what `work` threw.
    */
   async #withinDeadline<T>(
     work: (signal: AbortSignal) => Promise<T>,
@@ -328,9 +381,10 @@ export class LookupFlow {
   ): Promise<T> {
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(timedOut), this.#policy.timeoutMs);
-    const onOuterAbort = () => controller.abort(restarting);
+    const onOuterAbort = () =>
+      controller.abort(outer?.reason === stoppedByPerson ? stoppedByPerson : restarting);
     outer?.addEventListener('abort', onOuterAbort, { once: true });
-    if (outer?.aborted) controller.abort(restarting);
+    if (outer?.aborted) onOuterAbort();
     const aborted = new Promise<never>((_, reject) => {
       const stop = () => reject(controller.signal.reason);
       controller.signal.addEventListener('abort', stop, { once: true });
@@ -398,7 +452,7 @@ export class LookupFlow {
     let file: CsvFile | undefined;
     try {
       const made = await this.#withinDeadline(
-        (signal) => this.made(request, signal),
+        (signal) => this.made(request, signal, options.watch),
         options.signal,
       );
       await this.#turns.next();
@@ -435,6 +489,13 @@ export class LookupFlow {
     error: unknown,
     request: LookupRequest,
   ): { outcome: Exclude<LookupOutcome, 'answered'>; message: SlackMessage } {
+    if (error === stoppedByPerson) {
+      this.#logger.info({ databases: request.databases }, 'lookup stopped by the person');
+      return {
+        outcome: 'stopped',
+        message: renderStoppedByPerson(request, this.#statusOptions()),
+      };
+    }
     if (error === restarting) {
       this.#logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
       return {
@@ -493,6 +554,8 @@ export function shownInMessage(request: LookupRequest): LookupRequest {
  */
 const timedOut = new Error('lookup timed out');
 const restarting = new Error('lookup stopped by a restart');
+/** The reason to abort a lookup's signal with when the person asked to stop it. */
+export const stoppedByPerson = new Error('lookup stopped by the person');
 
 /** The call's own deadline (the same budget as ours) ends it the way our timer would. */
 function isDeadline(error: unknown): boolean {

@@ -13,6 +13,7 @@ export {
   readDatabaseToken,
   uniqueDatabases,
 } from './databases.ts';
+export { followUpRest, parseFollowUp } from './follow-up.ts';
 export {
   type ClauseHit,
   type Clauses,

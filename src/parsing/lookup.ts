@@ -426,3 +426,35 @@ function shownCount(
   const table = top.value > lookupTopRange.listMax && presentation === undefined;
   return { top: top.value, presentation: table ? 'table' : presentation };
 }
+
+/** What a lookup's text can name besides its databases, as {@link namedClauses} reports it. */
+export type NamedClause =
+  | 'person'
+  | 'zone'
+  | 'top'
+  | 'compare'
+  | 'metric'
+  | 'show'
+  | 'trend'
+  | 'stakeholders'
+  | 'time';
+
+/**
+ * Which clauses a conversation's text names, read as {@link parseLookup} reads it (`#lcsm by
+ * reach` names `metric`): a follow-up keeps what it does not name. Call it on text that parsed.
+ */
+export function namedClauses(text: string): ReadonlySet<NamedClause> {
+  const bounded = boundedText(text);
+  const tokens = withoutQuestion(bounded, tokenize(bounded), true);
+  const named = new Set<NamedClause>();
+  for (const clause of scanCommand(bounded, tokens, lookupClauses).clauses) {
+    if (clause.kind === 'misspeltTime') continue;
+    if (clause.kind === 'known') {
+      if (clause.value.kind === 'metric') named.add('metric');
+      else if (clause.value.kind === 'format') named.add('show');
+      continue;
+    }
+    named.add(clause.kind);
+  }
+  return named;
+}

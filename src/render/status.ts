@@ -69,6 +69,18 @@ export function renderStoppedByRestart(
   );
 }
 
+/** The final word when the person pressed Stop: the lookup was cancelled, nothing went wrong. */
+export function renderStoppedByPerson(
+  request: LookupRequest,
+  options: StatusOptions = {},
+): SlackMessage {
+  return statusMessage(
+    `Stopped: you pressed Stop, so the lookup was cancelled. ` +
+      `(${capitalized(subject(request, options.now))}.)`,
+    options,
+  );
+}
+
 /**
  * What is being looked up, with its window: "top influencers for #hcsm, Nov 14 – Nov 20, …",
  * "weekly ranks of top influencers for …", "@DrFerreiraI in #hcsm, …".

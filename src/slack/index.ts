@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from './deps.ts';
 import { register as registerActions } from './listeners/actions/index.ts';
+import { register as registerAgent } from './listeners/agent/index.ts';
 import { register as registerAssistant } from './listeners/assistant/index.ts';
 import { register as registerCommands } from './listeners/commands/index.ts';
 import { register as registerEvents } from './listeners/events/index.ts';
@@ -20,6 +21,7 @@ export type { SlackDeps } from './deps.ts';
 export function register(app: App, deps: SlackDeps, allowedTeamIds: readonly string[]): void {
   app.use(teamGuard(allowedTeamIds, { logger: deps.logger, seen: deps.seen }));
   app.use(workspaceActivity(deps));
+  registerAgent(app, deps);
   registerAssistant(app, deps);
   registerCommands(app, deps);
   registerEvents(app, deps);

@@ -21,6 +21,21 @@ export interface FakeSlackOptions {
   readonly zones?: Record<string, string>;
 }
 
+/** A streamed message as the person sees it: what was appended, in order, and how it ended. */
+export interface FakeStream {
+  readonly ts: string;
+  readonly channel: string;
+  readonly threadTs: string;
+  /** Every chunk sent, from start to stop (markdown given as `markdown_text` counts as one). */
+  readonly chunks: Record<string, unknown>[];
+  stopped: boolean;
+  /** The blocks chat.stopStream added. */
+  blocks: unknown[] | undefined;
+}
+
+/** Slack's documented limits for streamed messages. */
+export const fakeStreamLimits = { markdown: 12_000, taskText: 256, blocksAtStop: 50 } as const;
+
 type Handler = (
   args: Record<string, unknown>,
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -45,6 +60,13 @@ export class FakeSlack {
    * status from a response_url.
    */
   refuseNewBlocks = false;
+  /**
+   * chat.startStream's refusal where streaming is not offered (an older client or workspace, a
+   * channel type it does not stream to); undefined streams.
+   */
+  refuseStreaming: 'method_not_supported_for_channel_type' | 'not_allowed' | undefined;
+  /** Streamed messages by ts, in the order they started. */
+  readonly streams = new Map<string, FakeStream>();
   /** The status the upload URL answers with; anything but 200 refuses the bytes. */
   uploadStatus = 200;
   /** Where uploads are posted: Slack answers files.getUploadURLExternal with a URL under it. */
@@ -250,6 +272,61 @@ export class FakeSlack {
     return this.calls.map((call) => call.method ?? `POST ${call.url}`).join(', ') || 'nothing';
   }
 
+  /**
+   * chat.startStream, appendStream and stopStream as Slack documents them: a thread reply that
+   * grows, markdown up to 12,000 characters a call, task text up to 256, at most 50 blocks at
+   * stop, nothing after stop, and recipients required outside DMs.
+   */
+  #stream(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const markdown = args.markdown_text;
+    if (typeof markdown === 'string' && markdown.length > fakeStreamLimits.markdown) {
+      return { ok: false, error: 'msg_too_long' };
+    }
+    const refused = chunkRefusal(args.chunks);
+    if (refused !== undefined) return { ok: false, error: refused };
+    const sent = [
+      ...(typeof markdown === 'string' ? [{ type: 'markdown_text', text: markdown }] : []),
+      ...((args.chunks as Record<string, unknown>[] | undefined) ?? []),
+    ];
+    const channel = String(args.channel);
+    if (method === 'chat.startStream') {
+      if (this.refuseStreaming !== undefined) return { ok: false, error: this.refuseStreaming };
+      if (typeof args.thread_ts !== 'string') return { ok: false, error: 'invalid_thread_ts' };
+      if (!channel.startsWith('D') && (!args.recipient_user_id || !args.recipient_team_id)) {
+        return { ok: false, error: 'invalid_arguments' };
+      }
+      this.#ts += 1;
+      const ts = `${this.#ts}.000700`;
+      this.streams.set(ts, {
+        ts,
+        channel,
+        threadTs: args.thread_ts,
+        chunks: sent,
+        stopped: false,
+        blocks: undefined,
+      });
+      return { ok: true, channel, ts };
+    }
+    const stream = this.streams.get(String(args.ts));
+    if (stream === undefined || stream.channel !== channel) {
+      return { ok: false, error: 'message_not_found' };
+    }
+    if (stream.stopped) return { ok: false, error: 'message_not_in_streaming_state' };
+    if (method === 'chat.stopStream') {
+      const blocks = args.blocks;
+      if (
+        blocks !== undefined &&
+        (!Array.isArray(blocks) || blocks.length > fakeStreamLimits.blocksAtStop)
+      ) {
+        return { ok: false, error: 'invalid_blocks' };
+      }
+      stream.stopped = true;
+      stream.blocks = blocks as unknown[] | undefined;
+    }
+    stream.chunks.push(...sent);
+    return { ok: true, channel, ts: stream.ts };
+  }
+
   #record(call: SlackCall): void {
     this.calls.push(call);
     for (const waiter of [...this.#waiters]) waiter();
@@ -296,6 +373,14 @@ export class FakeSlack {
       }
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      case 'chat.startStream':
+      case 'chat.appendStream':
+      case 'chat.stopStream':
+        return this.#stream(method, args);
+      case 'assistant.threads.setStatus':
+      case 'assistant.threads.setTitle':
+      case 'assistant.threads.setSuggestedPrompts':
+        return assistantThreadsAnswer(method, args);
       case 'views.publish':
       case 'views.open':
         return { ok: true, view: { id: 'V0VIEW0001', ...(args.view as object) } };
@@ -317,6 +402,47 @@ export class FakeSlack {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+/**
+ * The assistant.threads methods: a channel and, except for prompts, a thread are required; at most
+ * four prompts.
+ */
+function assistantThreadsAnswer(
+  method: string,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  if (typeof args.channel_id !== 'string') return { ok: false, error: 'channel_not_found' };
+  const promptsOnly = method === 'assistant.threads.setSuggestedPrompts';
+  if (!promptsOnly && typeof args.thread_ts !== 'string') {
+    return { ok: false, error: 'invalid_thread_ts' };
+  }
+  if (promptsOnly && (!Array.isArray(args.prompts) || args.prompts.length > 4)) {
+    return { ok: false, error: 'invalid_arguments' };
+  }
+  return { ok: true };
+}
+
+/** Why Slack would refuse these chunks, or undefined. */
+function chunkRefusal(chunks: unknown): string | undefined {
+  if (chunks === undefined) return undefined;
+  if (!Array.isArray(chunks)) return 'invalid_chunks';
+  for (const chunk of chunks as Record<string, unknown>[]) {
+    if (chunk.type === 'markdown_text') {
+      if (typeof chunk.text !== 'string') return 'invalid_chunks';
+      if (chunk.text.length > fakeStreamLimits.markdown) return 'msg_too_long';
+    } else if (chunk.type === 'task_update') {
+      if (typeof chunk.id !== 'string' || typeof chunk.title !== 'string') return 'invalid_chunks';
+      for (const field of [chunk.details, chunk.output]) {
+        if (typeof field === 'string' && field.length > fakeStreamLimits.taskText) {
+          return 'invalid_chunks';
+        }
+      }
+    } else if (chunk.type !== 'plan_update' && chunk.type !== 'blocks') {
+      return 'invalid_chunks';
+    }
+  }
+  return undefined;
 }
 
 function hasImage(blocks: unknown): boolean {

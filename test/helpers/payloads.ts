@@ -294,3 +294,30 @@ export function assistantThreadStartedEvent(contextChannel?: string) {
     },
   };
 }
+
+/** The person opened the app's Messages tab (agent messaging): `channel` is their DM with it. */
+export function messagesTabOpenedEvent(channel: string) {
+  return {
+    type: 'app_home_opened',
+    user: userId,
+    channel,
+    tab: 'messages',
+    event_ts: `${1_700_000_000 + next()}.000800`,
+  };
+}
+
+/** The person pressed Stop in an agent conversation's thread. */
+export function agentSessionStoppedEvent(
+  channel: string,
+  threadTs: string,
+  streaming: string[] = [],
+) {
+  return {
+    type: 'agent_session_stopped',
+    channel,
+    user: userId,
+    thread_ts: threadTs,
+    streaming_message_ts: streaming,
+    event_ts: `${1_700_000_000 + next()}.000900`,
+  };
+}

@@ -4,13 +4,17 @@
  * failing with `missing_scope` in a workspace.
  */
 export const webApiScopes = {
-  // The assistant pane (Bolt's Assistant utilities): status line, prompts and thread titles.
+  // Agent messaging and the assistant pane: status line, prompts and thread titles.
   'assistant.threads.setStatus': ['assistant:write'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
   'auth.test': [],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
+  // Streamed answers in agent conversations (the Web API client's chatStream helper).
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
   // Digest creation checks the channel: public and private channels, the app's DM, group DMs.
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   // A digest due in a public channel the bot is not in: it joins, then posts.
@@ -31,7 +35,10 @@ export type WebApiMethod = keyof typeof webApiScopes;
 export const eventScopes = {
   app_home_opened: [],
   app_mention: ['app_mentions:read'],
-  // The assistant pane: a thread opened, and the channel beside it changed.
+  // Agent messaging: the person pressed Stop.
+  agent_session_stopped: ['assistant:write'],
+  // The assistant pane, for installs that keep assistant_view: a thread opened, and the channel
+  // beside it changed.
   assistant_thread_started: ['assistant:write'],
   assistant_thread_context_changed: ['assistant:write'],
   // The app left a workspace: its digests pause until it works there again. No scope needed.

@@ -1,0 +1,172 @@
+/**
+ * One streamed answer in an agent conversation, through the Web API client's ChatStreamer: the
+ * line saying what was understood starts the stream at once, each window the service is asked
+ * about appends a task that ends with its row count or its error, and the answer's blocks close
+ * it (chat.stopStream). Appends are sent one at a time, in order, and all of them have landed
+ * before the stream stops: a task still open at stop would spin for ever.
+ */
+import type { KnownBlock, TaskUpdateChunk } from '@slack/types';
+import type { ChatStreamer, WebClient } from '@slack/web-api';
+import { stoppedByPerson } from '../../../flows/lookup.ts';
+import type { WatchedWindow, WindowWatch } from '../../../flows/window-watch.ts';
+import type { Logger } from '../../../logger.ts';
+import type { LookupRequest } from '../../../model/lookup.ts';
+import type { SlackMessage } from '../../../model/message.ts';
+import {
+  markdownPieces,
+  renderWindowFailure,
+  renderWindowRows,
+  renderWindowTask,
+  streamLimits,
+} from '../../../render/agent.ts';
+import { withBlocksFallback } from '../../web-api/blocks-fallback.ts';
+import { slackErrorString, slackFailure } from '../../web-api/client.ts';
+
+/**
+ * Slack's answers to chat.startStream that mean streaming is not offered in this conversation (an
+ * older client or workspace, a channel type it does not stream to): the answer goes as a plain
+ * post instead.
+ */
+export const streamingRefusals: ReadonlySet<string> = new Set([
+  'method_not_supported_for_channel_type',
+  'not_allowed',
+]);
+
+/** Slack's reason when `error` is a refusal to stream here, else undefined. */
+export function streamingRefusal(error: unknown): string | undefined {
+  const reason = slackErrorString(error);
+  return reason !== undefined && streamingRefusals.has(reason) ? reason : undefined;
+}
+
+export interface StreamTarget {
+  readonly channel: string;
+  readonly threadTs: string;
+  readonly userId: string;
+  readonly teamId: string | undefined;
+}
+
+/** What a task still open when the stream stops ends with. */
+const unansweredTask = 'stopped before the service answered';
+
+/** A window's call cut short because the person pressed Stop, not a failure of the service. */
+function stoppedBy(error: unknown): boolean {
+  return error === stoppedByPerson || (error as { cause?: unknown })?.cause === stoppedByPerson;
+}
+
+export class StreamedReply {
+  readonly #streamer: ChatStreamer;
+  readonly #logger: Logger;
+  /** Tasks started and not yet ended, by id. */
+  readonly #open = new Map<string, string>();
+  #queue: Promise<void> = Promise.resolve();
+  #tasks = 0;
+  #closed = false;
+  #appendFailureLogged = false;
+
+  private constructor(streamer: ChatStreamer, logger: Logger) {
+    this.#streamer = streamer;
+    this.#logger = logger;
+  }
+
+  /**
+   * Starts the stream with `markdown` (chat.startStream). Throws what Slack answered when it did
+   * not start: {@link streamingRefusal} tells a refusal from a failure.
+   */
+  static async open(
+    client: WebClient,
+    target: StreamTarget,
+    markdown: string,
+    logger: Logger,
+  ): Promise<StreamedReply> {
+    const streamer = client.chatStream({
+      channel: target.channel,
+      thread_ts: target.threadTs,
+      recipient_user_id: target.userId,
+      ...(target.teamId === undefined ? {} : { recipient_team_id: target.teamId }),
+      task_display_mode: 'timeline',
+    });
+    const [first = '', ...more] = markdownPieces(markdown);
+    await streamer.append({ chunks: [{ type: 'markdown_text', text: first }] });
+    const reply = new StreamedReply(streamer, logger);
+    for (const piece of more) reply.#append([{ type: 'markdown_text', text: piece }]);
+    return reply;
+  }
+
+  /** The lookup's windows as tasks of the stream, their titles in words read at `now`. */
+  watch(now: Date): WindowWatch {
+    return { asked: (request) => this.#task(request, now) };
+  }
+
+  #task(request: LookupRequest, now: Date): WatchedWindow {
+    this.#tasks += 1;
+    const id = `window-${this.#tasks}`;
+    const title = renderWindowTask(request, now);
+    if (this.#closed) return { answered: () => {}, failed: () => {} };
+    this.#open.set(id, title);
+    this.#append([{ type: 'task_update', id, title, status: 'in_progress' }]);
+    const end = (status: 'complete' | 'error', output: string) => {
+      if (this.#closed || !this.#open.delete(id)) return;
+      this.#append([{ type: 'task_update', id, title, status, output }]);
+    };
+    return {
+      answered: (rows) => end('complete', renderWindowRows(rows)),
+      failed: (error) =>
+        end('error', stoppedBy(error) ? unansweredTask : renderWindowFailure(error)),
+    };
+  }
+
+  /** Queues one append after those before it; a failed one is logged (once) and skipped. */
+  #append(chunks: TaskUpdateChunk[] | { type: 'markdown_text'; text: string }[]): void {
+    this.#queue = this.#queue
+      .then(async () => {
+        await this.#streamer.append({ chunks });
+      })
+      .catch((error: unknown) => {
+        if (this.#appendFailureLogged) return;
+        this.#appendFailureLogged = true;
+        this.#logger.warn(slackFailure(error, 'chat.appendStream'), 'could not append to a stream');
+      });
+  }
+
+  /**
+   * Ends the stream with `message`: its blocks (at most {@link streamLimits.blocksAtStop}, without
+   * the new table and chart blocks when Slack refuses them), or its text as markdown when it has
+   * none. Tasks still open end as stopped. Throws when Slack did not take it: the caller posts the
+   * message instead, so nothing is lost.
+   */
+  async finish(message: SlackMessage): Promise<void> {
+    // Windows that end from now on end with the stop; appends already queued land first.
+    this.#closed = true;
+    for (let queued = this.#queue; ; queued = this.#queue) {
+      await queued;
+      if (queued === this.#queue) break;
+    }
+    const open: TaskUpdateChunk[] = [...this.#open].map(([id, title]) => ({
+      type: 'task_update',
+      id,
+      title,
+      status: 'error',
+      output: unansweredTask,
+    }));
+    this.#open.clear();
+    const blocks = message.blocks ?? [];
+    if (blocks.length === 0 || blocks.length > streamLimits.blocksAtStop) {
+      const pieces = markdownPieces(message.text);
+      const last = pieces.pop() ?? '';
+      for (const piece of pieces) {
+        await this.#streamer.append({ chunks: [{ type: 'markdown_text', text: piece }] });
+      }
+      await this.#streamer.stop({ chunks: [...open, { type: 'markdown_text', text: last }] });
+      return;
+    }
+    await withBlocksFallback(
+      message,
+      (sent) =>
+        this.#streamer.stop({
+          ...(open.length === 0 ? {} : { chunks: open }),
+          blocks: (sent.blocks ?? []) as KnownBlock[],
+        }),
+      this.#logger,
+    );
+  }
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { defaultAssistantPrompts } from '../../../../src/render/assistant.ts';
+import { renderHelp } from '../../../../src/render/help.ts';
+import { register } from '../../../../src/slack/listeners/agent/index.ts';
+import {
+  eventArgs,
+  fakeApp,
+  type ListenerWorld,
+  useListenerWorld,
+} from '../../../helpers/listener-args.ts';
+import {
+  agentSessionStoppedEvent,
+  directMessageEvent,
+  messagesTabOpenedEvent,
+} from '../../../helpers/payloads.ts';
+
+const world = useListenerWorld({ sandbox: true });
+const dm = 'D0DIRECT01';
+
+/** The agent folder as `register` builds it: its middleware and its two event listeners. */
+function agent(w: ListenerWorld) {
+  const fake = fakeApp();
+  register(fake.app, w.deps);
+  const middleware = fake.registered.find((entry) => entry.method === 'use')?.listener as (
+    args: unknown,
+  ) => Promise<void>;
+  const tabOpened = fake.listener('event', 'app_home_opened');
+  const stopped = fake.listener('event', 'agent_session_stopped');
+  return {
+    async open(tab: 'messages' | 'home' = 'messages') {
+      await tabOpened(eventArgs(w, { ...messagesTabOpenedEvent(dm), tab }));
+    },
+    /** Delivers a DM to the middleware; resolves with whether it let the request go on. */
+    async ask(text: string, extra: Record<string, unknown> = {}) {
+      const event = directMessageEvent(text, extra);
+      const args = eventArgs(w, event);
+      await middleware(args);
+      await w.settle();
+      return { passedOn: args.next.mock.calls.length > 0, ts: event.ts };
+    },
+    stop: (threadTs: string) => stopped(eventArgs(w, agentSessionStoppedEvent(dm, threadTs))),
+  };
+}
+
+describe('the Messages tab', () => {
+  it('offers prompts in the DM without a thread', async () => {
+    const w = world();
+    await agent(w).open();
+    const [prompts] = w.slack.api('assistant.threads.setSuggestedPrompts');
+    expect(prompts?.args).toMatchObject({ channel_id: dm, prompts: defaultAssistantPrompts });
+    expect(prompts?.args.thread_ts).toBeUndefined();
+  });
+
+  it('ignores the Home tab, whose DM stays a plain one', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open('home');
+    expect(w.slack.api('assistant.threads.setSuggestedPrompts')).toEqual([]);
+    expect((await a.ask('#hcsm yesterday')).passedOn).toBe(true);
+  });
+});
+
+describe('agent messages', () => {
+  it('streams the answer in the thread the message starts, and keeps it from the DM listener', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    const { passedOn, ts } = await a.ask('#hcsm yesterday');
+    expect(passedOn).toBe(false);
+    const [stream] = [...w.slack.streams.values()];
+    expect(stream).toMatchObject({ channel: dm, threadTs: ts, stopped: true });
+    expect(w.slack.api('chat.postMessage')).toEqual([]);
+  });
+
+  it('posts the usage in the thread, without streaming', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    const { ts } = await a.ask('help');
+    const [post] = w.slack.api('chat.postMessage');
+    expect(post?.args).toMatchObject({ channel: dm, thread_ts: ts, text: renderHelp().text });
+    expect(w.slack.streams.size).toBe(0);
+  });
+
+  it('lets bot posts and edits go on to the other listeners', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    expect((await a.ask('#hcsm yesterday', { bot_id: 'B1' })).passedOn).toBe(true);
+    expect((await a.ask('#hcsm yesterday', { subtype: 'message_changed' })).passedOn).toBe(true);
+  });
+
+  it('answers with a plain post when the stream cannot start, without giving up streaming', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.override('chat.startStream', () => ({ ok: false, error: 'internal_error' }));
+    await a.ask('#hcsm yesterday');
+    expect(w.slack.api('chat.update')).toHaveLength(1);
+    expect(w.logged('could not start a streamed answer; answering with a plain post')).toHaveLength(
+      1,
+    );
+    await a.ask('#bcsm yesterday');
+    expect(w.slack.api('chat.startStream')).toHaveLength(2);
+  });
+
+  it('posts the answer in the thread when the stream cannot be stopped', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.override('chat.stopStream', () => ({ ok: false, error: 'message_not_found' }));
+    const { ts } = await a.ask('#hcsm yesterday');
+    const [post] = w.slack.api('chat.postMessage');
+    expect(post?.args.thread_ts).toBe(ts);
+    expect(String(post?.args.text)).toMatch(/#hcsm/);
+  });
+
+  it('ends the stream without the table block where Slack refuses it', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.refuseNewBlocks = true;
+    await a.ask('#hcsm yesterday table');
+    const stops = w.slack.api('chat.stopStream');
+    expect(stops).toHaveLength(2);
+    const [stream] = [...w.slack.streams.values()];
+    expect(stream?.stopped).toBe(true);
+    expect(JSON.stringify(stream?.blocks)).not.toContain('data_table');
+  });
+
+  it('titles a thread once, after its first lookup', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    const { ts } = await a.ask('#hcsm yesterday');
+    await a.ask('and for #bcsm?', { thread_ts: ts });
+    const titles = w.slack.api('assistant.threads.setTitle');
+    expect(titles).toHaveLength(1);
+    expect(String(titles[0]?.args.title)).toContain('#hcsm');
+    const streams = [...w.slack.streams.values()];
+    expect(streams.map((s) => s.threadTs)).toEqual([ts, ts]);
+    expect(String(streams[1]?.chunks[0]?.text)).toContain('**#bcsm**');
+  });
+});
+
+describe('Stop', () => {
+  it('says when nothing was running', async () => {
+    const w = world();
+    await agent(w).stop('1700000000.000100');
+    expect(w.logged('Stop pressed with no lookup running')).toHaveLength(1);
+  });
+});
