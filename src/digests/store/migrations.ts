@@ -77,6 +77,19 @@ const pauseReasonsAsCodes = `
     ELSE 'unknown' END
   WHERE paused_reason IS NOT NULL`;
 
+/**
+ * The canvas a digest keeps (see `CanvasRecords`): `canvas` 1 when it keeps one, the canvas the app
+ * created and its kind, the last write's problem, and the problems its creator was told about
+ * (space-separated). Digests created before keep none.
+ */
+const digestCanvasColumns = `
+  ALTER TABLE digests ADD COLUMN canvas INTEGER NOT NULL DEFAULT 0 CHECK (canvas IN (0, 1));
+  ALTER TABLE digests ADD COLUMN canvas_id TEXT;
+  ALTER TABLE digests ADD COLUMN canvas_kind TEXT CHECK (canvas_kind IN ('channel', 'standalone'));
+  ALTER TABLE digests ADD COLUMN canvas_problem TEXT;
+  ALTER TABLE digests ADD COLUMN canvas_told TEXT;
+`;
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -298,6 +311,12 @@ export const migrations: readonly Migration[] = [
     name: 'the one account a watch follows',
     sqlite: 'ALTER TABLE digests ADD COLUMN account TEXT;',
     postgres: 'ALTER TABLE digests ADD COLUMN account TEXT;',
+  },
+  {
+    version: 20,
+    name: "a digest's channel canvas: whether it keeps one, which, and what went wrong",
+    sqlite: digestCanvasColumns,
+    postgres: digestCanvasColumns,
   },
 ];
 

@@ -22,6 +22,7 @@
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
 import type { ErrorCode } from '../../errors.ts';
+import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type {
   Digest,
   ErrorDetail,
@@ -162,6 +163,8 @@ export type DigestSettings = Pick<
   'schedule' | 'window' | 'top' | 'presentation' | 'postWhen'
 > & {
   readonly metric: Digest['metric'];
+  /** Keep a channel canvas or stop keeping one; absent leaves it as it is. */
+  readonly canvas?: boolean;
   /** Set when the schedule changed: the digest's next slot from now on. */
   readonly nextRunAt?: Date;
 };
@@ -311,5 +314,18 @@ export interface DigestStore extends Sightings {
    * is no longer paused for that (a person resumed or removed it meanwhile).
    */
   resumeFromGone(id: string, now: Date, nextRunAt: Date): Promise<Digest | undefined>;
+
+  /**
+   * Records a canvas write of the digest: the canvas written (which replaces the one recorded) and
+   * no problem, or the write's problem (the canvas recorded stays).
+   */
+  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void>;
+  /**
+   * Marks `problem` told to the digest's creator; true for the one caller that marked it, so the
+   * creator is told once per problem however many instances meet it.
+   */
+  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean>;
+  /** The digest's latest delivery records, newest slot first, at most `limit`. */
+  recentDeliveries(digestId: string, limit: number): Promise<Delivery[]>;
   close(): Promise<void>;
 }
