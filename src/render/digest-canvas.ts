@@ -116,6 +116,27 @@ export function renderDigestCanvas(
   return { title: digestCanvasTitle(digest), markdown };
 }
 
+/**
+ * A digest's canvas in words for its confirmation and the digest list: which canvas, and why the
+ * last write failed; undefined when it keeps none.
+ */
+export function canvasStateWords(digest: Pick<Digest, 'canvas'>): string | undefined {
+  const state = digest.canvas;
+  if (state === undefined) return undefined;
+  if (!state.enabled) {
+    return state.canvas === undefined ? undefined : 'off; the canvas stays as it was last written';
+  }
+  const which =
+    state.canvas === undefined
+      ? 'kept in the channel, written after the next post'
+      : state.canvas.kind === 'channel'
+        ? "the channel's canvas, rewritten after each post"
+        : "a canvas of its own in the channel's tabs (the channel's canvas is someone else's), rewritten after each post";
+  return state.problem === undefined
+    ? which
+    : `${which}; the last write failed: ${canvasProblemWords(state.problem)}`;
+}
+
 /** Why the canvas could not be written, and what fixes it, as the digest list and the DM say. */
 export function canvasProblemWords(problem: CanvasProblem): string {
   switch (problem) {
