@@ -66,6 +66,12 @@ export function deliveriesHistory(store: DigestStore): CanvasHistory {
   };
 }
 
+/**
+ * How long one runner holds a canvas's creation: well past the Slack client's timeouts, so a
+ * creation still going is never repeated beside it; one cut short by a crash frees it after this.
+ */
+export const canvasCreationHoldMs = 5 * 60_000;
+
 export interface DigestCanvasesOptions {
   readonly store: DigestStore;
   readonly writer: CanvasWriter;
@@ -94,6 +100,14 @@ export class DigestCanvases {
       const digest = await store.get(digestId);
       const state = digest?.canvas;
       if (digest === undefined || state === undefined || !state.enabled) return;
+      if (state.canvas === undefined) {
+        const at = now();
+        const until = new Date(at.getTime() + canvasCreationHoldMs);
+        if (!(await store.claimCanvasCreation(digestId, at, until))) {
+          logger.info({ digestId }, 'another run is creating the digest canvas; leaving it to it');
+          return;
+        }
+      }
       const document = renderDigestCanvas(
         digest,
         run.query,

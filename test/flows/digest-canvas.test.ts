@@ -286,3 +286,39 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(slack.api('canvases.edit').map((call) => call.args.canvas_id)).toEqual(['F0CANVAS0001']);
   });
 });
+
+describeEachStore('digest canvas, written by two runs at once', firstSlot, (world) => {
+  it('creates one canvas when a scheduled run and Run now write it together', async () => {
+    const { db, clock, poster } = world();
+    const slack = new FakeSlack();
+    const writer = slackWriter(slack);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Slack is slow to create the canvas: both runs reach the writer before it answers.
+    const slow: CanvasWriter = {
+      write: async (channelId, canvas, document) => {
+        await gate;
+        return writer.write(channelId, canvas, document);
+      },
+    };
+    const keeper = canvases(db.store, poster, clock, slow);
+    const runner = world().runner({ afterPost: (run) => keeper.afterPost(run) });
+    const digest = await db.store.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    clock.set(new Date(firstSlot.getTime() + 5_000));
+    const scheduled = runner.runDue(clock.now());
+    clock.advance(2_000);
+    const now = await runner.runNow(digest);
+    expect(now.outcome).toBe('posted');
+    release();
+    await scheduled;
+    await runner.stop();
+    expect(poster.posts).toHaveLength(2);
+    expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+    expect(slack.api('canvases.create')).toHaveLength(0);
+  });
+});

@@ -19,17 +19,33 @@ export class CanvasRecords {
   async record(id: string, write: CanvasWrite, now: Date): Promise<void> {
     if (write.kind === 'written') {
       await this.#db.query(
-        `UPDATE digests SET canvas_id = $2, canvas_kind = $3, canvas_problem = NULL, updated_at = $4
+        `UPDATE digests SET canvas_id = $2, canvas_kind = $3, canvas_problem = NULL,
+           canvas_creating_until = NULL, updated_at = $4
          WHERE id = $1`,
         [id, write.canvas.id, write.canvas.kind, now],
       );
       return;
     }
-    await this.#db.query('UPDATE digests SET canvas_problem = $2, updated_at = $3 WHERE id = $1', [
-      id,
-      write.problem,
-      now,
-    ]);
+    await this.#db.query(
+      `UPDATE digests SET canvas_problem = $2, canvas_creating_until = NULL, updated_at = $3
+       WHERE id = $1`,
+      [id, write.problem, now],
+    );
+  }
+
+  /**
+   * True for the one caller that may create the digest's canvas now: it has none recorded, and no
+   * other caller holds its creation (or that hold ran out at `now`). Held until `until`.
+   */
+  async claimCreation(id: string, now: Date, until: Date): Promise<boolean> {
+    const rows = await this.#db.query(
+      `UPDATE digests SET canvas_creating_until = $3
+       WHERE id = $1 AND canvas_id IS NULL
+         AND (canvas_creating_until IS NULL OR canvas_creating_until <= $2)
+       RETURNING id`,
+      [id, now, until],
+    );
+    return rows.length > 0;
   }
 
   /** True for the one caller that is first to tell the creator about `problem`. */

@@ -537,6 +537,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     return this.#canvases.record(id, write, now);
   }
 
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean> {
+    return this.#canvases.claimCreation(id, now, until);
+  }
+
   markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean> {
     return this.#canvases.markTold(id, problem);
   }

@@ -321,6 +321,12 @@ export interface DigestStore extends Sightings {
    */
   recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void>;
   /**
+   * Takes the creation of the digest's canvas until `until`, so that of runners writing it at
+   * once (a scheduled run beside Run now, two instances) only one creates it; true for that one.
+   * False once a canvas is recorded, or while another runner holds it. `recordCanvas` releases it.
+   */
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean>;
+  /**
    * Marks `problem` told to the digest's creator; true for the one caller that marked it, so the
    * creator is told once per problem however many instances meet it.
    */

@@ -90,6 +90,27 @@ export function canvasContract(name: string, open: () => Promise<StoreFixture>):
       expect(on.canvas).toEqual({ enabled: true, canvas, told: [] });
     });
 
+    it('hands the creation of a canvas to one caller at a time, until one is recorded', async () => {
+      const { id } = await store.create(digestInput({ canvas: true }), now);
+      const sibling = fixture.openSibling ? await fixture.openSibling() : store;
+      const until = new Date(now.getTime() + 60_000);
+      const claims = await Promise.all([
+        store.claimCanvasCreation(id, now, until),
+        sibling.claimCanvasCreation(id, now, until),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // A holder that died frees it once its hold ran out.
+      expect(await store.claimCanvasCreation(id, until, later)).toBe(true);
+      await store.recordCanvas(id, { kind: 'failed', problem: 'slack_failed' }, now);
+      expect(await store.claimCanvasCreation(id, now, until)).toBe(true);
+      await store.recordCanvas(
+        id,
+        { kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'channel' } },
+        now,
+      );
+      expect(await store.claimCanvasCreation(id, later, later)).toBe(false);
+    });
+
     it('lists the latest delivery records, newest first', async () => {
       const { id } = await store.create(digestInput(), now);
       for (const day of [1, 8, 15]) {
