@@ -38,7 +38,7 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { saveExport } from './exports.ts';
+import { saveCanvas, saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 
 export interface ConsoleOptions {
@@ -151,6 +151,14 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     logger: logger.child({ component: 'digests' }),
     policy: config.digests,
     displayName: async () => 'you',
+    // The channel's canvas is a file the console rewrites at each run.
+    canvasWriter: {
+      write: async (channelId, _canvas, document) => {
+        const path = await saveCanvas(channelId, document.markdown, options.cwd);
+        print(`[canvas of this channel written to ${path}]\n`);
+        return { kind: 'written', canvas: { id: path, kind: 'channel' } };
+      },
+    },
     now,
   });
   await service.open();

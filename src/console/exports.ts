@@ -1,5 +1,5 @@
 /**
- * Where the console puts a CSV export: a file under `./exports/` of the directory it runs in, as
+ * Where the console puts a CSV export and a digest's canvas: a file under `./exports/` of the directory it runs in, as
  * Slack would put it in the person's DM. Names come from the query (databases, window, zone), so
  * characters a file system refuses are replaced, and a file already there is never overwritten.
  */
@@ -46,4 +46,19 @@ export async function saveExport(
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+}
+
+/**
+ * Writes a channel's canvas to `<cwd>/exports/canvas-<channel>.md`, replacing the previous one as
+ * Slack replaces a canvas's document; resolves with the path as a person would type it.
+ */
+export async function saveCanvas(
+  channelId: string,
+  markdown: string,
+  cwd: string = process.cwd(),
+): Promise<string> {
+  await mkdir(join(cwd, exportsFolder), { recursive: true });
+  const name = safeFileName(`canvas-${channelId}.md`);
+  await writeFile(join(cwd, exportsFolder, name), markdown);
+  return `${exportsFolder}/${name}`;
 }

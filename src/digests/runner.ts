@@ -34,6 +34,15 @@ export type { TickReport } from './tick.ts';
 export type { RenderUnconfirmedNotice } from './unconfirmed.ts';
 export type { RenderResumeNotice } from './workspaces.ts';
 
+/** A run just posted: what it asked, what it got, and how the ranking moved. */
+export interface PostedRun {
+  readonly digest: Digest;
+  readonly slot: Date;
+  readonly query: InfluencersQuery;
+  readonly result: InfluencersResult;
+  readonly changes: RankChanges;
+}
+
 /** May be async, so a renderer can look things up (the creator's display name) before it renders. */
 export type RenderDigest = (
   digest: Digest,
@@ -171,6 +180,12 @@ export interface DigestRunnerDeps {
    * mid-post), with a way to post it now; without it (benchmarks) such slots are only logged.
    */
   readonly renderUnconfirmedNotice?: RenderUnconfirmedNotice;
+  /**
+   * Work to do once a run has posted and its record is written (the digest's canvas): it starts
+   * only then, never holds up a post, and its failures are logged, never the run's. A tick
+   * waits for it before it ends, and so does `stop()`.
+   */
+  readonly afterPost?: (run: PostedRun) => Promise<void>;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
@@ -214,6 +229,9 @@ export class DigestRunner {
   readonly #unconfirmed: UnconfirmedPosts;
   /** Turns for the renders of digests woken together (see `#compose`). */
   readonly #turns = new Turns();
+  readonly #afterPost: ((run: PostedRun) => Promise<void>) | undefined;
+  /** `afterPost` work still going. */
+  readonly #afterPosts = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #stopped = true;
@@ -232,6 +250,7 @@ export class DigestRunner {
     };
     this.owner = owner;
     this.#renderDigest = deps.renderDigest;
+    this.#afterPost = deps.afterPost;
     this.#clock = clock;
     this.#logger = logger;
     this.#tickMs = options.tickMs ?? digestRunnerDefaults.tickMs;
@@ -335,6 +354,7 @@ export class DigestRunner {
       await tick.run();
     } finally {
       await stopRenewing();
+      await this.#afterPostsDone();
     }
     const { report } = tick;
     if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');
@@ -345,13 +365,24 @@ export class DigestRunner {
    * Posts a digest now, outside its schedule ("Run now"), covering the window that ends now. It
    * neither moves the schedule nor counts toward pausing.
    */
-  runNow(digest: Digest): Promise<RunNowResult> {
+  async runNow(digest: Digest): Promise<RunNowResult> {
     const now = this.#clock.now();
     const slot = new Date(Math.floor(now.getTime() / 1000) * 1000);
     const ask = this.#questions.round({ analyticsCalls: 0 });
-    return this.#deliveries.deliverNow(digest, slot, () =>
-      this.#compose(digest, questionFor(digest, manualRunWindow(digest, slot)), ask, 'always'),
+    let seen: PostedRun | undefined;
+    const result = await this.#deliveries.deliverNow(digest, slot, () =>
+      this.#compose(
+        digest,
+        questionFor(digest, manualRunWindow(digest, slot)),
+        ask,
+        'always',
+        (run) => {
+          seen = { ...run, slot };
+        },
+      ),
     );
+    if (result.outcome === 'posted' && seen !== undefined) this.#startAfterPost(seen);
+    return result;
   }
 
   /**
@@ -391,6 +422,23 @@ export class DigestRunner {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#inFlight;
+    await this.#afterPostsDone();
+  }
+
+  /** Starts `afterPost` for a posted run, beside whatever comes next. */
+  #startAfterPost(run: PostedRun): void {
+    const afterPost = this.#afterPost;
+    if (afterPost === undefined) return;
+    const work: Promise<void> = afterPost(run)
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error, digestId: run.digest.id }, 'work after a post failed'),
+      )
+      .finally(() => this.#afterPosts.delete(work));
+    this.#afterPosts.add(work);
+  }
+
+  async #afterPostsDone(): Promise<void> {
+    while (this.#afterPosts.size > 0) await Promise.all([...this.#afterPosts]);
   }
 
   /** A slot a tick owes: asked in the tick's round of questions, counted in its report. */
@@ -401,14 +449,23 @@ export class DigestRunner {
     tick: DueTick,
     probe: boolean,
   ): Promise<DeliveryOutcome> {
+    let seen: PostedRun | undefined;
     const compose = () =>
       this.#compose(
         digest,
         questionFor(digest, tick.windowOf(digest, slot)),
         tick.ask,
         digest.postWhen,
+        (run) => {
+          seen = { ...run, slot };
+        },
       );
-    return this.#deliveries.deliver(digest, slot, next, compose, tick.report, probe);
+    return this.#deliveries
+      .deliver(digest, slot, next, compose, tick.report, probe)
+      .then((outcome) => {
+        if (outcome === 'posted' && seen !== undefined) this.#startAfterPost(seen);
+        return outcome;
+      });
   }
 
   /**
@@ -420,6 +477,7 @@ export class DigestRunner {
     query: InfluencersQuery,
     ask: AskQuestion,
     postWhen: PostWhen,
+    rendered?: (run: Omit<PostedRun, 'slot'>) => void,
   ): Promise<ComposedDigest> {
     const result = await ask(query);
     // One answer wakes every digest that asked its question: rendering them a few per turn lets
@@ -431,6 +489,8 @@ export class DigestRunner {
     const changes = rankChanges(digest.lastRanking, ranking);
     const quiet = quietReason(postWhen, changes, digest.account);
     if (quiet !== undefined) return { ranking, quiet };
-    return { ranking, message: await this.#renderDigest(digest, query, result, changes) };
+    const message = await this.#renderDigest(digest, query, result, changes);
+    rendered?.({ digest, query, result, changes });
+    return { ranking, message };
   }
 }

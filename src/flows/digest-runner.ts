@@ -12,10 +12,12 @@ import {
 } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
+import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 import { renderUnconfirmedNotice } from '../render/digest-unconfirmed.ts';
+import { type CanvasHistory, DigestCanvases, deliveriesHistory } from './digest-canvas.ts';
 
 export interface DigestRunnerBuildOptions {
   readonly store: DigestStore;
@@ -32,9 +34,28 @@ export interface DigestRunnerBuildOptions {
   readonly runnerOptions?: DigestRunnerOptions;
   /** The creator's name for "created by …"; without it the line mentions them. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
+  /** Where the canvases of digests that keep one are written; without it none is. */
+  readonly canvasWriter?: CanvasWriter;
+  /**
+   * The earlier runs a canvas lists; by default what the delivery records say (see
+   * `deliveriesHistory`).
+   */
+  readonly canvasHistory?: CanvasHistory;
 }
 
 export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
+  const clock = options.clock;
+  const canvases =
+    options.canvasWriter === undefined
+      ? undefined
+      : new DigestCanvases({
+          store: options.store,
+          writer: options.canvasWriter,
+          notifyCreator: (userId, message) => options.poster.notifyCreator(userId, message),
+          history: options.canvasHistory ?? deliveriesHistory(options.store),
+          logger: options.logger,
+          now: () => (clock === undefined ? new Date() : clock.now()),
+        });
   return new DigestRunner({
     store: options.store,
     analytics: options.analytics,
@@ -54,6 +75,7 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     renderResumeNotice: (digests, now, details) =>
       renderDigestsResumed(digests, { now, ...defined(details) }),
     renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
+    ...(canvases === undefined ? {} : { afterPost: (run) => canvases.afterPost(run) }),
     logger: options.logger,
     ...defined({ clock: options.clock }),
     options: {

@@ -10,9 +10,11 @@ import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../
 import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
 import type { Logger } from '../logger.ts';
+import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
+import type { CanvasHistory } from './digest-canvas.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runner.ts';
 
@@ -30,6 +32,10 @@ export interface DigestServiceOptions {
   readonly runnerOptions?: DigestRunnerOptions;
   /** The creator's name for the "created by …" line of posted digests. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
+  /** Where digest canvases are written (Slack, or files in the console); none without it. */
+  readonly canvasWriter?: CanvasWriter;
+  /** The earlier runs a canvas lists; by default from the delivery records. */
+  readonly canvasHistory?: CanvasHistory;
 }
 
 /** How long closing the store may take at least, even when the tick used up the budget. */
@@ -94,6 +100,8 @@ export class DigestService {
       logger: this.logger,
       policy: this.#options.policy,
       ...defined({ displayName: this.#options.displayName }),
+      ...defined({ canvasWriter: this.#options.canvasWriter }),
+      ...defined({ canvasHistory: this.#options.canvasHistory }),
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
     });

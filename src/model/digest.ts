@@ -3,6 +3,7 @@
  * the Slack surface; nothing here does I/O or reads the clock.
  */
 import { randomInt } from 'node:crypto';
+import type { DigestCanvas } from './canvas.ts';
 import type { ErrorCode } from './error-codes.ts';
 import type { Metric } from './metrics.ts';
 import type { Presentation } from './presentation.ts';
@@ -195,6 +196,8 @@ export interface Digest {
   readonly lastRun?: LastRun;
   /** The ranking the previous posted run showed, for rank changes. */
   readonly lastRanking?: readonly RankedAccount[];
+  /** The channel canvas it keeps, rewritten after each post; absent when it never kept one. */
+  readonly canvas?: DigestCanvas;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -204,7 +207,10 @@ export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
 > &
-  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account'>>;
+  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account'>> & {
+    /** Keep a channel canvas (`digest … canvas`). */
+    readonly canvas?: boolean;
+  };
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

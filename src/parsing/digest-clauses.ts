@@ -12,7 +12,7 @@ import type {
   WindowUnit,
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
-import { matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
+import { matchCanvas, matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
 import { type KnownWord, matchKnownWord } from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
@@ -37,6 +37,7 @@ export interface DigestClauses {
   postWhen: PostWhen;
   metric: Metric | 'default';
   presentation: Presentation;
+  canvas: boolean;
   at: TimeOfDay;
   window: WindowClause;
   known: KnownWord;
@@ -70,6 +71,7 @@ export const digestClauses: Clauses<DigestClauses> = {
   postWhen: matchPostWhen,
   metric: matchMetric,
   presentation: matchPresentation,
+  canvas: matchCanvas,
   at: matchAtTime,
   window: matchDigestWindow,
   known: matchKnownWord,
@@ -93,6 +95,8 @@ export interface DigestClauseValues {
   /** `by default` clears an edited digest's metric. */
   readonly metric: Metric | 'default' | undefined;
   readonly presentation: Presentation | undefined;
+  /** `canvas` (or `canvas on`): keep a channel canvas; `canvas off`: stop keeping it. */
+  readonly canvas: boolean | undefined;
 }
 
 /**
@@ -108,6 +112,7 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let postWhen: { value: PostWhen; fragment: string } | undefined;
   let metric: Metric | 'default' | undefined;
   let presentation: Presentation | undefined;
+  let canvas: boolean | undefined;
   const setMetric = (value: Metric | 'default', fragment: string): void => {
     if (metric !== undefined) throw digestErrors.repeatedOption(fragment, 'metric');
     metric = value;
@@ -153,6 +158,10 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
       case 'presentation':
         setPresentation(clause.value, clause.fragment);
         break;
+      case 'canvas':
+        if (canvas !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'canvas');
+        canvas = clause.value;
+        break;
       case 'known':
         if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
         if (clause.value.kind === 'format') {
@@ -178,7 +187,7 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
     }
   }
 
-  return { schedule, time, window, zone, top, postWhen, metric, presentation };
+  return { schedule, time, window, zone, top, postWhen, metric, presentation, canvas };
 }
 
 /** A lone `9am` or `17:30` the time grammar read as "today at that time": the digest's time. */

@@ -46,6 +46,8 @@ export interface DigestEdit {
   readonly metric?: Metric | 'default';
   readonly presentation?: Presentation;
   readonly postWhen?: PostWhen;
+  /** `canvas on|off`: keep a channel canvas, or stop keeping it. */
+  readonly canvas?: boolean;
 }
 
 /** A digest's settings after an edit, and what the grammar decided for its editor. */
@@ -56,6 +58,8 @@ export interface EditedDigest {
   readonly metric: Metric | undefined;
   readonly presentation: Presentation;
   readonly postWhen: PostWhen;
+  /** Set when the edit turns the canvas on or off. */
+  readonly canvas?: boolean;
   /** The schedule changed (its expression or zone): the next run is worked out again. */
   readonly scheduleChanged: boolean;
   readonly notes: readonly string[];
@@ -92,6 +96,7 @@ function editOf(found: DigestClauseValues): DigestEdit {
     ...(found.metric === undefined ? {} : { metric: found.metric }),
     ...(found.presentation === undefined ? {} : { presentation: found.presentation }),
     ...(found.postWhen === undefined ? {} : { postWhen: found.postWhen.value }),
+    ...(found.canvas === undefined ? {} : { canvas: found.canvas }),
   };
 }
 
@@ -132,6 +137,7 @@ export function applyDigestEdit(
     metric,
     presentation: edit.presentation ?? digest.presentation,
     postWhen: edit.postWhen ?? digest.postWhen,
+    ...(edit.canvas === undefined ? {} : { canvas: edit.canvas }),
     scheduleChanged:
       schedule.expression !== digest.schedule.expression || schedule.zone !== digest.schedule.zone,
     notes,

@@ -1,7 +1,8 @@
 /**
  * Clauses only a digest takes, beside the schedule, window, zone and top it shares with lookups:
  * when a run posts (`only when changed`, `only new`, `post always`), the metric it ranks by
- * (`by impressions`) and how it shows the ranking (`with table`, `with chart`).
+ * (`by impressions`), how it shows the ranking (`with table`, `with chart`) and whether it keeps
+ * a channel canvas (`canvas`, `canvas on|off`).
  */
 import type { PostWhen, Presentation } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
@@ -79,4 +80,22 @@ export const matchPresentation: Matcher<Presentation> = (tokens, at) => {
   const article = lowerAt(tokens, at + 1) === 'a' ? 1 : 0;
   const shown = presentationWords.get(lowerAt(tokens, at + 1 + article) ?? '');
   return shown === undefined ? undefined : { value: shown, next: at + 2 + article };
+};
+
+/**
+ * `canvas`, `with a canvas`, `and canvas`: keep a canvas in the channel, rewritten at each run;
+ * `canvas on` and `canvas off` (an edit) turn it on or off.
+ */
+export const matchCanvas: Matcher<boolean> = (tokens, at) => {
+  let i = at;
+  const lead = lowerAt(tokens, i);
+  if (lead === 'with' || lead === 'and' || lead === 'plus') {
+    i++;
+    if (lowerAt(tokens, i) === 'a') i++;
+  }
+  if (lowerAt(tokens, i) !== 'canvas') return undefined;
+  const state = lowerAt(tokens, i + 1);
+  if (state === 'on') return { value: true, next: i + 2 };
+  if (state === 'off') return { value: false, next: i + 2 };
+  return { value: true, next: i + 1 };
 };

@@ -54,6 +54,8 @@ export interface DigestSpec {
    * posts to its creator's DM when that account enters or leaves the top N.
    */
   readonly account?: string;
+  /** `canvas`: keep a canvas in the channel, rewritten after each post. */
+  readonly canvas?: boolean;
 }
 
 export type DigestCommand =
@@ -257,7 +259,7 @@ function readCreate(
     },
   );
   const found = collectClauses(scan.clauses);
-  const { time, window, zone, top, postWhen, metric, presentation } = found;
+  const { time, window, zone, top, postWhen, metric, presentation, canvas } = found;
   let { schedule } = found;
   const databases = uniqueDatabases(
     scan.databases,
@@ -265,6 +267,7 @@ function readCreate(
   );
   if (databases.length === 0) throw digestErrors.noDatabase(text.slice(start), kind);
   if (kind === 'watch') {
+    if (canvas !== undefined) throw digestErrors.watchCanvas();
     if (postWhen !== undefined && postWhen.value !== 'new') {
       throw digestErrors.watchCondition(postWhen.fragment);
     }
@@ -300,6 +303,7 @@ function readCreate(
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
       ...defined({ metric: metric === 'default' ? undefined : metric, account: person?.value }),
       presentation: presentation ?? 'list',
+      ...(canvas === true ? { canvas } : {}),
     },
     notes: built.notes,
   };

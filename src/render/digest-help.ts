@@ -46,14 +46,17 @@ export function renderDigestHelp(options: DigestHelpOptions = {}): SlackMessage 
         '*How many*: `top 20`, from 1 to 50 (default 10).\n' +
         '*When it posts*: every run, or `only when changed` (when the top N changes, in who or ' +
         'in order) or `only new` (when someone enters the top N); runs that do not post are ' +
-        'listed as skipped.',
+        'listed as skipped.\n' +
+        '*Canvas*: `canvas` keeps a canvas in the channel with the ranking and its history, ' +
+        'rewritten after each post.',
     ),
     section(
       '*Manage*\n' +
         `• \`${cmd} digests\`: this channel's digests, with buttons\n` +
         `• \`${cmd} digest pause <id>\`, \`resume <id>\`, \`run <id>\`, \`remove <id>\`\n` +
         `• \`${cmd} digest edit <id> <what changes>\`: a schedule or a time, a window, top N, ` +
-        '`by <metric>`, `in <zone>`, `with table` or `with chart`, `only when changed`; or the ' +
+        '`by <metric>`, `in <zone>`, `with table` or `with chart`, `only when changed`, ' +
+        '`canvas on|off`; or the ' +
         'Edit button\n' +
         'Only the creator of a digest or a workspace admin can change it.',
     ),

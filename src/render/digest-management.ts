@@ -7,6 +7,7 @@ import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } fro
 import type { Digest, LastRun, Outage, SkipReason } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
+import { canvasStateWords } from './digest-canvas.ts';
 import { type FailureFacts, failureWords, pauseReasonWords } from './digest-failures.ts';
 import { outageWords } from './digest-outages.ts';
 import {
@@ -94,7 +95,8 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
           '*Ranked by*',
           digest.metric === undefined ? undefined : metricName(digest.metric),
         ) +
-        optionalLine('*Shown as*', presentationWords(digest.presentation)),
+        optionalLine('*Shown as*', presentationWords(digest.presentation)) +
+        optionalLine('*Canvas*', canvasStateWords(digest)),
     ),
     section(
       runs.length > 0
@@ -307,6 +309,8 @@ function digestBlocks(
     lines.push('Next run: none while paused; Resume schedules the next one.');
   }
   lines.push(`Last run: ${lastRunWords(digest.lastRun, zone, options.now, digest.top)}`);
+  const canvas = canvasStateWords(digest);
+  if (canvas !== undefined) lines.push(`Canvas: ${escapeMrkdwn(canvas)}`);
   lines.push(
     `Created by ${digest.creatorId === options.viewerId ? 'you' : digestPerson(digest.creatorId)}`,
   );
@@ -337,7 +341,8 @@ function outageLine(outage: Outage, zone: string, now: Date): string {
   return `:double_vertical_bar: Digests in this workspace are on hold since ${zonedTime(outage.since, zone, now)}: ${escapeMrkdwn(outageWords(outage.cause))}. They resume by themselves once it works again; runs missed meanwhile show as skipped.`;
 }
 
-function skipWords(reason: SkipReason, top: number): string {
+/** Why a run was recorded without a post, in words. */
+export function skipWords(reason: SkipReason, top: number): string {
   switch (reason.kind) {
     case 'missed':
       return 'the app was not running at the time and the slot was too old to post late';

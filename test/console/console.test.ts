@@ -167,6 +167,29 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stdout).toContain('No digests in #C0CONSOLE yet.');
   });
 
+  it('writes the canvas of a digest that keeps one to ./exports/canvas-<channel>.md after its post', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'console-canvas-'));
+    try {
+      const app = startInProcess({ TZ: 'Europe/Paris' }, [], { cwd });
+      app.stdin.write('/influencers digest #bcsm every day at 8am top 2 canvas\n');
+      const created = await waitFor(() => /Digest ([0-9A-Z]{6}) created/.exec(app.stdout())?.[1]);
+      app.stdin.write(`/influencers digest run ${created}\n`);
+      const written = '[canvas of this channel written to exports/canvas-C0CONSOLE.md]';
+      await waitFor(() => (app.stdout().includes(written) ? true : undefined));
+      app.stdin.end();
+      const { code } = await app.exited;
+      expect(code).toBe(0);
+      expect(app.stdout().indexOf(written)).toBeGreaterThan(
+        app.stdout().indexOf('[digest posted in this channel]'),
+      );
+      const markdown = readFileSync(join(cwd, 'exports', 'canvas-C0CONSOLE.md'), 'utf8');
+      expect(markdown.startsWith('**Top 2 of \\#bcsm, ranked by mentions**')).toBe(true);
+      expect(markdown).toContain('| # | Account | Name | Mentions | Move |');
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
   it('prints the Block Kit JSON of the last answer on /json', async () => {
     const { stdout } = await runConsole('#hcsm yesterday\n/json\n');
     const json = stdout.slice(stdout.lastIndexOf('\n{\n'));

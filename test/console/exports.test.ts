@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { safeFileName, saveExport } from '../../src/console/exports.ts';
+import { safeFileName, saveCanvas, saveExport } from '../../src/console/exports.ts';
 
 let cwd: string;
 
@@ -53,5 +53,13 @@ describe('safeFileName', () => {
     const safe = safeFileName(`${'é'.repeat(300)}.csv`);
     expect(Buffer.byteLength(safe)).toBeLessThanOrEqual(240);
     expect(safe).toMatch(/^é+\.csv$/);
+  });
+});
+
+describe('saveCanvas', () => {
+  it("replaces the channel's canvas file at each run, as Slack replaces the document", async () => {
+    expect(await saveCanvas('C0CONSOLE', 'first run', cwd)).toBe('exports/canvas-C0CONSOLE.md');
+    expect(await saveCanvas('C0CONSOLE', 'second run', cwd)).toBe('exports/canvas-C0CONSOLE.md');
+    expect(await readFile(join(cwd, 'exports', 'canvas-C0CONSOLE.md'), 'utf8')).toBe('second run');
   });
 });

@@ -42,6 +42,18 @@ type Handler = (
 
 const responseUrlMaxUses = 5;
 
+/** A canvas as the fake keeps it: who made it, where it is tabbed, what it holds. */
+export interface FakeCanvas {
+  readonly id: string;
+  /** `channel`: a channel's own canvas; `standalone`: made with canvases.create. */
+  readonly kind: 'channel' | 'standalone';
+  /** `app`: made through the Web API by this app; `person`: made by someone in Slack. */
+  readonly by: 'app' | 'person';
+  readonly channelId: string | undefined;
+  readonly title: string | undefined;
+  markdown: string;
+}
+
 /**
  * Slack as the app sees it through the `fetch` injected into Bolt: answers the Web API methods the
  * app calls and response_url posts like Slack (including the 5-use limit), and records every call.
@@ -69,6 +81,13 @@ export class FakeSlack {
   readonly streams = new Map<string, FakeStream>();
   /** The status the upload URL answers with; anything but 200 refuses the bytes. */
   uploadStatus = 200;
+  /** Canvases by id, and each channel's own canvas. */
+  readonly canvases = new Map<string, FakeCanvas>();
+  readonly channelCanvases = new Map<string, string>();
+  /** A free workspace: Slack refuses `canvases.create` (apps' own canvases). */
+  freeTeam = false;
+  /** A plan without channel canvases: Slack refuses `conversations.canvases.create`. */
+  noChannelCanvases = false;
   /** Where uploads are posted: Slack answers files.getUploadURLExternal with a URL under it. */
   readonly uploadUrl = 'https://files.slack.test/upload/v1/';
   readonly #overrides = new Map<string, Handler>();
@@ -79,6 +98,7 @@ export class FakeSlack {
   readonly #fileIds = new Map<SlackCall, string>();
   #ts = 1_700_000_000;
   #files = 0;
+  #canvasCount = 0;
 
   constructor(options: FakeSlackOptions = {}) {
     this.apiUrl = options.apiUrl ?? 'https://slack.com/api/';
@@ -197,6 +217,83 @@ export class FakeSlack {
     return new Response(this.uploadStatus === 200 ? `OK - ${bytes.length}` : 'refused', {
       status: this.uploadStatus,
     });
+  }
+
+  /** Someone in Slack gives the channel a canvas of their own. */
+  personCanvas(channelId: string, markdown = 'Our channel notes'): FakeCanvas {
+    return this.#newCanvas({ kind: 'channel', by: 'person', channelId, title: 'Notes', markdown });
+  }
+
+  #newCanvas(canvas: Omit<FakeCanvas, 'id'>): FakeCanvas {
+    this.#canvasCount += 1;
+    const made = { id: `F0CANVAS${String(this.#canvasCount).padStart(4, '0')}`, ...canvas };
+    this.canvases.set(made.id, made);
+    if (made.kind === 'channel' && made.channelId !== undefined) {
+      this.channelCanvases.set(made.channelId, made.id);
+    }
+    return made;
+  }
+
+  /** The canvas methods as Slack documents them, for the app's own canvases. */
+  #canvasAnswer(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const markdownOf = (content: unknown) => {
+      const doc = content as { type?: unknown; markdown?: unknown } | undefined;
+      return doc?.type === 'markdown' && typeof doc.markdown === 'string' ? doc.markdown : '';
+    };
+    const channelId = typeof args.channel_id === 'string' ? args.channel_id : undefined;
+    const title = typeof args.title === 'string' ? args.title : undefined;
+    switch (method) {
+      case 'conversations.canvases.create': {
+        if (this.noChannelCanvases) {
+          return { ok: false, error: 'team_tier_cannot_create_channel_canvases' };
+        }
+        if (channelId === undefined) return { ok: false, error: 'invalid_arguments' };
+        if (this.channelCanvases.has(channelId)) {
+          return { ok: false, error: 'channel_canvas_already_exists' };
+        }
+        const markdown = markdownOf(args.document_content);
+        const made = this.#newCanvas({ kind: 'channel', by: 'app', channelId, title, markdown });
+        return { ok: true, canvas_id: made.id };
+      }
+      case 'canvases.create': {
+        if (this.freeTeam) {
+          return { ok: false, error: 'free_teams_cannot_create_standalone_canvases' };
+        }
+        const markdown = markdownOf(args.document_content);
+        const made = this.#newCanvas({ kind: 'standalone', by: 'app', channelId, title, markdown });
+        return { ok: true, canvas_id: made.id };
+      }
+      default: {
+        const canvas = this.canvases.get(String(args.canvas_id));
+        if (canvas === undefined) return { ok: false, error: 'canvas_not_found' };
+        const changes = args.changes;
+        // Slack takes one operation per call.
+        if (!Array.isArray(changes) || changes.length !== 1) {
+          return { ok: false, error: 'invalid_arguments' };
+        }
+        const change = changes[0] as {
+          operation?: unknown;
+          section_id?: unknown;
+          document_content?: unknown;
+        };
+        const markdown = markdownOf(change.document_content);
+        switch (change.operation) {
+          case 'replace':
+            if (change.section_id !== undefined)
+              return { ok: false, error: 'canvas_editing_failed' };
+            canvas.markdown = markdown;
+            return { ok: true };
+          case 'insert_at_end':
+            canvas.markdown += `\n${markdown}`;
+            return { ok: true };
+          case 'insert_at_start':
+            canvas.markdown = `${markdown}\n${canvas.markdown}`;
+            return { ok: true };
+          default:
+            return { ok: false, error: 'canvas_editing_failed' };
+        }
+      }
+    }
   }
 
   /** The files uploaded and completed, in order: what a person finds in the conversation. */
@@ -398,6 +495,10 @@ export class FakeSlack {
         return { ok: true };
       case 'files.completeUploadExternal':
         return { ok: true, files: args.files };
+      case 'conversations.canvases.create':
+      case 'canvases.create':
+      case 'canvases.edit':
+        return this.#canvasAnswer(method, args);
       default:
         return { ok: false, error: 'unknown_method' };
     }

@@ -7,6 +7,7 @@
  * changing the words never touches stored rows.
  */
 import type { ErrorCode } from '../../errors.ts';
+import { canvasKinds, canvasProblems, type DigestCanvas } from '../../model/canvas.ts';
 import { defined } from '../../model/defined.ts';
 import {
   type Digest,
@@ -143,6 +144,24 @@ export function rowToOutage(row: SqlRow): Outage {
   };
 }
 
+/** The digest's canvas as its row keeps it; absent when it keeps none and never had one. */
+export function rowToCanvas(row: SqlRow): DigestCanvas | undefined {
+  const enabled = Number(row.canvas ?? 0) === 1;
+  const id = typeof row.canvas_id === 'string' && row.canvas_id !== '' ? row.canvas_id : undefined;
+  if (!enabled && id === undefined) return undefined;
+  const kind = canvasKinds.find((known) => known === row.canvas_kind) ?? 'channel';
+  const problem = canvasProblems.find((known) => known === row.canvas_problem);
+  const told = String(row.canvas_told ?? '')
+    .split(' ')
+    .flatMap((word) => canvasProblems.filter((known) => known === word));
+  return {
+    enabled,
+    ...(id === undefined ? {} : { canvas: { id, kind } }),
+    ...(problem === undefined ? {} : { problem }),
+    told,
+  };
+}
+
 export function rowToDigest(row: SqlRow): Digest {
   const lastRunSlot = optionalDate(row.last_run_slot);
   let lastRun: LastRun | undefined;
@@ -161,6 +180,7 @@ export function rowToDigest(row: SqlRow): Digest {
     row.last_ranking === null || row.last_ranking === undefined
       ? undefined
       : fromJson<RankedAccount[]>(row.last_ranking);
+  const canvas = rowToCanvas(row);
   return {
     id: String(row.id),
     teamId: String(row.team_id),
@@ -180,6 +200,7 @@ export function rowToDigest(row: SqlRow): Digest {
     nextRunAt: toDate(row.next_run_at),
     ...(lastRun ? { lastRun } : {}),
     ...(lastRanking ? { lastRanking } : {}),
+    ...defined({ canvas }),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };

@@ -4,9 +4,11 @@
  * milliseconds and JSON as text; PostgreSQL uses timestamptz and jsonb) plus its own claim query.
  */
 import { DigestNotFoundError } from '../../errors.ts';
+import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
 import { SqlSightings } from '../../requests/sightings.ts';
+import { CanvasRecords } from './canvases.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -120,6 +122,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
   readonly #unconfirmed: UnconfirmedRecords;
+  readonly #canvases: CanvasRecords;
 
   constructor(executor: SqlExecutor) {
     super(executor);
@@ -127,6 +130,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     this.dialect = executor.dialect;
     this.#sightings = new SqlSightings(executor);
     this.#unconfirmed = new UnconfirmedRecords(executor);
+    this.#canvases = new CanvasRecords(executor);
   }
 
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {
@@ -147,9 +151,9 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, post_when, metric, presentation, account, status, consecutive_failures,
+             top, post_when, metric, presentation, account, canvas, status, consecutive_failures,
              next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, 'active', 0, $9, $10, $10)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, 'active', 0, $9, $10, $10)
            RETURNING *`,
           [
             id,
@@ -166,6 +170,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.metric ?? null,
             input.presentation ?? 'list',
             input.account ?? null,
+            input.canvas === true ? 1 : 0,
           ],
         );
         const row = rows[0];
@@ -224,7 +229,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       `UPDATE digests SET schedule = $2, run_window = $3, top = $4, presentation = $6,
          post_when = $7, next_run_at = COALESCE($8, next_run_at), updated_at = $9,
          last_ranking = CASE WHEN metric IS NOT DISTINCT FROM $5 THEN last_ranking END,
-         metric = $5
+         metric = $5,
+         canvas = COALESCE($10, canvas),
+         canvas_told = CASE WHEN $10 = 1 AND canvas = 0 THEN NULL ELSE canvas_told END,
+         canvas_problem = CASE WHEN $10 = 1 AND canvas = 0 THEN NULL ELSE canvas_problem END
        WHERE id = $1 RETURNING *`,
       [
         id,
@@ -236,6 +244,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
         settings.postWhen,
         settings.nextRunAt ?? null,
         now,
+        settings.canvas === undefined ? null : settings.canvas ? 1 : 0,
       ],
     );
     if (!rows[0]) throw new DigestNotFoundError(id);
@@ -522,6 +531,22 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     now: Date,
   ): Promise<BeginDeliveryResult> {
     return this.#unconfirmed.retake(digestId, slot, owner, by, now);
+  }
+
+  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void> {
+    return this.#canvases.record(id, write, now);
+  }
+
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean> {
+    return this.#canvases.claimCreation(id, now, until);
+  }
+
+  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean> {
+    return this.#canvases.markTold(id, problem);
+  }
+
+  recentDeliveries(digestId: string, limit: number): Promise<Delivery[]> {
+    return this.#canvases.recentDeliveries(digestId, limit);
   }
 
   close(): Promise<void> {

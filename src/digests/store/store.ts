@@ -22,6 +22,7 @@
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
 import type { ErrorCode } from '../../errors.ts';
+import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type {
   Digest,
   ErrorDetail,
@@ -162,6 +163,8 @@ export type DigestSettings = Pick<
   'schedule' | 'window' | 'top' | 'presentation' | 'postWhen'
 > & {
   readonly metric: Digest['metric'];
+  /** Keep a channel canvas or stop keeping one; absent leaves it as it is. */
+  readonly canvas?: boolean;
   /** Set when the schedule changed: the digest's next slot from now on. */
   readonly nextRunAt?: Date;
 };
@@ -311,5 +314,24 @@ export interface DigestStore extends Sightings {
    * is no longer paused for that (a person resumed or removed it meanwhile).
    */
   resumeFromGone(id: string, now: Date, nextRunAt: Date): Promise<Digest | undefined>;
+
+  /**
+   * Records a canvas write of the digest: the canvas written (which replaces the one recorded) and
+   * no problem, or the write's problem (the canvas recorded stays).
+   */
+  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void>;
+  /**
+   * Takes the creation of the digest's canvas until `until`, so that of runners writing it at
+   * once (a scheduled run beside Run now, two instances) only one creates it; true for that one.
+   * False once a canvas is recorded, or while another runner holds it. `recordCanvas` releases it.
+   */
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean>;
+  /**
+   * Marks `problem` told to the digest's creator; true for the one caller that marked it, so the
+   * creator is told once per problem however many instances meet it.
+   */
+  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean>;
+  /** The digest's latest delivery records, newest slot first, at most `limit`. */
+  recentDeliveries(digestId: string, limit: number): Promise<Delivery[]>;
   close(): Promise<void>;
 }

@@ -266,6 +266,14 @@ export const digestErrors = {
     );
   },
 
+  watchCanvas(): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `A watch tells you alone in a DM, so it keeps no channel canvas: create a digest with one instead. Try: ${exampleCommand('digest #hcsm every monday at 9am canvas')}`,
+      'canvas',
+    );
+  },
+
   watchCondition(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',

@@ -1,7 +1,8 @@
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { blocksFallbackPoster } from './blocks-fallback.ts';
-import { backgroundWebClient, SlackDigestPoster } from './poster.ts';
+import { SlackCanvasWriter } from './canvas.ts';
+import { backgroundWebClient, SlackDigestPoster, singleAttemptTwin } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
 
 export interface SlackDigestOutletOptions {
@@ -12,7 +13,7 @@ export interface SlackDigestOutletOptions {
 }
 
 /**
- * Where digests post and how their creators are named: the background Web API client (retried,
+ * Where digests post, where their canvases are written, and how their creators are named: the background Web API client (retried,
  * unlike the interactive one), the poster with the blocks fallback, and the creators' display
  * names from one users.info cache. The app's timer and `digests run-due` both take it from here,
  * so a digest posts the same way whichever of them runs it.
@@ -35,5 +36,10 @@ export function slackDigestOutlet(
       posterLogger,
     ),
     displayName: displayNames(directory, client),
+    canvasWriter: new SlackCanvasWriter({
+      client,
+      createClient: singleAttemptTwin(client),
+      logger: logger.child({ component: 'digest-canvas' }),
+    }),
   };
 }

@@ -9,6 +9,10 @@ export const webApiScopes = {
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
   'auth.test': [],
+  // A digest's channel canvas: the channel's own, else one of the app's tabbed in the channel.
+  'canvases.create': ['canvases:write'],
+  'canvases.edit': ['canvases:write'],
+  'conversations.canvases.create': ['canvases:write'],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
   // Streamed answers in agent conversations (the Web API client's chatStream helper).

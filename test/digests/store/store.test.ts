@@ -6,6 +6,7 @@ import { openDigestStore } from '../../../src/digests/store/open.ts';
 import { postgresConnectionConfig } from '../../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../helpers.ts';
+import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
 import { type StoreFixture, storeContract } from './store-contract.ts';
 
@@ -13,6 +14,7 @@ import { type StoreFixture, storeContract } from './store-contract.ts';
 function contracts(name: string, open: () => Promise<StoreFixture>): void {
   storeContract(name, open);
   followUpContract(name, open);
+  canvasContract(name, open);
 }
 
 contracts('SQLite :memory:', async () => {

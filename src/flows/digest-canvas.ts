@@ -1,0 +1,145 @@
+/**
+ * A digest's channel canvas, rewritten after each post (`DigestRunner`'s `afterPost`): the whole
+ * document rendered from the run and the digest's history, written by the surface's
+ * `CanvasWriter` (Slack's canvas API, or a file in the console), its outcome recorded, and the
+ * creator told once per problem. Nothing here can stop or delay a post: it starts once the post
+ * is recorded, and every failure is logged and recorded, never thrown.
+ */
+import type { PostedRun } from '../digests/runner.ts';
+import type { DigestStore } from '../digests/store/store.ts';
+import type { Logger } from '../logger.ts';
+import type { CanvasWriter } from '../model/canvas.ts';
+import type { Digest } from '../model/digest.ts';
+import type { SlackMessage } from '../model/message.ts';
+import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvas.ts';
+import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/digest-canvas.ts';
+import { failureWords } from '../render/digest-failures.ts';
+import { skipWords } from '../render/digest-management.ts';
+
+/**
+ * The earlier runs a digest's canvas lists, newest first, before the run at `slot`. `digest` is
+ * the digest as the run found it (its `lastRanking` is the previous posted run's).
+ */
+export type CanvasHistory = (digest: Digest, slot: Date) => Promise<CanvasHistoryEntry[]>;
+
+/**
+ * The history from what the store keeps of every slot, its delivery record: when each run was,
+ * and why it did not post. A posted run's top 3 is known only for the latest one, from the
+ * ranking kept to compare the next run with; the others say they posted.
+ */
+export function deliveriesHistory(store: DigestStore): CanvasHistory {
+  return async (digest, slot) => {
+    const records = await store.recentDeliveries(digest.id, canvasHistoryMaxEntries + 1);
+    let ranking = digest.lastRanking;
+    return records
+      .filter((record) => record.slot.getTime() < slot.getTime())
+      .slice(0, canvasHistoryMaxEntries)
+      .map((record): CanvasHistoryEntry => {
+        const at = record.slot;
+        switch (record.status) {
+          case 'posted': {
+            const top = ranking?.slice(0, 3).map((account) => ({ handle: account.screenName }));
+            // Only the newest posted run's ranking is kept.
+            ranking = undefined;
+            return top === undefined
+              ? { at, top: [], newcomers: [], note: 'posted; its ranking is in the channel' }
+              : { at, top, newcomers: [] };
+          }
+          case 'skipped':
+            return {
+              at,
+              top: [],
+              newcomers: [],
+              note: `not posted: ${skipWords(record.skipReason ?? { kind: 'missed' }, digest.top)}`,
+            };
+          case 'failed':
+            return {
+              at,
+              top: [],
+              newcomers: [],
+              note: `failed: ${failureWords(record.errorCode ?? 'unknown', record.errorDetail)}`,
+            };
+          default:
+            return { at, top: [], newcomers: [], note: 'unconfirmed: it may be missing' };
+        }
+      });
+  };
+}
+
+/**
+ * How long one runner holds a canvas's creation: well past the Slack client's timeouts, so a
+ * creation still going is never repeated beside it; one cut short by a crash frees it after this.
+ */
+export const canvasCreationHoldMs = 5 * 60_000;
+
+export interface DigestCanvasesOptions {
+  readonly store: DigestStore;
+  readonly writer: CanvasWriter;
+  /** A DM to the digest's creator. */
+  readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+  readonly history: CanvasHistory;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** The slash command the notices name; `/influencers` when absent. */
+  readonly command?: string;
+}
+
+export class DigestCanvases {
+  readonly #options: DigestCanvasesOptions;
+
+  constructor(options: DigestCanvasesOptions) {
+    this.#options = options;
+  }
+
+  /** Rewrites the canvas of a digest that keeps one, after `run` posted. Never throws. */
+  async afterPost(run: PostedRun): Promise<void> {
+    const { store, writer, history, logger, now } = this.#options;
+    const digestId = run.digest.id;
+    try {
+      // The canvas state as stored now: an edit may have turned it off since the claim.
+      const digest = await store.get(digestId);
+      const state = digest?.canvas;
+      if (digest === undefined || state === undefined || !state.enabled) return;
+      if (state.canvas === undefined) {
+        const at = now();
+        const until = new Date(at.getTime() + canvasCreationHoldMs);
+        if (!(await store.claimCanvasCreation(digestId, at, until))) {
+          logger.info({ digestId }, 'another run is creating the digest canvas; leaving it to it');
+          return;
+        }
+      }
+      const document = renderDigestCanvas(
+        digest,
+        run.query,
+        run.result,
+        run.changes,
+        await history(run.digest, run.slot),
+        now(),
+      );
+      const write = await writer.write(digest.channelId, state.canvas, document);
+      await store.recordCanvas(digestId, write, now());
+      if (write.kind === 'written') return;
+      logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
+      if (state.told.includes(write.problem)) return;
+      if (!(await store.markCanvasTold(digestId, write.problem))) return;
+      await this.#tell(digest, write.problem);
+    } catch (error) {
+      logger.warn({ err: error, digestId }, 'could not keep the digest canvas');
+    }
+  }
+
+  async #tell(digest: Digest, problem: Parameters<typeof renderCanvasProblemNotice>[1]) {
+    const { notifyCreator, logger, command } = this.#options;
+    try {
+      await notifyCreator(
+        digest.creatorId,
+        renderCanvasProblemNotice(digest, problem, command === undefined ? {} : { command }),
+      );
+    } catch (error) {
+      logger.warn(
+        { err: error, digestId: digest.id },
+        'could not tell the creator about the canvas',
+      );
+    }
+  }
+}

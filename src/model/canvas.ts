@@ -1,0 +1,84 @@
+/**
+ * A canvas the app keeps in a channel as its standing report, rewritten whole at each update. Plain
+ * data shared by whatever keeps one (a digest, a leaderboard), the store and the Slack writer;
+ * nothing here knows whose report it is.
+ */
+
+/**
+ * `channel`: the channel's own canvas, created by the app (`conversations.canvases.create`);
+ * `standalone`: a canvas of the app's own tabbed in the channel (`canvases.create` with
+ * `channel_id`), made when the channel's canvas belongs to someone else.
+ */
+export type CanvasKind = 'channel' | 'standalone';
+
+export const canvasKinds: readonly CanvasKind[] = ['channel', 'standalone'];
+
+/** A canvas the app created, so the only kind it ever edits. */
+export interface CanvasRef {
+  readonly id: string;
+  readonly kind: CanvasKind;
+}
+
+/**
+ * Why a canvas could not be written. Each is put into words once, where it is shown.
+ * - `channel_canvas_taken`: the channel has a canvas of someone else's and the workspace's plan
+ *   refuses the app one of its own (`free_teams_cannot_create_standalone_canvases`);
+ * - `canvases_unavailable`: the workspace's plan has no channel canvases
+ *   (`team_tier_cannot_create_channel_canvases`);
+ * - `editing_failed`: Slack could not apply the edit (`canvas_editing_failed`,
+ *   `canvas_creation_failed`);
+ * - `not_allowed`: Slack refused the app this canvas or channel (`not_allowed`,
+ *   `restricted_action`, `not_in_channel`, `channel_not_found`, `is_archived`...);
+ * - `missing_scope`: the app was installed before it asked for `canvases:write`;
+ * - `slack_failed`: anything else (rate limits beyond the client's retries, Slack unreachable).
+ */
+export type CanvasProblem =
+  | 'channel_canvas_taken'
+  | 'canvases_unavailable'
+  | 'editing_failed'
+  | 'not_allowed'
+  | 'missing_scope'
+  | 'slack_failed';
+
+export const canvasProblems: readonly CanvasProblem[] = [
+  'channel_canvas_taken',
+  'canvases_unavailable',
+  'editing_failed',
+  'not_allowed',
+  'missing_scope',
+  'slack_failed',
+];
+
+/** What a canvas holds: its title (the canvas shows it as the heading) and its markdown. */
+export interface CanvasDocument {
+  readonly title: string;
+  readonly markdown: string;
+}
+
+/** How a write ended: the canvas written (perhaps newly created), or why not. */
+export type CanvasWrite =
+  | { readonly kind: 'written'; readonly canvas: CanvasRef }
+  | { readonly kind: 'failed'; readonly problem: CanvasProblem };
+
+/**
+ * Writes a report canvas in a channel. With `canvas` (one the app created before) it replaces that
+ * canvas's whole document; without it, or when that canvas is gone, it creates one. It never edits
+ * a canvas the app did not create, and never throws: every failure is a `CanvasProblem`.
+ */
+export interface CanvasWriter {
+  write(
+    channelId: string,
+    canvas: CanvasRef | undefined,
+    document: CanvasDocument,
+  ): Promise<CanvasWrite>;
+}
+
+/** A digest's canvas: whether it keeps one, the one it keeps, and what went wrong last. */
+export interface DigestCanvas {
+  readonly enabled: boolean;
+  readonly canvas?: CanvasRef;
+  /** The last write's problem; absent once a write succeeds. */
+  readonly problem?: CanvasProblem;
+  /** The problems its creator was told about, each once. */
+  readonly told: readonly CanvasProblem[];
+}

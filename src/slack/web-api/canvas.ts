@@ -1,0 +1,145 @@
+/**
+ * A report canvas in a channel, written through Slack's canvas API for whoever keeps one (a
+ * digest, a leaderboard): nothing here knows whose report it is.
+ *
+ * - Created as the channel's canvas (`conversations.canvases.create`). When the channel has one
+ *   already (`channel_canvas_already_exists`), it belongs to someone else and is never touched: the
+ *   app creates a canvas of its own tabbed in the channel (`canvases.create` with `channel_id`),
+ *   which free plans refuse (`free_teams_cannot_create_standalone_canvases`).
+ * - Rewritten with one `canvases.edit` whose single `replace` operation, without `section_id`,
+ *   replaces the whole document: Slack takes one operation per call, and tables cannot be removed
+ *   section by section. Only canvases the app created are ever edited (the caller passes back the
+ *   reference a write returned); one deleted since (`canvas_not_found`) is created again.
+ * - Creation is not idempotent, so it goes through a client that never retries: a timeout after
+ *   Slack created the canvas must not create a second one. An edit replaces the same document
+ *   however often it is sent, so it keeps the background client's retries.
+ */
+import type { WebClient } from '@slack/web-api';
+import { type Logger, silentLogger } from '../../logger.ts';
+import type {
+  CanvasDocument,
+  CanvasProblem,
+  CanvasRef,
+  CanvasWrite,
+  CanvasWriter,
+} from '../../model/canvas.ts';
+import { slackErrorString, slackFailure } from './client.ts';
+
+/** Slack's error strings for a canvas, and the problem each is. */
+const canvasProblemsBySlackError: Readonly<Record<string, CanvasProblem>> = {
+  free_teams_cannot_create_standalone_canvases: 'channel_canvas_taken',
+  team_tier_cannot_create_channel_canvases: 'canvases_unavailable',
+  canvas_editing_failed: 'editing_failed',
+  canvas_creation_failed: 'editing_failed',
+  canvas_disabled_user_team: 'canvases_unavailable',
+  not_allowed: 'not_allowed',
+  access_denied: 'not_allowed',
+  restricted_action: 'not_allowed',
+  not_in_channel: 'not_allowed',
+  channel_not_found: 'not_allowed',
+  is_archived: 'not_allowed',
+  channel_is_archived: 'not_allowed',
+  missing_scope: 'missing_scope',
+};
+
+/** A canvas the app made that is no longer there: it is created anew. */
+const goneErrors = new Set(['canvas_not_found', 'file_not_found', 'file_deleted']);
+
+/** What a Slack failure of a canvas call is: a problem, or a canvas gone. */
+export function canvasProblemOf(error: unknown): CanvasProblem | 'gone' {
+  const slackError = slackErrorString(error);
+  if (slackError === undefined) return 'slack_failed';
+  if (goneErrors.has(slackError)) return 'gone';
+  return canvasProblemsBySlackError[slackError] ?? 'slack_failed';
+}
+
+export interface SlackCanvasWriterOptions {
+  /** For `canvases.edit`, which may be retried. */
+  readonly client: WebClient;
+  /** For the two creation calls: a client that never retries (see above). */
+  readonly createClient?: WebClient;
+  readonly logger?: Logger;
+}
+
+export class SlackCanvasWriter implements CanvasWriter {
+  readonly #client: WebClient;
+  readonly #createClient: WebClient;
+  readonly #logger: Logger;
+
+  constructor(options: SlackCanvasWriterOptions) {
+    this.#client = options.client;
+    this.#createClient = options.createClient ?? options.client;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  async write(
+    channelId: string,
+    canvas: CanvasRef | undefined,
+    document: CanvasDocument,
+  ): Promise<CanvasWrite> {
+    if (canvas !== undefined) {
+      try {
+        await this.#client.canvases.edit({
+          canvas_id: canvas.id,
+          changes: [{ operation: 'replace', document_content: markdownOf(document) }],
+        });
+        return { kind: 'written', canvas };
+      } catch (error) {
+        const problem = this.#problem(error, 'canvases.edit', channelId);
+        if (problem !== 'gone') return { kind: 'failed', problem };
+        this.#logger.info(
+          { channelId, canvasId: canvas.id },
+          'the canvas is gone; creating it anew',
+        );
+      }
+    }
+    return this.#create(channelId, document);
+  }
+
+  async #create(channelId: string, document: CanvasDocument): Promise<CanvasWrite> {
+    try {
+      const created = await this.#createClient.conversations.canvases.create({
+        channel_id: channelId,
+        title: document.title,
+        document_content: markdownOf(document),
+      });
+      return written(created.canvas_id, 'channel');
+    } catch (error) {
+      if (slackErrorString(error) !== 'channel_canvas_already_exists') {
+        return this.#failed(error, 'conversations.canvases.create', channelId);
+      }
+    }
+    // The channel's canvas is someone else's: one of the app's own, tabbed in the channel.
+    try {
+      const created = await this.#createClient.canvases.create({
+        title: document.title,
+        channel_id: channelId,
+        document_content: markdownOf(document),
+      });
+      return written(created.canvas_id, 'standalone');
+    } catch (error) {
+      return this.#failed(error, 'canvases.create', channelId);
+    }
+  }
+
+  #failed(error: unknown, method: string, channelId: string): CanvasWrite {
+    const problem = this.#problem(error, method, channelId);
+    // A canvas just created cannot be gone: whatever says so is Slack failing.
+    return { kind: 'failed', problem: problem === 'gone' ? 'slack_failed' : problem };
+  }
+
+  #problem(error: unknown, method: string, channelId: string): CanvasProblem | 'gone' {
+    const problem = canvasProblemOf(error);
+    this.#logger.warn({ ...slackFailure(error, method), channelId, problem }, 'canvas not written');
+    return problem;
+  }
+}
+
+function markdownOf(document: CanvasDocument) {
+  return { type: 'markdown' as const, markdown: document.markdown };
+}
+
+function written(id: unknown, kind: CanvasRef['kind']): CanvasWrite {
+  if (typeof id !== 'string' || id === '') return { kind: 'failed', problem: 'slack_failed' };
+  return { kind: 'written', canvas: { id, kind } };
+}

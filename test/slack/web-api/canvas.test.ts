@@ -1,0 +1,103 @@
+import { WebClient } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { canvasProblemOf, SlackCanvasWriter } from '../../../src/slack/web-api/canvas.ts';
+import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
+import { FakeSlack } from '../../helpers/fake-slack.ts';
+
+const channel = 'C0HCSM0001';
+const document = { title: 'Top 10 of #hcsm', markdown: '**Top 10 of \\#hcsm**\n\n| # |\n| --- |' };
+
+function writerFor(slack: FakeSlack): SlackCanvasWriter {
+  const client = new WebClient('xoxb-canvas', singleAttemptClientOptions({ fetch: slack.fetch }));
+  return new SlackCanvasWriter({ client });
+}
+
+describe('SlackCanvasWriter', () => {
+  it("creates the channel's canvas when it has none, with the title and markdown", async () => {
+    const slack = new FakeSlack();
+    const write = await writerFor(slack).write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'channel' } });
+    const [call] = slack.api('conversations.canvases.create');
+    expect(call?.args).toMatchObject({
+      channel_id: channel,
+      title: document.title,
+      document_content: { type: 'markdown', markdown: document.markdown },
+    });
+    expect(slack.canvases.get('F0CANVAS0001')?.markdown).toBe(document.markdown);
+  });
+
+  it("makes a canvas of its own tabbed in the channel when the channel's is someone else's", async () => {
+    const slack = new FakeSlack();
+    const theirs = slack.personCanvas(channel);
+    const write = await writerFor(slack).write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0002', kind: 'standalone' } });
+    expect(slack.api('canvases.create')[0]?.args).toMatchObject({ channel_id: channel });
+    expect(slack.api('canvases.edit')).toHaveLength(0);
+    expect(theirs.markdown).toBe('Our channel notes');
+  });
+
+  it("says the channel's canvas is taken on a free plan, and edits nothing", async () => {
+    const slack = new FakeSlack();
+    slack.freeTeam = true;
+    slack.personCanvas(channel);
+    const write = await writerFor(slack).write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'failed', problem: 'channel_canvas_taken' });
+    expect(slack.api('canvases.edit')).toHaveLength(0);
+  });
+
+  it('says canvases are not available on a plan without channel canvases', async () => {
+    const slack = new FakeSlack();
+    slack.noChannelCanvases = true;
+    expect(await writerFor(slack).write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem: 'canvases_unavailable',
+    });
+  });
+
+  it('rewrites its canvas with one edit whose single replace has no section', async () => {
+    const slack = new FakeSlack();
+    const writer = writerFor(slack);
+    const first = await writer.write(channel, undefined, document);
+    if (first.kind !== 'written') throw new Error('not written');
+    const next = { ...document, markdown: 'the whole new document' };
+    expect(await writer.write(channel, first.canvas, next)).toEqual(first);
+    const edits = slack.api('canvases.edit');
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.args.changes).toEqual([
+      { operation: 'replace', document_content: { type: 'markdown', markdown: next.markdown } },
+    ]);
+    expect(slack.canvases.get(first.canvas.id)?.markdown).toBe('the whole new document');
+    expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+  });
+
+  it('creates its canvas anew when it was deleted', async () => {
+    const slack = new FakeSlack();
+    const write = await writerFor(slack).write(
+      channel,
+      { id: 'F0GONE0001', kind: 'channel' },
+      document,
+    );
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'channel' } });
+  });
+
+  it.each([
+    ['canvas_editing_failed', 'editing_failed'],
+    ['not_allowed', 'not_allowed'],
+    ['missing_scope', 'missing_scope'],
+    ['free_teams_cannot_create_standalone_canvases', 'channel_canvas_taken'],
+    ['internal_error', 'slack_failed'],
+  ])('classifies %s as %s', async (error, problem) => {
+    const slack = new FakeSlack();
+    slack.override('canvases.edit', () => ({ ok: false, error }));
+    const write = await writerFor(slack).write(
+      channel,
+      { id: 'F0CANVAS0009', kind: 'standalone' },
+      document,
+    );
+    expect(write).toEqual({ kind: 'failed', problem });
+  });
+
+  it('reads a failure that is not a Slack answer as Slack failing', () => {
+    expect(canvasProblemOf(new Error('socket hang up'))).toBe('slack_failed');
+  });
+});
