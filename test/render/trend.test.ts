@@ -115,6 +115,23 @@ describe('renderTrend', () => {
     expect(message.text).toBe('Weekly trend for #hcsm, Oct 26–Nov 21: @Carol, @bob, @alice');
   });
 
+  it('says who a filter kept and what ranks them when this app chose, not the service', () => {
+    const chosen: LookupRequest = {
+      ...trend,
+      stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
+      orderBy: 'followers',
+    };
+    const pooled = rankings.map(({ period, result }) => ({
+      period,
+      result: { ...result, selection: { pool: 500, matched: result.influencers.length } },
+    }));
+    expect(texts(renderTrend(chosen, pooled).blocks)[1]).toBe(
+      '4 weeks, Oct 26–Nov 21, the last one so far · ranked by followers, among the top 500 by ' +
+        "mentions · Doctors, excluding Pharma orgs among each week's top 500 by mentions · " +
+        'queried in America/New_York',
+    );
+  });
+
   it('tables the latest top N by rank and metric in each week, – where not ranked', () => {
     expect(cellTexts(message)).toEqual([
       ['Influencer', 'Oct 26', 'Nov 2', 'Nov 9', 'Nov 16 · so far'],
