@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { renderStepSummary, stepTopOutOfRange } from '../../src/render/workflow-step.ts';
+import { actionIds } from '../../src/render/ids.ts';
+import {
+  renderStepSummary,
+  stepSummaryOf,
+  stepTopOutOfRange,
+} from '../../src/render/workflow-step.ts';
 import { influencer, lookup, now } from './helpers.ts';
 
 describe('renderStepSummary', () => {
@@ -56,6 +61,113 @@ describe('renderStepSummary', () => {
     expect(
       renderStepSummary({ ...lookup, top: 50 }, { influencers }, now).length,
     ).toBeLessThanOrEqual(3000);
+  });
+});
+
+describe('renderStepSummary of a ranking chosen here', () => {
+  const people = {
+    influencers: [
+      influencer({
+        rank: 1,
+        screenName: 'alice',
+        displayName: 'Alice',
+        followersCount: 12_345,
+        metrics: { mentions: 8 },
+      }),
+    ],
+    selection: { pool: 500, matched: 37 },
+  };
+
+  it('says who was kept of the top 500 and shows followers when they rank', () => {
+    const summary = renderStepSummary(
+      {
+        ...lookup,
+        top: 1,
+        stakeholders: { include: ['Doctor'], exclude: [] },
+        orderBy: 'followers',
+      },
+      people,
+      now,
+    );
+    expect(summary).toBe(
+      [
+        '*Top influencer for #hcsm*, Nov 14 – Nov 20, whole days, EST, ranked by followers, among the top 500 by mentions',
+        'Doctors among the top 500 by mentions: 37 · showing 1',
+        '1. Alice (@alice) · 12.3K followers',
+      ].join('\n'),
+    );
+  });
+
+  it('says who was looked for when the filter kept nobody', () => {
+    const summary = renderStepSummary(
+      { ...lookup, stakeholders: { include: ['Caregiver'], exclude: [] } },
+      { influencers: [], selection: { pool: 500, matched: 0 } },
+      now,
+    );
+    expect(summary).toBe(
+      'No influencers found for #hcsm, Nov 14 – Nov 20, whole days, EST.\n' +
+        'Caregivers among the top 500 by mentions: 0 · showing 0',
+    );
+  });
+});
+
+describe('stepSummaryOf', () => {
+  it('reads an answer as mrkdwn: the title in bold, each block in order, no buttons', () => {
+    const summary = stepSummaryOf({
+      text: 'fallback',
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: 'Weekly trend for *#hcsm*' } },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: '4 weeks' }] },
+        { type: 'section', text: { type: 'mrkdwn', text: '*@carol* leads.' } },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: actionIds.shareAnswer,
+              text: { type: 'plain_text', text: 'Share in channel' },
+            },
+          ],
+        },
+      ],
+    });
+    expect(summary).toBe('*Weekly trend for ∗#hcsm∗*\n4 weeks\n*@carol* leads.');
+  });
+
+  it('writes a table as text, as a workspace without tables shows it', () => {
+    const summary = stepSummaryOf({
+      text: 'fallback',
+      blocks: [
+        {
+          type: 'data_table',
+          caption: 'Rank each week',
+          rows: [
+            [
+              { type: 'raw_text', text: 'Influencer' },
+              { type: 'raw_text', text: 'Nov 16' },
+            ],
+            [
+              { type: 'raw_text', text: '@carol' },
+              { type: 'raw_text', text: '#1' },
+            ],
+          ],
+        },
+      ],
+    });
+    expect(summary).toMatch(/^\*Rank each week\*\n```\nInfluencer +Nov 16\n.*\n@carol +#1\n```$/s);
+  });
+
+  it('leaves out whole a block that would take it past a section’s 3,000 characters', () => {
+    const long = `\`\`\`\n${'x'.repeat(2990)}\n\`\`\``;
+    const summary = stepSummaryOf({
+      text: 'fallback',
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: 'Title' } },
+        { type: 'section', text: { type: 'mrkdwn', text: long } },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: 'Who: Doctors 3' }] },
+      ],
+    });
+    expect(summary).toBe('*Title*\nWho: Doctors 3');
   });
 });
 
