@@ -210,7 +210,7 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
 
 /**
  * Who people are, where it stands: `doctors`, `only doctors and nurses`, `excluding orgs`, `no
- * pharma`, `tweets from doctors`. The service cannot filter by it; the lookup asks for its top 500
+ * pharma`, `tweets from doctors`, `doctors in #hcsm`. The service cannot filter by it; the lookup asks for its top 500
  * and keeps these people (`analytics/local-ranking.ts`). A word beside the words of a phrase is left
  * to the phrase (`shift nurses`), which the vocabulary then refuses, to be quoted.
  */
@@ -247,8 +247,14 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   const after = lowerAt(tokens, next) ?? '';
   const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
   if (lead === undefined && !leads && isPhraseWord(tokens[next])) return undefined;
+  // "doctors in #hcsm": an `in` before a marked database belongs to the filter, never to a zone.
+  const marked = tokens[next + 1];
+  if (databaseWords.has(after) && marked !== undefined && isMarkedDatabase(marked)) next += 1;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
+
+/** The words that put people in a conversation: `doctors in #hcsm`, `pharma on #bcsm`. */
+const databaseWords: ReadonlySet<string> = new Set(['in', 'on', 'for']);
 
 /**
  * `by followers`, `ranked by follower count`, `most followers`: the service's top 500 ranked here by followers

@@ -48,6 +48,24 @@ describe('parseLookup: who people are (issue 20)', () => {
     expect(read('"shift nurses" last week').stakeholders).toBeUndefined();
   });
 
+  it.each([
+    ['doctors in #hcsm last week', ['#hcsm'], 'UTC'],
+    ['pharma on "breast cancer" last week', ['breast cancer'], 'UTC'],
+    ['patients and caregivers for group:Oncology last week', ['group:Oncology'], 'UTC'],
+    ['doctors in Paris #hcsm last week', ['#hcsm'], 'Europe/Paris'],
+  ])('reads %j: an in before a marked database belongs to the filter', (text, databases, zone) => {
+    expect(read(text)).toMatchObject({ databases, timezone: zone });
+    expect(read(text).stakeholders?.include.length).toBeGreaterThan(0);
+  });
+
+  it('reads a DM asking for the top doctors in #hcsm', () => {
+    const asked = parseLookup('who were the top doctors in #hcsm last month?', {
+      ...context,
+      conversation: true,
+    });
+    expect(asked).toEqual(read('#hcsm last month doctors'));
+  });
+
   it('reads by followers beside a filter', () => {
     expect(read('#hcsm last week doctors by followers')).toMatchObject({
       orderBy: 'followers',
