@@ -22,6 +22,17 @@ describe('parseLookup: who people are (issue 20)', () => {
     ['#hcsm last week researchers', ['Researcher/Academic'], []],
     ['#hcsm last week academics', ['Researcher/Academic'], []],
     ['#hcsm last week journalists', ['Journalist/Media'], []],
+    ['#hcsm last week media', ['Journalist/Media'], []],
+    ['#hcsm last week no media', [], ['Journalist/Media']],
+    ['#hcsm last week industry', ['Org. Pharma'], []],
+    ['#hcsm last week excluding industry', [], ['Org. Pharma']],
+    ['#hcsm last week patient advocates', ['Patient Advocate'], []],
+    [
+      '#hcsm last week only patient advocates and caregivers',
+      ['Patient Advocate', 'Caregiver'],
+      [],
+    ],
+    ['#hcsm last week doctors and media', ['Doctor', 'Journalist/Media'], []],
     ['#hcsm last week pharma', ['Org. Pharma'], []],
     ['#hcsm last week providers', ['Org. Provider'], []],
     ['#hcsm last week organizations', orgs, []],
@@ -42,6 +53,15 @@ describe('parseLookup: who people are (issue 20)', () => {
     const request = read('#pharma last week');
     expect(request.databases).toEqual(['#pharma']);
     expect(request.stakeholders).toBeUndefined();
+  });
+
+  it.each([
+    ['#hcsm social media last week', ['#hcsm', 'social media']],
+    ['health industry last week', ['health industry']],
+    ['#hcsm patient safety last week', ['#hcsm', 'patient safety']],
+  ])('leaves media and industry beside a word to the phrase: %j', (text, databases) => {
+    expect(read(text)).toMatchObject({ databases });
+    expect(read(text).stakeholders).toBeUndefined();
   });
 
   it('leaves a category word inside a quoted phrase to the phrase', () => {
