@@ -285,8 +285,11 @@ function windowLine(
     request.stakeholders === undefined
       ? []
       : [
-          escapeMrkdwn(
-            `${filterWords(request.stakeholders)} among each ${noun}'s top ${wholeRankingLimit} by ${metricName(view.metric)}`,
+          truncateMrkdwn(
+            escapeMrkdwn(
+              `${filterWords(request.stakeholders)} among each ${noun}'s top ${wholeRankingLimit} by ${metricName(view.metric)}`,
+            ),
+            1000,
           ),
         ];
   return [

@@ -132,6 +132,15 @@ describe('renderTrend', () => {
     );
   });
 
+  it('keeps within Block Kit whatever filter a button carries back', () => {
+    const names = (letter: string) =>
+      Array.from({ length: 20 }, (_, i) => `${letter}${i}`.repeat(16));
+    const carried = { ...trend, stakeholders: { include: names('a'), exclude: names('b') } };
+    const message = renderTrend(carried, rankings, { actions: true });
+    expect(checkBlockKitLimits(message)).toEqual([]);
+    expect(texts(message.blocks)[1]?.length).toBeLessThanOrEqual(1200);
+  });
+
   it('tables the latest top N by rank and metric in each week, – where not ranked', () => {
     expect(cellTexts(message)).toEqual([
       ['Influencer', 'Oct 26', 'Nov 2', 'Nov 9', 'Nov 16 · so far'],
