@@ -11,7 +11,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { functionIds } from '../../src/render/ids.ts';
 import { renderPerson } from '../../src/render/person.ts';
 import { renderTrend, trendOf } from '../../src/render/trend.ts';
-import { stepSummaryOf } from '../../src/render/workflow-step.ts';
+import { renderStepSummary, stepSummaryOf } from '../../src/render/workflow-step.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -67,6 +67,40 @@ async function runStep(inputs: Record<string, unknown>): Promise<SlackCall> {
 
 const dataRequests = (from: number) =>
   h.sandbox.log.slice(from).filter((record) => record.endpoint === 'data');
+
+describe('the top_influencers step asked for a ranking with a Who input', () => {
+  it('keeps only those people of the top 500, ranked by followers, and says so', async () => {
+    const before = h.sandbox.log.length;
+    const finished = await runStep({
+      databases: '#hcsm',
+      window: 'last month',
+      top: 5,
+      metric: 'followers',
+      stakeholders: 'patients and caregivers, no pharma',
+    });
+    expect(finished.method).toBe('functions.completeSuccess');
+    expect(dataRequests(before).map((record) => record.query.limit)).toEqual(['500']);
+    const asked = request(
+      '#hcsm last month top 5 by followers patients and caregivers, no pharma',
+      'UTC',
+    );
+    const current = await flow.result(asked);
+    expect(current.influencers).toHaveLength(5);
+    for (const person of current.influencers) {
+      const names = person.stakeholderCategories.map((category) => String(category?.name));
+      expect(names.some((name) => name === 'Patient Advocate' || name === 'Caregiver')).toBe(true);
+    }
+    const outputs = finished.args.outputs as Outputs;
+    expect(outputs).toEqual({
+      summary: renderStepSummary(asked, current, now()),
+      top_handle: current.influencers[0]?.screenName,
+      count: 5,
+    });
+    expect(outputs.summary).toMatch(
+      /^\*Top 5 influencers for #hcsm\*, .*, ranked by followers, among the top 500 by mentions\nPatient advocates and Caregivers, excluding Pharma orgs among the top 500 by mentions: \d+ · showing 5\n1\. .* · [\d.]+K? followers\n/,
+    );
+  });
+});
 
 describe('the top_influencers step asked for a trend', () => {
   it('answers #hcsm last 8 weeks weekly with the trend in words, keeping only doctors', async () => {
