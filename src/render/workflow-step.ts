@@ -20,6 +20,7 @@ import { blockKitLimits } from './limits.ts';
 import { metricPhrase } from './metric-words.ts';
 import { type RankedRow, rankingOf, rankingSubject } from './ranking.ts';
 import { rankingWords, selectionLine } from './selection.ts';
+import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 /**
  * The most a summary holds: a section's text, so a message step can show it whole.
@@ -29,7 +30,8 @@ const stepSummaryMax = blockKitLimits.sectionText;
 /**
  * "*Top 10 influencers for #hcsm*, Nov 14 – Nov 20, whole days, UTC, ranked by mentions" and one
  * line per person (rank, name, handle, the ranking metric), bounded like a section's text so a
- * message step can show it whole; who was kept of the service's top 500, when a filter chose.
+ * message step can show it whole; who was kept of the service's top 500, when a filter chose, and
+ * who the people are (the answer's "Who:" line).
  * Names and handles are neutralized: they come from the service.
  */
 export function renderStepSummary(
@@ -55,7 +57,11 @@ export function renderStepSummary(
       request.orderBy === 'followers' ? followersPhrase(row) : metricPhrase(row.influencer, metric);
     return `${row.rank}. ${who}${figure === undefined ? '' : ` · ${figure}`}`;
   });
-  const head = selection === undefined ? [title] : [title, neutralizeMrkdwn(selection)];
+  const mix = mixLine(stakeholderMix(ranking.rows));
+  // Who they are goes under the title, where cutting a long list cannot lose it.
+  const head = [title, selection, mix]
+    .filter((line) => line !== undefined && line.length > 0)
+    .map((line, index) => (index === 0 ? line : neutralizeMrkdwn(line as string)));
   return truncateMrkdwn([...head, ...lines].join('\n'), stepSummaryMax);
 }
 

@@ -86,7 +86,7 @@ describe('the top_influencers workflow step over HTTP', () => {
       count: ranking.rows.length,
     });
     expect(String((finished.args.outputs as { summary: string }).summary)).toMatch(
-      /^\*Top 5 influencers for #hcsm\*, .*ranked by impressions\n1\. /,
+      /^\*Top 5 influencers for #hcsm\*, .*ranked by impressions\nWho: [^\n]+\n1\. /,
     );
   });
 

@@ -97,7 +97,7 @@ describe('the top_influencers step asked for a ranking with a Who input', () => 
       count: 5,
     });
     expect(outputs.summary).toMatch(
-      /^\*Top 5 influencers for #hcsm\*, .*, ranked by followers, among the top 500 by mentions\nPatient advocates and Caregivers, excluding Pharma orgs among the top 500 by mentions: \d+ · showing 5\n1\. .* · [\d.]+K? followers\n/,
+      /^\*Top 5 influencers for #hcsm\*, .*, ranked by followers, among the top 500 by mentions\nPatient advocates and Caregivers, excluding Pharma orgs among the top 500 by mentions: \d+ · showing 5\nWho: (Patient advocates?|Caregivers?) [^\n]+\n1\. .* · [\d.]+K? followers\n/,
     );
   });
 });

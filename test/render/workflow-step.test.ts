@@ -33,6 +33,35 @@ describe('renderStepSummary', () => {
     );
   });
 
+  it('says who the people are under the title, counting people', () => {
+    const summary = renderStepSummary(
+      lookup,
+      {
+        influencers: [
+          influencer({
+            rank: 1,
+            screenName: 'alice',
+            stakeholderCategories: [{ id: 1, name: 'Doctor' }],
+          }),
+          influencer({
+            rank: 2,
+            screenName: 'bob',
+            stakeholderCategories: [
+              { id: 1, name: 'Doctor' },
+              { id: 5, name: 'Researcher/Academic' },
+            ],
+          }),
+        ],
+      },
+      now,
+    );
+    expect(summary.split('\n').slice(1)).toEqual([
+      'Who: Doctors 2 · Researcher 1 (someone in two categories counts in each)',
+      '1. @alice',
+      '2. @bob',
+    ]);
+  });
+
   it('neutralizes names from the service so they cannot notify or link', () => {
     const summary = renderStepSummary(
       lookup,
