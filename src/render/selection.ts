@@ -49,6 +49,23 @@ export function selectionLine(
   );
 }
 
+/**
+ * "The filter (Pharma orgs) kept nobody of the top 500 by mentions": why a filtered answer is
+ * empty although the service ranked people; undefined otherwise (then the window or the name is
+ * at fault, and the answer says so).
+ */
+export function nobodyKeptWords(
+  request: Selected,
+  metric: Metric,
+  result: InfluencersResult,
+): string | undefined {
+  const filter = request.stakeholders;
+  const selection = result.selection;
+  if (filter === undefined || selection === undefined) return undefined;
+  if (selection.pool === 0 || selection.matched > 0) return undefined;
+  return `The filter (${filterWords(filter)}) kept nobody of the top ${selection.pool} by ${metricName(metric)}`;
+}
+
 function list(words: readonly string[]): string {
   if (words.length <= 1) return words.join('');
   return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;

@@ -19,7 +19,7 @@ import {
 import { blockKitLimits } from './limits.ts';
 import { metricPhrase } from './metric-words.ts';
 import { type RankedRow, rankingOf, rankingSubject } from './ranking.ts';
-import { rankingWords, selectionLine } from './selection.ts';
+import { nobodyKeptWords, rankingWords, selectionLine } from './selection.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 /**
@@ -45,8 +45,10 @@ export function renderStepSummary(
   const window = neutralizeMrkdwn(windowWords(request, now));
   const selection = selectionLine(request, metric, result);
   if (ranking.rows.length === 0) {
-    const none = `No influencers found for ${databases}, ${window}.`;
-    return selection === undefined ? none : `${none}\n${neutralizeMrkdwn(selection)}`;
+    const nobody = nobodyKeptWords(request, metric, result);
+    return nobody === undefined
+      ? `No influencers found for ${databases}, ${window}.`
+      : `${neutralizeMrkdwn(nobody)} of ${databases}, ${window}.`;
   }
   const title = `*${rankingSubject(ranking.rows.length)} for ${databases}*, ${window}, ${rankingWords(request, metric, result)}`;
   const lines = ranking.rows.map((row) => {

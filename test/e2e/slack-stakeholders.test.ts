@@ -133,6 +133,20 @@ describe('a filter in the slash command', () => {
   });
 });
 
+describe('a filter that keeps nobody', () => {
+  it('says the filter kept nobody of the top 500, not that the database is empty', async () => {
+    const text = '#hcsm last month pharma';
+    const command = slashCommand({ text });
+    await h.send(command);
+    const answer = await finalResponse(h, command.responseUrl);
+    const asked = request(text);
+    expect(answerOf(answer)).toEqual(await expectedAnswer(h, asked, { shareable: true }));
+    expect(answer.args.text).toBe(
+      'The filter (Pharma orgs) kept nobody of the top 500 by mentions of #hcsm, Oct 1–Oct 31.',
+    );
+  });
+});
+
 describe('by followers', () => {
   it('ranks the top 500 by mentions by their followers and says so', async () => {
     const text = '#hcsm last week by followers';

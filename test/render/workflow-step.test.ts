@@ -127,15 +127,14 @@ describe('renderStepSummary of a ranking chosen here', () => {
     );
   });
 
-  it('says who was looked for when the filter kept nobody', () => {
+  it('blames the filter when it kept nobody of the top 500', () => {
     const summary = renderStepSummary(
       { ...lookup, stakeholders: { include: ['Caregiver'], exclude: [] } },
       { influencers: [], selection: { pool: 500, matched: 0 } },
       now,
     );
     expect(summary).toBe(
-      'No influencers found for #hcsm, Nov 14 – Nov 20, whole days, EST.\n' +
-        'Caregivers among the top 500 by mentions: 0 · showing 0',
+      'The filter (Caregivers) kept nobody of the top 500 by mentions of #hcsm, Nov 14 – Nov 20, whole days, EST.',
     );
   });
 });
