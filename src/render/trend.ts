@@ -218,16 +218,24 @@ export function renderTrend(
     export: true,
   });
   if (view.people.length === 0) {
-    const text = `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))} in any ${words.noun} of ${formatDayRange(request)}.`;
+    const named = neutralizeMrkdwn(truncate(databases, 300));
+    const ranked = rankings.some(({ result }) => (result.selection?.pool ?? 0) > 0);
+    // The service ranked people, and the filter kept none of them: the filter is at fault.
+    const filter = ranked ? request.stakeholders : undefined;
+    const text =
+      filter === undefined
+        ? `No influencers found for ${named} in any ${words.noun} of ${formatDayRange(request)}.`
+        : truncateMrkdwn(
+            `The filter (${escapeMrkdwn(filterWords(filter))}) kept nobody of any ${words.noun}'s top ${wholeRankingLimit} by ${metricName(view.metric)} of ${named}, ${formatDayRange(request)}.`,
+            blockKitLimits.fallbackText - 100,
+          );
+    const hint =
+      filter === undefined
+        ? 'Try a longer window (for example `last 12 weeks weekly`), or check the database name.'
+        : 'Try without it, or a longer window (for example `last 12 weeks weekly`).';
     return checked({
       text: truncateMrkdwn(text, blockKitLimits.fallbackText),
-      blocks: [
-        ...head,
-        section(
-          `${text} Try a longer window (for example \`last 12 weeks weekly\`), or check the database name.`,
-        ),
-        ...tail,
-      ],
+      blocks: [...head, section(`${text} ${hint}`), ...tail],
     });
   }
   const anchorLabel = periodWords(labels[view.anchor], view.unit);

@@ -132,6 +132,21 @@ describe('renderTrend', () => {
     );
   });
 
+  it('blames the filter when it kept nobody of any week the service ranked', () => {
+    const kept = { ...trend, stakeholders: { include: ['Caregiver'], exclude: [] } };
+    const none = rankings.map(({ period }) => ({
+      period,
+      result: { influencers: [], selection: { pool: 500, matched: 0 } },
+    }));
+    const message = renderTrend(kept, none);
+    expect(message.text).toBe(
+      "The filter (Caregivers) kept nobody of any week's top 500 by mentions of #hcsm, Oct 26–Nov 21.",
+    );
+    expect(texts(message.blocks).at(-1)).toBe(
+      `${message.text} Try without it, or a longer window (for example \`last 12 weeks weekly\`).`,
+    );
+  });
+
   it('keeps within Block Kit whatever filter a button carries back', () => {
     const names = (letter: string) =>
       Array.from({ length: 20 }, (_, i) => `${letter}${i}`.repeat(16));
