@@ -327,21 +327,22 @@ export class LookupFlow {
   }
 
   /**
-   * The request's ranking within the flow's deadline, for surfaces that show it their own way (a
-   * Workflow Builder step); otherwise the words a lookup gives for what went wrong, so every
-   * surface says a failure alike. Never throws.
+   * What the answer to `request` is made from (a ranking, a trend's periods or a person's
+   * windows) within the flow's deadline, for surfaces that show it their own way (a Workflow
+   * Builder step); otherwise the words a lookup gives for what went wrong, so every surface says
+   * a failure alike. Never throws.
    */
-  async rankingOrWords(
+  async madeOrWords(
     request: LookupRequest,
     signal?: AbortSignal,
   ): Promise<
-    | { readonly ok: true; readonly result: InfluencersResult }
+    | { readonly ok: true; readonly made: Made }
     | { readonly ok: false; readonly message: SlackMessage }
   > {
     try {
       return {
         ok: true,
-        result: await this.#withinDeadline((bounded) => this.result(request, bounded), signal),
+        made: await this.#withinDeadline((bounded) => this.made(request, bounded), signal),
       };
     } catch (error) {
       return { ok: false, message: this.#failure(error, request).message };

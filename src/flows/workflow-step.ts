@@ -1,14 +1,19 @@
 /**
  * The Workflow Builder step `top_influencers`: its inputs read as one line of the lookup grammar,
  * asked of the service as a lookup is, and finished with three outputs or the words for what went
- * wrong. Bolt-free: the Slack layer passes the inputs in and calls complete() or fail().
+ * wrong. A trend (`last 8 weeks weekly`) or one person (`@DrFerreiraI in #hcsm`) is answered as
+ * every other surface answers it, its words as the summary. Bolt-free: the Slack layer passes the
+ * inputs in and calls complete() or fail().
  */
+import type { LookupRequest } from '../model/lookup.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { topRange } from '../parsing/index.ts';
 import { cleanText } from '../render/format.ts';
+import { personPlace, renderPerson } from '../render/person.ts';
 import { bareHandle, rankingOf } from '../render/ranking.ts';
-import { renderStepSummary, stepTopOutOfRange } from '../render/workflow-step.ts';
-import { isParseError, type LookupFlow } from './lookup.ts';
+import { renderTrend, trendOf } from '../render/trend.ts';
+import { renderStepSummary, stepSummaryOf, stepTopOutOfRange } from '../render/workflow-step.ts';
+import { isParseError, type LookupFlow, type Made } from './lookup.ts';
 
 /** The step's inputs as Workflow Builder sends them: any may be missing or of another type. */
 export interface StepInputs {
@@ -21,10 +26,14 @@ export interface StepInputs {
 }
 
 export interface StepOutputs {
-  /** The ranking as mrkdwn. */
+  /** The ranking, the trend or the person's answer as mrkdwn. */
   readonly summary: string;
-  /** The first influencer's handle without @; empty when nobody ranks. */
+  /**
+   * The first influencer's handle without @ (a trend's: the latest period's first; a person's:
+   * theirs when they rank in the window); empty when nobody ranks.
+   */
   readonly top_handle: string;
+  /** How many people the ranking or the trend holds; for one person, 1 when they rank, else 0. */
   readonly count: number;
 }
 
@@ -42,7 +51,8 @@ export function stepInputs(inputs: unknown): StepInputs {
 
 /**
  * The inputs as one line of the lookup grammar (`#hcsm last week top 10 by impressions`), or why
- * `top` is refused: the step allows 1 to 50 whatever the grammar would make of more.
+ * `top` is refused: the step allows 1 to 50 whatever the grammar would make of more. An empty
+ * `top` says none, so one person's lookup, which takes no count, reads as typed.
  */
 export function stepLookupText(inputs: StepInputs): { text: string } | { error: string } {
   const read = (value: unknown) =>
@@ -56,7 +66,7 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
   const text = [
     read(inputs.databases),
     read(inputs.window),
-    `top ${top}`,
+    topText === '' ? '' : `top ${top}`,
     metric && `by ${metric}`,
     read(inputs.stakeholders),
   ]
@@ -81,16 +91,40 @@ export async function topInfluencersStep(
   if (isParseError(parsed)) return { ok: false, error: parsed.message };
   // A step's summary is text: a table or a chart asked for in the window reads as the list.
   const { presentation: _presentation, export: _export, ...request } = parsed;
-  const answer = await flow.rankingOrWords(request, options.signal);
+  const answer = await flow.madeOrWords(request, options.signal);
   if (!answer.ok) return { ok: false, error: answer.message.text };
-  const ranking = rankingOf(answer.result, request.metric ?? defaultMetric, request.top);
-  const first = ranking.rows[0];
-  return {
-    ok: true,
-    outputs: {
-      summary: renderStepSummary(request, answer.result, flow.now()),
-      top_handle: first === undefined ? '' : bareHandle(first.handle),
-      count: ranking.rows.length,
-    },
-  };
+  return { ok: true, outputs: stepOutputs(request, answer.made, flow.now()) };
+}
+
+/** The step's outputs for the answer made for `request`, by the kind of lookup it is. */
+export function stepOutputs(request: LookupRequest, made: Made, now: Date): StepOutputs {
+  switch (made.kind) {
+    case 'trend': {
+      const { people } = trendOf(request, made.periods);
+      const first = people[0]?.row;
+      return {
+        summary: stepSummaryOf(renderTrend(request, made.periods)),
+        top_handle: first === undefined ? '' : bareHandle(first.handle),
+        count: people.length,
+      };
+    }
+    case 'person': {
+      const place = personPlace(request, made.rankings.current);
+      return {
+        summary: stepSummaryOf(renderPerson(request, made.rankings)),
+        top_handle: place === undefined ? '' : bareHandle(place.handle),
+        count: place === undefined ? 0 : 1,
+      };
+    }
+    case 'ranking': {
+      const result = made.rankings.current;
+      const ranking = rankingOf(result, request.metric ?? defaultMetric, request.top);
+      const first = ranking.rows[0];
+      return {
+        summary: renderStepSummary(request, result, now),
+        top_handle: first === undefined ? '' : bareHandle(first.handle),
+        count: ranking.rows.length,
+      };
+    }
+  }
 }

@@ -17,11 +17,13 @@ import { lowerAt, type Token, tokensText } from './tokens.ts';
 import {
   type FormatWord,
   followerWords,
+  looseStakeholderWords,
   meaningOf,
   meaningOfTyped,
   metricAdjectives,
   metricSpellings,
   metricWords,
+  stakeholderPairs,
   stakeholderWords,
 } from './vocabulary.ts';
 
@@ -210,7 +212,7 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
 
 /**
  * Who people are, where it stands: `doctors`, `only doctors and nurses`, `excluding orgs`, `no
- * pharma`, `tweets from doctors`. The service cannot filter by it; the lookup asks for its top 500
+ * pharma`, `tweets from doctors`, `doctors in #hcsm`. The service cannot filter by it; the lookup asks for its top 500
  * and keeps these people (`analytics/local-ranking.ts`). A word beside the words of a phrase is left
  * to the phrase (`shift nurses`), which the vocabulary then refuses, to be quoted.
  */
@@ -222,33 +224,63 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
       ? 'exclude'
       : undefined;
   const first = lead === undefined ? at : at + 1;
-  if (stakeholderWords.get(lowerAt(tokens, first) ?? '') === undefined) return undefined;
+  if (stakeholderAt(tokens, first, lead !== undefined) === undefined) return undefined;
   if (lead === undefined && isPhraseWord(tokens[at - 1])) return undefined;
   const include = new Set<string>();
   const exclude = new Set<string>();
   let next = first;
   for (;;) {
-    const meaning = stakeholderWords.get(lowerAt(tokens, next) ?? '') as string;
+    const { meaning, next: after } = stakeholderAt(tokens, next, next > at) as StakeholderWord;
     const { include: kept, exclude: left } = categoriesOf(meaning);
     const [into, other] = lead === 'exclude' ? [exclude, include] : [include, exclude];
     for (const name of kept) into.add(name);
     for (const name of left) other.add(name);
-    next += 1;
+    next = after;
     const joiner = tokens[next]?.kind === 'comma' ? ',' : (lowerAt(tokens, next) ?? '');
-    if (
-      !listJoiners.has(joiner) ||
-      stakeholderWords.get(lowerAt(tokens, next + 1) ?? '') === undefined
-    ) {
-      break;
-    }
+    if (!listJoiners.has(joiner) || stakeholderAt(tokens, next + 1, true) === undefined) break;
     next += 1;
   }
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
   const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
   if (lead === undefined && !leads && isPhraseWord(tokens[next])) return undefined;
+  // "doctors in #hcsm": an `in` before a marked database belongs to the filter, never to a zone.
+  const marked = tokens[next + 1];
+  if (databaseWords.has(after) && marked !== undefined && isMarkedDatabase(marked)) next += 1;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
+
+interface StakeholderWord {
+  /** A category name of the service's, or `an organisation`, `an individual`. */
+  readonly meaning: string;
+  readonly next: number;
+}
+
+/**
+ * The category the words at `at` name: a word of {@link stakeholderWords}, two words that name
+ * one (`patient advocates`), or a loose word (`media`) standing apart from a phrase's words, the
+ * word before it aside when `led` (it follows `only`, `no` or a list's `and`).
+ */
+function stakeholderAt(
+  tokens: readonly Token[],
+  at: number,
+  led: boolean,
+): StakeholderWord | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const paired = stakeholderPairs.get(word)?.get(lowerAt(tokens, at + 1) ?? '');
+  if (paired !== undefined) return { meaning: paired, next: at + 2 };
+  const meaning = stakeholderWords.get(word);
+  if (meaning !== undefined) return { meaning, next: at + 1 };
+  const loose = looseStakeholderWords.get(word);
+  if (loose === undefined || isPhraseWord(tokens[at + 1])) return undefined;
+  // "pharma industry", "social media": beside another word, the loose word is the phrase's.
+  const before = lowerAt(tokens, at - 1) ?? '';
+  const apart = led || (!isPhraseWord(tokens[at - 1]) && !stakeholderWords.has(before));
+  return apart ? { meaning: loose, next: at + 1 } : undefined;
+}
+
+/** The words that put people in a conversation: `doctors in #hcsm`, `pharma on #bcsm`. */
+const databaseWords: ReadonlySet<string> = new Set(['in', 'on', 'for']);
 
 /**
  * `by followers`, `ranked by follower count`, `most followers`: the service's top 500 ranked here by followers

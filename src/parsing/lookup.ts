@@ -254,6 +254,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   let followers: string | undefined;
   const include: string[] = [];
   const exclude: string[] = [];
+  let kept: string | undefined;
   let person: { value: string; fragment: string } | undefined;
   const setMetric = (value: Metric, fragment: string): void => {
     if (metric !== undefined) throw parseErrors.repeatedOption(fragment, 'ranking metric');
@@ -317,6 +318,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         } else followers = clause.fragment;
         break;
       case 'stakeholders':
+        kept ??= clause.fragment;
         include.push(...clause.value.include);
         exclude.push(...clause.value.exclude);
         break;
@@ -349,7 +351,9 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
       fragment,
     );
   }
-  if (person !== undefined) checkPersonOptions({ top, presentation, exported });
+  if (person !== undefined) {
+    checkPersonOptions({ top, presentation, exported, chosenHere: kept ?? followers });
+  }
   // One person's answer compares with the previous period unless another was asked for.
   const comparison =
     compare ??

@@ -8,7 +8,9 @@
  * - After the handle, `do`/`did`/`does`/`doing` and then `in`, `on` or `for` before a database
  *   belong to it, so `in #hcsm` is never read as a zone.
  * - The answer compares with the previous period unless the lookup names another comparison.
- * - `top N`, `table`, `chart` and `export` do not apply to one person and are refused.
+ * - `top N`, `table`, `chart` and `export` do not apply to one person and are refused; so are a
+ *   filter (`doctors`) and `by followers`: the answer is the person's place in the service's own
+ *   ranking, which neither changes.
  */
 
 import { isBareNumber, readDatabaseToken } from './databases.ts';
@@ -48,12 +50,17 @@ function namesDatabase(token: Token | undefined): boolean {
   );
 }
 
-/** Refuses what does not apply to one person: `top N`, a way of showing, an export. */
+/**
+ * Refuses what does not apply to one person: `top N`, a way of showing, an export, and a choice
+ * made here of who ranks or how (`doctors`, `by followers`).
+ */
 export function checkPersonOptions(others: {
   readonly top: { readonly fragment: string } | undefined;
   readonly presentation: { readonly fragment: string } | undefined;
   readonly exported: string | undefined;
+  readonly chosenHere?: string | undefined;
 }): void {
-  const fragment = others.top?.fragment ?? others.presentation?.fragment ?? others.exported;
+  const fragment =
+    others.top?.fragment ?? others.presentation?.fragment ?? others.exported ?? others.chosenHere;
   if (fragment !== undefined) throw personErrors.notForPerson(fragment);
 }

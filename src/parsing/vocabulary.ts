@@ -223,6 +223,27 @@ export const stakeholderWords: ReadonlyMap<string, string> = new Map([
   ...['bots', 'spam'].map((word) => [word, 'Spam'] as const),
 ]);
 
+/**
+ * Words for who people are that are also everyday words of a phrase (`social media`, `health
+ * industry`): a filter only where they stand apart from a phrase's words, and otherwise words of
+ * the phrase, not refused.
+ */
+export const looseStakeholderWords: ReadonlyMap<string, string> = new Map([
+  ['media', 'Journalist/Media'],
+  ['industry', 'Org. Pharma'],
+]);
+
+/** Two words that name one category (`patient advocates`): the first, then the second. */
+export const stakeholderPairs: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  [
+    'patient',
+    new Map([
+      ['advocates', 'Patient Advocate'],
+      ['advocate', 'Patient Advocate'],
+    ]),
+  ],
+]);
+
 /** Asking how a ranking moved over time, window by window: a trend (issue 20). */
 export const trendWords: ReadonlySet<string> = new Set([
   'trend',

@@ -30,7 +30,7 @@ import { actionIds, blockIds } from './ids.ts';
 import { blockKitLimits, blockTextLength, checked } from './limits.ts';
 import { defaultMetric, metricName, metricsFootnote } from './metric-words.ts';
 import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
-import { rankingWords, selectionLine } from './selection.ts';
+import { nobodyKeptWords, rankingWords, selectionLine } from './selection.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
 export interface AnswerOptions {
@@ -149,13 +149,27 @@ export function prepareAnswer(
   }
 
   if (ranking.rows.length === 0) {
+    const nobody = nobodyKeptWords(request, metric, result);
+    const named = neutralizeMrkdwn(truncate(databases, 300));
     return {
       text: truncateMrkdwn(
-        `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))}, ${formatDayRange(request)}.`,
+        nobody === undefined
+          ? `No influencers found for ${named}, ${formatDayRange(request)}.`
+          : `${escapeMrkdwn(nobody)} of ${named}, ${formatDayRange(request)}.`,
         blockKitLimits.fallbackText,
       ),
       head,
-      body: { kind: 'empty', hint: section(emptyHint(databases)) },
+      body: {
+        kind: 'empty',
+        hint: section(
+          nobody === undefined
+            ? emptyHint(databases)
+            : truncateMrkdwn(
+                `${escapeMrkdwn(nobody)} of ${named} in this window. Try without it, or a wider window (for example \`last month\`).`,
+                blockKitLimits.sectionText,
+              ),
+        ),
+      },
     };
   }
 

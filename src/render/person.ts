@@ -65,6 +65,14 @@ function placeOf(result: InfluencersResult, handle: string): RankedRow | undefin
   return undefined;
 }
 
+/** The person's row in the window's ranking; undefined when they are not in its top 500. */
+export function personPlace(
+  request: LookupRequest,
+  result: InfluencersResult,
+): RankedRow | undefined {
+  return placeOf(result, handleOf(request));
+}
+
 /** The answer to a person's lookup, within Block Kit's limits whatever the service sent. */
 export function renderPerson(
   request: LookupRequest,

@@ -8,7 +8,8 @@ import type { Metric } from '../model/metrics.ts';
 import { metricName, rankedByWords } from './metric-words.ts';
 import { categoryWords } from './stakeholder-mix.ts';
 
-type Selected = Pick<LookupRequest, 'stakeholders' | 'orderBy'>;
+type Selected = Pick<LookupRequest, 'stakeholders' | 'orderBy'> &
+  Partial<Pick<LookupRequest, 'top'>>;
 
 /**
  * "ranked by mentions", or for `by followers` "ranked by followers, among the top 500 by
@@ -31,7 +32,7 @@ export function filterWords(filter: NonNullable<LookupRequest['stakeholders']>):
 
 /**
  * "Doctors among the top 500 by mentions: 37 · showing 10"; undefined when nobody was filtered
- * out here.
+ * out here. An export's message is asked for all of them but shows its `top`.
  */
 export function selectionLine(
   request: Selected,
@@ -41,11 +42,28 @@ export function selectionLine(
   const filter = request.stakeholders;
   const selection = result.selection;
   if (filter === undefined || selection === undefined) return undefined;
-  const shown = result.influencers.length;
+  const shown = Math.min(result.influencers.length, request.top ?? Number.POSITIVE_INFINITY);
   return (
     `${filterWords(filter)} among the top ${selection.pool} by ${metricName(metric)}: ` +
     `${selection.matched} · showing ${shown}`
   );
+}
+
+/**
+ * "The filter (Pharma orgs) kept nobody of the top 500 by mentions": why a filtered answer is
+ * empty although the service ranked people; undefined otherwise (then the window or the name is
+ * at fault, and the answer says so).
+ */
+export function nobodyKeptWords(
+  request: Selected,
+  metric: Metric,
+  result: InfluencersResult,
+): string | undefined {
+  const filter = request.stakeholders;
+  const selection = result.selection;
+  if (filter === undefined || selection === undefined) return undefined;
+  if (selection.pool === 0 || selection.matched > 0) return undefined;
+  return `The filter (${filterWords(filter)}) kept nobody of the top ${selection.pool} by ${metricName(metric)}`;
 }
 
 function list(words: readonly string[]): string {

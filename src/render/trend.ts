@@ -35,9 +35,9 @@ import {
   metricName,
   metricsFootnote,
   metricValue,
-  rankedByWords,
 } from './metric-words.ts';
 import { type RankedRow, rowOf } from './ranking.ts';
+import { filterWords, rankingWords } from './selection.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 import { missingCell } from './text-figures.ts';
 
@@ -205,7 +205,7 @@ export function renderTrend(
   const labels = periodLabels(view.periods, view.unit, request.timezone);
   const head: KnownBlock[] = [
     header(`${words.adjective} trend for ${databases}`),
-    context(windowLine(request, view)),
+    context(windowLine(request, view, rankings)),
   ];
   if (options.note !== undefined && cleanText(options.note).length > 0) {
     head.push(context(truncateMrkdwn(escapeMrkdwn(cleanText(options.note)), 1000)));
@@ -218,16 +218,24 @@ export function renderTrend(
     export: true,
   });
   if (view.people.length === 0) {
-    const text = `No influencers found for ${neutralizeMrkdwn(truncate(databases, 300))} in any ${words.noun} of ${formatDayRange(request)}.`;
+    const named = neutralizeMrkdwn(truncate(databases, 300));
+    const ranked = rankings.some(({ result }) => (result.selection?.pool ?? 0) > 0);
+    // The service ranked people, and the filter kept none of them: the filter is at fault.
+    const filter = ranked ? request.stakeholders : undefined;
+    const text =
+      filter === undefined
+        ? `No influencers found for ${named} in any ${words.noun} of ${formatDayRange(request)}.`
+        : truncateMrkdwn(
+            `The filter (${escapeMrkdwn(filterWords(filter))}) kept nobody of any ${words.noun}'s top ${wholeRankingLimit} by ${metricName(view.metric)} of ${named}, ${formatDayRange(request)}.`,
+            blockKitLimits.fallbackText - 100,
+          );
+    const hint =
+      filter === undefined
+        ? 'Try a longer window (for example `last 12 weeks weekly`), or check the database name.'
+        : 'Try without it, or a longer window (for example `last 12 weeks weekly`).';
     return checked({
       text: truncateMrkdwn(text, blockKitLimits.fallbackText),
-      blocks: [
-        ...head,
-        section(
-          `${text} Try a longer window (for example \`last 12 weeks weekly\`), or check the database name.`,
-        ),
-        ...tail,
-      ],
+      blocks: [...head, section(`${text} ${hint}`), ...tail],
     });
   }
   const anchorLabel = periodWords(labels[view.anchor], view.unit);
@@ -267,15 +275,35 @@ export function renderTrend(
   });
 }
 
-/** "8 weeks, Sep 28–Nov 21, the last one so far · ranked by mentions · queried in …". */
-function windowLine(request: LookupRequest, view: TrendView): string {
+/**
+ * "8 weeks, Sep 28–Nov 21, the last one so far · ranked by mentions · queried in …", saying who
+ * was kept (`doctors`) and what ranks them (`by followers`) when this app chose, not the service.
+ */
+function windowLine(
+  request: LookupRequest,
+  view: TrendView,
+  rankings: readonly PeriodRanking[],
+): string {
   const count = view.periods.length;
   const noun = unitWords[view.unit].noun;
   const partial = view.periods.at(-1)?.partial === true ? ', the last one so far' : '';
   const zone = escapeMrkdwn(truncate(cleanText(request.timezone), 64));
+  const latest = rankings[view.anchor]?.result ?? { influencers: [] };
+  const kept =
+    request.stakeholders === undefined
+      ? []
+      : [
+          truncateMrkdwn(
+            escapeMrkdwn(
+              `${filterWords(request.stakeholders)} among each ${noun}'s top ${wholeRankingLimit} by ${metricName(view.metric)}`,
+            ),
+            1000,
+          ),
+        ];
   return [
     `${count} ${noun}${count === 1 ? '' : 's'}, ${escapeMrkdwn(formatDayRange(request))}${partial}`,
-    rankedByWords(view.metric),
+    rankingWords(request, view.metric, latest),
+    ...kept,
     `queried in ${zone}`,
   ].join(' · ');
 }

@@ -80,7 +80,7 @@ describe('a run of the top_influencers step', () => {
     const end = await firstEnd(a, run.executionId);
     expect(end.method).toBe('functions.completeError');
     // Read as no inputs at all: the parser says what is missing.
-    const none = parseLookup('top 10', { now: now(), zone: 'UTC', conversation: true });
+    const none = parseLookup('', { now: now(), zone: 'UTC', conversation: true });
     expect(none).toBeInstanceOf(Error);
     expect(end.args.error).toBe((none as ParseError).message);
     expect(await endsOf(run.executionId)).toHaveLength(1);

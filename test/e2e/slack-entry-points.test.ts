@@ -86,7 +86,7 @@ describe('the top_influencers workflow step over HTTP', () => {
       count: ranking.rows.length,
     });
     expect(String((finished.args.outputs as { summary: string }).summary)).toMatch(
-      /^\*Top 5 influencers for #hcsm\*, .*ranked by impressions\n1\. /,
+      /^\*Top 5 influencers for #hcsm\*, .*ranked by impressions\nWho: [^\n]+\n1\. /,
     );
   });
 
@@ -102,7 +102,7 @@ describe('the top_influencers workflow step over HTTP', () => {
   });
 
   it('fails with the parser’s own message when the window cannot be read', async () => {
-    const parsed = parseLookup('#hcsm from Nov 15 to Nov 1 top 10', {
+    const parsed = parseLookup('#hcsm from Nov 15 to Nov 1', {
       now: fixedNow,
       zone: 'UTC',
       conversation: true,

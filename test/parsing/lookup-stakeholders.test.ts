@@ -22,6 +22,17 @@ describe('parseLookup: who people are (issue 20)', () => {
     ['#hcsm last week researchers', ['Researcher/Academic'], []],
     ['#hcsm last week academics', ['Researcher/Academic'], []],
     ['#hcsm last week journalists', ['Journalist/Media'], []],
+    ['#hcsm last week media', ['Journalist/Media'], []],
+    ['#hcsm last week no media', [], ['Journalist/Media']],
+    ['#hcsm last week industry', ['Org. Pharma'], []],
+    ['#hcsm last week excluding industry', [], ['Org. Pharma']],
+    ['#hcsm last week patient advocates', ['Patient Advocate'], []],
+    [
+      '#hcsm last week only patient advocates and caregivers',
+      ['Patient Advocate', 'Caregiver'],
+      [],
+    ],
+    ['#hcsm last week doctors and media', ['Doctor', 'Journalist/Media'], []],
     ['#hcsm last week pharma', ['Org. Pharma'], []],
     ['#hcsm last week providers', ['Org. Provider'], []],
     ['#hcsm last week organizations', orgs, []],
@@ -44,8 +55,35 @@ describe('parseLookup: who people are (issue 20)', () => {
     expect(request.stakeholders).toBeUndefined();
   });
 
+  it.each([
+    ['#hcsm social media last week', ['#hcsm', 'social media']],
+    ['health industry last week', ['health industry']],
+    ['#hcsm patient safety last week', ['#hcsm', 'patient safety']],
+  ])('leaves media and industry beside a word to the phrase: %j', (text, databases) => {
+    expect(read(text)).toMatchObject({ databases });
+    expect(read(text).stakeholders).toBeUndefined();
+  });
+
   it('leaves a category word inside a quoted phrase to the phrase', () => {
     expect(read('"shift nurses" last week').stakeholders).toBeUndefined();
+  });
+
+  it.each([
+    ['doctors in #hcsm last week', ['#hcsm'], 'UTC'],
+    ['pharma on "breast cancer" last week', ['breast cancer'], 'UTC'],
+    ['patients and caregivers for group:Oncology last week', ['group:Oncology'], 'UTC'],
+    ['doctors in Paris #hcsm last week', ['#hcsm'], 'Europe/Paris'],
+  ])('reads %j: an in before a marked database belongs to the filter', (text, databases, zone) => {
+    expect(read(text)).toMatchObject({ databases, timezone: zone });
+    expect(read(text).stakeholders?.include.length).toBeGreaterThan(0);
+  });
+
+  it('reads a DM asking for the top doctors in #hcsm', () => {
+    const asked = parseLookup('who were the top doctors in #hcsm last month?', {
+      ...context,
+      conversation: true,
+    });
+    expect(asked).toEqual(read('#hcsm last month doctors'));
   });
 
   it('reads by followers beside a filter', () => {

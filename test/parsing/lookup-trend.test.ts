@@ -181,6 +181,14 @@ describe('parseLookup one person', () => {
       'A lookup of one person gives their rank among the top 500, the change since the previous period and their rank in each of the last 8 weeks: leave out “export”. Try: /influencers @DrFerreiraI in #hcsm last month',
     ],
     [
+      '@a in #hcsm excluding orgs',
+      'A lookup of one person gives their rank among the top 500, the change since the previous period and their rank in each of the last 8 weeks: leave out “excluding orgs”. Try: /influencers @DrFerreiraI in #hcsm last month',
+    ],
+    [
+      '@a in #hcsm by followers',
+      'A lookup of one person gives their rank among the top 500, the change since the previous period and their rank in each of the last 8 weeks: leave out “by followers”. Try: /influencers @DrFerreiraI in #hcsm last month',
+    ],
+    [
       '@a last month',
       'No database in “@a last month”: name at least one #hashtag, "quoted phrase", ID or group:<name>. Try: /influencers #hcsm @a last month',
     ],

@@ -252,6 +252,28 @@ describe('renderAnswer', () => {
     });
   });
 
+  it('blames the filter, not the window or the name, when it kept nobody of the top 500', () => {
+    const message = renderAnswer(
+      { ...request, stakeholders: { include: ['Org. Pharma'], exclude: [] } },
+      { influencers: [], selection: { pool: 500, matched: 0 } },
+    );
+    expect(message.text).toBe(
+      'The filter (Pharma orgs) kept nobody of the top 500 by mentions of #hcsm, Nov 14–Nov 20.',
+    );
+    expect(sectionTexts(message)).toEqual([
+      'The filter (Pharma orgs) kept nobody of the top 500 by mentions of #hcsm in this window. ' +
+        'Try without it, or a wider window (for example `last month`).',
+    ]);
+  });
+
+  it('says nobody was found, as without a filter, when the service ranked nobody', () => {
+    const message = renderAnswer(
+      { ...request, stakeholders: { include: ['Doctor'], exclude: [] } },
+      { influencers: [], selection: { pool: 0, matched: 0 } },
+    );
+    expect(message.text).toBe('No influencers found for #hcsm, Nov 14–Nov 20.');
+  });
+
   it('shows the note as a context line under the window', () => {
     const message = renderAnswer(request, typical, {
       note: 'Your Slack profile has no time zone; times are in UTC.',

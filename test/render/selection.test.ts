@@ -34,6 +34,25 @@ describe('selectionLine', () => {
     ).toBe('Doctors among the top 500 by mentions: 37 · showing 10');
   });
 
+  it('counts as shown no more than the answer shows: an export asks for all of them', () => {
+    const many = {
+      ...result,
+      influencers: Array.from({ length: 37 }, (_, i) => ({
+        rank: i + 1,
+        screenName: `p${i}`,
+        stakeholderCategories: [],
+        metrics: {},
+      })),
+    };
+    const doctors = { stakeholders: { include: ['Doctor'], exclude: [] } };
+    expect(selectionLine({ ...doctors, top: 10 }, 'mentions', many)).toBe(
+      'Doctors among the top 500 by mentions: 37 · showing 10',
+    );
+    expect(selectionLine({ ...doctors, top: 500 }, 'mentions', many)).toBe(
+      'Doctors among the top 500 by mentions: 37 · showing 37',
+    );
+  });
+
   it('is absent without a filter', () => {
     expect(selectionLine({ orderBy: 'followers' }, 'mentions', result)).toBeUndefined();
   });

@@ -115,6 +115,47 @@ describe('renderTrend', () => {
     expect(message.text).toBe('Weekly trend for #hcsm, Oct 26–Nov 21: @Carol, @bob, @alice');
   });
 
+  it('says who a filter kept and what ranks them when this app chose, not the service', () => {
+    const chosen: LookupRequest = {
+      ...trend,
+      stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
+      orderBy: 'followers',
+    };
+    const pooled = rankings.map(({ period, result }) => ({
+      period,
+      result: { ...result, selection: { pool: 500, matched: result.influencers.length } },
+    }));
+    expect(texts(renderTrend(chosen, pooled).blocks)[1]).toBe(
+      '4 weeks, Oct 26–Nov 21, the last one so far · ranked by followers, among the top 500 by ' +
+        "mentions · Doctors, excluding Pharma orgs among each week's top 500 by mentions · " +
+        'queried in America/New_York',
+    );
+  });
+
+  it('blames the filter when it kept nobody of any week the service ranked', () => {
+    const kept = { ...trend, stakeholders: { include: ['Caregiver'], exclude: [] } };
+    const none = rankings.map(({ period }) => ({
+      period,
+      result: { influencers: [], selection: { pool: 500, matched: 0 } },
+    }));
+    const message = renderTrend(kept, none);
+    expect(message.text).toBe(
+      "The filter (Caregivers) kept nobody of any week's top 500 by mentions of #hcsm, Oct 26–Nov 21.",
+    );
+    expect(texts(message.blocks).at(-1)).toBe(
+      `${message.text} Try without it, or a longer window (for example \`last 12 weeks weekly\`).`,
+    );
+  });
+
+  it('keeps within Block Kit whatever filter a button carries back', () => {
+    const names = (letter: string) =>
+      Array.from({ length: 20 }, (_, i) => `${letter}${i}`.repeat(16));
+    const carried = { ...trend, stakeholders: { include: names('a'), exclude: names('b') } };
+    const message = renderTrend(carried, rankings, { actions: true });
+    expect(checkBlockKitLimits(message)).toEqual([]);
+    expect(texts(message.blocks)[1]?.length).toBeLessThanOrEqual(1200);
+  });
+
   it('tables the latest top N by rank and metric in each week, – where not ranked', () => {
     expect(cellTexts(message)).toEqual([
       ['Influencer', 'Oct 26', 'Nov 2', 'Nov 9', 'Nov 16 · so far'],

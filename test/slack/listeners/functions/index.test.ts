@@ -76,11 +76,7 @@ describe('topInfluencersFunction', () => {
 
   it('fails with the parser’s own message when the window cannot be read', async () => {
     const w = world();
-    const parsed = w.deps.flow.parse(
-      '#hcsm from Nov 15 to Nov 1 top 10',
-      'UTC',
-      true,
-    ) as ParseError;
+    const parsed = w.deps.flow.parse('#hcsm from Nov 15 to Nov 1', 'UTC', true) as ParseError;
     expect(parsed).toBeInstanceOf(Error);
     const step = await run(w, { databases: '#hcsm', window: 'from Nov 15 to Nov 1' });
     expect(step.fail).toHaveBeenCalledExactlyOnceWith({ error: parsed.message });
