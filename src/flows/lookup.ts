@@ -329,30 +329,8 @@ export class LookupFlow {
   /**
    * What the answer to `request` is made from (a ranking, a trend's periods or a person's
    * windows) within the flow's deadline, for surfaces that show it their own way (a Workflow
-   * Builder step); otherwise the words a lookup gives for what went wrong, so every surface says
+   * Builder step, an MCP tool); otherwise the words a lookup gives for what went wrong, so every surface says
    * a failure alike. Never throws.
-   */
-  async madeOrWords(
-    request: LookupRequest,
-    signal?: AbortSignal,
-  ): Promise<
-    | { readonly ok: true; readonly made: Made }
-    | { readonly ok: false; readonly message: SlackMessage }
-  > {
-    try {
-      return {
-        ok: true,
-        made: await this.#withinDeadline((bounded) => this.made(request, bounded), signal),
-      };
-    } catch (error) {
-      return { ok: false, message: this.#failure(error, request).message };
-    }
-  }
-
-  /**
-   * What the answer to `request` is made of, within the flow's deadline, for surfaces that give it
-   * as data beside the words (an MCP tool); otherwise the words a lookup gives for what went
-   * wrong. Never throws.
    */
   async madeOrWords(
     request: LookupRequest,
