@@ -62,7 +62,9 @@ const rankingsFor = (periods: readonly Period[]) =>
       periods.map((period, index) => ({ period, result: results[index] ?? { influencers: [] } })),
     );
 
-describe('trend and person answers for any input', () => {
+// Pure CPU work, some seconds of it on an idle core: the generous timeout is for a machine busy with
+// other work, where the default cut these runs short without anything being wrong.
+describe('trend and person answers for any input', { timeout: 60_000 }, () => {
   it('keep every Block Kit limit and a notification text, also without tables and charts', () => {
     fc.assert(
       fc.property(
