@@ -7,6 +7,8 @@ import { DigestNotFoundError } from '../../errors.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
 import { SqlSightings } from '../../requests/sightings.ts';
+import { SqlConferenceStore } from '../conferences/sql-store.ts';
+import type { ConferenceStore } from '../conferences/store.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -117,6 +119,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly conferences: ConferenceStore;
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
   readonly #unconfirmed: UnconfirmedRecords;
@@ -127,6 +130,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     this.dialect = executor.dialect;
     this.#sightings = new SqlSightings(executor);
     this.#unconfirmed = new UnconfirmedRecords(executor);
+    this.conferences = new SqlConferenceStore(executor);
   }
 
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {
