@@ -7,6 +7,7 @@
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import { type DigestJobConfig, loadDigestJobConfig } from '../config/job-config.ts';
 import { configDefaults } from '../config/sections.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import type { DigestPoster, TickReport } from '../digests/runner.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { ConfigError } from '../errors.ts';
@@ -20,6 +21,8 @@ import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-
 export interface DigestOutlet {
   readonly poster: DigestPoster;
   readonly displayName: (userId: string) => Promise<string | undefined>;
+  /** Where conferences post, edit and pin: the same tick brings their leaderboards up to date. */
+  readonly conferencePoster?: ConferencePoster;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface DigestRunnerBuildOptions {
   readonly runnerOptions?: DigestRunnerOptions;
   /** The creator's name for "created by …"; without it the line mentions them. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
+  /** Run after the digests at every tick (the conferences). */
+  readonly afterTick?: (now: Date) => Promise<unknown>;
 }
 
 export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
@@ -55,7 +57,7 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
       renderDigestsResumed(digests, { now, ...defined(details) }),
     renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
     logger: options.logger,
-    ...defined({ clock: options.clock }),
+    ...defined({ clock: options.clock, afterTick: options.afterTick }),
     options: {
       ...options.runnerOptions,
       graceMs: options.policy.graceMs,

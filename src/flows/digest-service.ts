@@ -6,6 +6,8 @@
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import type { ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
@@ -13,6 +15,11 @@ import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
+import {
+  type ConferenceRunnerBuildOptions,
+  createConferenceRunner,
+} from './conference-commands.ts';
+import { ConferenceManager } from './conference-manager.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runner.ts';
 
@@ -30,6 +37,12 @@ export interface DigestServiceOptions {
   readonly runnerOptions?: DigestRunnerOptions;
   /** The creator's name for the "created by …" line of posted digests. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
+  /** Where conferences post, edit and pin; without it no conference runs here. */
+  readonly conferencePoster?: ConferencePoster;
+  /** Finer conference engine settings (tests, benchmarks). */
+  readonly conferenceOptions?: ConferenceRunnerOptions;
+  /** Told of every leaderboard, update and recap a conference posts (the console prints them). */
+  readonly onConferenceMessage?: ConferenceRunnerBuildOptions['onMessage'];
 }
 
 /** How long closing the store may take at least, even when the tick used up the budget. */
@@ -56,6 +69,7 @@ export class DigestService {
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
+  #conferences: ConferenceManager | undefined;
   #health: StoreHealth | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -73,6 +87,11 @@ export class DigestService {
     return this.#manager;
   }
 
+  /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
+  get conferences(): ConferenceManager | undefined {
+    return this.#conferences;
+  }
+
   get runner(): DigestRunner {
     if (this.#runner === undefined) throw new Error('the digest store is not open yet');
     return this.#runner;
@@ -87,6 +106,7 @@ export class DigestService {
   async open(): Promise<void> {
     if (this.#store !== undefined) return;
     const store = await this.#options.openStore();
+    const conferences = this.#openConferences(store);
     const runner = createDigestRunner({
       store,
       analytics: this.#options.analytics,
@@ -96,6 +116,7 @@ export class DigestService {
       ...defined({ displayName: this.#options.displayName }),
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
+      ...(conferences === undefined ? {} : { afterTick: (now: Date) => conferences.tick(now) }),
     });
     this.#store = store;
     this.#runner = runner;
@@ -108,6 +129,31 @@ export class DigestService {
       now: this.now,
       logger: this.logger,
     });
+  }
+
+  /** The conference engine and its rules, run after the digests at every tick. */
+  #openConferences(store: DigestStore): { tick(now: Date): Promise<unknown> } | undefined {
+    const { conferencePoster: poster } = this.#options;
+    if (store.conferences === undefined || poster === undefined) return undefined;
+    const runner = createConferenceRunner({
+      store: store.conferences,
+      analytics: this.#options.analytics,
+      poster,
+      logger: this.logger.child({ component: 'conferences' }),
+      ...defined({
+        clock: this.#options.clock,
+        options: this.#options.conferenceOptions,
+        onMessage: this.#options.onConferenceMessage,
+      }),
+    });
+    this.#conferences = new ConferenceManager({
+      store: store.conferences,
+      runner,
+      analytics: this.#options.analytics,
+      now: this.now,
+      logger: this.logger,
+    });
+    return { tick: (now) => runner.runDue(now) };
   }
 
   /**

@@ -99,7 +99,8 @@ function tableAndChart(ranking: Ranking, caption: string, title: string): Messag
   const blocks: MessageBlock[] = [];
   const table = rankingTable(ranking, truncate(caption, blockKitLimits.dataTableCaption), 6_000);
   if (table !== undefined) blocks.push(table.block);
-  const chart = rankingBarChart(ranking, title);
+  // The moves are since the previous update, whose figures are not kept: one series only.
+  const chart = rankingBarChart({ ...ranking, compared: false }, title);
   if (chart !== undefined) blocks.push(chart);
   return blocks;
 }

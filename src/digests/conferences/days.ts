@@ -10,6 +10,8 @@ import { zoneFor } from '../../time/zones.ts';
 
 type Days = Pick<ConferenceSpec, 'firstDay' | 'lastDay' | 'zone'>;
 
+const emptyWindowMs = 60_000;
+
 /** The instant `day` (`yyyy-MM-dd`) begins in `zone`. */
 export function dayStart(day: string, zone: string): Date {
   return DateTime.fromISO(day, { zone: zoneFor(zone) })
@@ -67,10 +69,12 @@ export function dayWindow(
 ): { readonly start: string; readonly end: string } {
   const luxonZone = zoneFor(zone);
   const start = DateTime.fromISO(day, { zone: luxonZone }).startOf('day');
-  const end = DateTime.fromJSDate(
-    new Date(Math.min(until.getTime(), dayEnd(day, zone).getTime())),
-    { zone: luxonZone },
-  ).startOf('second');
+  // At the very start of a day the window would be empty, which the service refuses: its first
+  // minute stands for it.
+  const at = Math.max(until.getTime(), start.toMillis() + emptyWindowMs);
+  const end = DateTime.fromJSDate(new Date(Math.min(at, dayEnd(day, zone).getTime())), {
+    zone: luxonZone,
+  }).startOf('second');
   return { start: formatInstant(start), end: formatInstant(end) };
 }
 

@@ -17,6 +17,8 @@ export interface ConferencePoster {
   update(channelId: string, ts: string, message: SlackMessage): Promise<'updated' | 'gone'>;
   /** pins.add; `refused` for `too_many_pins` or `not_pinnable` (`already_pinned` is pinned). */
   pin(channelId: string, ts: string): Promise<'pinned' | 'refused'>;
+  /** pins.remove of a leaderboard replaced by a new one; a failure is only logged. */
+  unpin(channelId: string, ts: string): Promise<void>;
   /** A direct message to the conference's creator. */
   notifyCreator(userId: string, message: SlackMessage): Promise<void>;
 }

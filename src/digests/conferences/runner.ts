@@ -484,6 +484,13 @@ class ConferenceRun {
       );
       const { messageTs: _gone, ...rest } = this.state;
       this.state = rest;
+      if (this.state.pinned) {
+        await runner
+          .slack(() => runner.poster.unpin(conference.channelId, ts))
+          .catch((error: unknown) =>
+            runner.logger.info({ err: error }, 'old leaderboard not unpinned'),
+          );
+      }
       await this.#postBoard(board);
       return;
     }

@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { blocksFallbackPoster } from './blocks-fallback.ts';
+import { SlackConferencePoster } from './conference-poster.ts';
 import { backgroundWebClient, SlackDigestPoster } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
 
@@ -14,7 +15,7 @@ export interface SlackDigestOutletOptions {
 /**
  * Where digests post and how their creators are named: the background Web API client (retried,
  * unlike the interactive one), the poster with the blocks fallback, and the creators' display
- * names from one users.info cache. The app's timer and `digests run-due` both take it from here,
+ * names from one users.info cache, and where conferences post, edit and pin. The app's timer and `digests run-due` both take it from here,
  * so a digest posts the same way whichever of them runs it.
  */
 export function slackDigestOutlet(
@@ -29,11 +30,17 @@ export function slackDigestOutlet(
     ...defined({ apiUrl: slack.apiUrl, fetch: options.fetch }),
   });
   const directory = options.directory ?? new UserDirectory();
+  const poster = blocksFallbackPoster(
+    new SlackDigestPoster({ client, logger: posterLogger, directory }),
+    posterLogger,
+  );
   return {
-    poster: blocksFallbackPoster(
-      new SlackDigestPoster({ client, logger: posterLogger, directory }),
-      posterLogger,
-    ),
+    poster,
     displayName: displayNames(directory, client),
+    conferencePoster: new SlackConferencePoster({
+      client,
+      notifier: poster,
+      logger: logger.child({ component: 'conference-poster' }),
+    }),
   };
 }

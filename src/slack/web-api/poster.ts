@@ -81,6 +81,11 @@ export function backgroundWebClient(settings: BackgroundClientSettings): WebClie
   return client;
 }
 
+/** The single-attempt twin of a `backgroundWebClient`, for posts that must not be resent. */
+export function singleAttemptTwin(client: WebClientType): WebClientType {
+  return singleAttemptClients.get(client) ?? client;
+}
+
 /** What the digest runner is told when a post or a join fails: the app's error for it. */
 export function toDigestError(channelId: string, error: unknown, message?: SlackMessage): unknown {
   return toAppError('chat.postMessage', channelId, error, message ?? {});

@@ -12,7 +12,7 @@ import { toDigestError } from '../../../src/slack/web-api/poster.ts';
 import type { FakeAnalytics, FakeClock } from '../helpers.ts';
 
 export interface ConferenceCall {
-  readonly kind: 'post' | 'update' | 'pin' | 'dm';
+  readonly kind: 'post' | 'update' | 'pin' | 'unpin' | 'dm';
   readonly channelId: string;
   readonly ts?: string;
   readonly threadTs?: string;
@@ -75,6 +75,10 @@ export class FakeConferencePoster implements ConferencePoster {
       this.calls.push({ kind: 'pin', channelId, ts, at: this.#clock.now().getTime() });
     }
     return answer;
+  }
+
+  async unpin(channelId: string, ts: string): Promise<void> {
+    this.calls.push({ kind: 'unpin', channelId, ts, at: this.#clock.now().getTime() });
   }
 
   async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
