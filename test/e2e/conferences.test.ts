@@ -14,7 +14,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { announcePostgresSkip, TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { slashCommand, teamId } from '../helpers/payloads.ts';
+import { eventCallback, homeOpenedEvent, slashCommand, teamId } from '../helpers/payloads.ts';
 
 announcePostgresSkip();
 
@@ -199,6 +199,11 @@ for (const adapter of adapters) {
         expect(list).toContain('every 15 minutes');
         expect(await command(harness, `conference edit ${id} every 30 minutes`, channel)).toContain(
           'every 30 minutes',
+        );
+        await harness.send(eventCallback({ event: homeOpenedEvent() }));
+        const home = await harness.slack.waitFor((call) => call.method === 'views.publish');
+        expect(JSON.stringify(home.args.view)).toMatch(
+          new RegExp(`Conferences\\* \\(1\\).*${id}.*next update Thu Nov 26 09:15 \\(Eastern\\)`),
         );
         expect(await command(harness, 'conference stop ABCDEF', channel)).toMatch(
           /no running conference with id “ABCDEF”/,
