@@ -92,7 +92,7 @@ export async function answerConferenceCommand(
         return;
       }
       case 'tick': {
-        const report = await manager.tick();
+        const report = await manager.tickNow(caller.teamId, context.channelId);
         await send(renderConferenceAction({ kind: 'ticked', updated: report.claimed }, options()));
         return;
       }

@@ -118,9 +118,15 @@ export class ConferenceManager {
       : { kind: 'edited', conference: edited };
   }
 
-  /** Runs the conferences due now (a new one under way, `conference tick`). */
+  /** Runs the conferences due now (a new one under way). */
   tick(): Promise<ConferenceTickReport> {
     return this.#runner.runDue(this.#now());
+  }
+
+  /** `conference tick`: the channel's next updates, now rather than at their refresh. */
+  async tickNow(teamId: string, channelId: string): Promise<ConferenceTickReport> {
+    await this.#store.dueNow(teamId, channelId, this.#now());
+    return this.tick();
   }
 
   async #allowed(

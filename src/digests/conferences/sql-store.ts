@@ -247,6 +247,16 @@ export class SqlConferenceStore implements ConferenceStore {
     return rows[0] ? rowToConference(rows[0]) : undefined;
   }
 
+  async dueNow(teamId: string, channelId: string, now: Date): Promise<number> {
+    const rows = await this.#sql.query(
+      `UPDATE conferences SET next_run_at = $3
+       WHERE team_id = $1 AND channel_id = $2 AND status = 'active' AND next_run_at > $3
+       RETURNING id`,
+      [teamId, channelId, now],
+    );
+    return rows.length;
+  }
+
   async update(
     id: string,
     settings: ConferenceSettings,

@@ -69,6 +69,8 @@ export interface ConferenceStore {
   posts(id: string): Promise<ConferencePost[]>;
   /** Asks an active conference to end at its next run, which is now; undefined when none. */
   requestStop(id: string, now: Date): Promise<Conference | undefined>;
+  /** Makes the channel's active conferences due at `now` (`conference tick`); returns how many. */
+  dueNow(teamId: string, channelId: string, now: Date): Promise<number>;
   /** Changes the watchlist or the refresh of an active conference; undefined when none. */
   update(id: string, settings: ConferenceSettings, now: Date): Promise<Conference | undefined>;
 }
