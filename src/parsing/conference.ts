@@ -289,7 +289,8 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
     } else if (word === 'every') {
       ({ minutes: refreshMinutes, next: at } = readEvery(tokens, at + 1));
     } else {
-      const match = matchStakeholders(tokens, at);
+      // Read on its own: what comes before (a zone, a handle) is never a phrase it belongs to.
+      const match = matchStakeholders(tokens.slice(at), 0);
       if (match === undefined) {
         refuse(
           `I don't understand “${tokens[at]?.text}” here; after the days come \`in <zone>\`, \`watch @handle …\`, \`top N\`, \`every N minutes\` or who to keep (\`doctors\`).`,
@@ -297,7 +298,7 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
         );
       }
       stakeholders = match?.value;
-      at = match?.next ?? at + 1;
+      at += match?.next ?? 1;
     }
   }
   const days = eventDays(first as DatePart, last as DatePart, zone, context.now);

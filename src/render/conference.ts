@@ -292,7 +292,7 @@ export function renderFinalRecap(conference: Conference, recap: FinalRecap): Sla
 
 export function renderUnpinned(_conference: Conference): SlackMessage {
   const text =
-    'I could not pin this leaderboard (the channel has too many pins, or this message cannot be pinned); it still updates here. Pin it by hand to keep it at hand.';
+    'I could not pin this leaderboard (the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission); it still updates here. Pin it by hand to keep it at hand.';
   return { text, blocks: [context(escapeMrkdwn(text))] };
 }
 

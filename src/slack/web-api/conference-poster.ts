@@ -22,8 +22,15 @@ const goneMessages: ReadonlySet<string> = new Set([
   'cant_update_message',
 ]);
 
-/** pins.add refusals to carry on without a pin (`already_pinned` is a pin). */
-const pinRefusals: ReadonlySet<string> = new Set(['too_many_pins', 'not_pinnable']);
+/**
+ * pins.add refusals to carry on without a pin (`already_pinned` is a pin): an installation from
+ * before conferences lacks `pins:write` until it is reinstalled, and still gets its leaderboard.
+ */
+const pinRefusals: ReadonlySet<string> = new Set([
+  'too_many_pins',
+  'not_pinnable',
+  'missing_scope',
+]);
 
 export interface SlackConferencePosterOptions {
   /** The background client (retried); posts go through its single-attempt twin. */
