@@ -10,7 +10,6 @@ import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
 import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
-import type { Conference } from '../model/conference.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { ConferenceCommand } from '../parsing/conference.ts';
 import { conferenceWords } from '../render/conference.ts';
@@ -112,11 +111,6 @@ export interface ConferenceRunnerBuildOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly options?: ConferenceRunnerOptions;
-  /** Told of every leaderboard, update and recap (the console prints them). */
-  readonly onMessage?: (
-    conference: Conference,
-    kind: 'board' | 'update' | 'recap' | 'final',
-  ) => void;
 }
 
 /** The conference engine as the app, `digests run-due` and the console build it: with its words. */
@@ -129,6 +123,5 @@ export function createConferenceRunner(options: ConferenceRunnerBuildOptions): C
     logger: options.logger,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.options === undefined ? {} : { options: options.options }),
-    ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
   });
 }

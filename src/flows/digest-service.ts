@@ -15,10 +15,7 @@ import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
-import {
-  type ConferenceRunnerBuildOptions,
-  createConferenceRunner,
-} from './conference-commands.ts';
+import { createConferenceRunner } from './conference-commands.ts';
 import { ConferenceManager } from './conference-manager.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runner.ts';
@@ -41,8 +38,6 @@ export interface DigestServiceOptions {
   readonly conferencePoster?: ConferencePoster;
   /** Finer conference engine settings (tests, benchmarks). */
   readonly conferenceOptions?: ConferenceRunnerOptions;
-  /** Told of every leaderboard, update and recap a conference posts (the console prints them). */
-  readonly onConferenceMessage?: ConferenceRunnerBuildOptions['onMessage'];
 }
 
 /** How long closing the store may take at least, even when the tick used up the budget. */
@@ -143,7 +138,6 @@ export class DigestService {
       ...defined({
         clock: this.#options.clock,
         options: this.#options.conferenceOptions,
-        onMessage: this.#options.onConferenceMessage,
       }),
     });
     this.#conferences = new ConferenceManager({

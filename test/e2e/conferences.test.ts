@@ -248,6 +248,26 @@ for (const adapter of adapters) {
       }
     });
 
+    it('still delivers the leaderboard where Slack refuses the table and chart blocks', async () => {
+      const database = adapter.open();
+      const channel = 'C0CONF0005';
+      current = new Date('2026-11-26T14:00:00Z');
+      const harness = await app(await database.store());
+      try {
+        harness.slack.refuseNewBlocks = true;
+        await command(harness, 'conference #hcsm from Nov 26 to Nov 27', channel);
+        await tick(harness, '2026-11-26T14:15:00Z');
+        const delivered = (method: string) =>
+          inChannel(harness, method, channel).filter((call) => !blocksOf(call).includes('data_'));
+        expect(delivered('chat.postMessage')).toHaveLength(1);
+        expect(blocksOf(delivered('chat.postMessage')[0])).toContain('```');
+        expect(delivered('chat.update')).toHaveLength(1);
+      } finally {
+        await harness.close();
+        await database.drop();
+      }
+    });
+
     it('refuses a database the service does not know, creating nothing', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0003';

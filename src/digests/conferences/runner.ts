@@ -75,11 +75,6 @@ export interface ConferenceRunnerDeps {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: ConferenceRunnerOptions;
-  /** Told of every message the engine posts or edits (the console prints them). */
-  readonly onMessage?: (
-    conference: Conference,
-    kind: 'board' | 'update' | 'recap' | 'final',
-  ) => void;
 }
 
 const defaults = {
@@ -122,7 +117,6 @@ export class ConferenceRunner {
   readonly #questions: Questions;
   readonly #slack: Limiter;
   readonly #options: Required<Omit<ConferenceRunnerOptions, 'owner'>>;
-  readonly #onMessage: ConferenceRunnerDeps['onMessage'];
 
   constructor(deps: ConferenceRunnerDeps) {
     const options = deps.options ?? {};
@@ -132,7 +126,6 @@ export class ConferenceRunner {
     this.#words = deps.words;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
-    this.#onMessage = deps.onMessage;
     this.#options = {
       leaseMs: options.leaseMs ?? defaults.leaseMs,
       claimBatchSize: options.claimBatchSize ?? defaults.claimBatchSize,
@@ -260,9 +253,6 @@ export class ConferenceRunner {
   }
   slack<T>(job: () => Promise<T>): Promise<T> {
     return this.#slack(job);
-  }
-  notify(conference: Conference, kind: 'board' | 'update' | 'recap' | 'final'): void {
-    this.#onMessage?.(conference, kind);
   }
 }
 
@@ -443,7 +433,6 @@ class ConferenceRun {
     if (ts === undefined) return;
     this.state = { ...this.state, messageTs: ts };
     await this.#save();
-    runner.notify(conference, 'board');
     const pinned = await runner
       .slack(() => runner.poster.pin(conference.channelId, ts))
       .catch((error: unknown) => {
@@ -495,7 +484,6 @@ class ConferenceRun {
       return;
     }
     this.state = { ...this.state, ...this.#shown(board) };
-    runner.notify(conference, board.final ? 'final' : 'update');
   }
 
   async #recap(day: string): Promise<void> {
@@ -515,7 +503,6 @@ class ConferenceRun {
       });
       await this.#post(recapKey(day), message, this.state.messageTs);
       this.#report.recaps++;
-      this.#runner.notify(conference, 'recap');
     }
     this.state = { ...this.state, days: [...this.state.days, dayResult] };
     await this.#save();
@@ -541,7 +528,6 @@ class ConferenceRun {
     });
     await this.#post(finalKey, message, this.state.messageTs);
     this.#report.finals++;
-    this.#runner.notify(conference, 'final');
   }
 
   /**

@@ -32,6 +32,8 @@ export class FakeConferencePoster implements ConferencePoster {
   failWith: (kind: ConferenceCall['kind']) => unknown = () => undefined;
   /** Posts in these channels never return: the instance is killed mid-post. */
   readonly dying = new Set<string>();
+  /** Posts that never returned. */
+  hung = 0;
   readonly #clock: FakeClock;
   #next = 1;
 
@@ -44,7 +46,10 @@ export class FakeConferencePoster implements ConferencePoster {
   }
 
   async post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }> {
-    if (this.dying.has(channelId)) return new Promise(() => undefined);
+    if (this.dying.has(channelId)) {
+      this.hung++;
+      return new Promise(() => undefined);
+    }
     const error = this.failWith('post');
     if (error) throw toDigestError(channelId, error, message);
     const ts = `1780000000.${String(this.#next++).padStart(6, '0')}`;

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
 import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { describeEachStore, influencers } from '../helpers.ts';
+import { describeEachStore, influencers, until } from '../helpers.ts';
 import { ascoInput, conferenceRunner, FakeConferencePoster } from './helpers.ts';
 
 const conferencesOf = (store: DigestStore): ConferenceStore => {
@@ -217,7 +217,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     void conferenceRunner(store, analytics, killedPoster, clock, {
       options: { leaseMs: minutes(5) },
     }).runDue(clock.now());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => killedPoster.hung > 0);
     clock.advance(minutes(6));
     const other = conferenceRunner(
       await db.sibling().then(conferencesOf),
