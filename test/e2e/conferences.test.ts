@@ -268,6 +268,36 @@ for (const adapter of adapters) {
       }
     });
 
+    it('skips an update Slack rate limits, and replaces a leaderboard someone deleted', async () => {
+      const database = adapter.open();
+      const channel = 'C0CONF0006';
+      current = new Date('2026-11-26T14:00:00Z');
+      const harness = await app(await database.store());
+      try {
+        await command(harness, 'conference #hcsm from Nov 26 to Nov 27', channel);
+        const first = (await harness.slack.waitFor((call) => call.method === 'pins.add')).args
+          .timestamp;
+        harness.slack.rateLimit('chat.update', 30, 1);
+        await tick(harness, '2026-11-26T14:15:00Z');
+        // Refused, not retried within the tick: the next refresh edits it.
+        expect(inChannel(harness, 'chat.update', channel)).toHaveLength(1);
+        await tick(harness, '2026-11-26T14:20:00Z');
+        expect(inChannel(harness, 'chat.update', channel)).toHaveLength(1);
+        await tick(harness, '2026-11-26T14:30:00Z');
+        expect(inChannel(harness, 'chat.update', channel)).toHaveLength(2);
+
+        harness.slack.updateErrors.set(String(first), 'message_not_found');
+        await tick(harness, '2026-11-26T14:45:00Z');
+        const boards = inChannel(harness, 'chat.postMessage', channel);
+        expect(boards).toHaveLength(2);
+        expect(boards[1]?.args.thread_ts).toBeUndefined();
+        expect(harness.slack.pins.get(channel)?.size).toBe(1);
+      } finally {
+        await harness.close();
+        await database.drop();
+      }
+    });
+
     it('refuses a database the service does not know, creating nothing', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0003';
