@@ -163,10 +163,18 @@ export class ConferenceRun {
     const over = stopping || now.getTime() >= span.end.getTime();
     const today = over ? undefined : eventDayAt(conference, now);
     if (!over && today === undefined) return { state: this.state, nextRunAt: span.start };
-    await this.#restore();
     const started = eventDays(conference).filter(
       (day) => dayStart(day, conference.zone).getTime() <= now.getTime(),
     );
+    const ended = started.filter((day) => dayEnd(day, conference.zone).getTime() <= now.getTime());
+    // A plain refresh edits the leaderboard it knows and posts nothing, so it need not read the
+    // records: were the state behind them (a runner killed between a post and its save), the edit
+    // would meet a leaderboard Slack no longer edits, and the records would be read then.
+    const plainRefresh =
+      !over &&
+      this.state.messageTs !== undefined &&
+      ended.every((day) => this.state.days.some((done) => done.day === day));
+    if (!plainRefresh) await this.#restore();
     const showing = today ?? this.state.shownDay ?? started.at(-1);
     if (showing === undefined) {
       // Stopped before its first day: nothing was ever posted, nothing to recap.
@@ -174,10 +182,7 @@ export class ConferenceRun {
     }
     const fresh = this.state.messageTs === undefined;
     if (fresh) await this.#postBoard(await this.#board(showing, false));
-    for (const day of started) {
-      if (dayEnd(day, conference.zone).getTime() > now.getTime()) continue;
-      await this.#recap(day);
-    }
+    for (const day of ended) await this.#recap(day);
     if (over) {
       await this.#final(stopping && now.getTime() < span.end.getTime());
       const board = await this.#board(this.state.shownDay ?? showing, true);

@@ -234,6 +234,43 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     expect(poster.of('post')).toHaveLength(1);
   });
 
+  it('killed between a post and saving it, the next instance edits that leaderboard rather than post another', async () => {
+    const { db, clock, analytics } = world();
+    const store = conferencesOf(db.store);
+    const poster = new FakeConferencePoster(clock);
+    await store.create(ascoInput(), clock.now());
+    clock.set('2026-05-29T14:00:00Z');
+    let saving = 0;
+    // The store as the killed instance saw it: its state is never saved.
+    const dying = new Proxy(store, {
+      get(target, property) {
+        if (property === 'saveState') {
+          return () => {
+            saving++;
+            return new Promise(() => undefined);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    void conferenceRunner(dying, analytics, poster, clock, {
+      options: { leaseMs: minutes(5) },
+    }).runDue(clock.now());
+    await until(() => saving > 0);
+    expect(poster.of('post')).toHaveLength(1);
+    clock.advance(minutes(6));
+    const other = conferenceRunner(
+      await db.sibling().then(conferencesOf),
+      analytics,
+      poster,
+      clock,
+    );
+    await other.runDue(clock.now());
+    expect(poster.of('post')).toHaveLength(1);
+    expect(poster.of('update').map((update) => update.ts)).toEqual([poster.of('post')[0]?.ts]);
+  });
+
   it('with two instances ticking at once, each conference has exactly one updater', async () => {
     const { db, clock, analytics } = world();
     const store = conferencesOf(db.store);
