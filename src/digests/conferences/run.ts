@@ -16,7 +16,7 @@ import type {
 import type { RankedAccount } from '../../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
 import type { Clock } from '../clock.ts';
-import { failureDetail, mayHavePosted, runFailure } from '../failures.ts';
+import { failureDetail, mayHavePosted, outageCause, runFailure } from '../failures.ts';
 import type { AskQuestion } from '../questions.ts';
 import {
   dayEnd,
@@ -402,6 +402,13 @@ export class ConferenceRun {
 export function asRunError(error: unknown): Error {
   if (error instanceof SkipToNextRefresh || error instanceof ConferenceEndedError) return error;
   const { failure, cause } = runFailure(error);
-  if (failure.kind === 'transient') return new SkipToNextRefresh(failure.code, { cause });
+  // A failure of the whole app (the analytics service refusing its credentials, Slack out of
+  // reach) is no reason to end every conference: it waits, as digests hold for an outage. A
+  // revoked Slack token ends it: the app was removed.
+  const outage = outageCause(cause);
+  const appWide = outage !== undefined && outage !== 'slack_token_rejected';
+  if (failure.kind === 'transient' || appWide) {
+    return new SkipToNextRefresh(failure.code, { cause });
+  }
   return new ConferenceEndedError(failure.code, failureDetail(failure), cause);
 }

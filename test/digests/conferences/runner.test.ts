@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
 import type { DigestStore } from '../../../src/digests/store/store.ts';
+import { CredentialsRejectedError } from '../../../src/errors.ts';
 import { describeEachStore, influencers, until } from '../helpers.ts';
 import { ascoInput, conferenceRunner, FakeConferencePoster } from './helpers.ts';
 
@@ -150,6 +151,23 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
       status: 'active',
       nextRunAt: new Date('2026-05-29T14:30:00Z'),
     });
+  });
+
+  it('waits for the next refresh when the analytics service refuses the app’s credentials', async () => {
+    const { db, clock, analytics } = world();
+    const store = conferencesOf(db.store);
+    const poster = new FakeConferencePoster(clock);
+    const runner = conferenceRunner(store, analytics, poster, clock);
+    const created = await store.create(ascoInput(), clock.now());
+    clock.set('2026-05-29T14:00:00Z');
+    await runner.runDue(clock.now());
+    analytics.answer = async () => {
+      throw new CredentialsRejectedError(401);
+    };
+    clock.advance(minutes(15));
+    expect((await runner.runDue(clock.now())).skipped).toBe(1);
+    expect(await store.get(created.id)).toMatchObject({ status: 'active' });
+    expect(poster.of('dm')).toEqual([]);
   });
 
   it('ends the conference and tells its creator when the channel was archived', async () => {
