@@ -296,6 +296,19 @@ export function renderUnpinned(_conference: Conference): SlackMessage {
   return { text, blocks: [context(escapeMrkdwn(text))] };
 }
 
+/**
+ * The DM to the creator about a post Slack may not have received: what it said, so they can check
+ * the channel and post it by hand if it is missing (it is never sent twice).
+ */
+export function renderConferenceUnconfirmed(
+  conference: Conference,
+  message: SlackMessage,
+): SlackMessage {
+  const head = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')} may not have reached it: Slack did not confirm it, and it is not sent twice. If it is missing, here is what it said:`;
+  const blocks = [section(head), ...message.blocks].slice(0, blockKitLimits.messageBlocks);
+  return { text: truncate(`${head} ${message.text}`, 3000), blocks };
+}
+
 /** The DM to the creator when a failure no retry can fix ended the conference. */
 export function renderConferenceEnded(
   conference: Conference,
@@ -319,5 +332,6 @@ export const conferenceWords = {
   dayRecap: renderDayRecap,
   finalRecap: renderFinalRecap,
   unpinned: renderUnpinned,
+  unconfirmed: renderConferenceUnconfirmed,
   ended: renderConferenceEnded,
 };

@@ -63,6 +63,11 @@ export interface ConferenceWords {
   finalRecap(conference: Conference, recap: FinalRecap): SlackMessage;
   /** Said once in the thread when the leaderboard could not be pinned. */
   unpinned(conference: Conference): SlackMessage;
+  /**
+   * The DM to the creator when a post may or may not have reached the channel (cut off
+   * mid-request): it is never sent twice, so they are shown what it said.
+   */
+  unconfirmed(conference: Conference, message: SlackMessage): SlackMessage;
   /** The DM to the creator when a failure no retry can fix ended the conference. */
   ended(
     conference: Conference,

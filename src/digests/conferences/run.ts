@@ -384,6 +384,12 @@ export class ConferenceRun {
           { err: error, conferenceId: conference.id, key },
           'conference post unconfirmed; not sent again',
         );
+        // Not sent again, so its creator is told: they can look, and post it by hand if missing.
+        await runner.poster
+          .notifyCreator(conference.creatorId, runner.words.unconfirmed(conference, message))
+          .catch((cause: unknown) =>
+            runner.logger.warn({ err: cause, conferenceId: conference.id }, 'creator not told'),
+          );
         return undefined;
       }
       await store.abandonPost(conference.id, key);

@@ -289,6 +289,27 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     expect(poster.of('update').map((update) => update.ts)).toEqual([poster.of('post')[0]?.ts]);
   });
 
+  it('a recap Slack may not have received is not sent again; its creator is shown what it said', async () => {
+    const { db, clock, analytics } = world();
+    const store = conferencesOf(db.store);
+    const poster = new FakeConferencePoster(clock);
+    const runner = conferenceRunner(store, analytics, poster, clock);
+    await store.create(ascoInput(), clock.now());
+    clock.set('2026-05-29T14:00:00Z');
+    await runner.runDue(clock.now());
+    poster.failWith = (kind) =>
+      kind === 'post' ? { code: 'slack_webapi_http_error', statusCode: 503 } : undefined;
+    clock.set('2026-05-30T05:00:00Z');
+    await runner.runDue(clock.now());
+    poster.failWith = () => undefined;
+    clock.advance(minutes(15));
+    await runner.runDue(clock.now());
+    expect(poster.of('post')).toHaveLength(1);
+    const [dm] = poster.of('dm');
+    expect(dm?.message?.text).toMatch(/may not have reached it/);
+    expect(JSON.stringify(dm?.message?.blocks)).toContain('Day 1 of 5 recap');
+  });
+
   it('with two instances ticking at once, each conference has exactly one updater', async () => {
     const { db, clock, analytics } = world();
     const store = conferencesOf(db.store);
