@@ -7,7 +7,10 @@
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
-import type { ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
+import type {
+  ConferenceRunnerOptions,
+  ConferenceTickReport,
+} from '../digests/conferences/runner.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
@@ -65,6 +68,7 @@ export class DigestService {
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
   #conferences: ConferenceManager | undefined;
+  #conferenceReport: ConferenceTickReport | undefined;
   #health: StoreHealth | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -85,6 +89,11 @@ export class DigestService {
   /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
   get conferences(): ConferenceManager | undefined {
     return this.#conferences;
+  }
+
+  /** What the conferences did at the last tick, for `digests run-due`'s report. */
+  get lastConferenceReport(): ConferenceTickReport | undefined {
+    return this.#conferenceReport;
   }
 
   get runner(): DigestRunner {
@@ -147,7 +156,11 @@ export class DigestService {
       now: this.now,
       logger: this.logger,
     });
-    return { tick: (now) => runner.runDue(now) };
+    return {
+      tick: async (now) => {
+        this.#conferenceReport = await runner.runDue(now);
+      },
+    };
   }
 
   /**

@@ -151,10 +151,11 @@ describe('digests run-due', () => {
       conferencePoster,
     });
     const stderr = captured();
+    const stdout = captured();
     const code = await runDigests(
       ['run-due', '--sqlite', path],
       {
-        stdout: captured().stream,
+        stdout: stdout.stream,
         stderr: stderr.stream,
         now: () => now,
         env: {
@@ -173,5 +174,9 @@ describe('digests run-due', () => {
     expect(recap?.threadTs).toBe(board?.ts);
     expect(recap?.message?.text).toContain('day 1 recap');
     expect(conferencePoster.of('pin')).toHaveLength(1);
+    expect(stdout.text()).toContain(
+      'conferences: claimed 1, updated 0, leaderboards posted 1, day recaps 1, final recaps 0, ' +
+        'skipped to the next refresh 0, ended by a failure 0, analytics calls 2\n',
+    );
   });
 });
