@@ -162,6 +162,7 @@ export class SqlConferenceStore implements ConferenceStore {
     return rows.length > 0;
   }
 
+  /** A stop asked for while the run went on makes the conference due at once, not a refresh later. */
   async finish(
     id: string,
     owner: string,
@@ -174,7 +175,8 @@ export class SqlConferenceStore implements ConferenceStore {
   ): Promise<boolean> {
     const rows = await this.#sql.query(
       `UPDATE conferences SET state = $3, updated_at = $4,
-         next_run_at = COALESCE($5, next_run_at),
+         next_run_at = CASE WHEN stop_requested_at IS NOT NULL THEN $4
+           ELSE COALESCE($5, next_run_at) END,
          status = CASE WHEN CAST($6 AS TEXT) IS NULL THEN status ELSE 'ended' END,
          ended = COALESCE(CAST($6 AS TEXT), ended),
          lease_owner = NULL, lease_until = NULL

@@ -86,6 +86,19 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
     ]);
   });
 
+  it('keeps a stop asked for during a run due at once when the run finishes', async () => {
+    const { db, clock } = world();
+    const store = conferencesOf(db.store);
+    const created = await store.create(ascoInput(), clock.now());
+    await store.claimDue(clock.now(), lease);
+    await store.requestStop(created.id, clock.now());
+    clock.advance(1_000);
+    const later = new Date(clock.now().getTime() + 900_000);
+    await store.finish(created.id, 'a', { state: created.state, nextRunAt: later }, clock.now());
+    expect((await store.get(created.id))?.nextRunAt).toEqual(clock.now());
+    expect(await store.claimDue(clock.now(), lease)).toHaveLength(1);
+  });
+
   it('stops, edits and makes due only active conferences', async () => {
     const { db, clock } = world();
     const store = conferencesOf(db.store);
