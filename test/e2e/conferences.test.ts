@@ -268,6 +268,30 @@ for (const adapter of adapters) {
       }
     });
 
+    it('joins a public channel it posts in without being a member, to pin the leaderboard', async () => {
+      const database = adapter.open();
+      const channel = 'C0CONF0007';
+      current = new Date('2026-11-26T14:00:00Z');
+      const harness = await app(await database.store());
+      try {
+        const joined = new Set<string>();
+        harness.slack.override('conversations.join', (args) => {
+          joined.add(String(args.channel));
+          return { ok: true, channel: { id: args.channel } };
+        });
+        harness.slack.override('pins.add', (args) =>
+          joined.has(String(args.channel)) ? { ok: true } : { ok: false, error: 'not_in_channel' },
+        );
+        await command(harness, 'conference #hcsm from Nov 26 to Nov 27', channel);
+        expect(joined).toEqual(new Set([channel]));
+        expect(harness.slack.api('pins.add')).toHaveLength(2);
+        expect(inChannel(harness, 'chat.postMessage', channel)).toHaveLength(1);
+      } finally {
+        await harness.close();
+        await database.drop();
+      }
+    });
+
     it('skips an update Slack rate limits, and replaces a leaderboard someone deleted', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0006';

@@ -101,7 +101,7 @@ export class SlackConferencePoster implements ConferencePoster {
 
   async pin(channelId: string, ts: string): Promise<'pinned' | 'refused'> {
     try {
-      await this.#client.pins.add({ channel: channelId, timestamp: ts });
+      await this.#pinJoining(channelId, ts);
       return 'pinned';
     } catch (error) {
       const reason = slackErrorString(error) ?? '';
@@ -112,6 +112,25 @@ export class SlackConferencePoster implements ConferencePoster {
       }
       throw toAppError('pins.add', channelId, error);
     }
+  }
+
+  /**
+   * pins.add, joining first a public channel the bot posts in without being a member
+   * (`chat:write.public`), where pins need membership; a private one answers as it does.
+   */
+  async #pinJoining(channelId: string, ts: string): Promise<void> {
+    try {
+      await this.#client.pins.add({ channel: channelId, timestamp: ts });
+      return;
+    } catch (error) {
+      if (slackErrorString(error) !== 'not_in_channel') throw error;
+    }
+    try {
+      await this.#client.conversations.join({ channel: channelId });
+    } catch (error) {
+      throw toAppError('conversations.join', channelId, error);
+    }
+    await this.#client.pins.add({ channel: channelId, timestamp: ts });
   }
 
   async unpin(channelId: string, ts: string): Promise<void> {
