@@ -322,6 +322,23 @@ for (const adapter of adapters) {
       }
     });
 
+    it('reads the days in the creator’s zone even when Slack says it too late for the ack', async () => {
+      const database = adapter.open();
+      const channel = 'C0CONF0008';
+      current = new Date('2026-11-26T14:00:00Z');
+      const harness = await app(await database.store());
+      try {
+        // Slower than the ack's bounded wait (500 ms here), quick enough for a second chance.
+        harness.slack.usersInfoDelayMs = 700;
+        expect(await command(harness, 'conference #hcsm from Nov 26 to Nov 27', channel)).toContain(
+          '2 whole days in America/New_York',
+        );
+      } finally {
+        await harness.close();
+        await database.drop();
+      }
+    });
+
     it('refuses a database the service does not know, creating nothing', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0003';

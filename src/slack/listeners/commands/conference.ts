@@ -6,7 +6,7 @@
 import { ParseError } from '../../../errors.ts';
 import { answerConferenceCommand } from '../../../flows/conference-commands.ts';
 import { defined } from '../../../model/defined.ts';
-import { parseConferenceCommand } from '../../../parsing/conference.ts';
+import { type ConferenceCommand, parseConferenceCommand } from '../../../parsing/conference.ts';
 import { renderConferenceHelp } from '../../../render/conference-management.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
@@ -42,7 +42,7 @@ export function conferenceCommand(deps: SlackDeps) {
     await ack();
     const reply = new ResponseUrl(command.response_url, deps.fetch, deps.logger);
     const { logger, now } = deps.digests;
-    await deps.inFlight.track(
+    const answer = async () =>
       answerConferenceCommand(
         {
           manager,
@@ -59,9 +59,28 @@ export function conferenceCommand(deps: SlackDeps) {
           commandName: command.command,
           ...defined({ botUserId: context.botUserId }),
         },
-        parsed,
+        zone.fallback
+          ? await secondZoneChance(deps, client, command.user_id, text, parsed)
+          : parsed,
         (message) => reply.send({ response_type: 'ephemeral', ...message }),
-      ),
-    );
+      );
+    await deps.inFlight.track(answer());
   };
+}
+
+/**
+ * The ack could not wait longer for users.info, so the days were read in UTC; after the ack there
+ * is time to ask again and read them in the person's zone (a zone the text names wins either way).
+ */
+async function secondZoneChance(
+  deps: SlackDeps,
+  client: CommandArgs['client'],
+  userId: string,
+  text: string,
+  parsed: ConferenceCommand,
+): Promise<ConferenceCommand> {
+  const zone = await deps.zones.zoneOf(client, userId);
+  if (zone.fallback) return parsed;
+  const again = parseConferenceCommand(text, { now: deps.digests.now(), zone: zone.zone });
+  return again instanceof ParseError ? parsed : again;
 }
