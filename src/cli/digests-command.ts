@@ -7,6 +7,8 @@
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import { type DigestJobConfig, loadDigestJobConfig } from '../config/job-config.ts';
 import { configDefaults } from '../config/sections.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import type { ConferenceTickReport } from '../digests/conferences/runner.ts';
 import type { DigestPoster, TickReport } from '../digests/runner.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { ConfigError } from '../errors.ts';
@@ -20,6 +22,8 @@ import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-
 export interface DigestOutlet {
   readonly poster: DigestPoster;
   readonly displayName: (userId: string) => Promise<string | undefined>;
+  /** Where conferences post, edit and pin: the same tick brings their leaderboards up to date. */
+  readonly conferencePoster?: ConferencePoster;
 }
 
 /**
@@ -44,6 +48,20 @@ export function formatReport(report: TickReport): string {
     `held for an outage ${report.held}`,
     `outage probes ${report.probes}`,
     `not posted as unchanged (only when changed, only new) ${report.quiet}`,
+    `analytics calls ${report.analyticsCalls}`,
+  ].join(', ');
+}
+
+/** The conferences' part of the tick on one line, printed when it had any. */
+export function formatConferenceReport(report: ConferenceTickReport): string {
+  return [
+    `claimed ${report.claimed}`,
+    `updated ${report.updated}`,
+    `leaderboards posted ${report.boards}`,
+    `day recaps ${report.recaps}`,
+    `final recaps ${report.finals}`,
+    `skipped to the next refresh ${report.skipped}`,
+    `ended by a failure ${report.ended}`,
     `analytics calls ${report.analyticsCalls}`,
   ].join(', ');
 }
@@ -106,6 +124,10 @@ export async function runDigests(
     await service.open();
     const report = await service.runner.runDue(io.now());
     await writeLine(io.stdout, `${describeLocation(location)}: ${formatReport(report)}`);
+    const conferences = service.lastConferenceReport;
+    if (conferences !== undefined && conferences.claimed > 0) {
+      await writeLine(io.stdout, `conferences: ${formatConferenceReport(conferences)}`);
+    }
     return report.failed > 0 ? 1 : 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -7,9 +7,11 @@ import { createInterface, type Interface } from 'node:readline';
 import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config/app-config.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import type { DigestPoster } from '../digests/runner.ts';
 import { openDigestStore } from '../digests/store/open.ts';
 import { ParseError } from '../errors.ts';
+import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
 import { DigestService } from '../flows/digest-service.ts';
@@ -18,6 +20,7 @@ import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { isConferenceCommand, parseConferenceCommand } from '../parsing/conference.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
 import { readZoneName } from '../parsing/index.ts';
 import {
@@ -143,6 +146,26 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     },
     workspace: async () => consoleCaller.teamId,
   };
+  // Conferences too: the leaderboard is printed when posted and again at each update.
+  const conferencePoster: ConferencePoster = {
+    post: async (_channelId, message, threadTs) => {
+      print(
+        threadTs === undefined
+          ? '[leaderboard posted and pinned in this channel]'
+          : "[in the leaderboard's thread]",
+      );
+      show(message);
+      return { ts: `${Date.now() / 1000}` };
+    },
+    update: async (_channelId, _ts, message) => {
+      print('[leaderboard updated in place]');
+      show(message);
+      return 'updated';
+    },
+    pin: async () => 'pinned',
+    unpin: async () => undefined,
+    notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+  };
   const now = options.now ?? (() => new Date());
   const service = new DigestService({
     openStore: () => openDigestStore({ sqlitePath: ':memory:' }),
@@ -159,6 +182,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         return { kind: 'written', canvas: { id: path, kind: 'channel' } };
       },
     },
+    conferencePoster,
     now,
   });
   await service.open();
@@ -203,6 +227,26 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         show(message);
         return true;
       },
+    );
+  };
+
+  const conference = async (text: string) => {
+    const parsed = parseConferenceCommand(text, { now: now(), zone });
+    if (parsed instanceof ParseError) return show(renderError(parsed));
+    const manager = service.conferences;
+    if (manager === undefined) return;
+    await answerConferenceCommand(
+      {
+        manager,
+        logger,
+        now,
+        caller: consoleCaller,
+        channelId: consoleChannel,
+        access: consoleAccess,
+        commandName: slashCommand,
+      },
+      parsed,
+      async (message) => show(message),
     );
   };
 
@@ -262,6 +306,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         if (line === '/json') print(last ? JSON.stringify(last, null, 2) : noMessageYetText);
         else print(jsonModeText(showJson));
         print('');
+      } else if (isConferenceLine(line)) {
+        await conference(line.slice(slashCommand.length).trim());
       } else if (isDigestLine(line)) {
         await digest(line.slice(slashCommand.length).trim());
       } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
@@ -326,4 +372,10 @@ function onInterrupt(lines: Interface, handlers: { readonly confirm: () => void 
 function isDigestLine(line: string): boolean {
   if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
   return /^\s+(digests?|watch)(\s|$)/i.test(line.slice(slashCommand.length));
+}
+
+/** `/influencers conference …` (or `conferences`), the command word in any case. */
+function isConferenceLine(line: string): boolean {
+  if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
+  return isConferenceCommand(line.slice(slashCommand.length));
 }

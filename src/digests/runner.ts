@@ -189,6 +189,11 @@ export interface DigestRunnerDeps {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
+  /**
+   * Run after the digests at every tick, on the same timer and the same `digests run-due`: the
+   * conferences' updates. A failure is logged; the digests' report is unchanged by it.
+   */
+  readonly afterTick?: (now: Date) => Promise<unknown>;
 }
 
 /**
@@ -232,6 +237,7 @@ export class DigestRunner {
   readonly #afterPost: ((run: PostedRun) => Promise<void>) | undefined;
   /** `afterPost` work still going. */
   readonly #afterPosts = new Set<Promise<void>>();
+  readonly #afterTick: DigestRunnerDeps['afterTick'];
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<unknown> | undefined;
   #stopped = true;
@@ -249,6 +255,7 @@ export class DigestRunner {
       backoffMs: options.backoffMs ?? policyDefaults.backoffMs,
     };
     this.owner = owner;
+    this.#afterTick = deps.afterTick;
     this.#renderDigest = deps.renderDigest;
     this.#afterPost = deps.afterPost;
     this.#clock = clock;
@@ -358,6 +365,9 @@ export class DigestRunner {
     }
     const { report } = tick;
     if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');
+    await this.#afterTick?.(now).catch((error: unknown) =>
+      this.#logger.error({ err: error }, 'conference tick failed'),
+    );
     return report;
   }
 

@@ -41,6 +41,8 @@ export interface DigestRunnerBuildOptions {
    * `deliveriesHistory`).
    */
   readonly canvasHistory?: CanvasHistory;
+  /** Run after the digests at every tick (the conferences). */
+  readonly afterTick?: (now: Date) => Promise<unknown>;
 }
 
 export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
@@ -77,7 +79,7 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
     ...(canvases === undefined ? {} : { afterPost: (run) => canvases.afterPost(run) }),
     logger: options.logger,
-    ...defined({ clock: options.clock }),
+    ...defined({ clock: options.clock, afterTick: options.afterTick }),
     options: {
       ...options.runnerOptions,
       graceMs: options.policy.graceMs,

@@ -6,6 +6,11 @@
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import type {
+  ConferenceRunnerOptions,
+  ConferenceTickReport,
+} from '../digests/conferences/runner.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
@@ -14,6 +19,8 @@ import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import { timedOut, within } from '../time/within.ts';
+import { createConferenceRunner } from './conference-commands.ts';
+import { ConferenceManager } from './conference-manager.ts';
 import type { CanvasHistory } from './digest-canvas.ts';
 import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runner.ts';
@@ -36,6 +43,10 @@ export interface DigestServiceOptions {
   readonly canvasWriter?: CanvasWriter;
   /** The earlier runs a canvas lists; by default from the delivery records. */
   readonly canvasHistory?: CanvasHistory;
+  /** Where conferences post, edit and pin; without it no conference runs here. */
+  readonly conferencePoster?: ConferencePoster;
+  /** Finer conference engine settings (tests, benchmarks). */
+  readonly conferenceOptions?: ConferenceRunnerOptions;
 }
 
 /** How long closing the store may take at least, even when the tick used up the budget. */
@@ -62,6 +73,8 @@ export class DigestService {
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
+  #conferences: ConferenceManager | undefined;
+  #conferenceReport: ConferenceTickReport | undefined;
   #health: StoreHealth | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -79,6 +92,16 @@ export class DigestService {
     return this.#manager;
   }
 
+  /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
+  get conferences(): ConferenceManager | undefined {
+    return this.#conferences;
+  }
+
+  /** What the conferences did at the last tick, for `digests run-due`'s report. */
+  get lastConferenceReport(): ConferenceTickReport | undefined {
+    return this.#conferenceReport;
+  }
+
   get runner(): DigestRunner {
     if (this.#runner === undefined) throw new Error('the digest store is not open yet');
     return this.#runner;
@@ -93,6 +116,7 @@ export class DigestService {
   async open(): Promise<void> {
     if (this.#store !== undefined) return;
     const store = await this.#options.openStore();
+    const conferences = this.#openConferences(store);
     const runner = createDigestRunner({
       store,
       analytics: this.#options.analytics,
@@ -104,6 +128,7 @@ export class DigestService {
       ...defined({ canvasHistory: this.#options.canvasHistory }),
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
+      ...(conferences === undefined ? {} : { afterTick: (now: Date) => conferences.tick(now) }),
     });
     this.#store = store;
     this.#runner = runner;
@@ -116,6 +141,34 @@ export class DigestService {
       now: this.now,
       logger: this.logger,
     });
+  }
+
+  /** The conference engine and its rules, run after the digests at every tick. */
+  #openConferences(store: DigestStore): { tick(now: Date): Promise<unknown> } | undefined {
+    const { conferencePoster: poster } = this.#options;
+    if (store.conferences === undefined || poster === undefined) return undefined;
+    const runner = createConferenceRunner({
+      store: store.conferences,
+      analytics: this.#options.analytics,
+      poster,
+      logger: this.logger.child({ component: 'conferences' }),
+      ...defined({
+        clock: this.#options.clock,
+        options: this.#options.conferenceOptions,
+      }),
+    });
+    this.#conferences = new ConferenceManager({
+      store: store.conferences,
+      runner,
+      analytics: this.#options.analytics,
+      now: this.now,
+      logger: this.logger,
+    });
+    return {
+      tick: async (now) => {
+        this.#conferenceReport = await runner.runDue(now);
+      },
+    };
   }
 
   /**

@@ -135,7 +135,11 @@ function moreCommands(command: string): string {
     `\`${command} digest #hcsm every monday at 9am\` posts the ranking there on a schedule; ` +
     `\`${command} watch #hcsm top 10\` posts when someone new enters the top 10; ` +
     `\`${command} digests\` lists the channel's digests, with buttons to pause, run, edit or ` +
-    `remove them; \`${command} digest help\` says every schedule it reads.`
+    `remove them; \`${command} digest help\` says every schedule it reads.\n` +
+    '*Conferences*: ' +
+    `\`${command} conference #ASCO26 from May 29 to Jun 2 in America/Chicago\` keeps a live ` +
+    'leaderboard pinned in the channel for the event, with a recap of each day in its thread; ' +
+    `\`${command} conference help\` says the rest.`
   );
 }
 

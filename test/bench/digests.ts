@@ -16,6 +16,7 @@
  * and the posting records written in each post's own step, at most `postConcurrency` at once.
  * Then claims per second. PostgreSQL tables are analyzed after the fill, as autovacuum does in
  * production (test servers often run without it); claims per second are also shown before that.
+ * Then 1,000 conferences refreshing at once (conferences-part.ts), against their own targets.
  * The part takes several minutes: each tick lasts at least the floor (about a minute), and each
  * store is filled three times.
  *
@@ -48,6 +49,7 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import { conferencesPart } from './conferences-part.ts';
 
 const digestCount = 100_000;
 /**
@@ -510,6 +512,7 @@ export async function run(): Promise<void> {
   }
 
   if (!process.env.TEST_DATABASE_URL) {
+    await conferencesPart(verdict);
     console.log('PostgreSQL skipped: TEST_DATABASE_URL is not set');
     finish();
     return;
@@ -527,6 +530,7 @@ export async function run(): Promise<void> {
     await onHold(held.store, 'PostgreSQL', held.analyze);
     await held.store.close();
   });
+  await conferencesPart(verdict, withPostgres);
   finish();
 }
 

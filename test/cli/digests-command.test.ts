@@ -9,6 +9,8 @@ import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { FakeConferencePoster } from '../digests/conferences/helpers.ts';
+import { FakeClock } from '../digests/helpers.ts';
 
 const hourly: CronSchedule = {
   kind: 'cron',
@@ -108,5 +110,73 @@ describe('digests run-due', () => {
         'not posted as unchanged (only when changed, only new) 1, analytics calls 2\n',
     );
     expect(posts.map((post) => post.channel)).toEqual(['CT2']);
+  });
+
+  it('brings the conferences due up to date in the same tick', async () => {
+    const now = new Date();
+    const path = join(dir, 'conferences.sqlite');
+    const store = await openDigestStore({ sqlitePath: path });
+    const day = (offset: number) =>
+      new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+    await store.conferences?.create(
+      {
+        teamId: 'T1',
+        channelId: 'C0CONF',
+        creatorId: 'U0PERSON1',
+        databases: ['#hcsm'],
+        firstDay: day(-1),
+        lastDay: day(1),
+        zone: 'UTC',
+        watch: [],
+        top: 5,
+        refreshMinutes: 15,
+        nextRunAt: new Date(now.getTime() - 60_000),
+      },
+      now,
+    );
+    await store.close();
+    const conferencePoster = new FakeConferencePoster(new FakeClock(now));
+    const outlet: DigestOutletFactory = () => ({
+      poster: {
+        async post() {
+          return { ts: '1700000000.000001' };
+        },
+        async notifyCreator() {},
+        async notifyAdmins() {},
+        async workspace() {
+          return undefined;
+        },
+      },
+      displayName: async () => undefined,
+      conferencePoster,
+    });
+    const stderr = captured();
+    const stdout = captured();
+    const code = await runDigests(
+      ['run-due', '--sqlite', path],
+      {
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+        now: () => now,
+        env: {
+          SLACK_BOT_TOKEN: 'xoxb-cli-bot-token',
+          ANALYTICS_BASE_URL: sandbox.url,
+          ANALYTICS_CLIENT_ID: demoClient.id,
+          ANALYTICS_CLIENT_SECRET: demoClient.secret,
+          LOG_LEVEL: 'error',
+        },
+      },
+      outlet,
+    );
+    expect(code, stderr.text()).toBe(0);
+    const [board, recap] = conferencePoster.of('post');
+    expect(board?.message?.text).toContain('day 2 of 3');
+    expect(recap?.threadTs).toBe(board?.ts);
+    expect(recap?.message?.text).toContain('day 1 recap');
+    expect(conferencePoster.of('pin')).toHaveLength(1);
+    expect(stdout.text()).toContain(
+      'conferences: claimed 1, updated 0, leaderboards posted 1, day recaps 1, final recaps 0, ' +
+        'skipped to the next refresh 0, ended by a failure 0, analytics calls 2\n',
+    );
   });
 });

@@ -8,7 +8,7 @@
  * - blocks marked `text syntax` are synopses and are not read; any other block with a line
  *   starting `/influencers` fails, so an example cannot hide from this test.
  * A line is routed as Slack and the console route it: after `/influencers`, a first word `digest`,
- * `digests` or `watch` makes a digest command, anything else a lookup; without the command it is
+ * `digests` or `watch` makes a digest command, `conference` a conference command, anything else a lookup; without the command it is
  * a direct message, and `@Influencers …` a mention, both read as a conversation.
  */
 import { readFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { ParseError } from '../../src/errors.ts';
 import { LookupFlow } from '../../src/flows/lookup.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { slashCommand } from '../../src/model/commands.ts';
+import { isConferenceCommand, parseConferenceCommand } from '../../src/parsing/conference.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/lookup.ts';
 
@@ -140,6 +141,12 @@ function readExample(text: string): Reading {
   }
   const rest = text.slice(slashCommand.length).trim();
   const first = rest.split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (isConferenceCommand(rest)) {
+    const conference = parseConferenceCommand(rest, { now, zone });
+    if (conference instanceof ParseError)
+      return { outcome: 'refused', message: conference.message };
+    return { outcome: 'read', as: `conference ${conference.kind}` };
+  }
   if (!digestWords.has(first)) return readLookup(rest, slashCommand);
   const parsed = parseDigestCommand(rest, { now, zone });
   if (parsed instanceof ParseError) return { outcome: 'refused', message: parsed.message };
@@ -160,6 +167,7 @@ const documents = [
   { path: 'README.md', minimum: 10 },
   { path: 'docs/usage.md', minimum: 30 },
   { path: 'docs/digests.md', minimum: 15 },
+  { path: 'docs/conferences.md', minimum: 6 },
 ] as const;
 
 describe('the documented examples', () => {

@@ -41,6 +41,8 @@ type Handler = (
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 const responseUrlMaxUses = 5;
+/** Slack keeps at most 100 pins per channel and answers `too_many_pins` beyond. */
+const maxPins = 100;
 
 /** A canvas as the fake keeps it: who made it, where it is tabbed, what it holds. */
 export interface FakeCanvas {
@@ -79,6 +81,15 @@ export class FakeSlack {
   refuseStreaming: 'method_not_supported_for_channel_type' | 'not_allowed' | undefined;
   /** Streamed messages by ts, in the order they started. */
   readonly streams = new Map<string, FakeStream>();
+  /**
+   * chat.update of a message whose ts is here answers `ok: false` with its error, as Slack does
+   * for `edit_window_closed` (a workspace that limits edits) and `message_not_found` (deleted).
+   */
+  readonly updateErrors = new Map<string, string>();
+  /** When set, pins.add answers `ok: false` with it (`too_many_pins`, `not_pinnable`). */
+  pinError: string | undefined;
+  /** Pinned messages by channel, as pins.add and pins.remove leave them. */
+  readonly pins = new Map<string, Set<string>>();
   /** The status the upload URL answers with; anything but 200 refuses the bytes. */
   uploadStatus = 200;
   /** Canvases by id, and each channel's own canvas. */
@@ -468,8 +479,26 @@ export class FakeSlack {
           message: { text: args.text, ts, bot_id: botId },
         };
       }
-      case 'chat.update':
+      case 'chat.update': {
+        const error = this.updateErrors.get(String(args.ts));
+        if (error !== undefined) return { ok: false, error };
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      }
+      case 'pins.add': {
+        if (this.pinError !== undefined) return { ok: false, error: this.pinError };
+        const channel = String(args.channel);
+        const pinned = this.pins.get(channel) ?? new Set<string>();
+        if (pinned.has(String(args.timestamp))) return { ok: false, error: 'already_pinned' };
+        if (pinned.size >= maxPins) return { ok: false, error: 'too_many_pins' };
+        pinned.add(String(args.timestamp));
+        this.pins.set(channel, pinned);
+        return { ok: true };
+      }
+      case 'pins.remove': {
+        const pinned = this.pins.get(String(args.channel));
+        if (pinned?.delete(String(args.timestamp)) !== true) return { ok: false, error: 'no_pin' };
+        return { ok: true };
+      }
       case 'chat.startStream':
       case 'chat.appendStream':
       case 'chat.stopStream':

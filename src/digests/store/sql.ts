@@ -8,6 +8,8 @@ import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
 import { SqlSightings } from '../../requests/sightings.ts';
+import { SqlConferenceStore } from '../conferences/sql-store.ts';
+import type { ConferenceStore } from '../conferences/store.ts';
 import { CanvasRecords } from './canvases.ts';
 import {
   encodePauseReason,
@@ -119,6 +121,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly conferences: ConferenceStore;
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
   readonly #unconfirmed: UnconfirmedRecords;
@@ -131,6 +134,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     this.#sightings = new SqlSightings(executor);
     this.#unconfirmed = new UnconfirmedRecords(executor);
     this.#canvases = new CanvasRecords(executor);
+    this.conferences = new SqlConferenceStore(executor);
   }
 
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {

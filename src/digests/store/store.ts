@@ -36,6 +36,7 @@ import type {
   WorkspaceGone,
 } from '../../model/digest.ts';
 import type { Sightings } from '../../requests/sightings.ts';
+import type { ConferenceStore } from '../conferences/store.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -171,6 +172,8 @@ export type DigestSettings = Pick<
 
 export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The conferences kept in the same database; absent in stores that keep none (test fakes). */
+  readonly conferences?: ConferenceStore;
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;
   /**

@@ -2,6 +2,7 @@ import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { blocksFallbackPoster } from './blocks-fallback.ts';
 import { SlackCanvasWriter } from './canvas.ts';
+import { SlackConferencePoster } from './conference-poster.ts';
 import { backgroundWebClient, SlackDigestPoster, singleAttemptTwin } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
 
@@ -13,10 +14,11 @@ export interface SlackDigestOutletOptions {
 }
 
 /**
- * Where digests post, where their canvases are written, and how their creators are named: the background Web API client (retried,
- * unlike the interactive one), the poster with the blocks fallback, and the creators' display
- * names from one users.info cache. The app's timer and `digests run-due` both take it from here,
- * so a digest posts the same way whichever of them runs it.
+ * Where digests post, where their canvases are written, where conferences post, edit and pin, and
+ * how creators are named: the background Web API client (retried, unlike the interactive one), the
+ * poster with the blocks fallback, and display names from one users.info cache. The app's timer
+ * and `digests run-due` both take it from here, so a digest posts the same way whichever of them
+ * runs it.
  */
 export function slackDigestOutlet(
   slack: { readonly botToken: { reveal(): string }; readonly apiUrl?: string },
@@ -30,16 +32,22 @@ export function slackDigestOutlet(
     ...defined({ apiUrl: slack.apiUrl, fetch: options.fetch }),
   });
   const directory = options.directory ?? new UserDirectory();
+  const poster = blocksFallbackPoster(
+    new SlackDigestPoster({ client, logger: posterLogger, directory }),
+    posterLogger,
+  );
   return {
-    poster: blocksFallbackPoster(
-      new SlackDigestPoster({ client, logger: posterLogger, directory }),
-      posterLogger,
-    ),
+    poster,
     displayName: displayNames(directory, client),
     canvasWriter: new SlackCanvasWriter({
       client,
       createClient: singleAttemptTwin(client),
       logger: logger.child({ component: 'digest-canvas' }),
+    }),
+    conferencePoster: new SlackConferencePoster({
+      client,
+      notifier: poster,
+      logger: logger.child({ component: 'conference-poster' }),
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../logger.ts';
+import { renderConferenceHome } from '../../render/conference-management.ts';
 import { renderDigestHomeSection } from '../../render/digest-management.ts';
 import { renderHome } from '../../render/home.ts';
 import type { SlackDeps } from '../deps.ts';
@@ -25,9 +26,20 @@ async function digestSection(
   return renderDigestHomeSection(digests, { now: deps.digests.now(), viewerId: userId });
 }
 
+/** The workspace's conferences still running, with their next update. */
+async function conferenceSection(deps: SlackDeps, { teamId }: HomeViewer): Promise<KnownBlock[]> {
+  const conferences = deps.digests.conferences;
+  if (teamId === undefined || conferences === undefined) return [];
+  return renderConferenceHome(
+    await conferences.listActive(teamId),
+    deps.digests.now(),
+  ) as KnownBlock[];
+}
+
 /**
  * Publishes a person's Home tab: what the bot does, examples, the Look up button, then their
- * digests (a failing section is left out rather than hiding the tab). Called when the tab opens
+ * digests and the workspace's conferences (a failing section is left out rather than hiding the
+ * tab). Called when the tab opens
  * and again after anything on it changes.
  */
 export async function publishHome(
@@ -40,6 +52,11 @@ export async function publishHome(
     sections.push(...(await digestSection(deps, viewer)));
   } catch (error) {
     deps.logger.error({ err: error }, 'a Home tab section failed; publishing without it');
+  }
+  try {
+    sections.push(...(await conferenceSection(deps, viewer)));
+  } catch (error) {
+    deps.logger.error({ err: error }, 'the conferences of the Home tab failed; left out');
   }
   await publishView(client, viewer.userId, renderHome({ sections }), deps.logger);
 }

@@ -28,6 +28,9 @@ export const webApiScopes = {
   // CSV exports (files.uploadV2: get an upload URL, then complete the upload into a conversation).
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
+  // Conferences: the live leaderboard is pinned, and one replaced is unpinned.
+  'pins.add': ['pins:write'],
+  'pins.remove': ['pins:write'],
   'users.info': ['users:read'],
   'views.open': [],
   'views.publish': [],

@@ -1,6 +1,8 @@
+import { isConferenceCommand } from '../../../parsing/conference.ts';
 import { answerLater, planFor } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { firstWord, typedText } from '../text.ts';
+import { conferenceCommand } from './conference.ts';
 import { type CommandArgs, digestCommand } from './digest.ts';
 
 /** The first words that make `/influencers …` a digest command rather than a lookup. */
@@ -11,13 +13,18 @@ const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch'])
  * parse error, ephemerally), then replaces that message through response_url with the answer; the
  * lookup goes on after the listener has returned (see {@link answerLater}). An export's CSV file
  * goes to the person's DM with the app.
- * `digest …`, `digests` and `watch …` are digest commands.
+ * `digest …`, `digests` and `watch …` are digest commands; `conference …` a conference command.
  */
 export function influencersCommand(deps: SlackDeps) {
   const digest = digestCommand(deps);
+  const conference = conferenceCommand(deps);
   return async (args: CommandArgs): Promise<void> => {
     const { command, ack, client } = args;
     const text = typedText(command.text);
+    if (isConferenceCommand(text)) {
+      await conference(args, text);
+      return;
+    }
     if (digestWords.has(firstWord(text).word.toLowerCase())) {
       await digest(args, text);
       return;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ParseError, UnknownDatabaseError } from '../../../../src/errors.ts';
 import { parseLookup } from '../../../../src/parsing/index.ts';
+import { renderConferenceHelp } from '../../../../src/render/conference-management.ts';
 import { renderDigestHelp } from '../../../../src/render/digest-help.ts';
 import { renderDigestList } from '../../../../src/render/digest-management.ts';
 import { renderError } from '../../../../src/render/errors.ts';
@@ -146,5 +147,29 @@ describe('influencersCommand', () => {
     await w.settle();
     const stored = await w.deps.digests.store.listByChannel(teamId, 'C0CHANNEL1');
     expect(stored.map((digest) => digest.databases)).toEqual([['#hcsm']]);
+  });
+
+  it('answers `conference help` with the conference usage in the ack, asking Slack nothing', async () => {
+    const w = world();
+    const args = commandArgs(w, { text: 'conference help' });
+    await influencersCommand(w.deps)(args);
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith({
+      response_type: 'ephemeral',
+      ...renderConferenceHelp('/influencers'),
+    });
+    await w.settle();
+    expect(w.slack.calls).toEqual([]);
+  });
+
+  it('answers a conference command it cannot read in the ack, creating nothing', async () => {
+    const w = world();
+    const args = commandArgs(w, { text: 'conference #ASCO26 from May 29' });
+    await influencersCommand(w.deps)(args);
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('Say the last day too'),
+      }),
+    );
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * What a conference command does once it is read, whatever surface it came from (the slash
+ * command, the local console): through the `ConferenceManager`, answered in the renderer's
+ * words. Bolt-free, so the console and Slack agree.
+ */
+
+import type { AnalyticsApi } from '../analytics/types.ts';
+import type { Clock } from '../digests/clock.ts';
+import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
+import type { ConferenceStore } from '../digests/conferences/store.ts';
+import type { Logger } from '../logger.ts';
+import type { SlackMessage } from '../model/message.ts';
+import type { ConferenceCommand } from '../parsing/conference.ts';
+import { conferenceWords } from '../render/conference.ts';
+import {
+  renderConferenceAction,
+  renderConferenceCreated,
+  renderConferenceDuplicate,
+  renderConferenceHelp,
+  renderConferenceList,
+} from '../render/conference-management.ts';
+import { renderError } from '../render/errors.ts';
+import type { ConferenceManager } from './conference-manager.ts';
+import { logDigestFailure } from './digest-commands.ts';
+import type { DigestAccess, DigestCaller } from './digest-manager.ts';
+
+/** Everything a conference command needs from the surface it came from. */
+export interface ConferenceCommandContext {
+  readonly manager: ConferenceManager;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly caller: DigestCaller;
+  /** The channel the command was typed in: where a new leaderboard posts. */
+  readonly channelId: string;
+  readonly access: DigestAccess;
+  readonly commandName: string;
+  readonly botUserId?: string;
+}
+
+/**
+ * Does what a conference command asks and answers through `send`; never throws. A conference
+ * created while its event is on gets its leaderboard right after the confirmation.
+ */
+export async function answerConferenceCommand(
+  context: ConferenceCommandContext,
+  parsed: ConferenceCommand,
+  send: (message: SlackMessage) => Promise<unknown>,
+): Promise<void> {
+  const { manager, caller, access, commandName: command } = context;
+  const options = () => ({ now: context.now(), command });
+  try {
+    switch (parsed.kind) {
+      case 'help':
+        await send(renderConferenceHelp(command));
+        return;
+      case 'create': {
+        const created = await manager.create(caller, context.channelId, parsed.spec, access);
+        if (created.kind === 'duplicate') {
+          await send(renderConferenceDuplicate(created.conference));
+          return;
+        }
+        await send(renderConferenceCreated(created.conference, options()));
+        if (created.conference.nextRunAt.getTime() <= context.now().getTime()) await manager.tick();
+        return;
+      }
+      case 'list':
+        await send(
+          renderConferenceList(await manager.listForChannel(caller.teamId, context.channelId), {
+            ...options(),
+            channelId: context.channelId,
+          }),
+        );
+        return;
+      case 'stop':
+        await send(
+          renderConferenceAction(await manager.stop(caller, parsed.id, access), options()),
+        );
+        return;
+      case 'edit': {
+        const settings = {
+          ...(parsed.watch === undefined ? {} : { watch: parsed.watch }),
+          ...(parsed.refreshMinutes === undefined ? {} : { refreshMinutes: parsed.refreshMinutes }),
+        };
+        await send(
+          renderConferenceAction(
+            await manager.edit(caller, parsed.id, settings, access),
+            options(),
+          ),
+        );
+        return;
+      }
+      case 'tick': {
+        const report = await manager.tickNow(caller.teamId, context.channelId);
+        await send(renderConferenceAction({ kind: 'ticked', updated: report.claimed }, options()));
+        return;
+      }
+    }
+  } catch (error) {
+    logDigestFailure(context.logger, error, `conference ${parsed.kind} failed`);
+    await send(
+      renderError(error, context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+    );
+  }
+}
+
+export interface ConferenceRunnerBuildOptions {
+  readonly store: ConferenceStore;
+  readonly analytics: AnalyticsApi;
+  readonly poster: ConferencePoster;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  readonly options?: ConferenceRunnerOptions;
+}
+
+/** The conference engine as the app, `digests run-due` and the console build it: with its words. */
+export function createConferenceRunner(options: ConferenceRunnerBuildOptions): ConferenceRunner {
+  return new ConferenceRunner({
+    store: options.store,
+    analytics: options.analytics,
+    poster: options.poster,
+    words: conferenceWords,
+    logger: options.logger,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.options === undefined ? {} : { options: options.options }),
+  });
+}

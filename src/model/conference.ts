@@ -1,0 +1,91 @@
+/**
+ * What a conference is: a live leaderboard of one event's databases over its days, pinned in a
+ * channel. Plain data shared by the day math, the store, the engine and the surfaces; nothing here
+ * does I/O or reads the clock.
+ */
+import type { RankedAccount } from './digest.ts';
+import { newDigestId } from './digest.ts';
+import type { StakeholderFilter } from './stakeholders.ts';
+
+/** The most accounts a watchlist follows. */
+export const maxWatched = 20;
+/** The default and the largest top N of a leaderboard. */
+export const defaultConferenceTop = 10;
+export const maxConferenceTop = 25;
+/** The default and the shortest refresh, in minutes. */
+export const defaultRefreshMinutes = 15;
+export const minRefreshMinutes = 5;
+
+/** What a person chose: the event, its days in its zone, and how the leaderboard looks. */
+export interface ConferenceSpec {
+  readonly databases: readonly string[];
+  /** The event's first and last days, `yyyy-MM-dd`, whole days in `zone`. */
+  readonly firstDay: string;
+  readonly lastDay: string;
+  /** IANA zone (or `UTC`) the days are read in. */
+  readonly zone: string;
+  /** Screen names without `@`, in the creator's order. */
+  readonly watch: readonly string[];
+  readonly top: number;
+  readonly refreshMinutes: number;
+  readonly stakeholders?: StakeholderFilter;
+}
+
+/** A watched account's place in a day's ranking; absent when it is not in the top 500. */
+export interface WatchedRank {
+  readonly screenName: string;
+  readonly rank?: number;
+}
+
+/** One finished event day, as its recap said it. */
+export interface DayResult {
+  readonly day: string;
+  readonly top: readonly RankedAccount[];
+  readonly watch: readonly WatchedRank[];
+}
+
+/**
+ * Why a conference ended: its last day passed, a person stopped it, or a failure no retry can fix
+ * (`failed:<code>[:<detail>]`, as digests keep theirs).
+ */
+export type ConferenceEnd = 'finished' | 'stopped' | `failed:${string}`;
+
+/** What the engine keeps between two updates. */
+export interface ConferenceState {
+  /** The leaderboard message now updated, and how many leaderboards were posted before it. */
+  readonly messageTs?: string;
+  readonly boards: number;
+  readonly pinned: boolean;
+  /** The day the leaderboard shows, and its ranking at the previous update (for the moves). */
+  readonly shownDay?: string;
+  readonly lastRanking?: readonly RankedAccount[];
+  readonly updatedAt?: string;
+  /** Every day whose recap was posted, in order. */
+  readonly days: readonly DayResult[];
+}
+
+export const initialConferenceState: ConferenceState = { boards: 0, pinned: false, days: [] };
+
+export interface Conference extends ConferenceSpec {
+  readonly id: string;
+  readonly teamId: string;
+  readonly channelId: string;
+  readonly creatorId: string;
+  readonly status: 'active' | 'ended';
+  readonly ended?: ConferenceEnd;
+  /** When a person asked it to stop; it ends at its next run. */
+  readonly stopRequestedAt?: Date;
+  readonly nextRunAt: Date;
+  readonly state: ConferenceState;
+  readonly createdAt: Date;
+}
+
+export interface NewConference extends ConferenceSpec {
+  readonly teamId: string;
+  readonly channelId: string;
+  readonly creatorId: string;
+  readonly nextRunAt: Date;
+}
+
+/** Ids look like digest ids (`/influencers conference stop <id>`), drawn the same way. */
+export const newConferenceId = newDigestId;

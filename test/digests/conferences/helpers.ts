@@ -1,0 +1,128 @@
+/** Fakes and builders shared by the conference engine tests. */
+import type { ConferencePoster } from '../../../src/digests/conferences/outlet.ts';
+import {
+  ConferenceRunner,
+  type ConferenceRunnerDeps,
+} from '../../../src/digests/conferences/runner.ts';
+import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
+import type { NewConference } from '../../../src/model/conference.ts';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { conferenceWords } from '../../../src/render/conference.ts';
+import { toDigestError } from '../../../src/slack/web-api/poster.ts';
+import type { FakeAnalytics, FakeClock } from '../helpers.ts';
+
+export interface ConferenceCall {
+  readonly kind: 'post' | 'update' | 'pin' | 'unpin' | 'dm';
+  readonly channelId: string;
+  readonly ts?: string;
+  readonly threadTs?: string;
+  readonly message?: SlackMessage;
+  readonly at: number;
+}
+
+/**
+ * Slack as the conference engine sees it: records every post, edit, pin and DM. `updateAnswer`
+ * and `pinAnswer` say what Slack answers next; `failWith` makes a call throw (Slack's errors reach
+ * the engine as the Slack layer hands them on, through `toDigestError`).
+ */
+export class FakeConferencePoster implements ConferencePoster {
+  readonly calls: ConferenceCall[] = [];
+  updateAnswer: (ts: string) => 'updated' | 'gone' = () => 'updated';
+  pinAnswer: () => 'pinned' | 'refused' = () => 'pinned';
+  failWith: (kind: ConferenceCall['kind']) => unknown = () => undefined;
+  /** Posts in these channels never return: the instance is killed mid-post. */
+  readonly dying = new Set<string>();
+  /** Posts that never returned. */
+  hung = 0;
+  readonly #clock: FakeClock;
+  #next = 1;
+
+  constructor(clock: FakeClock) {
+    this.#clock = clock;
+  }
+
+  of(kind: ConferenceCall['kind']): ConferenceCall[] {
+    return this.calls.filter((call) => call.kind === kind);
+  }
+
+  async post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }> {
+    if (this.dying.has(channelId)) {
+      this.hung++;
+      return new Promise(() => undefined);
+    }
+    const error = this.failWith('post');
+    if (error) throw toDigestError(channelId, error, message);
+    const ts = `1780000000.${String(this.#next++).padStart(6, '0')}`;
+    this.calls.push({
+      kind: 'post',
+      channelId,
+      ts,
+      message,
+      at: this.#clock.now().getTime(),
+      ...(threadTs === undefined ? {} : { threadTs }),
+    });
+    return { ts };
+  }
+
+  async update(channelId: string, ts: string, message: SlackMessage): Promise<'updated' | 'gone'> {
+    const error = this.failWith('update');
+    if (error) throw toDigestError(channelId, error, message);
+    const answer = this.updateAnswer(ts);
+    if (answer === 'updated') {
+      this.calls.push({ kind: 'update', channelId, ts, message, at: this.#clock.now().getTime() });
+    }
+    return answer;
+  }
+
+  async pin(channelId: string, ts: string): Promise<'pinned' | 'refused'> {
+    const answer = this.pinAnswer();
+    if (answer === 'pinned') {
+      this.calls.push({ kind: 'pin', channelId, ts, at: this.#clock.now().getTime() });
+    }
+    return answer;
+  }
+
+  async unpin(channelId: string, ts: string): Promise<void> {
+    this.calls.push({ kind: 'unpin', channelId, ts, at: this.#clock.now().getTime() });
+  }
+
+  async notifyCreator(userId: string, message: SlackMessage): Promise<void> {
+    this.calls.push({ kind: 'dm', channelId: userId, message, at: this.#clock.now().getTime() });
+  }
+}
+
+/** ASCO 2026 in Chicago: five days, Friday May 29 to Tuesday June 2 (CDT, UTC-5). */
+export function ascoInput(overrides: Partial<NewConference> = {}): NewConference {
+  return {
+    teamId: 'T1',
+    channelId: 'C0ASCO',
+    creatorId: 'U1',
+    databases: ['#ASCO26'],
+    firstDay: '2026-05-29',
+    lastDay: '2026-06-02',
+    zone: 'America/Chicago',
+    watch: ['carol', 'zed'],
+    top: 3,
+    refreshMinutes: 15,
+    nextRunAt: new Date('2026-05-29T05:00:00Z'),
+    ...overrides,
+  };
+}
+
+export function conferenceRunner(
+  store: ConferenceStore,
+  analytics: FakeAnalytics,
+  poster: FakeConferencePoster,
+  clock: FakeClock,
+  overrides: Partial<ConferenceRunnerDeps> = {},
+): ConferenceRunner {
+  return new ConferenceRunner({
+    store,
+    analytics,
+    poster,
+    clock,
+    words: conferenceWords,
+    options: { backoffMs: 1 },
+    ...overrides,
+  });
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../src/errors.ts';
+import { parseConferenceCommand } from '../../src/parsing/conference.ts';
+
+/** Thursday 26 November 2026, 15:00 in New York. */
+const context = { now: new Date('2026-11-26T20:00:00Z'), zone: 'America/New_York' };
+const parse = (text: string) => parseConferenceCommand(text, context);
+
+describe('parseConferenceCommand', () => {
+  it.each([
+    [
+      'conference #ASCO26 from May 29 to Jun 2 in America/Chicago',
+      {
+        databases: ['#ASCO26'],
+        firstDay: '2027-05-29',
+        lastDay: '2027-06-02',
+        zone: 'America/Chicago',
+        watch: [],
+        top: 10,
+        refreshMinutes: 15,
+      },
+    ],
+    [
+      'conference #ASH26 and #ASH2026 from Dec 5 to Dec 8 watch @DrA @DrB top 5 every 10 minutes',
+      {
+        databases: ['#ASH26', '#ASH2026'],
+        firstDay: '2026-12-05',
+        lastDay: '2026-12-08',
+        zone: 'America/New_York',
+        watch: ['DrA', 'DrB'],
+        top: 5,
+        refreshMinutes: 10,
+      },
+    ],
+    [
+      'conference #AHA26 from Nov 25 to Nov 28 doctors every 1 hour',
+      {
+        firstDay: '2026-11-25',
+        lastDay: '2026-11-28',
+        refreshMinutes: 60,
+        stakeholders: { include: ['Doctor'], exclude: [] },
+      },
+    ],
+    [
+      'conference #NYE from Dec 30 to Jan 2 in Europe/Paris',
+      { firstDay: '2026-12-30', lastDay: '2027-01-02', zone: 'Europe/Paris' },
+    ],
+    [
+      'conference #ESMO from 2027-09-10 to 2027-09-14',
+      { firstDay: '2027-09-10', lastDay: '2027-09-14' },
+    ],
+  ])('reads %s', (text, spec) => {
+    expect(parse(text)).toEqual({ kind: 'create', spec: expect.objectContaining(spec) });
+  });
+
+  it.each([
+    ['conference list', { kind: 'list' }],
+    ['conferences', { kind: 'list' }],
+    ['conference', { kind: 'help' }],
+    ['conference tick', { kind: 'tick' }],
+    ['conference stop k7q2m9', { kind: 'stop', id: 'K7Q2M9' }],
+    ['conference edit K7Q2M9 every 10 minutes', { kind: 'edit', id: 'K7Q2M9', refreshMinutes: 10 }],
+    ['conference edit K7Q2M9 watch @a @b', { kind: 'edit', id: 'K7Q2M9', watch: ['a', 'b'] }],
+  ])('reads %s', (text, command) => {
+    expect(parse(text)).toEqual(command);
+  });
+
+  it.each([
+    ['conference #ASCO26', /Say the event's days/],
+    ['conference from May 29 to Jun 2', /Name the event's hashtag/],
+    ['conference #ASCO26 from May 29', /last day too/],
+    ['conference #ASCO26 from May 29 to Jun 2 every 2 minutes', /at most every 5 minutes/],
+    ['conference #ASCO26 from May 29 to Jun 2 top 30', /from 1 to 25/],
+    ['conference #ASCO26 from May 29 to Jun 2 in Mars/Base', /not a time zone/],
+    ['conference #ASCO26 from May 1 to Jul 2', /at most 31 days/],
+    ['conference #ASCO26 from 2026-05-29 to 2026-06-02', /over already/],
+    [
+      `conference #X from May 29 to Jun 2 watch ${Array.from({ length: 21 }, (_, i) => `@a${i}`).join(' ')}`,
+      /at most 20/,
+    ],
+    ['conference #ASCO26 from May 29 to Jun 2 loudly', /don't understand “loudly”/],
+    ['conference stop nope', /not a conference id/],
+    ['conference edit K7Q2M9', /Say what to change/],
+  ])('refuses %s', (text, message) => {
+    const parsed = parse(text);
+    expect(parsed).toBeInstanceOf(ParseError);
+    expect((parsed as ParseError).message).toMatch(message);
+  });
+});
