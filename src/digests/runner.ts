@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
 import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { defaultMetric } from '../model/metrics.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
@@ -21,6 +22,7 @@ import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { quietReason } from './post-when.ts';
 import { type AskQuestion, Questions, questionFor } from './questions.ts';
+import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
@@ -401,14 +403,10 @@ export class DigestRunner {
     tick: DueTick,
     probe: boolean,
   ): Promise<DeliveryOutcome> {
+    const window = tick.windowOf(digest, slot);
     const compose = () =>
-      this.#compose(
-        digest,
-        questionFor(digest, tick.windowOf(digest, slot)),
-        tick.ask,
-        digest.postWhen,
-      );
-    return this.#deliveries.deliver(digest, slot, next, compose, tick.report, probe);
+      this.#compose(digest, questionFor(digest, window), tick.ask, digest.postWhen);
+    return this.#deliveries.deliver(digest, slot, next, compose, tick.report, probe, window);
   }
 
   /**
@@ -429,8 +427,9 @@ export class DigestRunner {
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
     const changes = rankChanges(digest.lastRanking, ranking);
+    const run = runDetails(query, result, digest.top, digest.metric ?? defaultMetric, changes);
     const quiet = quietReason(postWhen, changes, digest.account);
-    if (quiet !== undefined) return { ranking, quiet };
-    return { ranking, message: await this.#renderDigest(digest, query, result, changes) };
+    if (quiet !== undefined) return { ranking, quiet, run };
+    return { ranking, run, message: await this.#renderDigest(digest, query, result, changes) };
   }
 }

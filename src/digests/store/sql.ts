@@ -7,12 +7,14 @@ import { DigestNotFoundError } from '../../errors.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
 import { SqlSightings } from '../../requests/sightings.ts';
+import { type DigestRun, runsKept } from '../runs.ts';
 import {
   encodePauseReason,
   encodeProblem,
   encodeSkipReason,
   rowToDelivery,
   rowToDigest,
+  rowToRun,
   type SqlRow,
   type SqlRunner,
   toDate,
@@ -23,6 +25,7 @@ import {
   completionValues,
   failedMayOverwrite,
   postedMayOverwrite,
+  pruneRunsSql,
   skippedMayOverwrite,
 } from './statements.ts';
 import type {
@@ -245,6 +248,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   async remove(id: string): Promise<boolean> {
     return this.#sql.transaction(async (tx) => {
       await tx.query('DELETE FROM digest_deliveries WHERE digest_id = $1', [id]);
+      await tx.query('DELETE FROM digest_runs WHERE digest_id = $1', [id]);
       const rows = await tx.query('DELETE FROM digests WHERE id = $1 RETURNING id', [id]);
       return rows.length > 0;
     });
@@ -367,6 +371,36 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     if (groups.length === 0) return;
     if (completeRows && groups.length === 1) await work(this.#sql);
     else await this.#sql.transaction(work);
+    await this.#pruneRuns(completions.filter((item) => item.completion.run !== undefined));
+  }
+
+  /**
+   * Keeps each digest's latest runs only. Apart from the completion's own statement: a failure
+   * here leaves a few runs more, never one less.
+   */
+  async #pruneRuns(completions: readonly SlotCompletion[]): Promise<void> {
+    const digestIds = [...new Set(completions.map((item) => item.digestId))];
+    if (digestIds.length === 0) return;
+    if (this.dialect === 'postgres') {
+      await this.#sql.query(
+        `DELETE FROM digest_runs AS r USING (
+           SELECT digest_id, slot,
+             row_number() OVER (PARTITION BY digest_id ORDER BY slot DESC) AS newer
+           FROM digest_runs WHERE digest_id = ANY($1::text[])) AS x
+         WHERE r.digest_id = x.digest_id AND r.slot = x.slot AND x.newer > ${runsKept}`,
+        [digestIds],
+      );
+      return;
+    }
+    for (const digestId of digestIds) await this.#sql.query(pruneRunsSql, [digestId]);
+  }
+
+  async recentRuns(digestId: string, limit: number): Promise<DigestRun[]> {
+    const rows = await this.#sql.query(
+      'SELECT * FROM digest_runs WHERE digest_id = $1 ORDER BY slot DESC LIMIT $2',
+      [digestId, limit],
+    );
+    return rows.map(rowToRun);
   }
 
   /** Runs inside a write transaction, so the record read here cannot change before the write. */
@@ -423,6 +457,16 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       accepted = settled.length === 0;
     }
     const values = completionValues(item);
+    if (accepted && completion.outcome !== 'unconfirmed') {
+      await db.query(
+        `INSERT INTO digest_runs (digest_id, slot, outcome, reason, run, recorded_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (digest_id, slot) DO UPDATE
+           SET outcome = excluded.outcome, reason = excluded.reason, run = excluded.run,
+               recorded_at = excluded.recorded_at`,
+        [digestId, slot, completion.outcome, values.error_code, values.run, completion.at],
+      );
+    }
     await db.query(completeOneSql, [
       digestId,
       ...completionFields.map((field) => values[field]),
@@ -441,6 +485,14 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
          RETURNING digest_id`,
         [digestId, slot, skip.owner, skip.at, skip.count, encodeSkipReason(skip.reason)],
       );
+      if (inserted.length > 0) {
+        await tx.query(
+          `INSERT INTO digest_runs (digest_id, slot, outcome, reason, recorded_at)
+           VALUES ($1, $2, 'skipped', $3, $4)
+           ON CONFLICT (digest_id, slot) DO NOTHING`,
+          [digestId, slot, encodeSkipReason(skip.reason), skip.at],
+        );
+      }
       const newest = `$6 = 1 AND (last_run_slot IS NULL OR last_run_slot < $2)`;
       await tx.query(
         `UPDATE digests SET

@@ -35,6 +35,7 @@ import type {
   WorkspaceGone,
 } from '../../model/digest.ts';
 import type { Sightings } from '../../requests/sightings.ts';
+import type { DigestRun, DigestRunDetails } from '../runs.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -129,6 +130,11 @@ export interface Completion {
   readonly consecutiveFailures?: number;
   /** Pause the digest with this reason (too many consecutive failures). */
   readonly pauseReason?: PauseReason;
+  /**
+   * The run's window and top N for its history, written with the delivery record when the
+   * completion may write that record (a posted, skipped or failed slot).
+   */
+  readonly run?: DigestRunDetails;
 }
 
 /** One item of `beginDeliveries`: the arguments of `beginDelivery`. */
@@ -234,6 +240,11 @@ export interface DigestStore extends Sightings {
    */
   recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void>;
   getDelivery(digestId: string, slot: Date): Promise<Delivery | undefined>;
+  /**
+   * The digest's latest `limit` runs, newest first: one per slot, as `complete` and
+   * `recordSkipped` wrote them (at least the latest `runsKept` are kept).
+   */
+  recentRuns(digestId: string, limit: number): Promise<DigestRun[]>;
   /** True once the slot is `posted`. */
   hasDelivered(digestId: string, slot: Date): Promise<boolean>;
   /** Gives a claim back without finishing it (shutdown); only the lease's owner can. */
