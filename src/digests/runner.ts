@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { selectLocally } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
@@ -21,7 +22,7 @@ import { LeaseRenewal } from './leases.ts';
 import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { quietReason } from './post-when.ts';
-import { type AskQuestion, Questions, questionFor } from './questions.ts';
+import { type AskQuestion, localSelection, Questions, questionFor } from './questions.ts';
 import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
@@ -419,7 +420,7 @@ export class DigestRunner {
     ask: AskQuestion,
     postWhen: PostWhen,
   ): Promise<ComposedDigest> {
-    const result = await ask(query);
+    const result = selectLocally(await ask(query), localSelection(digest), digest.top);
     // One answer wakes every digest that asked its question: rendering them a few per turn lets
     // the other answers in between, so the analytics calls keep going out at their pace.
     await this.#turns.next();

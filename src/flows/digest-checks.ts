@@ -69,13 +69,22 @@ function databaseSet(databases: readonly string[]): string {
 
 /**
  * The digest of `digests` identical to the one `spec` describes: the same databases, schedule,
- * window, zone, top N, metric and condition for posting. How it shows its ranking does not count.
+ * window, zone, top N, metric, people kept, ranking by followers and condition for posting. How
+ * it shows its ranking does not count.
  */
 export function identicalDigest(digests: readonly Digest[], spec: DigestSpec): Digest | undefined {
   const key = (
     each: Pick<
       DigestSpec,
-      'databases' | 'schedule' | 'window' | 'top' | 'metric' | 'postWhen' | 'account'
+      | 'databases'
+      | 'schedule'
+      | 'window'
+      | 'top'
+      | 'metric'
+      | 'postWhen'
+      | 'account'
+      | 'stakeholders'
+      | 'orderBy'
     >,
   ) =>
     JSON.stringify([
@@ -87,6 +96,10 @@ export function identicalDigest(digests: readonly Digest[], spec: DigestSpec): D
       each.metric ?? null,
       each.postWhen,
       each.account?.toLowerCase() ?? null,
+      each.stakeholders === undefined
+        ? null
+        : [[...each.stakeholders.include].sort(), [...each.stakeholders.exclude].sort()],
+      each.orderBy ?? null,
     ]);
   const wanted = key(spec);
   return digests.find((digest) => key(digest) === wanted);

@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { ErrorCode } from './error-codes.ts';
 import type { Metric } from './metrics.ts';
 import type { Presentation } from './presentation.ts';
+import type { StakeholderFilter } from './stakeholders.ts';
 
 /**
  * How often a digest runs, as the person said it. It decides the default window: the time since
@@ -186,6 +187,13 @@ export interface Digest {
    * a watch posts, to its creator's DM, only when that account enters or leaves the top N.
    */
   readonly account?: string;
+  /**
+   * Who the ranking keeps (`doctors`, `no pharma`): the service cannot filter by it, so each run
+   * asks for its top 500 and keeps these people here, as a lookup does.
+   */
+  readonly stakeholders?: StakeholderFilter;
+  /** `by followers`: the service's top 500 by the metric, ranked here by followers. */
+  readonly orderBy?: 'followers';
   readonly status: DigestStatus;
   /** Why the digest was paused; absent when active or paused by hand. */
   readonly pauseReason?: PauseReason;
@@ -204,7 +212,9 @@ export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
 > &
-  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account'>>;
+  Partial<
+    Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account' | 'stakeholders' | 'orderBy'>
+  >;
 
 /** Crockford base32: no I, L, O or U, so an id read aloud or retyped is hard to get wrong. */
 const idAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

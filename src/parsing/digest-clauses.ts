@@ -12,9 +12,10 @@ import type {
   WindowUnit,
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
-import { matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
+import { matchEveryone, matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
-import { type KnownWord, matchKnownWord } from './known-words.ts';
+import { type KnownWord, matchKnownWord, matchStakeholders } from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
@@ -35,8 +36,10 @@ export interface DigestClauses {
   zone: string;
   top: number;
   postWhen: PostWhen;
-  metric: Metric | 'default';
+  metric: Metric | 'default' | 'followers';
   presentation: Presentation;
+  everyone: 'everyone';
+  stakeholders: StakeholderFilter;
   at: TimeOfDay;
   window: WindowClause;
   known: KnownWord;
@@ -67,9 +70,12 @@ export const digestClauses: Clauses<DigestClauses> = {
   schedule: matchSchedule,
   zone: matchZoneOption,
   top: matchTopOption,
+  // `only doctors` before `only when changed`, `by doctors` before `by <metric>`, as lookups.
+  stakeholders: matchStakeholders,
   postWhen: matchPostWhen,
   metric: matchMetric,
   presentation: matchPresentation,
+  everyone: matchEveryone,
   at: matchAtTime,
   window: matchDigestWindow,
   known: matchKnownWord,
@@ -93,6 +99,13 @@ export interface DigestClauseValues {
   /** `by default` clears an edited digest's metric. */
   readonly metric: Metric | 'default' | undefined;
   readonly presentation: Presentation | undefined;
+  /** `by followers`: the top 500 by the metric, ranked here by followers. */
+  readonly orderBy: 'followers' | undefined;
+  /**
+   * Who the ranking keeps (`doctors`, `no pharma`, several joined); `everyone` (in an edit) keeps
+   * everyone again.
+   */
+  readonly stakeholders: StakeholderFilter | 'everyone' | undefined;
 }
 
 /**
@@ -108,7 +121,17 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let postWhen: { value: PostWhen; fragment: string } | undefined;
   let metric: Metric | 'default' | undefined;
   let presentation: Presentation | undefined;
-  const setMetric = (value: Metric | 'default', fragment: string): void => {
+  let orderBy: 'followers' | undefined;
+  let everyone: string | undefined;
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const setMetric = (value: Metric | 'default' | 'followers', fragment: string): void => {
+    if (value === 'followers') {
+      if (orderBy !== undefined)
+        throw digestErrors.repeatedOption(fragment, 'ranking by followers');
+      orderBy = value;
+      return;
+    }
     if (metric !== undefined) throw digestErrors.repeatedOption(fragment, 'metric');
     metric = value;
   };
@@ -153,6 +176,13 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
       case 'presentation':
         setPresentation(clause.value, clause.fragment);
         break;
+      case 'everyone':
+        everyone = clause.fragment;
+        break;
+      case 'stakeholders':
+        include.push(...clause.value.include);
+        exclude.push(...clause.value.exclude);
+        break;
       case 'known':
         if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
         if (clause.value.kind === 'format') {
@@ -178,7 +208,27 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
     }
   }
 
-  return { schedule, time, window, zone, top, postWhen, metric, presentation };
+  if (everyone !== undefined && include.length + exclude.length > 0) {
+    throw digestErrors.repeatedOption(everyone, 'choice of people');
+  }
+  const stakeholders =
+    include.length + exclude.length > 0
+      ? { include: [...new Set(include)], exclude: [...new Set(exclude)] }
+      : everyone === undefined
+        ? undefined
+        : ('everyone' as const);
+  return {
+    schedule,
+    time,
+    window,
+    zone,
+    top,
+    postWhen,
+    metric,
+    presentation,
+    orderBy,
+    stakeholders,
+  };
 }
 
 /** A lone `9am` or `17:30` the time grammar read as "today at that time": the digest's time. */

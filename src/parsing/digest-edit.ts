@@ -20,6 +20,7 @@ import type {
 } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
 import {
   buildSchedule,
   collectClauses,
@@ -46,6 +47,10 @@ export interface DigestEdit {
   readonly metric?: Metric | 'default';
   readonly presentation?: Presentation;
   readonly postWhen?: PostWhen;
+  /** `everyone`: keep every stakeholder again. */
+  readonly stakeholders?: StakeholderFilter | 'everyone';
+  /** `by followers`; a metric alone (`by mentions`, `by default`) goes back to ranking by it. */
+  readonly orderBy?: 'followers';
 }
 
 /** A digest's settings after an edit, and what the grammar decided for its editor. */
@@ -56,6 +61,8 @@ export interface EditedDigest {
   readonly metric: Metric | undefined;
   readonly presentation: Presentation;
   readonly postWhen: PostWhen;
+  readonly stakeholders: StakeholderFilter | undefined;
+  readonly orderBy: 'followers' | undefined;
   /** The schedule changed (its expression or zone): the next run is worked out again. */
   readonly scheduleChanged: boolean;
   readonly notes: readonly string[];
@@ -92,6 +99,8 @@ function editOf(found: DigestClauseValues): DigestEdit {
     ...(found.metric === undefined ? {} : { metric: found.metric }),
     ...(found.presentation === undefined ? {} : { presentation: found.presentation }),
     ...(found.postWhen === undefined ? {} : { postWhen: found.postWhen.value }),
+    ...(found.stakeholders === undefined ? {} : { stakeholders: found.stakeholders }),
+    ...(found.orderBy === undefined ? {} : { orderBy: found.orderBy }),
   };
 }
 
@@ -100,7 +109,17 @@ function editOf(found: DigestClauseValues): DigestEdit {
  * editor when the result cannot run (a time for an hourly schedule, a schedule that never runs).
  */
 export function applyDigestEdit(
-  digest: Pick<Digest, 'schedule' | 'window' | 'top' | 'metric' | 'presentation' | 'postWhen'>,
+  digest: Pick<
+    Digest,
+    | 'schedule'
+    | 'window'
+    | 'top'
+    | 'metric'
+    | 'presentation'
+    | 'postWhen'
+    | 'stakeholders'
+    | 'orderBy'
+  >,
   edit: DigestEdit,
   now: Date,
 ): EditedDigest {
@@ -132,6 +151,14 @@ export function applyDigestEdit(
     metric,
     presentation: edit.presentation ?? digest.presentation,
     postWhen: edit.postWhen ?? digest.postWhen,
+    stakeholders:
+      edit.stakeholders === undefined
+        ? digest.stakeholders
+        : edit.stakeholders === 'everyone'
+          ? undefined
+          : edit.stakeholders,
+    // A metric named alone ranks by it again, as the service does.
+    orderBy: edit.orderBy ?? (edit.metric === undefined ? digest.orderBy : undefined),
     scheduleChanged:
       schedule.expression !== digest.schedule.expression || schedule.zone !== digest.schedule.zone,
     notes,

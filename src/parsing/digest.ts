@@ -21,6 +21,7 @@ import { defined } from '../model/defined.ts';
 import type { CronSchedule, DigestWindow, PostWhen, Presentation } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { uniqueDatabases } from './databases.ts';
@@ -54,6 +55,10 @@ export interface DigestSpec {
    * posts to its creator's DM when that account enters or leaves the top N.
    */
   readonly account?: string;
+  /** `doctors`, `no pharma`: who the ranking keeps, among the service's top 500. */
+  readonly stakeholders?: StakeholderFilter;
+  /** `by followers`: the top 500 by the metric, ranked here by followers. */
+  readonly orderBy?: 'followers';
 }
 
 export type DigestCommand =
@@ -257,7 +262,7 @@ function readCreate(
     },
   );
   const found = collectClauses(scan.clauses);
-  const { time, window, zone, top, postWhen, metric, presentation } = found;
+  const { time, window, zone, top, postWhen, metric, presentation, orderBy, stakeholders } = found;
   let { schedule } = found;
   const databases = uniqueDatabases(
     scan.databases,
@@ -298,7 +303,12 @@ function readCreate(
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
-      ...defined({ metric: metric === 'default' ? undefined : metric, account: person?.value }),
+      ...defined({
+        metric: metric === 'default' ? undefined : metric,
+        account: person?.value,
+        stakeholders: stakeholders === 'everyone' ? undefined : stakeholders,
+        orderBy,
+      }),
       presentation: presentation ?? 'list',
     },
     notes: built.notes,

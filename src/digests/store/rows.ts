@@ -175,6 +175,10 @@ export function rowToDigest(row: SqlRow): Digest {
     presentation: (optionalString(row.presentation) ?? 'list') as Digest['presentation'],
     postWhen: (optionalString(row.post_when) ?? 'always') as Digest['postWhen'],
     ...defined({ account: optionalString(row.account) }),
+    ...(row.stakeholders === null || row.stakeholders === undefined
+      ? {}
+      : { stakeholders: fromJson<NonNullable<Digest['stakeholders']>>(row.stakeholders) }),
+    ...(row.order_by === 'followers' ? { orderBy: 'followers' as const } : {}),
     status: String(row.status) as Digest['status'],
     ...(pauseReason ? { pauseReason } : {}),
     consecutiveFailures: Number(row.consecutive_failures),

@@ -150,9 +150,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, post_when, metric, presentation, account, status, consecutive_failures,
-             next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, 'active', 0, $9, $10, $10)
+             top, post_when, metric, presentation, account, stakeholders, order_by, status,
+             consecutive_failures, next_run_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $16, 'active', 0, $9,
+             $10, $10)
            RETURNING *`,
           [
             id,
@@ -169,6 +170,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.metric ?? null,
             input.presentation ?? 'list',
             input.account ?? null,
+            input.stakeholders === undefined ? null : JSON.stringify(input.stakeholders),
+            input.orderBy ?? null,
           ],
         );
         const row = rows[0];
@@ -226,8 +229,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     const rows = await this.#sql.query(
       `UPDATE digests SET schedule = $2, run_window = $3, top = $4, presentation = $6,
          post_when = $7, next_run_at = COALESCE($8, next_run_at), updated_at = $9,
-         last_ranking = CASE WHEN metric IS NOT DISTINCT FROM $5 THEN last_ranking END,
-         metric = $5
+         last_ranking = CASE WHEN metric IS NOT DISTINCT FROM $5
+           AND stakeholders IS NOT DISTINCT FROM $10 AND order_by IS NOT DISTINCT FROM $11
+           THEN last_ranking END,
+         metric = $5, stakeholders = $10, order_by = $11
        WHERE id = $1 RETURNING *`,
       [
         id,
@@ -239,6 +244,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
         settings.postWhen,
         settings.nextRunAt ?? null,
         now,
+        settings.stakeholders === undefined ? null : JSON.stringify(settings.stakeholders),
+        settings.orderBy ?? null,
       ],
     );
     if (!rows[0]) throw new DigestNotFoundError(id);

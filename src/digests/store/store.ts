@@ -168,6 +168,9 @@ export type DigestSettings = Pick<
   'schedule' | 'window' | 'top' | 'presentation' | 'postWhen'
 > & {
   readonly metric: Digest['metric'];
+  /** Absent: the digest keeps everyone, ranked by the metric. */
+  readonly stakeholders?: Digest['stakeholders'];
+  readonly orderBy?: Digest['orderBy'];
   /** Set when the schedule changed: the digest's next slot from now on. */
   readonly nextRunAt?: Date;
 };

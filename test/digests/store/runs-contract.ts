@@ -1,7 +1,7 @@
 /**
- * The part of the DigestStore contract about run history: one run per slot, written with the
- * slot's delivery record, newest first, the latest `runsKept` kept. `store.test.ts` runs it per
- * adapter.
+ * The part of the DigestStore contract about run history (one run per slot, written with the
+ * slot's delivery record, newest first, the latest `runsKept` kept) and the people a digest
+ * keeps. `store.test.ts` runs it per adapter.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DigestRunDetails, runsKept } from '../../../src/digests/runs.ts';
@@ -139,6 +139,26 @@ export function runsContract(name: string, open: () => Promise<StoreFixture>): v
       expect(runs[0]?.slot).toEqual(slots.at(-1));
       expect(runs.at(-1)?.slot).toEqual(slots[3]);
       expect(await store.recentRuns(digest.id, 26)).toHaveLength(26);
+    });
+
+    it('keeps who a digest keeps and its ranking by followers, and edits them', async () => {
+      const stakeholders = { include: ['Doctor'], exclude: ['Org. Pharma'] };
+      const digest = await store.create(digestInput({ stakeholders, orderBy: 'followers' }), now);
+      expect(await store.get(digest.id)).toMatchObject({ stakeholders, orderBy: 'followers' });
+      const edited = await store.update(
+        digest.id,
+        {
+          schedule: digest.schedule,
+          window: digest.window,
+          top: digest.top,
+          metric: undefined,
+          presentation: 'list',
+          postWhen: 'always',
+        },
+        now,
+      );
+      expect(edited.stakeholders).toBeUndefined();
+      expect(edited.orderBy).toBeUndefined();
     });
 
     it('removes a digest’s runs with it', async () => {
