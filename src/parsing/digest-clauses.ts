@@ -13,7 +13,13 @@ import type {
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { StakeholderFilter } from '../model/stakeholders.ts';
-import { matchEveryone, matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
+import {
+  matchEveryone,
+  matchMetric,
+  matchPostWhen,
+  matchPresentation,
+  matchToMe,
+} from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
 import { type KnownWord, matchKnownWord, matchStakeholders } from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
@@ -40,6 +46,7 @@ export interface DigestClauses {
   presentation: Presentation;
   everyone: 'everyone';
   stakeholders: StakeholderFilter;
+  toMe: 'me';
   at: TimeOfDay;
   window: WindowClause;
   known: KnownWord;
@@ -72,6 +79,8 @@ export const digestClauses: Clauses<DigestClauses> = {
   top: matchTopOption,
   // `only doctors` before `only when changed`, `by doctors` before `by <metric>`, as lookups.
   stakeholders: matchStakeholders,
+  // `by dm` before `by <metric>`; `to me` before times read `to` as the end of a range.
+  toMe: matchToMe,
   postWhen: matchPostWhen,
   metric: matchMetric,
   presentation: matchPresentation,
@@ -106,6 +115,8 @@ export interface DigestClauseValues {
    * everyone again.
    */
   readonly stakeholders: StakeholderFilter | 'everyone' | undefined;
+  /** `to me`: the digest goes to its creator's DM. */
+  readonly toMe: boolean;
 }
 
 /**
@@ -123,6 +134,7 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let presentation: Presentation | undefined;
   let orderBy: 'followers' | undefined;
   let everyone: string | undefined;
+  let toMe = false;
   const include: string[] = [];
   const exclude: string[] = [];
   const setMetric = (value: Metric | 'default' | 'followers', fragment: string): void => {
@@ -179,6 +191,9 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
       case 'everyone':
         everyone = clause.fragment;
         break;
+      case 'toMe':
+        toMe = true;
+        break;
       case 'stakeholders':
         include.push(...clause.value.include);
         exclude.push(...clause.value.exclude);
@@ -228,6 +243,7 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
     presentation,
     orderBy,
     stakeholders,
+    toMe,
   };
 }
 

@@ -86,7 +86,10 @@ export function readEdit(
   });
   const database = scan.databases[0];
   if (database !== undefined) throw digestErrors.databaseInEdit(database.fragment, id);
-  return { kind: 'edit', id, edit: editOf(collectClauses(scan.clauses)) };
+  const found = collectClauses(scan.clauses);
+  const toMe = scan.clauses.find((clause) => clause.kind === 'toMe');
+  if (toMe !== undefined) throw digestErrors.recipientInEdit(toMe.fragment, id);
+  return { kind: 'edit', id, edit: editOf(found) };
 }
 
 function editOf(found: DigestClauseValues): DigestEdit {

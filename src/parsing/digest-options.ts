@@ -88,3 +88,27 @@ export const matchPresentation: Matcher<Presentation> = (tokens, at) => {
   const shown = presentationWords.get(lowerAt(tokens, at + 1 + article) ?? '');
   return shown === undefined ? undefined : { value: shown, next: at + 2 + article };
 };
+
+const directWords = new Set(['dm', 'dms', 'direct']);
+
+/**
+ * `to me`, `to my dm`, `by dm`, `as a dm`: the digest goes to its creator's DM with the app
+ * rather than to the channel it was typed in.
+ */
+export const matchToMe: Matcher<'me'> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  const next = lowerAt(tokens, at + 1);
+  if (word === 'to' && next === 'me') return { value: 'me', next: at + 2 };
+  if (
+    (word === 'to' || word === 'in') &&
+    next === 'my' &&
+    directWords.has(lowerAt(tokens, at + 2) ?? '')
+  ) {
+    return { value: 'me', next: lowerAt(tokens, at + 2) === 'direct' ? at + 4 : at + 3 };
+  }
+  if (word === 'by' && next === 'dm') return { value: 'me', next: at + 2 };
+  if (word === 'as' && next === 'a' && lowerAt(tokens, at + 2) === 'dm') {
+    return { value: 'me', next: at + 3 };
+  }
+  return undefined;
+};

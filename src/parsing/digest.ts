@@ -4,7 +4,7 @@
  * - `digests` (or `digest list`): this channel's digests.
  * - `digest` alone, `digest help`: how to create one.
  * - `digest pause|resume|remove|run <id>`: act on one digest by its id; `digestVerbs` lists the
- *   other words for each action.
+ *   other words for each action. `digest history <id>`: its latest runs.
  * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one, in that order: a
  *   plain word or number after the schedule starts is refused (`every monday at 9 30`, `… please`),
  *   and a phrase before it may not hold schedule or time words (see `reserved.ts`); hashtags,
@@ -59,12 +59,14 @@ export interface DigestSpec {
   readonly stakeholders?: StakeholderFilter;
   /** `by followers`: the top 500 by the metric, ranked here by followers. */
   readonly orderBy?: 'followers';
+  /** `to me`: delivered to its creator's DM with the app, wherever it was typed. */
+  readonly toMe?: true;
 }
 
 export type DigestCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'list' }
-  | { readonly kind: DigestAction; readonly id: string }
+  | { readonly kind: DigestAction | 'history'; readonly id: string }
   | { readonly kind: 'edit'; readonly id: string; readonly edit: DigestEdit }
   | {
       readonly kind: 'create';
@@ -228,7 +230,11 @@ function readList(text: string, tokens: readonly Token[]): DigestCommand {
   throw digestErrors.listTakesNothing(command, fragment);
 }
 
-function readAction(text: string, tokens: readonly Token[], action: DigestAction): DigestCommand {
+function readAction(
+  text: string,
+  tokens: readonly Token[],
+  action: DigestAction | 'history',
+): DigestCommand {
   const command = text.slice(0, tokens[1]?.to ?? text.length);
   const verb = tokens[1]?.lower ?? action;
   const idToken = tokens[2];
@@ -262,7 +268,8 @@ function readCreate(
     },
   );
   const found = collectClauses(scan.clauses);
-  const { time, window, zone, top, postWhen, metric, presentation, orderBy, stakeholders } = found;
+  const { time, window, zone, top, postWhen, metric, presentation, orderBy, stakeholders, toMe } =
+    found;
   let { schedule } = found;
   const databases = uniqueDatabases(
     scan.databases,
@@ -308,6 +315,7 @@ function readCreate(
         account: person?.value,
         stakeholders: stakeholders === 'everyone' ? undefined : stakeholders,
         orderBy,
+        toMe: toMe ? (true as const) : undefined,
       }),
       presentation: presentation ?? 'list',
     },

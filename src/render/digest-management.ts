@@ -337,7 +337,8 @@ function outageLine(outage: Outage, zone: string, now: Date): string {
   return `:double_vertical_bar: Digests in this workspace are on hold since ${zonedTime(outage.since, zone, now)}: ${escapeMrkdwn(outageWords(outage.cause))}. They resume by themselves once it works again; runs missed meanwhile show as skipped.`;
 }
 
-function skipWords(reason: SkipReason, top: number): string {
+/** Why a run was not posted, in words: "no change in the top 10 since the previous run". */
+export function skipWords(reason: SkipReason, top: number): string {
   switch (reason.kind) {
     case 'missed':
       return 'the app was not running at the time and the slot was too old to post late';

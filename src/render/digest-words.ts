@@ -45,8 +45,17 @@ export function choiceWords(digest: Pick<Digest, 'stakeholders' | 'orderBy'>): s
   return words.length === 0 ? undefined : words.join(', ');
 }
 
-/** A digest's channel as a mention; a stored id gone wrong reads as words, not as a broken token. */
+/** Whether a digest goes to its creator's DM with the app (`to me`, or created in that DM). */
+export function isPersonal(digest: Pick<Digest, 'channelId'>): boolean {
+  return digest.channelId.startsWith('D');
+}
+
+/**
+ * A digest's channel as a mention; a stored id gone wrong reads as words, not as a broken token.
+ * A DM with the app is its creator's, who alone reads about it: "your DM with me".
+ */
 export function digestChannel(id: string): string {
+  if (isPersonal({ channelId: id })) return 'your DM with me';
   return channelMention(id, 'an unknown channel');
 }
 

@@ -243,7 +243,15 @@ export const digestErrors = {
   databaseInEdit(fragment: string, id: string): ParseError {
     return new ParseError(
       'bad_command',
-      `An edit keeps a digest's databases, so ${quote(fragment)} can't be changed: remove the digest and create one for other databases. An edit changes the schedule, time, window, top N, metric, zone, table or chart, and when it posts. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
+      `An edit keeps a digest's databases, so ${quote(fragment)} can't be changed: remove the digest and create one for other databases. An edit changes the schedule, time, window, top N, metric, who it keeps, zone, table or chart, and when it posts. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
+      fragment,
+    );
+  },
+
+  recipientInEdit(fragment: string, id: string): ParseError {
+    return new ParseError(
+      'bad_command',
+      `An edit keeps where a digest posts, so ${quote(fragment)} can't be changed: create the digest again with \`to me\` for your DM. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
       fragment,
     );
   },
