@@ -24,6 +24,7 @@ import {
   type CronSchedule,
   type DigestWindow,
   runsAtMonthEnd,
+  type ScheduleSlots,
 } from '../model/digest.ts';
 import { weekdays } from '../time/cron.ts';
 import { formatInstant } from '../time/format.ts';
@@ -58,7 +59,7 @@ function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
  * Throws a ParseError whose message is written for the person who typed it.
  */
 export function validateSchedule(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  schedule: ScheduleSlots,
   now: Date,
   options: { readonly minIntervalMs?: number } = {},
 ): void {
@@ -69,9 +70,8 @@ export function validateSchedule(
       schedule.zone,
     );
   }
-  let cron: Cron;
   try {
-    cron = cronFor(schedule);
+    cronFor(schedule);
   } catch {
     throw new ParseError(
       'bad_schedule',
@@ -79,7 +79,7 @@ export function validateSchedule(
       schedule.expression,
     );
   }
-  const runs = cron.nextRuns(12, now);
+  const runs = nextRuns(schedule, now, 12);
   if (runs.length === 0) {
     throw new ParseError(
       'bad_schedule',
@@ -100,36 +100,74 @@ export function validateSchedule(
   }
 }
 
+/**
+ * A key for what decides a schedule's slots, for caches: two schedules with one key run at the
+ * same instants.
+ */
+export function slotsKey(schedule: ScheduleSlots): string {
+  return [
+    schedule.expression,
+    schedule.zone,
+    schedule.everyWeeks ?? '',
+    schedule.anchor ?? '',
+  ].join('\u0000');
+}
+
+/**
+ * Whether `slot` falls in a week the schedule runs: always, unless it runs every `everyWeeks`
+ * weeks, counted in the zone's ISO weeks from its anchor's (so a DST change never shifts it).
+ */
+function inRunningWeek(schedule: ScheduleSlots, slot: Date): boolean {
+  const every = schedule.everyWeeks;
+  if (every === undefined || every <= 1 || schedule.anchor === undefined) return true;
+  const zone = zoneFor(schedule.zone);
+  const anchor = DateTime.fromISO(schedule.anchor, { zone }).startOf('week');
+  const week = DateTime.fromJSDate(slot, { zone }).startOf('week');
+  const weeks = Math.round(week.diff(anchor, 'days').days / 7);
+  return ((weeks % every) + every) % every === 0;
+}
+
+/** Cron slots tried at most to find one in a running week: every day of `everyWeeks` weeks. */
+function slotsToTry(schedule: ScheduleSlots): number {
+  return (schedule.everyWeeks ?? 1) * 7 * 24 + 1;
+}
+
 /** The next `count` slots strictly after `after`, in time order. */
-export function nextRuns(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  after: Date,
-  count: number,
-): Date[] {
-  return cronFor(schedule).nextRuns(count, after);
+export function nextRuns(schedule: ScheduleSlots, after: Date, count: number): Date[] {
+  if (schedule.everyWeeks === undefined) return cronFor(schedule).nextRuns(count, after);
+  const runs: Date[] = [];
+  let cursor: Date | undefined = after;
+  while (runs.length < count && cursor !== undefined) {
+    cursor = nextRunAfter(schedule, cursor);
+    if (cursor !== undefined) runs.push(cursor);
+  }
+  return runs;
 }
 
 /** The first slot strictly after `after`; undefined when the schedule never runs again. */
-export function nextRunAfter(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  after: Date,
-): Date | undefined {
-  return cronFor(schedule).nextRun(after) ?? undefined;
+export function nextRunAfter(schedule: ScheduleSlots, after: Date): Date | undefined {
+  const cron = cronFor(schedule);
+  let cursor: Date | undefined = after;
+  for (let tried = 0; tried < slotsToTry(schedule); tried++) {
+    cursor = cron.nextRun(cursor) ?? undefined;
+    if (cursor === undefined || inRunningWeek(schedule, cursor)) return cursor;
+  }
+  return undefined;
 }
 
 /** The last slot strictly before `before`; undefined when there is none. */
-export function previousRun(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  before: Date,
-): Date | undefined {
-  return cronFor(schedule).previousRuns(1, before)[0];
+export function previousRun(schedule: ScheduleSlots, before: Date): Date | undefined {
+  const cron = cronFor(schedule);
+  let cursor: Date | undefined = before;
+  for (let tried = 0; tried < slotsToTry(schedule); tried++) {
+    cursor = cron.previousRuns(1, cursor)[0];
+    if (cursor === undefined || inRunningWeek(schedule, cursor)) return cursor;
+  }
+  return undefined;
 }
 
 /** The latest slot at or before `now`: the one a recovering runner would still post. */
-export function latestRunAtOrBefore(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  now: Date,
-): Date | undefined {
+export function latestRunAtOrBefore(schedule: ScheduleSlots, now: Date): Date | undefined {
   return previousRun(schedule, new Date(now.getTime() + 1));
 }
 
@@ -138,7 +176,7 @@ export function latestRunAtOrBefore(
  * schedule left unattended for months costs nothing: the answer is only recorded, never replayed.
  */
 export function countRunsBetween(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  schedule: ScheduleSlots,
   from: Date,
   until: Date,
   limit = 1000,

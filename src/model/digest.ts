@@ -28,9 +28,19 @@ export interface CronSchedule {
   /** IANA zone (or `UTC`) the expression is read in; also the zone of every window and message. */
   readonly zone: string;
   readonly cadence: Cadence;
+  /**
+   * Every other week (`every other monday`, `every 2 weeks on monday`): the expression's slots run
+   * only in every `everyWeeks`-th ISO week counted from `anchor`'s. Cron cannot say it.
+   */
+  readonly everyWeeks?: number;
+  /** A date (`yyyy-MM-dd`, in `zone`) in a week the schedule runs: its first run's. */
+  readonly anchor?: string;
 }
 
 export type DigestSchedule = CronSchedule;
+
+/** What of a schedule decides its slots: its expression, zone, and weeks skipped. */
+export type ScheduleSlots = Pick<CronSchedule, 'expression' | 'zone' | 'everyWeeks' | 'anchor'>;
 
 /**
  * Whether a monthly schedule runs at the end of its months: on the last day (`L`) or on the 29th,

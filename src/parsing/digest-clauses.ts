@@ -2,7 +2,8 @@
  * The clauses of the digest commands and what they build: schedules, windows, zone, top and the
  * digest's options, read by `digest …`, `watch …` and `digest edit …` alike.
  */
-import { inferCadence, validateSchedule } from '../digests/schedule.ts';
+import { DateTime } from 'luxon';
+import { inferCadence, nextRunAfter, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import type {
   CronSchedule,
@@ -13,6 +14,7 @@ import type {
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { StakeholderFilter } from '../model/stakeholders.ts';
+import { zoneFor } from '../time/zones.ts';
 import {
   matchEveryone,
   matchMetric,
@@ -290,12 +292,17 @@ export function buildSchedule(
     expression = cronExpression(days, time?.value ?? start ?? defaultDigestTime);
   }
 
-  const schedule: CronSchedule = {
-    kind: 'cron',
-    expression,
-    zone,
-    cadence: inferCadence(expression),
-  };
+  const every = days.kind === 'weekly' ? days.every : undefined;
+  const schedule: CronSchedule =
+    every === undefined
+      ? { kind: 'cron', expression, zone, cadence: inferCadence(expression) }
+      : {
+          kind: 'cron',
+          expression,
+          zone,
+          cadence: 'custom',
+          ...weeksFrom(expression, zone, every, now),
+        };
   try {
     validateSchedule(schedule, now);
   } catch (error) {
@@ -303,6 +310,21 @@ export function buildSchedule(
     throw error;
   }
   return { schedule, notes };
+}
+
+/**
+ * Every `every` weeks from the week of the first run after `now`, so the next run is the one the
+ * confirmation shows first.
+ */
+function weeksFrom(
+  expression: string,
+  zone: string,
+  every: number,
+  now: Date,
+): { everyWeeks: number; anchor: string } {
+  const first = nextRunAfter({ expression, zone }, now) ?? now;
+  const anchor = DateTime.fromJSDate(first, { zone: zoneFor(zone) }).toISODate() ?? '';
+  return { everyWeeks: every, anchor };
 }
 
 const windowUnits: Readonly<Record<string, { unit: WindowUnit; factor: number }>> = {

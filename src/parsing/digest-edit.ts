@@ -132,14 +132,15 @@ export function applyDigestEdit(
   if (edit.schedule !== undefined) {
     ({ schedule, notes } = buildSchedule(edit.schedule, edit.time, zone, now));
   } else if (edit.time !== undefined) {
-    schedule = atTime(digest.schedule, edit.time, zone, now);
+    schedule = keepWeeks(atTime(digest.schedule, edit.time, zone, now), digest.schedule);
   } else if (zone !== digest.schedule.zone) {
-    schedule = buildSchedule(
+    const rebuilt = buildSchedule(
       { value: cronClause(digest.schedule.expression), fragment: digest.schedule.expression },
       undefined,
       zone,
       now,
     ).schedule;
+    schedule = keepWeeks(rebuilt, digest.schedule);
   }
   const window =
     edit.window === undefined
@@ -166,6 +167,12 @@ export function applyDigestEdit(
       schedule.expression !== digest.schedule.expression || schedule.zone !== digest.schedule.zone,
     notes,
   };
+}
+
+/** A new time or zone keeps a schedule's weeks (`every other monday`): its anchor week stays. */
+function keepWeeks(schedule: CronSchedule, before: CronSchedule): CronSchedule {
+  if (before.everyWeeks === undefined || before.anchor === undefined) return schedule;
+  return { ...schedule, cadence: 'custom', everyWeeks: before.everyWeeks, anchor: before.anchor };
 }
 
 function cronClause(expression: string): ScheduleClause {

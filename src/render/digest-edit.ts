@@ -63,9 +63,14 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
       context(
         `${digestSubject(digest)}. Its databases stay; to watch others, create another digest.`,
       ),
-      textInput('schedule', 'Schedule', schedulePhrase(digest.schedule.expression), {
-        hint: 'every monday at 9am, weekdays at 8:30, every month on the 1st at 10:00, every 6 hours, or cron "0 9 * * 1".',
-      }),
+      textInput(
+        'schedule',
+        'Schedule',
+        schedulePhrase(digest.schedule.expression, digest.schedule.everyWeeks),
+        {
+          hint: 'every monday at 9am, weekdays at 8:30, every month on the 1st at 10:00, every 6 hours, or cron "0 9 * * 1".',
+        },
+      ),
       textInput('window', 'Each run covers', windowPhrase(digest), {
         hint: 'since the previous run, or last 24 hours, past 7 days, last 2 weeks.',
       }),

@@ -341,9 +341,9 @@ describe('parseDigestCommand', () => {
         "I can't read “monday and fridy” as a schedule: “fridy” is not a day of the week (monday to sunday, or mon, tue, wed, thu, fri, sat, sun). Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
-        'digest #hcsm every fortnight',
+        'digest #hcsm every 2 months',
         'bad_schedule',
-        "“every fortnight” can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. Try: /influencers digest #hcsm every monday at 9am",
+        "“every 2 months” can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
         'digest #hcsm every blue moon',
@@ -371,9 +371,9 @@ describe('parseDigestCommand', () => {
         '“every 30 minutes” is too often: a digest runs at most once an hour. Try: /influencers digest #hcsm every hour',
       ],
       [
-        'digest #hcsm every 2 weeks',
+        'digest #hcsm every 5 weeks',
         'bad_schedule',
-        "“every 2 weeks” can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. Try: /influencers digest #hcsm every monday at 9am",
+        "“every 5 weeks” can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
         'digest #hcsm every 6 hours at 9am',

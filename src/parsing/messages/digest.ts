@@ -134,7 +134,7 @@ export const digestErrors = {
   unsupportedInterval(fragment: string): ParseError {
     return new ParseError(
       'bad_schedule',
-      `${quote(fragment)} can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. ${tryDigest}`,
+      `${quote(fragment)} can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. ${tryDigest}`,
       fragment,
     );
   },
