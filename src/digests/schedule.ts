@@ -21,6 +21,7 @@ import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
 import {
   type Cadence,
+  type CalendarWindowUnit,
   type CronSchedule,
   type DigestWindow,
   runsAtMonthEnd,
@@ -208,6 +209,8 @@ const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: nu
 
 /**
  * The period the run for `slot` covers, ending at the slot.
+ * - `calendar`: the last whole week, month, quarter or year before the slot, in the zone; it ends
+ *   at that period's end, not at the slot.
  * - `last N unit`: N units before the slot, counted on the zone's calendar (so `last 1 days` over
  *   a DST change is 23 or 25 hours, midnight to midnight stays midnight to midnight).
  * - `since-previous-run`, monthly cadence on the 1st to the 28th: whole calendar months, midnight
@@ -229,6 +232,7 @@ export function runWindow(
   const { zone, cadence } = digest.schedule;
   const end = DateTime.fromJSDate(slot, { zone: zoneFor(zone) });
   let start: DateTime;
+  if (digest.window.kind === 'calendar') return calendarWindow(digest.window.unit, end, zone);
   if (digest.window.kind === 'last') {
     start = end.minus({ [digest.window.unit]: digest.window.amount });
   } else if (cadence === 'monthly') {
@@ -258,8 +262,18 @@ export function runWindow(
 }
 
 /**
+ * The last whole calendar `unit` that ended at or before `at`, in the zone: weeks are ISO weeks
+ * (Monday 00:00 to Monday 00:00), so `last week` on a Monday at 09:00 is the week just ended.
+ */
+function calendarWindow(unit: CalendarWindowUnit, at: DateTime, zone: string): RunWindow {
+  const end = at.startOf(unit);
+  const start = end.minus({ [`${unit}s`]: 1 });
+  return { start: formatInstant(start), end: formatInstant(end), timezone: zone };
+}
+
+/**
  * The window of a manual run ("Run now") at `now`: as long as a scheduled run's, ending now. A
- * `last N unit` window is taken as it is; a monthly digest covers the previous calendar month, or
+ * `last N unit` or calendar window is taken as it is; a monthly digest covers the previous calendar month, or
  * at the month's end (`runsAtMonthEnd`) this month so far; otherwise the span between the two
  * latest slots (a weekly digest run now covers the past 7 days, not the minutes since this
  * morning's slot).
@@ -269,7 +283,7 @@ export function manualRunWindow(
   now: Date,
 ): RunWindow {
   const { zone, cadence } = digest.schedule;
-  if (digest.window.kind === 'last') return runWindow(digest, now);
+  if (digest.window.kind !== 'since-previous-run') return runWindow(digest, now);
   if (cadence === 'monthly') {
     const current = DateTime.fromJSDate(now, { zone: zoneFor(zone) });
     const monthStart = current.startOf('month');

@@ -95,7 +95,7 @@ export class DigestManager {
     channelId: string,
     spec: DigestSpec,
   ): Promise<Digest | undefined> {
-    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec);
+    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec, this.#now());
   }
 
   /**

@@ -55,10 +55,18 @@ export function runsAtMonthEnd(expression: string): boolean {
 
 export type WindowUnit = 'hours' | 'days' | 'weeks' | 'months';
 
-/** The period each run covers, ending at the run's scheduled slot. */
+/** The calendar periods a window can name: `last week`, `last month`, `last quarter`, `last year`. */
+export type CalendarWindowUnit = 'week' | 'month' | 'quarter' | 'year';
+
+/**
+ * The period each run covers: the time since the previous scheduled slot (the default), a span
+ * counted back from the slot (`last 24 hours`), or the last whole calendar period before the slot
+ * in the digest's zone (`last week`: Monday to Sunday, the week just ended).
+ */
 export type DigestWindow =
   | { readonly kind: 'since-previous-run' }
-  | { readonly kind: 'last'; readonly amount: number; readonly unit: WindowUnit };
+  | { readonly kind: 'last'; readonly amount: number; readonly unit: WindowUnit }
+  | { readonly kind: 'calendar'; readonly unit: CalendarWindowUnit };
 
 export type DigestStatus = 'active' | 'paused';
 

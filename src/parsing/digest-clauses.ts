@@ -345,28 +345,20 @@ const maxWindow: Readonly<Record<WindowUnit, number>> = {
 };
 
 /**
- * The window each run covers. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`) count back
- * from the run. Calendar phrases (`last week`, `last month`) mean the same span counted back from
- * the run, except when they name the schedule's own period (`last month` on a monthly digest,
- * `last week` on a weekly one): that is the time since the previous run, which for a monthly digest
- * is the previous calendar month. Anything fixed in time (`since Sep 1`, `yesterday`) cannot
- * repeat and is refused.
+ * The window each run covers, as written. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`)
+ * count back from the run. Calendar phrases (`last week`, `last month`, `last quarter`, `last
+ * year`) are the last whole such period before each run, in the digest's zone: `last week` on a
+ * Monday is the Monday-to-Sunday week just ended. Anything fixed in time (`since Sep 1`,
+ * `yesterday`) cannot repeat and is refused.
  */
-export function digestWindow(
-  clause: WindowClause,
-  fragment: string,
-  schedule: CronSchedule,
-): DigestWindow {
+export function digestWindow(clause: WindowClause, fragment: string): DigestWindow {
   if (clause.kind === 'since-previous-run') return clause;
   const expression = clause.value;
   if (expression.kind === 'period') {
     const moment = expression.moment;
     if (moment.kind === 'rolling') return lastWindow(moment.amount, moment.unit, fragment);
     if (moment.kind === 'calendar' && moment.offset === -1) {
-      const own =
-        (moment.unit === 'month' && schedule.cadence === 'monthly') ||
-        (moment.unit === 'week' && schedule.cadence === 'weekly');
-      return own ? { kind: 'since-previous-run' } : lastWindow(1, moment.unit, fragment);
+      return { kind: 'calendar', unit: moment.unit };
     }
   }
   throw digestErrors.fixedWindow(fragment);

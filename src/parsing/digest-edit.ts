@@ -145,7 +145,7 @@ export function applyDigestEdit(
   const window =
     edit.window === undefined
       ? digest.window
-      : digestWindow(edit.window.value, edit.window.fragment, schedule);
+      : digestWindow(edit.window.value, edit.window.fragment);
   const metric =
     edit.metric === undefined ? digest.metric : edit.metric === 'default' ? undefined : edit.metric;
   return {

@@ -306,7 +306,7 @@ function readCreate(
       window:
         window === undefined
           ? { kind: 'since-previous-run' }
-          : digestWindow(window.value, window.fragment, built.schedule),
+          : digestWindow(window.value, window.fragment),
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),

@@ -18,6 +18,7 @@ import { schedulePhrase } from './schedule.ts';
 /** The Edit modal's words for a window, which the grammar reads back. */
 function windowPhrase(digest: Pick<Digest, 'window'>): string {
   const { window } = digest;
+  if (window.kind === 'calendar') return `last ${window.unit}`;
   return window.kind === 'last'
     ? `last ${window.amount} ${window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit}`
     : 'since the previous run';

@@ -6,6 +6,7 @@
 
 import {
   type Cadence,
+  type CalendarWindowUnit,
   type CronSchedule,
   type DigestWindow,
   runsAtMonthEnd,
@@ -65,6 +66,13 @@ export function ordinal(day: number): string {
   return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
 }
 
+const calendarWindowWords: Readonly<Record<CalendarWindowUnit, string>> = {
+  week: 'the previous calendar week, Monday to Sunday',
+  month: 'the previous calendar month',
+  quarter: 'the previous calendar quarter',
+  year: 'the previous calendar year',
+};
+
 /**
  * The window in words for confirmations: "the 7 days before each run". Pass the schedule so that
  * a monthly digest on the 29th, 30th or 31st says it also covers the months it skips.
@@ -74,6 +82,7 @@ export function describeWindow(
   cadence: Cadence,
   schedule?: Pick<CronSchedule, 'expression'>,
 ): string {
+  if (window.kind === 'calendar') return calendarWindowWords[window.unit];
   if (window.kind === 'last') {
     const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
     return window.amount === 1

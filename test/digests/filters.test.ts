@@ -87,13 +87,15 @@ describe('digest grammar: who the ranking keeps, by followers', () => {
   it('counts who it keeps in the duplicate check', () => {
     const everyone = spec('digest #hcsm every monday at 9am');
     const existing = { ...everyone, id: 'AAAAAA' } as unknown as Digest;
-    expect(identicalDigest([existing], spec('digest #hcsm every monday at 9am'))).toBe(existing);
-    expect(identicalDigest([existing], spec('digest #hcsm every monday at 9am doctors'))).toBe(
+    expect(identicalDigest([existing], spec('digest #hcsm every monday at 9am'), now)).toBe(
+      existing,
+    );
+    expect(identicalDigest([existing], spec('digest #hcsm every monday at 9am doctors'), now)).toBe(
       undefined,
     );
-    expect(identicalDigest([existing], spec('digest #hcsm every monday at 9am by followers'))).toBe(
-      undefined,
-    );
+    expect(
+      identicalDigest([existing], spec('digest #hcsm every monday at 9am by followers'), now),
+    ).toBe(undefined);
   });
 });
 
