@@ -164,6 +164,16 @@ export class DigestManager {
     return this.#store.listByCreator(teamId, creatorId);
   }
 
+  /** Each digest's latest run from its history, for the Home tab; at most `limit` digests. */
+  async latestRuns(digests: readonly Digest[], limit = 40): Promise<Map<string, DigestRun>> {
+    const runs = await Promise.all(
+      digests.slice(0, limit).map((digest) => this.#store.recentRuns(digest.id, 1)),
+    );
+    return new Map(
+      runs.flatMap((each) => (each[0] === undefined ? [] : [[each[0].digestId, each[0]]])),
+    );
+  }
+
   /** The workspace's outage, while its digests are on hold. */
   async outageOf(teamId: string): Promise<Outage | undefined> {
     return (await this.#store.outages()).find((outage) => outage.teamId === teamId);

@@ -4,6 +4,7 @@
  * reason from is passed in, and every output is checked against Block Kit's limits.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { DigestRun } from '../digests/runs.ts';
 import type { Digest, LastRun, Outage, SkipReason } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
@@ -209,6 +210,8 @@ export interface DigestHomeOptions {
   /** The person whose Home it is. */
   readonly viewerId?: string;
   readonly command?: string;
+  /** Each digest's latest run from its history, by digest id: its top 3 and newcomers. */
+  readonly latestRuns?: ReadonlyMap<string, DigestRun>;
 }
 
 /** Blocks the Home section keeps to, leaving the rest of the Home tab's 100 to the bot's own. */
@@ -286,6 +289,7 @@ function digestBlocks(
   options: {
     readonly now: Date;
     readonly viewerId: string;
+    readonly latestRuns?: ReadonlyMap<string, DigestRun>;
   },
   layout: { readonly showChannel: boolean },
 ): KnownBlock[] {
@@ -307,6 +311,8 @@ function digestBlocks(
     lines.push('Next run: none while paused; Resume schedules the next one.');
   }
   lines.push(`Last run: ${lastRunWords(digest.lastRun, zone, options.now, digest.top)}`);
+  const latest = options.latestRuns?.get(digest.id);
+  if (latest !== undefined && latest.entries.length > 0) lines.push(latestRunLine(latest, digest));
   lines.push(
     `Created by ${digest.creatorId === options.viewerId ? 'you' : digestPerson(digest.creatorId)}`,
   );
@@ -326,6 +332,17 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date, top: nu
     case 'unconfirmed':
       return `${when}, unconfirmed: posting started but was never confirmed, so it may be missing from the channel`;
   }
+}
+
+/** "Top 3: @a, @b, @c · new in the top 10: @d": what the latest run found. */
+function latestRunLine(run: DigestRun, digest: Pick<Digest, 'top'>): string {
+  const handle = (name: string) => `@${escapeMrkdwn(bareHandle(name))}`;
+  const top = run.entries
+    .slice(0, 3)
+    .map((entry) => handle(entry.handle))
+    .join(', ');
+  const entered = run.entered.slice(0, 5).map(handle).join(', ');
+  return `Top 3: ${top}${entered === '' ? '' : ` · new in the top ${digest.top}: ${entered}`}`;
 }
 
 /** `\n*Label*: words`, or nothing without words. */

@@ -11,6 +11,7 @@ import type { Harness } from '../helpers/harness.ts';
 import {
   directMessageEvent,
   eventCallback,
+  homeOpenedEvent,
   slashCommand,
   teamId,
   userId,
@@ -68,6 +69,15 @@ describe('a digest to me, and its history', () => {
     expect(history).toContain('Top 3: @');
     const stored = await store.recentRuns(digest.id, 12);
     expect(stored.map((run) => run.outcome)).toEqual(['posted', 'posted']);
+
+    // The Home tab shows each digest's last run, with its top 3 from the history.
+    const published = slack.api('views.publish').length;
+    await harness.send(eventCallback({ event: homeOpenedEvent() }));
+    await slack.waitFor(() => slack.api('views.publish').length > published);
+    const home = JSON.stringify(slack.api('views.publish').at(-1)?.args);
+    expect(home).toContain(`*${digest.id}*`);
+    expect(home).toContain('Last run: Mon Nov 30, 09:00 UTC, posted');
+    expect(home).toContain(`Top 3: @${stored[0]?.entries[0]?.handle}`);
   });
 
   it('answers a digest command typed in the app’s DM there, and delivers the digest there', async () => {
