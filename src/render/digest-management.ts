@@ -182,7 +182,7 @@ export function renderDigestList(
         section(
           `No digests in ${digestChannel(options.channelId)} yet. Create one by naming the databases and a schedule:\n` +
             `• \`${cmd} digest #hcsm every monday at 9am\`\n` +
-            `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours\`\n` +
+            `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30\`\n` +
             `Type \`${cmd} digest help\` for every option.`,
         ),
       ],

@@ -438,12 +438,12 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every day since Sep 1',
         'bad_time',
-        "“since Sep 1” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm weekdays at 8:30 last 24 hours",
+        "“since Sep 1” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm every monday at 9am last week",
       ],
       [
         'digest #hcsm every day yesterday',
         'bad_time',
-        "“yesterday” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm weekdays at 8:30 last 24 hours",
+        "“yesterday” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm every monday at 9am last week",
       ],
       [
         'digest #hcsm every day last 90 minutes',

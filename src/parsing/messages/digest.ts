@@ -293,7 +293,7 @@ export const digestErrors = {
   fixedWindow(fragment: string): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm weekdays at 8:30 last 24 hours')}`,
+      `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm every monday at 9am last week')}`,
       fragment,
     );
   },
