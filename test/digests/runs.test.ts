@@ -1,44 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DigestRunner } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
+/**
+ * The runner's run history on both adapters: each settled slot recorded once with its window, top
+ * N and who came and went, also when two instances race for the same slot, and for digests that
+ * choose their people here.
+ */
+import { expect, it } from 'vitest';
 import { AccessDeniedError } from '../../src/errors.ts';
-import { renderDigestPaused } from '../../src/render/digest-post.ts';
-import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
+import { describeEachStore, digestInput, influencers } from './helpers.ts';
 
 // Monday 8 June 2026, 09:00 in London is 08:00 UTC.
 const slot = new Date('2026-06-08T08:00:00Z');
 const nextWeek = new Date('2026-06-15T08:00:00Z');
 
-describe('DigestRunner run history', () => {
-  let store: DigestStore;
-  let clock: FakeClock;
-  let analytics: FakeAnalytics;
-  let poster: FakePoster;
-
-  const runner = () =>
-    new DigestRunner({
-      store,
-      analytics,
-      poster,
-      clock,
-      renderDigest: (digest) => ({ text: `digest ${digest.id}`, blocks: [] }),
-      renderPauseNotice: renderDigestPaused,
-      options: { owner: 'runner-a' },
-    });
-
-  beforeEach(async () => {
-    store = await openDigestStore({ sqlitePath: ':memory:' });
-    clock = new FakeClock('2026-06-08T08:00:20Z');
-    analytics = new FakeAnalytics();
-    poster = new FakePoster(clock);
-  });
-  afterEach(async () => {
-    await store.close();
-  });
-
+describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) => {
   it('records each posted run with its window, top N and who entered and left', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot, top: 2 }), clock.now());
+    const { db, clock, analytics } = world();
+    const digest = await db.store.create(digestInput({ nextRunAt: slot, top: 2 }), clock.now());
     analytics.answer = async () => {
       const answer = influencers('alice', 'bob', 'carol');
       return {
@@ -49,12 +25,15 @@ describe('DigestRunner run history', () => {
         })),
       };
     };
-    await runner().runDue(clock.now());
+    await world()
+      .runner({ options: { owner: 'runner-a' } })
+      .runDue(clock.now());
     analytics.answer = async () => influencers('carol', 'alice');
     clock.set(new Date(nextWeek.getTime() + 20_000));
-    await runner().runDue(clock.now());
-    const runs = await store.recentRuns(digest.id, 12);
-    expect(runs).toMatchObject([
+    await world()
+      .runner({ options: { owner: 'runner-a' } })
+      .runDue(clock.now());
+    expect(await db.store.recentRuns(digest.id, 12)).toMatchObject([
       {
         slot: nextWeek,
         outcome: 'posted',
@@ -82,11 +61,12 @@ describe('DigestRunner run history', () => {
   });
 
   it('records a run its condition kept quiet, and a failed one with its window', async () => {
-    const quiet = await store.create(
+    const { db, clock, analytics } = world();
+    const quiet = await db.store.create(
       digestInput({ nextRunAt: slot, postWhen: 'new', channelId: 'C1' }),
       clock.now(),
     );
-    const failing = await store.create(
+    const failing = await db.store.create(
       digestInput({ nextRunAt: slot, databases: ['#gone'], channelId: 'C2' }),
       clock.now(),
     );
@@ -94,17 +74,66 @@ describe('DigestRunner run history', () => {
       if (query.databases.includes('#gone')) throw new AccessDeniedError('#gone');
       return influencers('alice');
     };
-    await runner().runDue(clock.now());
-    expect(await store.recentRuns(quiet.id, 12)).toMatchObject([
+    await world()
+      .runner({ options: { owner: 'runner-a' } })
+      .runDue(clock.now());
+    expect(await db.store.recentRuns(quiet.id, 12)).toMatchObject([
       { outcome: 'skipped', skipReason: { kind: 'first_ranking' }, entries: [{ handle: 'alice' }] },
     ]);
-    expect(await store.recentRuns(failing.id, 12)).toMatchObject([
+    expect(await db.store.recentRuns(failing.id, 12)).toMatchObject([
       {
         outcome: 'failed',
         errorCode: 'access_denied',
         window: { end: '2026-06-08T09:00:00+01:00' },
         entries: [],
       },
+    ]);
+  });
+
+  it('records a slot once when two instances race for it', async () => {
+    const { db, clock, poster } = world();
+    const digests = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db.store.create(digestInput({ nextRunAt: slot, channelId: `C${i}` }), clock.now()),
+      ),
+    );
+    const sibling = await db.sibling();
+    await Promise.all([
+      world()
+        .runner({ options: { owner: 'runner-a' } })
+        .runDue(clock.now()),
+      world()
+        .runner({ store: sibling, options: { owner: 'runner-b' } })
+        .runDue(clock.now()),
+    ]);
+    expect(poster.posts).toHaveLength(20);
+    for (const digest of digests) {
+      expect(await db.store.recentRuns(digest.id, 12)).toMatchObject([{ slot, outcome: 'posted' }]);
+    }
+  });
+
+  it('asks for the top 500 for a digest of doctors, and records the doctors it showed', async () => {
+    const { db, clock, analytics } = world();
+    const digest = await db.store.create(
+      digestInput({ nextRunAt: slot, top: 2, stakeholders: { include: ['Doctor'], exclude: [] } }),
+      clock.now(),
+    );
+    analytics.answer = async () => {
+      const answer = influencers('a', 'b', 'c', 'd');
+      return {
+        influencers: answer.influencers.map((person, i) => ({
+          ...person,
+          stakeholderCategories: i % 2 === 1 ? [{ name: 'Doctor' }] : [],
+        })),
+      };
+    };
+    await world()
+      .runner({ options: { owner: 'runner-a' } })
+      .runDue(clock.now());
+    expect(analytics.calls.map((call) => call.limit)).toEqual([500]);
+    expect((await db.store.recentRuns(digest.id, 1))[0]?.entries).toEqual([
+      { rank: 1, handle: 'b' },
+      { rank: 2, handle: 'd' },
     ]);
   });
 });
