@@ -131,6 +131,10 @@ export function applyDigestEdit(
   let notes: readonly string[] = [];
   if (edit.schedule !== undefined) {
     ({ schedule, notes } = buildSchedule(edit.schedule, edit.time, zone, now));
+    // The same weeks written again (the Edit form saved unchanged) keep their first week.
+    if (schedule.everyWeeks !== undefined && schedule.everyWeeks === digest.schedule.everyWeeks) {
+      schedule = keepWeeks(schedule, digest.schedule);
+    }
   } else if (edit.time !== undefined) {
     schedule = keepWeeks(atTime(digest.schedule, edit.time, zone, now), digest.schedule);
   } else if (zone !== digest.schedule.zone) {

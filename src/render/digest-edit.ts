@@ -25,6 +25,8 @@ function windowPhrase(digest: Pick<Digest, 'window'>): string {
 }
 
 const metricDefault = 'default';
+/** `by followers`: the digest's metric stays the one its top 500 are taken by. */
+const followersChoice = 'followers';
 
 const postsChoices: readonly (readonly [PostWhen, string, string])[] = [
   ['always', 'Every run', 'post always'],
@@ -50,6 +52,7 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
   const metrics = [
     option(metricDefault, "The service's own order"),
     ...metricNames.map((metric) => option(metric, metricName(metric))),
+    option(followersChoice, 'Followers, among the top 500'),
   ];
   const posts = postsChoices.map(([value, text]) => option(value, text));
   const shown = shownChoices.map(([value, text]) => option(value, text));
@@ -79,7 +82,12 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
       textInput('zone', 'Time zone', digest.schedule.zone, {
         hint: 'An IANA zone such as Europe/London or America/New_York, or UTC.',
       }),
-      select('metric', 'Ranked by', metrics, digest.metric ?? metricDefault),
+      select(
+        'metric',
+        'Ranked by',
+        metrics,
+        digest.orderBy === 'followers' ? followersChoice : (digest.metric ?? metricDefault),
+      ),
       select('posts', 'Posts', posts, digest.postWhen),
       select('shown', 'Shown as', shown, digest.presentation),
     ],
@@ -165,7 +173,7 @@ export function editTextFromModal(id: string, state: DigestEditState): string {
     const value = state[blockId]?.[actionId];
     return cleanText(value?.selected_option?.value ?? value?.value ?? '');
   };
-  const metric = read('metric') as Metric | typeof metricDefault | '';
+  const metric = read('metric') as Metric | typeof metricDefault | typeof followersChoice | '';
   const posts = postsChoices.find(([value]) => value === read('posts'))?.[2];
   const shown = read('shown');
   return [
