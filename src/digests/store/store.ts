@@ -197,8 +197,8 @@ export interface DigestStore extends Sightings {
   /** Returns false when there was no such digest. Its delivery records go with it. */
   remove(id: string): Promise<boolean>;
   /**
-   * Changes a digest's settings (an edit); throws DigestNotFoundError. A new metric forgets the
-   * previous ranking, which no longer compares.
+   * Changes a digest's settings (an edit); throws DigestNotFoundError. A new metric, or other
+   * people kept or ranking by followers, forgets the previous ranking, which no longer compares.
    */
   update(id: string, settings: DigestSettings, now: Date): Promise<Digest>;
 
