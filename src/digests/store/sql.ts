@@ -378,28 +378,29 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     if (groups.length === 0) return;
     if (completeRows && groups.length === 1) await work(this.#sql);
     else await this.#sql.transaction(work);
-    await this.#pruneRuns(completions.filter((item) => item.completion.run !== undefined));
+    if (completeRows) await this.#pruneRuns(completions);
   }
 
   /**
-   * Keeps each digest's latest runs only. Apart from the completion's own statement: a failure
-   * here leaves a few runs more, never one less.
+   * Keeps each digest's latest runs only, after a set-based completion (a sequential one prunes
+   * inside its own transaction). Apart from the completion's statement: a failure here leaves a
+   * few runs more, never one less.
    */
   async #pruneRuns(completions: readonly SlotCompletion[]): Promise<void> {
-    const digestIds = [...new Set(completions.map((item) => item.digestId))];
+    const digestIds = [
+      ...new Set(
+        completions.filter((item) => item.completion.run !== undefined).map((item) => item.digestId),
+      ),
+    ];
     if (digestIds.length === 0) return;
-    if (this.dialect === 'postgres') {
-      await this.#sql.query(
-        `DELETE FROM digest_runs AS r USING (
-           SELECT digest_id, slot,
-             row_number() OVER (PARTITION BY digest_id ORDER BY slot DESC) AS newer
-           FROM digest_runs WHERE digest_id = ANY($1::text[])) AS x
-         WHERE r.digest_id = x.digest_id AND r.slot = x.slot AND x.newer > ${runsKept}`,
-        [digestIds],
-      );
-      return;
-    }
-    for (const digestId of digestIds) await this.#sql.query(pruneRunsSql, [digestId]);
+    await this.#sql.query(
+      `DELETE FROM digest_runs AS r USING (
+         SELECT digest_id, slot,
+           row_number() OVER (PARTITION BY digest_id ORDER BY slot DESC) AS newer
+         FROM digest_runs WHERE digest_id = ANY($1::text[])) AS x
+       WHERE r.digest_id = x.digest_id AND r.slot = x.slot AND x.newer > ${runsKept}`,
+      [digestIds],
+    );
   }
 
   async recentRuns(digestId: string, limit: number): Promise<DigestRun[]> {
@@ -473,6 +474,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
                recorded_at = excluded.recorded_at`,
         [digestId, slot, completion.outcome, values.error_code, values.run, completion.at],
       );
+      // In the completion's own transaction: SQLite commits once per batch, not once per prune.
+      await db.query(pruneRunsSql, [digestId]);
     }
     await db.query(completeOneSql, [
       digestId,
