@@ -1,7 +1,7 @@
 /**
- * Digests for a person and their history, through the running app: signed requests in, Slack
- * faked through `fetch`, the sandbox as the analytics service, slots run as digest-runs.ts moves
- * them.
+ * Digests for a person, digests of some people, and their history, through the running app:
+ * signed requests in, Slack faked through `fetch`, the sandbox as the analytics service, slots run
+ * as digest-runs.ts moves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DigestStore } from '../../src/digests/store/store.ts';
@@ -105,5 +105,25 @@ describe('a digest to me, and its history', () => {
     const [digest] = await store.listByChannel(teamId, 'C0PERSON02');
     if (digest === undefined) throw new Error('no digest');
     expect(await command(`digest history ${digest.id}`)).toContain('No runs yet.');
+  });
+});
+
+describe('a digest of doctors, ranked by followers', () => {
+  it('asks the sandbox for its top 500 and posts the doctors, saying so', async () => {
+    await command('digest #hcsm every tuesday at 9am in UTC doctors by followers', 'C0DOCTORS1');
+    const [digest] = await store.listByChannel(teamId, 'C0DOCTORS1');
+    if (digest === undefined) throw new Error('no digest');
+    expect(digest).toMatchObject({
+      stakeholders: { include: ['Doctor'], exclude: [] },
+      orderBy: 'followers',
+    });
+    await harness.running.digests.runner.runDue(new Date('2026-11-24T09:00:30Z'));
+    const [post] = postsTo('C0DOCTORS1');
+    const shown = JSON.stringify(post?.args.blocks);
+    expect(shown).toMatch(/Doctors among the top \d+ by mentions: \d+ · showing \d+/);
+    expect(shown).toContain('ranked by followers, among the top');
+    const [run] = await store.recentRuns(digest.id, 1);
+    expect(run?.outcome).toBe('posted');
+    expect(run?.entries.length).toBeGreaterThan(0);
   });
 });
