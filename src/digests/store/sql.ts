@@ -389,7 +389,9 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   async #pruneRuns(completions: readonly SlotCompletion[]): Promise<void> {
     const digestIds = [
       ...new Set(
-        completions.filter((item) => item.completion.run !== undefined).map((item) => item.digestId),
+        completions
+          .filter((item) => item.completion.run !== undefined)
+          .map((item) => item.digestId),
       ),
     ];
     if (digestIds.length === 0) return;
