@@ -23,6 +23,7 @@ import {
 } from './failures.ts';
 import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
+import type { DigestRunDetails } from './runs.ts';
 import type {
   BeginDeliveryResult,
   Completion,
@@ -74,9 +75,13 @@ export type RepostResult =
  * A slot's message, and the ranking recorded once it is posted; or, when the digest's condition
  * keeps the run quiet, why, and the ranking the next run compares with.
  */
-export type ComposedDigest =
+export type ComposedDigest = (
   | { readonly ranking: RankedAccount[]; readonly message: SlackMessage }
-  | { readonly ranking: RankedAccount[]; readonly quiet: SkipReason };
+  | { readonly ranking: RankedAccount[]; readonly quiet: SkipReason }
+) & {
+  /** The run as its history keeps it. */
+  readonly run?: DigestRunDetails;
+};
 
 export interface DeliveriesOptions {
   readonly store: DigestStore;
@@ -171,6 +176,7 @@ export class Deliveries {
     compose: () => Promise<ComposedDigest>,
     report: DeliveryCounts,
     probe = false,
+    window?: DigestRunDetails['window'],
   ): Promise<DeliveryOutcome> {
     const { owner, clock, outages } = this.#options;
     const onHold = () => !probe && outages.isOpen(digest.teamId);
@@ -179,16 +185,18 @@ export class Deliveries {
     // beginDelivery, right before the post, is the atomic check that matters.
     let outcome: PostOutcome;
     let ranking: RankedAccount[];
+    let run: DigestRunDetails | undefined;
     try {
       const composed = await compose();
       ranking = composed.ranking;
+      run = composed.run;
       if (onHold()) return this.#hold(digest, slot, report);
       if ('quiet' in composed) return this.#quiet(digest, slot, next, composed, report);
       outcome = await this.#post(digest, slot, composed.message, () =>
         this.#begins.submit({ digestId: digest.id, slot, owner, now: clock.now() }),
       );
     } catch (error) {
-      return this.#fail(digest, slot, next, error, report);
+      return this.#fail(digest, slot, next, error, report, window);
     }
     if (outcome.kind === 'already') {
       await this.#settleAlreadyHandled(digest, slot, outcome.delivery, next, report);
@@ -221,6 +229,7 @@ export class Deliveries {
       ranking,
       nextRunAt: next,
       consecutiveFailures: 0,
+      ...defined({ run }),
     });
     report.posted++;
     return 'posted';
@@ -234,7 +243,11 @@ export class Deliveries {
     digest: Digest,
     slot: Date,
     next: Date,
-    composed: { readonly ranking: RankedAccount[]; readonly quiet: SkipReason },
+    composed: {
+      readonly ranking: RankedAccount[];
+      readonly quiet: SkipReason;
+      readonly run?: DigestRunDetails;
+    },
     report: DeliveryCounts,
   ): Promise<DeliveryOutcome> {
     const { owner, clock } = this.#options;
@@ -246,6 +259,7 @@ export class Deliveries {
       ranking: composed.ranking,
       nextRunAt: next,
       consecutiveFailures: 0,
+      ...defined({ run: composed.run }),
     });
     report.quiet++;
     return 'quiet';
@@ -299,7 +313,12 @@ export class Deliveries {
         await this.#completeNow(digest, slot, { outcome: 'unconfirmed', errorCode: failure.code });
         return { outcome: 'unconfirmed', failure };
       }
-      await this.#completeNow(digest, slot, { outcome: 'posted', messageTs: outcome.ts, ranking });
+      await this.#completeNow(digest, slot, {
+        outcome: 'posted',
+        messageTs: outcome.ts,
+        ranking,
+        ...defined({ run: composed.run }),
+      });
       return { outcome: 'posted', ts: outcome.ts };
     } catch (error) {
       const { failure, cause } = runFailure(error);
@@ -357,6 +376,7 @@ export class Deliveries {
         at: clock.now(),
         messageTs: attempt.ts,
         ranking,
+        ...defined({ run: composed.run }),
       });
       logger.info(context, 'an unconfirmed digest slot was posted, as a person chose');
       return { outcome: 'posted', ts: attempt.ts };
@@ -378,7 +398,10 @@ export class Deliveries {
   #completeNow(
     digest: Digest,
     slot: Date,
-    settled: Pick<Completion, 'outcome' | 'errorCode' | 'errorDetail' | 'messageTs' | 'ranking'>,
+    settled: Pick<
+      Completion,
+      'outcome' | 'errorCode' | 'errorDetail' | 'messageTs' | 'ranking' | 'run'
+    >,
   ): Promise<void> {
     const { store, owner, clock } = this.#options;
     return store.complete(digest.id, slot, { owner, at: clock.now(), ...settled });
@@ -453,6 +476,7 @@ export class Deliveries {
     next: Date,
     error: unknown,
     report: DeliveryCounts,
+    window?: DigestRunDetails['window'],
   ): Promise<DeliveryOutcome> {
     const { owner, clock, logger } = this.#options;
     const { failure, cause } = runFailure(error);
@@ -479,6 +503,7 @@ export class Deliveries {
       ...defined({ errorDetail: detail, pauseReason }),
       nextRunAt: next,
       consecutiveFailures: failures,
+      ...(window === undefined ? {} : { run: { window, entries: [], entered: [], left: [] } }),
     });
     report.failed++;
     if (pauseReason === undefined) return 'failed';

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import { type LocalSelection, serviceLimit } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
+import { defined } from '../model/defined.ts';
 import type { Digest } from '../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { Clock } from './clock.ts';
@@ -22,20 +24,29 @@ export interface QuestionsOptions {
   readonly onAnswer: () => void;
 }
 
-/** The analytics question a digest asks for one run window. */
+/**
+ * The analytics question a digest asks for one run window: its top N, or the service's top 500
+ * when the digest keeps only some people or ranks by followers (`selectLocally` then picks).
+ */
 export function questionFor(digest: Digest, window: RunWindow): InfluencersQuery {
   return {
     databases: digest.databases,
     start: window.start,
     end: window.end,
     timezone: window.timezone,
-    limit: digest.top,
+    limit: serviceLimit(localSelection(digest), digest.top),
     metric: metricsRankedBy(digest.metric ?? defaultMetric),
   };
 }
 
+/** What a digest chooses here rather than asks of the service: who it keeps, by followers. */
+export function localSelection(digest: Pick<Digest, 'stakeholders' | 'orderBy'>): LocalSelection {
+  return defined({ stakeholders: digest.stakeholders, orderBy: digest.orderBy });
+}
+
 /**
- * The part of a question that decides its answer: digests asking the same one share a call. The
+ * The part of a question that decides its answer: digests asking the same one share a call (a
+ * digest that keeps some people asks for 500, so it shares its call with the others that do). The
  * service merges the databases it is given, so their order does not change the answer.
  */
 function questionKey(query: InfluencersQuery): string {

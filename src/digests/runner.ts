@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { selectLocally } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import { silentLogger } from '../logger.ts';
 import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import { defaultMetric } from '../model/metrics.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
@@ -20,7 +22,8 @@ import { LeaseRenewal } from './leases.ts';
 import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { quietReason } from './post-when.ts';
-import { type AskQuestion, Questions, questionFor } from './questions.ts';
+import { type AskQuestion, localSelection, Questions, questionFor } from './questions.ts';
+import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
@@ -459,19 +462,14 @@ export class DigestRunner {
     tick: DueTick,
     probe: boolean,
   ): Promise<DeliveryOutcome> {
+    const window = tick.windowOf(digest, slot);
     let seen: PostedRun | undefined;
     const compose = () =>
-      this.#compose(
-        digest,
-        questionFor(digest, tick.windowOf(digest, slot)),
-        tick.ask,
-        digest.postWhen,
-        (run) => {
-          seen = { ...run, slot };
-        },
-      );
+      this.#compose(digest, questionFor(digest, window), tick.ask, digest.postWhen, (run) => {
+        seen = { ...run, slot };
+      });
     return this.#deliveries
-      .deliver(digest, slot, next, compose, tick.report, probe)
+      .deliver(digest, slot, next, compose, tick.report, probe, window)
       .then((outcome) => {
         if (outcome === 'posted' && seen !== undefined) this.#startAfterPost(seen);
         return outcome;
@@ -489,7 +487,7 @@ export class DigestRunner {
     postWhen: PostWhen,
     rendered?: (run: Omit<PostedRun, 'slot'>) => void,
   ): Promise<ComposedDigest> {
-    const result = await ask(query);
+    const result = selectLocally(await ask(query), localSelection(digest), digest.top);
     // One answer wakes every digest that asked its question: rendering them a few per turn lets
     // the other answers in between, so the analytics calls keep going out at their pace.
     await this.#turns.next();
@@ -497,10 +495,11 @@ export class DigestRunner {
       .slice(0, digest.top)
       .map((influencer) => ({ screenName: influencer.screenName, rank: influencer.rank }));
     const changes = rankChanges(digest.lastRanking, ranking);
+    const run = runDetails(query, result, digest.top, digest.metric ?? defaultMetric, changes);
     const quiet = quietReason(postWhen, changes, digest.account);
-    if (quiet !== undefined) return { ranking, quiet };
+    if (quiet !== undefined) return { ranking, quiet, run };
     const message = await this.#renderDigest(digest, query, result, changes);
     rendered?.({ digest, query, result, changes });
-    return { ranking, message };
+    return { ranking, run, message };
   }
 }

@@ -21,9 +21,11 @@ import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
 import {
   type Cadence,
+  type CalendarWindowUnit,
   type CronSchedule,
   type DigestWindow,
   runsAtMonthEnd,
+  type ScheduleSlots,
 } from '../model/digest.ts';
 import { weekdays } from '../time/cron.ts';
 import { formatInstant } from '../time/format.ts';
@@ -58,7 +60,7 @@ function cronFor(schedule: Pick<CronSchedule, 'expression' | 'zone'>): Cron {
  * Throws a ParseError whose message is written for the person who typed it.
  */
 export function validateSchedule(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  schedule: ScheduleSlots,
   now: Date,
   options: { readonly minIntervalMs?: number } = {},
 ): void {
@@ -69,9 +71,8 @@ export function validateSchedule(
       schedule.zone,
     );
   }
-  let cron: Cron;
   try {
-    cron = cronFor(schedule);
+    cronFor(schedule);
   } catch {
     throw new ParseError(
       'bad_schedule',
@@ -79,7 +80,7 @@ export function validateSchedule(
       schedule.expression,
     );
   }
-  const runs = cron.nextRuns(12, now);
+  const runs = nextRuns(schedule, now, 12);
   if (runs.length === 0) {
     throw new ParseError(
       'bad_schedule',
@@ -100,36 +101,74 @@ export function validateSchedule(
   }
 }
 
+/**
+ * A key for what decides a schedule's slots, for caches: two schedules with one key run at the
+ * same instants.
+ */
+export function slotsKey(schedule: ScheduleSlots): string {
+  return [
+    schedule.expression,
+    schedule.zone,
+    schedule.everyWeeks ?? '',
+    schedule.anchor ?? '',
+  ].join('\u0000');
+}
+
+/**
+ * Whether `slot` falls in a week the schedule runs: always, unless it runs every `everyWeeks`
+ * weeks, counted in the zone's ISO weeks from its anchor's (so a DST change never shifts it).
+ */
+function inRunningWeek(schedule: ScheduleSlots, slot: Date): boolean {
+  const every = schedule.everyWeeks;
+  if (every === undefined || every <= 1 || schedule.anchor === undefined) return true;
+  const zone = zoneFor(schedule.zone);
+  const anchor = DateTime.fromISO(schedule.anchor, { zone }).startOf('week');
+  const week = DateTime.fromJSDate(slot, { zone }).startOf('week');
+  const weeks = Math.round(week.diff(anchor, 'days').days / 7);
+  return ((weeks % every) + every) % every === 0;
+}
+
+/** Cron slots tried at most to find one in a running week: every day of `everyWeeks` weeks. */
+function slotsToTry(schedule: ScheduleSlots): number {
+  return (schedule.everyWeeks ?? 1) * 7 * 24 + 1;
+}
+
 /** The next `count` slots strictly after `after`, in time order. */
-export function nextRuns(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  after: Date,
-  count: number,
-): Date[] {
-  return cronFor(schedule).nextRuns(count, after);
+export function nextRuns(schedule: ScheduleSlots, after: Date, count: number): Date[] {
+  if (schedule.everyWeeks === undefined) return cronFor(schedule).nextRuns(count, after);
+  const runs: Date[] = [];
+  let cursor: Date | undefined = after;
+  while (runs.length < count && cursor !== undefined) {
+    cursor = nextRunAfter(schedule, cursor);
+    if (cursor !== undefined) runs.push(cursor);
+  }
+  return runs;
 }
 
 /** The first slot strictly after `after`; undefined when the schedule never runs again. */
-export function nextRunAfter(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  after: Date,
-): Date | undefined {
-  return cronFor(schedule).nextRun(after) ?? undefined;
+export function nextRunAfter(schedule: ScheduleSlots, after: Date): Date | undefined {
+  const cron = cronFor(schedule);
+  let cursor: Date | undefined = after;
+  for (let tried = 0; tried < slotsToTry(schedule); tried++) {
+    cursor = cron.nextRun(cursor) ?? undefined;
+    if (cursor === undefined || inRunningWeek(schedule, cursor)) return cursor;
+  }
+  return undefined;
 }
 
 /** The last slot strictly before `before`; undefined when there is none. */
-export function previousRun(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  before: Date,
-): Date | undefined {
-  return cronFor(schedule).previousRuns(1, before)[0];
+export function previousRun(schedule: ScheduleSlots, before: Date): Date | undefined {
+  const cron = cronFor(schedule);
+  let cursor: Date | undefined = before;
+  for (let tried = 0; tried < slotsToTry(schedule); tried++) {
+    cursor = cron.previousRuns(1, cursor)[0];
+    if (cursor === undefined || inRunningWeek(schedule, cursor)) return cursor;
+  }
+  return undefined;
 }
 
 /** The latest slot at or before `now`: the one a recovering runner would still post. */
-export function latestRunAtOrBefore(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
-  now: Date,
-): Date | undefined {
+export function latestRunAtOrBefore(schedule: ScheduleSlots, now: Date): Date | undefined {
   return previousRun(schedule, new Date(now.getTime() + 1));
 }
 
@@ -138,7 +177,7 @@ export function latestRunAtOrBefore(
  * schedule left unattended for months costs nothing: the answer is only recorded, never replayed.
  */
 export function countRunsBetween(
-  schedule: Pick<CronSchedule, 'expression' | 'zone'>,
+  schedule: ScheduleSlots,
   from: Date,
   until: Date,
   limit = 1000,
@@ -170,6 +209,8 @@ const fallbackSpan: Record<Cadence, { days?: number; weeks?: number; months?: nu
 
 /**
  * The period the run for `slot` covers, ending at the slot.
+ * - `calendar`: the last whole week, month, quarter or year before the slot, in the zone; it ends
+ *   at that period's end, not at the slot.
  * - `last N unit`: N units before the slot, counted on the zone's calendar (so `last 1 days` over
  *   a DST change is 23 or 25 hours, midnight to midnight stays midnight to midnight).
  * - `since-previous-run`, monthly cadence on the 1st to the 28th: whole calendar months, midnight
@@ -191,6 +232,7 @@ export function runWindow(
   const { zone, cadence } = digest.schedule;
   const end = DateTime.fromJSDate(slot, { zone: zoneFor(zone) });
   let start: DateTime;
+  if (digest.window.kind === 'calendar') return calendarWindow(digest.window.unit, end, zone);
   if (digest.window.kind === 'last') {
     start = end.minus({ [digest.window.unit]: digest.window.amount });
   } else if (cadence === 'monthly') {
@@ -220,8 +262,18 @@ export function runWindow(
 }
 
 /**
+ * The last whole calendar `unit` that ended at or before `at`, in the zone: weeks are ISO weeks
+ * (Monday 00:00 to Monday 00:00), so `last week` on a Monday at 09:00 is the week just ended.
+ */
+function calendarWindow(unit: CalendarWindowUnit, at: DateTime, zone: string): RunWindow {
+  const end = at.startOf(unit);
+  const start = end.minus({ [`${unit}s`]: 1 });
+  return { start: formatInstant(start), end: formatInstant(end), timezone: zone };
+}
+
+/**
  * The window of a manual run ("Run now") at `now`: as long as a scheduled run's, ending now. A
- * `last N unit` window is taken as it is; a monthly digest covers the previous calendar month, or
+ * `last N unit` or calendar window is taken as it is; a monthly digest covers the previous calendar month, or
  * at the month's end (`runsAtMonthEnd`) this month so far; otherwise the span between the two
  * latest slots (a weekly digest run now covers the past 7 days, not the minutes since this
  * morning's slot).
@@ -231,7 +283,7 @@ export function manualRunWindow(
   now: Date,
 ): RunWindow {
   const { zone, cadence } = digest.schedule;
-  if (digest.window.kind === 'last') return runWindow(digest, now);
+  if (digest.window.kind !== 'since-previous-run') return runWindow(digest, now);
   if (cadence === 'monthly') {
     const current = DateTime.fromJSDate(now, { zone: zoneFor(zone) });
     const monthStart = current.startOf('month');

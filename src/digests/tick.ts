@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
-import type { Digest, DigestWindow, Outage, SkipReason } from '../model/digest.ts';
+import type { Digest, Outage, SkipReason } from '../model/digest.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
@@ -12,6 +12,7 @@ import {
   nextRunAfter,
   type RunWindow,
   runWindow,
+  slotsKey,
 } from './schedule.ts';
 import type { Claim, DigestStore } from './store/store.ts';
 
@@ -325,26 +326,20 @@ class TickMemo {
   }
 
   latestRunAtOrBefore(digest: Digest, now: Date): Date | undefined {
-    const { expression, zone } = digest.schedule;
-    return this.#get(`latest\u0000${expression}\u0000${zone}\u0000${now.getTime()}`, () =>
+    return this.#get(`latest\u0000${slotsKey(digest.schedule)}\u0000${now.getTime()}`, () =>
       latestRunAtOrBefore(digest.schedule, now),
     );
   }
 
   nextRunAfter(digest: Digest, slot: Date): Date | undefined {
-    const { expression, zone } = digest.schedule;
-    return this.#get(`next\u0000${expression}\u0000${zone}\u0000${slot.getTime()}`, () =>
+    return this.#get(`next\u0000${slotsKey(digest.schedule)}\u0000${slot.getTime()}`, () =>
       nextRunAfter(digest.schedule, slot),
     );
   }
 
   runWindow(digest: Digest, slot: Date): RunWindow {
-    const { expression, zone, cadence } = digest.schedule;
-    const key = `window\u0000${expression}\u0000${zone}\u0000${cadence}\u0000${windowKey(digest.window)}\u0000${slot.getTime()}`;
+    const { cadence } = digest.schedule;
+    const key = `window\u0000${slotsKey(digest.schedule)}\u0000${cadence}\u0000${JSON.stringify(digest.window)}\u0000${slot.getTime()}`;
     return this.#get(key, () => runWindow(digest, slot));
   }
-}
-
-function windowKey(window: DigestWindow): string {
-  return window.kind === 'last' ? `last ${window.amount} ${window.unit}` : window.kind;
 }

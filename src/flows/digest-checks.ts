@@ -4,6 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import type { AnalyticsApi } from '../analytics/types.ts';
+import { nextRuns, runWindow } from '../digests/schedule.ts';
 import { AccessDeniedError, UnknownDatabaseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
@@ -67,26 +68,57 @@ function databaseSet(databases: readonly string[]): string {
   return JSON.stringify([...new Set(databases.map((database) => database.toLowerCase()))].sort());
 }
 
+/** Runs the duplicate check compares: enough to tell schedules and windows apart. */
+const runsCompared = 3;
+
 /**
- * The digest of `digests` identical to the one `spec` describes: the same databases, schedule,
- * window, zone, top N, metric and condition for posting. How it shows its ranking does not count.
+ * When and what a digest's next runs cover: its slots and their windows, in its zone. Two
+ * digests whose schedules or windows are written differently (`cron "0 9 * * 1"` and `every
+ * monday at 9am`; `last month` and the default on the 1st) but run and cover the same compare
+ * equal; the default window and `last week` on a Monday do not.
  */
-export function identicalDigest(digests: readonly Digest[], spec: DigestSpec): Digest | undefined {
+function effectiveRuns(each: Pick<DigestSpec, 'schedule' | 'window'>, now: Date): string[] {
+  return nextRuns(each.schedule, now, runsCompared).map((slot) => {
+    const window = runWindow(each, slot);
+    return `${slot.toISOString()} ${window.start} ${window.end}`;
+  });
+}
+
+/**
+ * The digest of `digests` identical to the one `spec` describes at `now`: the same databases,
+ * runs and windows (see `effectiveRuns`), top N, metric, people kept, ranking by followers and
+ * condition for posting. How it shows its ranking does not count.
+ */
+export function identicalDigest(
+  digests: readonly Digest[],
+  spec: DigestSpec,
+  now: Date,
+): Digest | undefined {
   const key = (
     each: Pick<
       DigestSpec,
-      'databases' | 'schedule' | 'window' | 'top' | 'metric' | 'postWhen' | 'account'
+      | 'databases'
+      | 'schedule'
+      | 'window'
+      | 'top'
+      | 'metric'
+      | 'postWhen'
+      | 'account'
+      | 'stakeholders'
+      | 'orderBy'
     >,
   ) =>
     JSON.stringify([
       databaseSet(each.databases),
-      each.schedule.expression.trim().replace(/\s+/g, ' '),
-      each.schedule.zone,
-      each.window,
+      effectiveRuns(each, now),
       each.top,
       each.metric ?? null,
       each.postWhen,
       each.account?.toLowerCase() ?? null,
+      each.stakeholders === undefined
+        ? null
+        : [[...each.stakeholders.include].sort(), [...each.stakeholders.exclude].sort()],
+      each.orderBy ?? null,
     ]);
   const wanted = key(spec);
   return digests.find((digest) => key(digest) === wanted);

@@ -1,6 +1,6 @@
 /**
  * What a digest command does once it is read, whatever surface it came from (the slash command,
- * a button, the local console): create, list, run, pause, resume or remove through the
+ * a button, the local console): create, list, show the history, run, pause, resume or remove through the
  * `DigestManager`, then answer in the renderer's words. Bolt-free, so the console and Slack agree.
  */
 import { failureDetail } from '../digests/failures.ts';
@@ -12,6 +12,7 @@ import { defined } from '../model/defined.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { DigestCommand } from '../parsing/digest.ts';
+import { historyRunsShown, renderDigestHistory } from '../render/digest-history.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
@@ -75,10 +76,15 @@ export interface DigestCommandContext {
   /** The channel the command was typed in: where a created digest posts. */
   readonly channelId: string;
   /**
-   * The DM between the app and the caller, opened on demand: where a watch of one account posts
-   * (`watch @DrFerreiraI in #hcsm`). Without it such a watch posts where it was typed.
+   * The DM between the app and the caller, opened on demand: where a watch of one account and a
+   * digest `to me` post (`watch @DrFerreiraI in #hcsm`). Without it they post where typed.
    */
   readonly directMessage?: () => Promise<string>;
+  /**
+   * The command was typed in the app's DM (`channelId` is that DM): a digest created there is
+   * delivered to the person, as with `to me`.
+   */
+  readonly inDirectMessage?: boolean;
   readonly access: DigestAccess;
   /** `/influencers`, as the person typed it, for the commands quoted back. */
   readonly commandName: string;
@@ -126,8 +132,10 @@ export async function answerDigestCommand(
     switch (parsed.kind) {
       case 'create': {
         const { spec, notes } = refine ? await refine(parsed) : parsed;
+        const toPerson =
+          spec.account !== undefined || spec.toMe === true || context.inDirectMessage === true;
         const channelId =
-          spec.account !== undefined && context.directMessage !== undefined
+          toPerson && context.directMessage !== undefined
             ? await context.directMessage()
             : context.channelId;
         const identical = await manager.identicalIn(caller.teamId, channelId, spec);
@@ -137,7 +145,7 @@ export async function answerDigestCommand(
           );
           return;
         }
-        const created = await manager.create(caller, channelId, spec, access);
+        const created = await manager.create(caller, channelId, spec, access, { toPerson });
         await send(confirmation(context, created, { notes }));
         return;
       }
@@ -160,6 +168,11 @@ export async function answerDigestCommand(
             ...defined({ outage }),
           }),
         );
+        return;
+      }
+      case 'history': {
+        const { digest, runs } = await manager.history(caller.teamId, parsed.id, historyRunsShown);
+        await send(renderDigestHistory(digest, runs, { now: now(), command }));
         return;
       }
       case 'run': {

@@ -7,6 +7,7 @@
 
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RepostResult, RunNowResult } from '../digests/runner.ts';
+import type { DigestRun } from '../digests/runs.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
@@ -94,11 +95,12 @@ export class DigestManager {
     channelId: string,
     spec: DigestSpec,
   ): Promise<Digest | undefined> {
-    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec);
+    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec, this.#now());
   }
 
   /**
-   * Checks the channel and then each database before storing anything, so a digest the bot could
+   * Checks the channel (unless it goes `toPerson`, to the creator's DM with the app) and then each
+   * database before storing anything, so a digest the bot could
    * never post, or whose database the service does not know or the app may not read, fails now
    * with words the creator can act on, not at its first run. A service that cannot be reached
    * does not block creation: the result says the databases could not be checked yet.
@@ -108,8 +110,10 @@ export class DigestManager {
     channelId: string,
     spec: DigestSpec,
     access: DigestAccess,
+    options: { readonly toPerson?: boolean } = {},
   ): Promise<CreatedDigest> {
-    await access.assertCanPost(channelId);
+    // The app's own DM with the creator needs no membership and has no channel to check.
+    if (options.toPerson !== true) await access.assertCanPost(channelId);
     const databasesChecked =
       this.#analytics === undefined
         ? true
@@ -135,7 +139,13 @@ export class DigestManager {
         top: spec.top,
         postWhen: spec.postWhen,
         presentation: spec.presentation,
-        ...defined({ metric: spec.metric, account: spec.account, canvas: spec.canvas }),
+        ...defined({
+          metric: spec.metric,
+          account: spec.account,
+          canvas: spec.canvas,
+          stakeholders: spec.stakeholders,
+          orderBy: spec.orderBy,
+        }),
         nextRunAt: first,
       },
       now,
@@ -155,9 +165,32 @@ export class DigestManager {
     return this.#store.listByCreator(teamId, creatorId);
   }
 
+  /** Each digest's latest run from its history, for the Home tab; at most `limit` digests. */
+  async latestRuns(digests: readonly Digest[], limit = 40): Promise<Map<string, DigestRun>> {
+    const runs = await Promise.all(
+      digests.slice(0, limit).map((digest) => this.#store.recentRuns(digest.id, 1)),
+    );
+    return new Map(
+      runs.flatMap((each) => (each[0] === undefined ? [] : [[each[0].digestId, each[0]]])),
+    );
+  }
+
   /** The workspace's outage, while its digests are on hold. */
   async outageOf(teamId: string): Promise<Outage | undefined> {
     return (await this.#store.outages()).find((outage) => outage.teamId === teamId);
+  }
+
+  /**
+   * A digest of the caller's workspace with its latest `limit` runs, newest first: anyone in the
+   * workspace may read it, as anyone in a channel reads its posts.
+   */
+  async history(
+    teamId: string,
+    id: string,
+    limit: number,
+  ): Promise<{ readonly digest: Digest; readonly runs: DigestRun[] }> {
+    const digest = await this.find(teamId, id);
+    return { digest, runs: await this.#store.recentRuns(digest.id, limit) };
   }
 
   /** A digest of the caller's workspace; another workspace's id is not found, as if absent. */
@@ -215,7 +248,11 @@ export class DigestManager {
         metric: edited.metric,
         presentation: edited.presentation,
         postWhen: edited.postWhen,
-        ...defined({ canvas: edited.canvas }),
+        ...defined({
+          canvas: edited.canvas,
+          stakeholders: edited.stakeholders,
+          orderBy: edited.orderBy,
+        }),
         ...(edited.scheduleChanged ? { nextRunAt: first } : {}),
       },
       now,

@@ -13,10 +13,10 @@ export type DigestAction = 'pause' | 'resume' | 'remove' | 'run';
 export const exampleDigestId = '7K3M9Q';
 
 /**
- * What a word after `digest` asks for: an action on one digest, a change to one, the list, or a
- * new digest.
+ * What a word after `digest` asks for: an action on one digest, a change to one, its history, the
+ * list, or a new digest.
  */
-export type DigestVerb = DigestAction | 'edit' | 'list' | 'create';
+export type DigestVerb = DigestAction | 'edit' | 'list' | 'create' | 'history';
 
 /**
  * Every verb of the digest commands and what it does: the digest grammar reads them after
@@ -43,6 +43,8 @@ export const digestVerbs: ReadonlyMap<string, DigestVerb> = new Map<string, Dige
   ['show', 'list'],
   ['status', 'list'],
   ['settings', 'list'],
+  ['history', 'history'],
+  ['runs', 'history'],
   ['create', 'create'],
   ['schedule', 'create'],
   ['subscribe', 'create'],

@@ -7,6 +7,7 @@ import type { DigestCanvas } from './canvas.ts';
 import type { ErrorCode } from './error-codes.ts';
 import type { Metric } from './metrics.ts';
 import type { Presentation } from './presentation.ts';
+import type { StakeholderFilter } from './stakeholders.ts';
 
 /**
  * How often a digest runs, as the person said it. It decides the default window: the time since
@@ -28,9 +29,19 @@ export interface CronSchedule {
   /** IANA zone (or `UTC`) the expression is read in; also the zone of every window and message. */
   readonly zone: string;
   readonly cadence: Cadence;
+  /**
+   * Every other week (`every other monday`, `every 2 weeks on monday`): the expression's slots run
+   * only in every `everyWeeks`-th ISO week counted from `anchor`'s. Cron cannot say it.
+   */
+  readonly everyWeeks?: number;
+  /** A date (`yyyy-MM-dd`, in `zone`) in a week the schedule runs: its first run's. */
+  readonly anchor?: string;
 }
 
 export type DigestSchedule = CronSchedule;
+
+/** What of a schedule decides its slots: its expression, zone, and weeks skipped. */
+export type ScheduleSlots = Pick<CronSchedule, 'expression' | 'zone' | 'everyWeeks' | 'anchor'>;
 
 /**
  * Whether a monthly schedule runs at the end of its months: on the last day (`L`) or on the 29th,
@@ -45,10 +56,18 @@ export function runsAtMonthEnd(expression: string): boolean {
 
 export type WindowUnit = 'hours' | 'days' | 'weeks' | 'months';
 
-/** The period each run covers, ending at the run's scheduled slot. */
+/** The calendar periods a window can name: `last week`, `last month`, `last quarter`, `last year`. */
+export type CalendarWindowUnit = 'week' | 'month' | 'quarter' | 'year';
+
+/**
+ * The period each run covers: the time since the previous scheduled slot (the default), a span
+ * counted back from the slot (`last 24 hours`), or the last whole calendar period before the slot
+ * in the digest's zone (`last week`: Monday to Sunday, the week just ended).
+ */
 export type DigestWindow =
   | { readonly kind: 'since-previous-run' }
-  | { readonly kind: 'last'; readonly amount: number; readonly unit: WindowUnit };
+  | { readonly kind: 'last'; readonly amount: number; readonly unit: WindowUnit }
+  | { readonly kind: 'calendar'; readonly unit: CalendarWindowUnit };
 
 export type DigestStatus = 'active' | 'paused';
 
@@ -187,6 +206,13 @@ export interface Digest {
    * a watch posts, to its creator's DM, only when that account enters or leaves the top N.
    */
   readonly account?: string;
+  /**
+   * Who the ranking keeps (`doctors`, `no pharma`): the service cannot filter by it, so each run
+   * asks for its top 500 and keeps these people here, as a lookup does.
+   */
+  readonly stakeholders?: StakeholderFilter;
+  /** `by followers`: the service's top 500 by the metric, ranked here by followers. */
+  readonly orderBy?: 'followers';
   readonly status: DigestStatus;
   /** Why the digest was paused; absent when active or paused by hand. */
   readonly pauseReason?: PauseReason;
@@ -207,7 +233,9 @@ export type NewDigest = Pick<
   Digest,
   'teamId' | 'channelId' | 'creatorId' | 'databases' | 'schedule' | 'window' | 'top' | 'nextRunAt'
 > &
-  Partial<Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account'>> & {
+  Partial<
+    Pick<Digest, 'postWhen' | 'metric' | 'presentation' | 'account' | 'stakeholders' | 'orderBy'>
+  > & {
     /** Keep a channel canvas (`digest … canvas`). */
     readonly canvas?: boolean;
   };

@@ -2,7 +2,8 @@
  * The clauses of the digest commands and what they build: schedules, windows, zone, top and the
  * digest's options, read by `digest …`, `watch …` and `digest edit …` alike.
  */
-import { inferCadence, validateSchedule } from '../digests/schedule.ts';
+import { DateTime } from 'luxon';
+import { inferCadence, nextRunAfter, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import type {
   CronSchedule,
@@ -12,9 +13,18 @@ import type {
   WindowUnit,
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
-import { matchCanvas, matchMetric, matchPostWhen, matchPresentation } from './digest-options.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
+import { zoneFor } from '../time/zones.ts';
+import {
+  matchCanvas,
+  matchEveryone,
+  matchMetric,
+  matchPostWhen,
+  matchPresentation,
+  matchToMe,
+} from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
-import { type KnownWord, matchKnownWord } from './known-words.ts';
+import { type KnownWord, matchKnownWord, matchStakeholders } from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
@@ -35,9 +45,12 @@ export interface DigestClauses {
   zone: string;
   top: number;
   postWhen: PostWhen;
-  metric: Metric | 'default';
+  metric: Metric | 'default' | 'followers';
   presentation: Presentation;
   canvas: boolean;
+  everyone: 'everyone';
+  stakeholders: StakeholderFilter;
+  toMe: 'me';
   at: TimeOfDay;
   window: WindowClause;
   known: KnownWord;
@@ -68,10 +81,15 @@ export const digestClauses: Clauses<DigestClauses> = {
   schedule: matchSchedule,
   zone: matchZoneOption,
   top: matchTopOption,
+  // `only doctors` before `only when changed`, `by doctors` before `by <metric>`, as lookups.
+  stakeholders: matchStakeholders,
+  // `by dm` before `by <metric>`; `to me` before times read `to` as the end of a range.
+  toMe: matchToMe,
   postWhen: matchPostWhen,
   metric: matchMetric,
   presentation: matchPresentation,
   canvas: matchCanvas,
+  everyone: matchEveryone,
   at: matchAtTime,
   window: matchDigestWindow,
   known: matchKnownWord,
@@ -97,6 +115,15 @@ export interface DigestClauseValues {
   readonly presentation: Presentation | undefined;
   /** `canvas` (or `canvas on`): keep a channel canvas; `canvas off`: stop keeping it. */
   readonly canvas: boolean | undefined;
+  /** `by followers`: the top 500 by the metric, ranked here by followers. */
+  readonly orderBy: 'followers' | undefined;
+  /**
+   * Who the ranking keeps (`doctors`, `no pharma`, several joined); `everyone` (in an edit) keeps
+   * everyone again.
+   */
+  readonly stakeholders: StakeholderFilter | 'everyone' | undefined;
+  /** `to me`: the digest goes to its creator's DM. */
+  readonly toMe: boolean;
 }
 
 /**
@@ -113,7 +140,18 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let metric: Metric | 'default' | undefined;
   let presentation: Presentation | undefined;
   let canvas: boolean | undefined;
-  const setMetric = (value: Metric | 'default', fragment: string): void => {
+  let orderBy: 'followers' | undefined;
+  let everyone: string | undefined;
+  let toMe = false;
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const setMetric = (value: Metric | 'default' | 'followers', fragment: string): void => {
+    if (value === 'followers') {
+      if (orderBy !== undefined)
+        throw digestErrors.repeatedOption(fragment, 'ranking by followers');
+      orderBy = value;
+      return;
+    }
     if (metric !== undefined) throw digestErrors.repeatedOption(fragment, 'metric');
     metric = value;
   };
@@ -162,6 +200,16 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
         if (canvas !== undefined) throw digestErrors.repeatedOption(clause.fragment, 'canvas');
         canvas = clause.value;
         break;
+      case 'everyone':
+        everyone = clause.fragment;
+        break;
+      case 'toMe':
+        toMe = true;
+        break;
+      case 'stakeholders':
+        include.push(...clause.value.include);
+        exclude.push(...clause.value.exclude);
+        break;
       case 'known':
         if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
         if (clause.value.kind === 'format') {
@@ -187,7 +235,29 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
     }
   }
 
-  return { schedule, time, window, zone, top, postWhen, metric, presentation, canvas };
+  if (everyone !== undefined && include.length + exclude.length > 0) {
+    throw digestErrors.repeatedOption(everyone, 'choice of people');
+  }
+  const stakeholders =
+    include.length + exclude.length > 0
+      ? { include: [...new Set(include)], exclude: [...new Set(exclude)] }
+      : everyone === undefined
+        ? undefined
+        : ('everyone' as const);
+  return {
+    schedule,
+    time,
+    window,
+    zone,
+    top,
+    postWhen,
+    metric,
+    presentation,
+    canvas,
+    orderBy,
+    stakeholders,
+    toMe,
+  };
 }
 
 /** A lone `9am` or `17:30` the time grammar read as "today at that time": the digest's time. */
@@ -233,12 +303,17 @@ export function buildSchedule(
     expression = cronExpression(days, time?.value ?? start ?? defaultDigestTime);
   }
 
-  const schedule: CronSchedule = {
-    kind: 'cron',
-    expression,
-    zone,
-    cadence: inferCadence(expression),
-  };
+  const every = days.kind === 'weekly' ? days.every : undefined;
+  const schedule: CronSchedule =
+    every === undefined
+      ? { kind: 'cron', expression, zone, cadence: inferCadence(expression) }
+      : {
+          kind: 'cron',
+          expression,
+          zone,
+          cadence: 'custom',
+          ...weeksFrom(expression, zone, every, now),
+        };
   try {
     validateSchedule(schedule, now);
   } catch (error) {
@@ -246,6 +321,21 @@ export function buildSchedule(
     throw error;
   }
   return { schedule, notes };
+}
+
+/**
+ * Every `every` weeks from the week of the first run after `now`, so the next run is the one the
+ * confirmation shows first.
+ */
+function weeksFrom(
+  expression: string,
+  zone: string,
+  every: number,
+  now: Date,
+): { everyWeeks: number; anchor: string } {
+  const first = nextRunAfter({ expression, zone }, now) ?? now;
+  const anchor = DateTime.fromJSDate(first, { zone: zoneFor(zone) }).toISODate() ?? '';
+  return { everyWeeks: every, anchor };
 }
 
 const windowUnits: Readonly<Record<string, { unit: WindowUnit; factor: number }>> = {
@@ -266,28 +356,20 @@ const maxWindow: Readonly<Record<WindowUnit, number>> = {
 };
 
 /**
- * The window each run covers. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`) count back
- * from the run. Calendar phrases (`last week`, `last month`) mean the same span counted back from
- * the run, except when they name the schedule's own period (`last month` on a monthly digest,
- * `last week` on a weekly one): that is the time since the previous run, which for a monthly digest
- * is the previous calendar month. Anything fixed in time (`since Sep 1`, `yesterday`) cannot
- * repeat and is refused.
+ * The window each run covers, as written. Rolling phrases (`last 24 hours`, `past 7 days`, `48h`)
+ * count back from the run. Calendar phrases (`last week`, `last month`, `last quarter`, `last
+ * year`) are the last whole such period before each run, in the digest's zone: `last week` on a
+ * Monday is the Monday-to-Sunday week just ended. Anything fixed in time (`since Sep 1`,
+ * `yesterday`) cannot repeat and is refused.
  */
-export function digestWindow(
-  clause: WindowClause,
-  fragment: string,
-  schedule: CronSchedule,
-): DigestWindow {
+export function digestWindow(clause: WindowClause, fragment: string): DigestWindow {
   if (clause.kind === 'since-previous-run') return clause;
   const expression = clause.value;
   if (expression.kind === 'period') {
     const moment = expression.moment;
     if (moment.kind === 'rolling') return lastWindow(moment.amount, moment.unit, fragment);
     if (moment.kind === 'calendar' && moment.offset === -1) {
-      const own =
-        (moment.unit === 'month' && schedule.cadence === 'monthly') ||
-        (moment.unit === 'week' && schedule.cadence === 'weekly');
-      return own ? { kind: 'since-previous-run' } : lastWindow(1, moment.unit, fragment);
+      return { kind: 'calendar', unit: moment.unit };
     }
   }
   throw digestErrors.fixedWindow(fragment);

@@ -20,6 +20,7 @@ import type {
 } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
 import {
   buildSchedule,
   collectClauses,
@@ -48,6 +49,10 @@ export interface DigestEdit {
   readonly postWhen?: PostWhen;
   /** `canvas on|off`: keep a channel canvas, or stop keeping it. */
   readonly canvas?: boolean;
+  /** `everyone`: keep every stakeholder again. */
+  readonly stakeholders?: StakeholderFilter | 'everyone';
+  /** `by followers`; a metric alone (`by mentions`, `by default`) goes back to ranking by it. */
+  readonly orderBy?: 'followers';
 }
 
 /** A digest's settings after an edit, and what the grammar decided for its editor. */
@@ -60,6 +65,8 @@ export interface EditedDigest {
   readonly postWhen: PostWhen;
   /** Set when the edit turns the canvas on or off. */
   readonly canvas?: boolean;
+  readonly stakeholders: StakeholderFilter | undefined;
+  readonly orderBy: 'followers' | undefined;
   /** The schedule changed (its expression or zone): the next run is worked out again. */
   readonly scheduleChanged: boolean;
   readonly notes: readonly string[];
@@ -83,7 +90,10 @@ export function readEdit(
   });
   const database = scan.databases[0];
   if (database !== undefined) throw digestErrors.databaseInEdit(database.fragment, id);
-  return { kind: 'edit', id, edit: editOf(collectClauses(scan.clauses)) };
+  const found = collectClauses(scan.clauses);
+  const toMe = scan.clauses.find((clause) => clause.kind === 'toMe');
+  if (toMe !== undefined) throw digestErrors.recipientInEdit(toMe.fragment, id);
+  return { kind: 'edit', id, edit: editOf(found) };
 }
 
 function editOf(found: DigestClauseValues): DigestEdit {
@@ -97,6 +107,8 @@ function editOf(found: DigestClauseValues): DigestEdit {
     ...(found.presentation === undefined ? {} : { presentation: found.presentation }),
     ...(found.postWhen === undefined ? {} : { postWhen: found.postWhen.value }),
     ...(found.canvas === undefined ? {} : { canvas: found.canvas }),
+    ...(found.stakeholders === undefined ? {} : { stakeholders: found.stakeholders }),
+    ...(found.orderBy === undefined ? {} : { orderBy: found.orderBy }),
   };
 }
 
@@ -105,7 +117,17 @@ function editOf(found: DigestClauseValues): DigestEdit {
  * editor when the result cannot run (a time for an hourly schedule, a schedule that never runs).
  */
 export function applyDigestEdit(
-  digest: Pick<Digest, 'schedule' | 'window' | 'top' | 'metric' | 'presentation' | 'postWhen'>,
+  digest: Pick<
+    Digest,
+    | 'schedule'
+    | 'window'
+    | 'top'
+    | 'metric'
+    | 'presentation'
+    | 'postWhen'
+    | 'stakeholders'
+    | 'orderBy'
+  >,
   edit: DigestEdit,
   now: Date,
 ): EditedDigest {
@@ -114,20 +136,25 @@ export function applyDigestEdit(
   let notes: readonly string[] = [];
   if (edit.schedule !== undefined) {
     ({ schedule, notes } = buildSchedule(edit.schedule, edit.time, zone, now));
+    // The same weeks written again (the Edit form saved unchanged) keep their first week.
+    if (schedule.everyWeeks !== undefined && schedule.everyWeeks === digest.schedule.everyWeeks) {
+      schedule = keepWeeks(schedule, digest.schedule);
+    }
   } else if (edit.time !== undefined) {
-    schedule = atTime(digest.schedule, edit.time, zone, now);
+    schedule = keepWeeks(atTime(digest.schedule, edit.time, zone, now), digest.schedule);
   } else if (zone !== digest.schedule.zone) {
-    schedule = buildSchedule(
+    const rebuilt = buildSchedule(
       { value: cronClause(digest.schedule.expression), fragment: digest.schedule.expression },
       undefined,
       zone,
       now,
     ).schedule;
+    schedule = keepWeeks(rebuilt, digest.schedule);
   }
   const window =
     edit.window === undefined
       ? digest.window
-      : digestWindow(edit.window.value, edit.window.fragment, schedule);
+      : digestWindow(edit.window.value, edit.window.fragment);
   const metric =
     edit.metric === undefined ? digest.metric : edit.metric === 'default' ? undefined : edit.metric;
   return {
@@ -138,10 +165,24 @@ export function applyDigestEdit(
     presentation: edit.presentation ?? digest.presentation,
     postWhen: edit.postWhen ?? digest.postWhen,
     ...(edit.canvas === undefined ? {} : { canvas: edit.canvas }),
+    stakeholders:
+      edit.stakeholders === undefined
+        ? digest.stakeholders
+        : edit.stakeholders === 'everyone'
+          ? undefined
+          : edit.stakeholders,
+    // A metric named alone ranks by it again, as the service does.
+    orderBy: edit.orderBy ?? (edit.metric === undefined ? digest.orderBy : undefined),
     scheduleChanged:
       schedule.expression !== digest.schedule.expression || schedule.zone !== digest.schedule.zone,
     notes,
   };
+}
+
+/** A new time or zone keeps a schedule's weeks (`every other monday`): its anchor week stays. */
+function keepWeeks(schedule: CronSchedule, before: CronSchedule): CronSchedule {
+  if (before.everyWeeks === undefined || before.anchor === undefined) return schedule;
+  return { ...schedule, cadence: 'custom', everyWeeks: before.everyWeeks, anchor: before.anchor };
 }
 
 function cronClause(expression: string): ScheduleClause {

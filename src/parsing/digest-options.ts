@@ -7,7 +7,7 @@
 import type { PostWhen, Presentation } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { Matcher } from './grammar.ts';
-import { matchRanking } from './known-words.ts';
+import { matchLookupRanking } from './known-words.ts';
 import { digestErrors } from './messages/digest.ts';
 import { lowerAt, tokensText } from './tokens.ts';
 
@@ -54,16 +54,24 @@ export const matchPostWhen: Matcher<PostWhen> = (tokens, at) => {
 
 /**
  * `by impressions`, `by mentions`, `by hsg score`, `ranked by retweets`: the metric runs rank by,
- * read as lookups read it (`known-words.ts`); `by default` goes back to the service's own order
- * (in an edit).
+ * read as lookups read it (`known-words.ts`), and `by followers` (the top 500 by the metric,
+ * ranked here by followers); `by default` goes back to the service's own order (in an edit).
  */
-export const matchMetric: Matcher<Metric | 'default'> = (tokens, at) => {
+export const matchMetric: Matcher<Metric | 'default' | 'followers'> = (tokens, at) => {
   const by = lowerAt(tokens, at) === 'by' ? at : at + 1;
   const ranked = by === at || ['ranked', 'sorted'].includes(lowerAt(tokens, at) ?? '');
   if (ranked && lowerAt(tokens, by) === 'by' && lowerAt(tokens, by + 1) === 'default') {
     return { value: 'default', next: by + 2 };
   }
-  return matchRanking(tokens, at);
+  return matchLookupRanking(tokens, at);
+};
+
+/** `for everyone`, `everyone`: an edit's way back to keeping every stakeholder. */
+export const matchEveryone: Matcher<'everyone'> = (tokens, at) => {
+  const first = lowerAt(tokens, at) === 'for' ? at + 1 : at;
+  const word = lowerAt(tokens, first);
+  if (word !== 'everyone' && word !== 'everybody') return undefined;
+  return { value: 'everyone', next: first + 1 };
 };
 
 const presentationWords: ReadonlyMap<string, Presentation> = new Map<string, Presentation>([
@@ -98,4 +106,28 @@ export const matchCanvas: Matcher<boolean> = (tokens, at) => {
   if (state === 'on') return { value: true, next: i + 2 };
   if (state === 'off') return { value: false, next: i + 2 };
   return { value: true, next: i + 1 };
+};
+
+const directWords = new Set(['dm', 'dms', 'direct']);
+
+/**
+ * `to me`, `to my dm`, `by dm`, `as a dm`: the digest goes to its creator's DM with the app
+ * rather than to the channel it was typed in.
+ */
+export const matchToMe: Matcher<'me'> = (tokens, at) => {
+  const word = lowerAt(tokens, at);
+  const next = lowerAt(tokens, at + 1);
+  if (word === 'to' && next === 'me') return { value: 'me', next: at + 2 };
+  if (
+    (word === 'to' || word === 'in') &&
+    next === 'my' &&
+    directWords.has(lowerAt(tokens, at + 2) ?? '')
+  ) {
+    return { value: 'me', next: lowerAt(tokens, at + 2) === 'direct' ? at + 4 : at + 3 };
+  }
+  if (word === 'by' && next === 'dm') return { value: 'me', next: at + 2 };
+  if (word === 'as' && next === 'a' && lowerAt(tokens, at + 2) === 'dm') {
+    return { value: 'me', next: at + 3 };
+  }
+  return undefined;
 };

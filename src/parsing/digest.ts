@@ -4,7 +4,7 @@
  * - `digests` (or `digest list`): this channel's digests.
  * - `digest` alone, `digest help`: how to create one.
  * - `digest pause|resume|remove|run <id>`: act on one digest by its id; `digestVerbs` lists the
- *   other words for each action.
+ *   other words for each action. `digest history <id>`: its latest runs.
  * - `digest <databases> <schedule> [window] [top N] [in <zone>]`: create one, in that order: a
  *   plain word or number after the schedule starts is refused (`every monday at 9 30`, `… please`),
  *   and a phrase before it may not hold schedule or time words (see `reserved.ts`); hashtags,
@@ -21,6 +21,7 @@ import { defined } from '../model/defined.ts';
 import type { CronSchedule, DigestWindow, PostWhen, Presentation } from '../model/digest.ts';
 import { normalizeDigestId } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
+import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { uniqueDatabases } from './databases.ts';
@@ -56,12 +57,18 @@ export interface DigestSpec {
   readonly account?: string;
   /** `canvas`: keep a canvas in the channel, rewritten after each post. */
   readonly canvas?: boolean;
+  /** `doctors`, `no pharma`: who the ranking keeps, among the service's top 500. */
+  readonly stakeholders?: StakeholderFilter;
+  /** `by followers`: the top 500 by the metric, ranked here by followers. */
+  readonly orderBy?: 'followers';
+  /** `to me`: delivered to its creator's DM with the app, wherever it was typed. */
+  readonly toMe?: true;
 }
 
 export type DigestCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'list' }
-  | { readonly kind: DigestAction; readonly id: string }
+  | { readonly kind: DigestAction | 'history'; readonly id: string }
   | { readonly kind: 'edit'; readonly id: string; readonly edit: DigestEdit }
   | {
       readonly kind: 'create';
@@ -225,7 +232,11 @@ function readList(text: string, tokens: readonly Token[]): DigestCommand {
   throw digestErrors.listTakesNothing(command, fragment);
 }
 
-function readAction(text: string, tokens: readonly Token[], action: DigestAction): DigestCommand {
+function readAction(
+  text: string,
+  tokens: readonly Token[],
+  action: DigestAction | 'history',
+): DigestCommand {
   const command = text.slice(0, tokens[1]?.to ?? text.length);
   const verb = tokens[1]?.lower ?? action;
   const idToken = tokens[2];
@@ -259,7 +270,19 @@ function readCreate(
     },
   );
   const found = collectClauses(scan.clauses);
-  const { time, window, zone, top, postWhen, metric, presentation, canvas } = found;
+  const {
+    time,
+    window,
+    zone,
+    top,
+    postWhen,
+    metric,
+    presentation,
+    canvas,
+    orderBy,
+    stakeholders,
+    toMe,
+  } = found;
   let { schedule } = found;
   const databases = uniqueDatabases(
     scan.databases,
@@ -297,11 +320,17 @@ function readCreate(
       window:
         window === undefined
           ? { kind: 'since-previous-run' }
-          : digestWindow(window.value, window.fragment, built.schedule),
+          : digestWindow(window.value, window.fragment),
       top: top ?? context.defaultTop ?? lookupDefaults.top,
       zone: scheduleZone,
       postWhen: kind === 'watch' ? 'new' : (postWhen?.value ?? 'always'),
-      ...defined({ metric: metric === 'default' ? undefined : metric, account: person?.value }),
+      ...defined({
+        metric: metric === 'default' ? undefined : metric,
+        account: person?.value,
+        stakeholders: stakeholders === 'everyone' ? undefined : stakeholders,
+        orderBy,
+        toMe: toMe ? (true as const) : undefined,
+      }),
       presentation: presentation ?? 'list',
       ...(canvas === true ? { canvas } : {}),
     },

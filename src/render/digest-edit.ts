@@ -18,12 +18,15 @@ import { schedulePhrase } from './schedule.ts';
 /** The Edit modal's words for a window, which the grammar reads back. */
 function windowPhrase(digest: Pick<Digest, 'window'>): string {
   const { window } = digest;
+  if (window.kind === 'calendar') return `last ${window.unit}`;
   return window.kind === 'last'
     ? `last ${window.amount} ${window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit}`
     : 'since the previous run';
 }
 
 const metricDefault = 'default';
+/** `by followers`: the digest's metric stays the one its top 500 are taken by. */
+const followersChoice = 'followers';
 
 const postsChoices: readonly (readonly [PostWhen, string, string])[] = [
   ['always', 'Every run', 'post always'],
@@ -49,6 +52,7 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
   const metrics = [
     option(metricDefault, "The service's own order"),
     ...metricNames.map((metric) => option(metric, metricName(metric))),
+    option(followersChoice, 'Followers, among the top 500'),
   ];
   const posts = postsChoices.map(([value, text]) => option(value, text));
   const shown = shownChoices.map(([value, text]) => option(value, text));
@@ -63,9 +67,14 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
       context(
         `${digestSubject(digest)}. Its databases stay; to watch others, create another digest.`,
       ),
-      textInput('schedule', 'Schedule', schedulePhrase(digest.schedule.expression), {
-        hint: 'every monday at 9am, weekdays at 8:30, every month on the 1st at 10:00, every 6 hours, or cron "0 9 * * 1".',
-      }),
+      textInput(
+        'schedule',
+        'Schedule',
+        schedulePhrase(digest.schedule.expression, digest.schedule.everyWeeks),
+        {
+          hint: 'every monday at 9am, weekdays at 8:30, every month on the 1st at 10:00, every 6 hours, or cron "0 9 * * 1".',
+        },
+      ),
       textInput('window', 'Each run covers', windowPhrase(digest), {
         hint: 'since the previous run, or last 24 hours, past 7 days, last 2 weeks.',
       }),
@@ -73,7 +82,12 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
       textInput('zone', 'Time zone', digest.schedule.zone, {
         hint: 'An IANA zone such as Europe/London or America/New_York, or UTC.',
       }),
-      select('metric', 'Ranked by', metrics, digest.metric ?? metricDefault),
+      select(
+        'metric',
+        'Ranked by',
+        metrics,
+        digest.orderBy === 'followers' ? followersChoice : (digest.metric ?? metricDefault),
+      ),
       select('posts', 'Posts', posts, digest.postWhen),
       select('shown', 'Shown as', shown, digest.presentation),
     ],
@@ -159,7 +173,7 @@ export function editTextFromModal(id: string, state: DigestEditState): string {
     const value = state[blockId]?.[actionId];
     return cleanText(value?.selected_option?.value ?? value?.value ?? '');
   };
-  const metric = read('metric') as Metric | typeof metricDefault | '';
+  const metric = read('metric') as Metric | typeof metricDefault | typeof followersChoice | '';
   const posts = postsChoices.find(([value]) => value === read('posts'))?.[2];
   const shown = read('shown');
   return [

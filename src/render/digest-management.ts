@@ -4,6 +4,7 @@
  * reason from is passed in, and every output is checked against Block Kit's limits.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { DigestRun } from '../digests/runs.ts';
 import type { Digest, LastRun, Outage, SkipReason } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
@@ -183,7 +184,7 @@ export function renderDigestList(
         section(
           `No digests in ${digestChannel(options.channelId)} yet. Create one by naming the databases and a schedule:\n` +
             `• \`${cmd} digest #hcsm every monday at 9am\`\n` +
-            `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours\`\n` +
+            `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30\`\n` +
             `Type \`${cmd} digest help\` for every option.`,
         ),
       ],
@@ -211,6 +212,8 @@ export interface DigestHomeOptions {
   /** The person whose Home it is. */
   readonly viewerId?: string;
   readonly command?: string;
+  /** Each digest's latest run from its history, by digest id: its top 3 and newcomers. */
+  readonly latestRuns?: ReadonlyMap<string, DigestRun>;
 }
 
 /** Blocks the Home section keeps to, leaving the rest of the Home tab's 100 to the bot's own. */
@@ -288,6 +291,7 @@ function digestBlocks(
   options: {
     readonly now: Date;
     readonly viewerId: string;
+    readonly latestRuns?: ReadonlyMap<string, DigestRun>;
   },
   layout: { readonly showChannel: boolean },
 ): KnownBlock[] {
@@ -311,6 +315,8 @@ function digestBlocks(
   lines.push(`Last run: ${lastRunWords(digest.lastRun, zone, options.now, digest.top)}`);
   const canvas = canvasStateWords(digest);
   if (canvas !== undefined) lines.push(`Canvas: ${escapeMrkdwn(canvas)}`);
+  const latest = options.latestRuns?.get(digest.id);
+  if (latest !== undefined && latest.entries.length > 0) lines.push(latestRunLine(latest, digest));
   lines.push(
     `Created by ${digest.creatorId === options.viewerId ? 'you' : digestPerson(digest.creatorId)}`,
   );
@@ -332,6 +338,17 @@ function lastRunWords(run: LastRun | undefined, zone: string, now: Date, top: nu
   }
 }
 
+/** "Top 3: @a, @b, @c · new in the top 10: @d": what the latest run found. */
+function latestRunLine(run: DigestRun, digest: Pick<Digest, 'top'>): string {
+  const handle = (name: string) => `@${escapeMrkdwn(bareHandle(name))}`;
+  const top = run.entries
+    .slice(0, 3)
+    .map((entry) => handle(entry.handle))
+    .join(', ');
+  const entered = run.entered.slice(0, 5).map(handle).join(', ');
+  return `Top 3: ${top}${entered === '' ? '' : ` · new in the top ${digest.top}: ${entered}`}`;
+}
+
 /** `\n*Label*: words`, or nothing without words. */
 function optionalLine(label: string, words: string | undefined): string {
   return words === undefined ? '' : `\n${label}: ${escapeMrkdwn(words)}`;
@@ -341,7 +358,7 @@ function outageLine(outage: Outage, zone: string, now: Date): string {
   return `:double_vertical_bar: Digests in this workspace are on hold since ${zonedTime(outage.since, zone, now)}: ${escapeMrkdwn(outageWords(outage.cause))}. They resume by themselves once it works again; runs missed meanwhile show as skipped.`;
 }
 
-/** Why a run was recorded without a post, in words. */
+/** Why a run was not posted, in words: "no change in the top 10 since the previous run". */
 export function skipWords(reason: SkipReason, top: number): string {
   switch (reason.kind) {
     case 'missed':

@@ -53,9 +53,12 @@ export function renderDigestMessage(
     start: query.start,
     end: query.end,
     timezone: query.timezone ?? digest.schedule.zone,
-    top: query.limit ?? digest.top,
+    // The question asks for 500 when the digest keeps some people: it shows its top N.
+    top: digest.top,
     ...(digest.metric === undefined ? {} : { metric: digest.metric }),
     presentation: digest.presentation,
+    ...(digest.stakeholders === undefined ? {} : { stakeholders: digest.stakeholders }),
+    ...(digest.orderBy === undefined ? {} : { orderBy: digest.orderBy }),
   };
   const label = digest.postWhen === 'new' ? 'Watch' : cadenceWords[digest.schedule.cadence];
   const name =

@@ -17,6 +17,7 @@ import {
 import { channelMention, userMention } from './mentions.ts';
 import { bareHandle } from './ranking.ts';
 import { describeSchedule } from './schedule.ts';
+import { filterWords } from './selection.ts';
 
 /** Database lists in one line are cut here: the full list is in the digest's own posts. */
 const maxDatabasesText = 200;
@@ -28,11 +29,33 @@ const maxDatabasesText = 200;
 export function digestSubject(digest: Digest, options: { channel?: boolean } = {}): string {
   const databases = neutralizeMrkdwn(truncate(formatDatabases(digest.databases), maxDatabasesText));
   const where = options.channel === false ? '' : ` in ${digestChannel(digest.channelId)}`;
-  return `top ${digest.top} of ${databases}${where}`;
+  const chosen = choiceWords(digest);
+  return `top ${digest.top} of ${databases}${chosen === undefined ? '' : ` (${chosen})`}${where}`;
 }
 
-/** A digest's channel as a mention; a stored id gone wrong reads as words, not as a broken token. */
+/**
+ * Who a digest keeps and how it ranks them, when chosen here: "Doctors, ranked by followers";
+ * undefined for a digest of everyone in the service's order.
+ */
+export function choiceWords(digest: Pick<Digest, 'stakeholders' | 'orderBy'>): string | undefined {
+  const words = [
+    ...(digest.stakeholders === undefined ? [] : [filterWords(digest.stakeholders)]),
+    ...(digest.orderBy === 'followers' ? ['ranked by followers'] : []),
+  ];
+  return words.length === 0 ? undefined : words.join(', ');
+}
+
+/** Whether a digest goes to its creator's DM with the app (`to me`, or created in that DM). */
+export function isPersonal(digest: Pick<Digest, 'channelId'>): boolean {
+  return digest.channelId.startsWith('D');
+}
+
+/**
+ * A digest's channel as a mention; a stored id gone wrong reads as words, not as a broken token.
+ * A DM with the app is its creator's, who alone reads about it: "your DM with me".
+ */
 export function digestChannel(id: string): string {
+  if (isPersonal({ channelId: id })) return 'your DM with me';
   return channelMention(id, 'an unknown channel');
 }
 

@@ -144,17 +144,17 @@ function moreCommands(command: string): string {
 }
 
 /**
- * A digest or watch command typed where none can be created (a DM, a mention's thread): where to
- * type it, as mrkdwn. `text`: the command as typed.
+ * A digest or watch command typed where none can be created (a mention's thread): where to type
+ * it, as mrkdwn. `text`: the command as typed.
  */
 export function digestInConversationHint(text: string, command?: string): string {
   const plainCommand = commandLabel(command);
   const typed = truncate(cleanText(text), 200);
   const example = /\s/.test(typed) ? typed : 'digest #hcsm every monday at 9am';
   return (
-    `Digests and watches post in a channel, so they are created there: type ` +
-    `\`${escapeMrkdwn(`${plainCommand} ${example}`)}\` in the channel that should receive them. ` +
-    'Here I answer lookups, such as `#hcsm last week`.'
+    `Digests and watches are created where they post: type ` +
+    `\`${escapeMrkdwn(`${plainCommand} ${example}`)}\` in the channel that should receive them, ` +
+    'or type it in my DM to get it there. Here I answer lookups, such as `#hcsm last week`.'
   );
 }
 

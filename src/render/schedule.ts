@@ -6,6 +6,7 @@
 
 import {
   type Cadence,
+  type CalendarWindowUnit,
   type CronSchedule,
   type DigestWindow,
   runsAtMonthEnd,
@@ -65,6 +66,13 @@ export function ordinal(day: number): string {
   return `${day}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
 }
 
+const calendarWindowWords: Readonly<Record<CalendarWindowUnit, string>> = {
+  week: 'the previous calendar week, Monday to Sunday',
+  month: 'the previous calendar month',
+  quarter: 'the previous calendar quarter',
+  year: 'the previous calendar year',
+};
+
 /**
  * The window in words for confirmations: "the 7 days before each run". Pass the schedule so that
  * a monthly digest on the 29th, 30th or 31st says it also covers the months it skips.
@@ -74,6 +82,7 @@ export function describeWindow(
   cadence: Cadence,
   schedule?: Pick<CronSchedule, 'expression'>,
 ): string {
+  if (window.kind === 'calendar') return calendarWindowWords[window.unit];
   if (window.kind === 'last') {
     const unit = window.amount === 1 ? window.unit.replace(/s$/, '') : window.unit;
     return window.amount === 1
@@ -124,7 +133,16 @@ function listInWords(items: readonly string[]): string {
  * every month at 09:00 UTC". Patterns beyond the common ones (other steps, lists of hours,
  * months) are shown as the cron expression itself.
  */
-export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
+export function describeSchedule(
+  schedule: Pick<CronSchedule, 'expression' | 'zone' | 'everyWeeks'>,
+): string {
+  const every = schedule.everyWeeks;
+  const base = describeCron(schedule);
+  if (every === undefined || every <= 1) return base;
+  return `${every === 2 ? 'Every other week' : `Every ${every} weeks`}, ${base}`;
+}
+
+function describeCron(schedule: Pick<CronSchedule, 'expression' | 'zone'>): string {
   const fields = schedule.expression.trim().split(/\s+/);
   const [minute, hour, dom, month, dow] = fields;
   const plain = `cron "${schedule.expression.trim()}" in ${schedule.zone}`;
@@ -134,9 +152,13 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
     const every = Number(step);
     return `${every === 1 ? 'Every hour' : `Every ${every} hours`} at :${minute.padStart(2, '0')} ${schedule.zone}`;
   }
-  if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || month !== '*') return plain;
+  const quarterly = month === '1,4,7,10';
+  if (!/^\d{1,2}$/.test(minute) || !/^\d{1,2}$/.test(hour) || (month !== '*' && !quarterly)) {
+    return plain;
+  }
   const time = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
   const at = `at ${time} ${schedule.zone}`;
+  if (quarterly) return quarterlyWords(dom, dow, at) ?? plain;
   if (dom === '*' && dow === '*') return `Every day ${at}`;
   if (dom === '*' && dow !== undefined) {
     const nth = /^([0-6])#([1-5L])$/.exec(dow);
@@ -165,12 +187,40 @@ export function describeSchedule(schedule: Pick<CronSchedule, 'expression' | 'zo
   return `On the ${ordinal(day)} of every month ${at}${skipped}`;
 }
 
+/** "On the first Monday of each quarter at 09:00 UTC", "On the 1st of each quarter at …". */
+function quarterlyWords(
+  dom: string | undefined,
+  dow: string | undefined,
+  at: string,
+): string | undefined {
+  const nth = dom === '*' ? /^([0-6])#([1-5L])$/.exec(dow ?? '') : null;
+  if (nth !== null) {
+    const which = nth[2] === 'L' ? 'last' : nthWords[Number(nth[2])];
+    const day = (dayWords[Number(nth[1])] ?? '').replace(/s$/, '');
+    return `On the ${which} ${day} of each quarter (January, April, July, October) ${at}`;
+  }
+  if (dow === '*' && /^\d{1,2}$/.test(dom ?? '')) {
+    return `On the ${ordinal(Number(dom))} of each quarter (January, April, July, October) ${at}`;
+  }
+  return undefined;
+}
+
 /**
  * The schedule as words the digest grammar reads back to the same expression: what the Edit
  * modal is prefilled with ("every monday at 09:00", "every 6 hours", "on the last day of every
  * month at 17:00"); `cron "<expression>"` for what has no such words.
  */
-export function schedulePhrase(expression: string): string {
+export function schedulePhrase(expression: string, everyWeeks?: number): string {
+  const phrase = cronPhrase(expression);
+  if (everyWeeks === undefined || everyWeeks <= 1) return phrase;
+  // "every monday at 09:00" -> "every 2 weeks on monday at 09:00", which reads back the same.
+  const days = /^every ((?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*)$/.exec(
+    phrase,
+  );
+  return days === null ? phrase : `every ${everyWeeks} weeks on ${days[1]}`;
+}
+
+function cronPhrase(expression: string): string {
   const fields = expression.trim().split(/\s+/);
   const [minute, hour, dom, month, dow] = fields;
   const cron = `cron "${expression.trim()}"`;

@@ -249,10 +249,10 @@ describe('the Edit button and modal', () => {
   it('keeps the modal open with the grammar’s words under the schedule it cannot read', async () => {
     const digest = await created('digest #hcsm every monday at 9am');
     const view = await openEditor(digest);
-    const ack = await harness.send(submitted(view, { schedule: 'every fortnight at 9am' }));
+    const ack = await harness.send(submitted(view, { schedule: 'every 2 months at 9am' }));
     expect(ack.json).toMatchObject({
       response_action: 'errors',
-      errors: { digest_edit_schedule: expect.stringContaining('every fortnight') },
+      errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
     });
     expect((await store.get(digest.id))?.schedule.expression).toBe('0 9 * * 1');
   });

@@ -339,7 +339,6 @@ describe('direct messages and mentions', () => {
     ['hello', renderHelp({})],
     ['help me', renderHelp({})],
     ['pause 3', renderHelp({ hint: digestVerbHint('pause', '3') })],
-    ['watch #hcsm top 10', renderHelp({ hint: digestInConversationHint('watch #hcsm top 10') })],
   ])('answers the DM %j with the usage', async (text, expected) => {
     const event = directMessageEvent(text);
     await harness.send(eventCallback({ event }));
@@ -350,6 +349,18 @@ describe('direct messages and mentions', () => {
         call.args.text === expected.text,
     );
     expect(post.args.blocks).toEqual(expected.blocks);
+  });
+
+  it('creates a watch typed in the DM, delivered to that DM', async () => {
+    const event = directMessageEvent('watch #hcsm top 10');
+    await harness.send(eventCallback({ event }));
+    const post = await harness.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        call.args.channel === 'D0DIRECT01' &&
+        String(call.args.text).includes('created'),
+    );
+    expect(JSON.stringify(post.args.blocks)).toContain('your DM with me');
   });
 
   it.each([

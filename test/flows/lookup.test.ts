@@ -150,7 +150,7 @@ describe('LookupFlow.plan', () => {
     const plan = flow.plan('digest #hcsm every monday at 9am', { zone: 'UTC' });
     expect(plan.kind).toBe('help');
     expect(plan.kind === 'help' ? plan.message.text : '').toBe(
-      'Digests and watches post in a channel, so they are created there: type `/influencers digest #hcsm every monday at 9am` in the channel that should receive them. Here I answer lookups, such as `#hcsm last week`.',
+      'Digests and watches are created where they post: type `/influencers digest #hcsm every monday at 9am` in the channel that should receive them, or type it in my DM to get it there. Here I answer lookups, such as `#hcsm last week`.',
     );
   });
 

@@ -222,11 +222,11 @@ describe('parseDigestCommand', () => {
       ['every day at 9', 'past 7 days', { kind: 'last', amount: 7, unit: 'days' }],
       ['every monday at 9', 'last 2 weeks', { kind: 'last', amount: 2, unit: 'weeks' }],
       ['every monday at 9', '48h', { kind: 'last', amount: 48, unit: 'hours' }],
-      ['every day at 9', 'last week', { kind: 'last', amount: 1, unit: 'weeks' }],
-      ['every monday at 9', 'last week', sincePrevious],
-      ['every month on the 1st', 'last month', sincePrevious],
-      ['every monday at 9', 'last month', { kind: 'last', amount: 1, unit: 'months' }],
-      ['every month on the 1st', 'last quarter', { kind: 'last', amount: 3, unit: 'months' }],
+      ['every day at 9', 'last week', { kind: 'calendar', unit: 'week' }],
+      ['every monday at 9', 'last week', { kind: 'calendar', unit: 'week' }],
+      ['every month on the 1st', 'last month', { kind: 'calendar', unit: 'month' }],
+      ['every monday at 9', 'last month', { kind: 'calendar', unit: 'month' }],
+      ['every month on the 1st', 'last quarter', { kind: 'calendar', unit: 'quarter' }],
       ['weekdays at 8:30', 'since the previous run', sincePrevious],
       ['weekdays at 8:30', 'since last run', sincePrevious],
     ])('%s with %j', (schedule, window, expected) => {
@@ -341,9 +341,9 @@ describe('parseDigestCommand', () => {
         "I can't read “monday and fridy” as a schedule: “fridy” is not a day of the week (monday to sunday, or mon, tue, wed, thu, fri, sat, sun). Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
-        'digest #hcsm every fortnight',
+        'digest #hcsm every 2 months',
         'bad_schedule',
-        "“every fortnight” can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. Try: /influencers digest #hcsm every monday at 9am",
+        "“every 2 months” can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
         'digest #hcsm every blue moon',
@@ -371,9 +371,9 @@ describe('parseDigestCommand', () => {
         '“every 30 minutes” is too often: a digest runs at most once an hour. Try: /influencers digest #hcsm every hour',
       ],
       [
-        'digest #hcsm every 2 weeks',
+        'digest #hcsm every 5 weeks',
         'bad_schedule',
-        "“every 2 weeks” can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. Try: /influencers digest #hcsm every monday at 9am",
+        "“every 5 weeks” can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. Try: /influencers digest #hcsm every monday at 9am",
       ],
       [
         'digest #hcsm every 6 hours at 9am',
@@ -438,12 +438,12 @@ describe('parseDigestCommand', () => {
       [
         'digest #hcsm every day since Sep 1',
         'bad_time',
-        "“since Sep 1” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm weekdays at 8:30 last 24 hours",
+        "“since Sep 1” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm every monday at 9am last week",
       ],
       [
         'digest #hcsm every day yesterday',
         'bad_time',
-        "“yesterday” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm weekdays at 8:30 last 24 hours",
+        "“yesterday” can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: /influencers digest #hcsm every monday at 9am last week",
       ],
       [
         'digest #hcsm every day last 90 minutes',

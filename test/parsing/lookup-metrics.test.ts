@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/errors.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { failure, lookup, saturday } from './lookup-helpers.ts';
@@ -70,12 +69,11 @@ describe('metrics people say', () => {
     });
   });
 
-  it('refuses followers in a digest, saying a lookup ranks by them', () => {
-    const error = parseDigestCommand('digest #hcsm every monday by followers', {
+  it('reads followers in a digest as a lookup does: the top 500 ranked here', () => {
+    const command = parseDigestCommand('digest #hcsm every monday by followers', {
       now: saturday,
       zone: 'UTC',
     });
-    expect(error).toBeInstanceOf(ParseError);
-    expect((error as ParseError).message).toContain('say `by followers`');
+    expect(command).toMatchObject({ kind: 'create', spec: { orderBy: 'followers' } });
   });
 });

@@ -74,6 +74,22 @@ describe('renderDigestEditModal', () => {
         cadence: 'custom',
       },
     },
+    {
+      stakeholders: { include: ['Doctor'], exclude: [] },
+      orderBy: 'followers',
+      metric: 'impressions',
+      window: { kind: 'calendar', unit: 'week' },
+    },
+    {
+      schedule: {
+        kind: 'cron',
+        expression: '0 9 * * 1',
+        zone: 'Europe/London',
+        cadence: 'custom',
+        everyWeeks: 2,
+        anchor: '2026-11-30',
+      },
+    },
   ])('is prefilled so that saving it unchanged changes nothing (%j)', (overrides) => {
     const current = digest(overrides);
     const view = renderDigestEditModal(current, '{"id":"7K3M9Q"}');
@@ -88,6 +104,8 @@ describe('renderDigestEditModal', () => {
       metric: current.metric,
       presentation: current.presentation,
       postWhen: current.postWhen,
+      stakeholders: current.stakeholders,
+      orderBy: current.orderBy,
       scheduleChanged: false,
     });
   });

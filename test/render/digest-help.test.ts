@@ -10,7 +10,8 @@ describe('renderDigestHelp', () => {
     expect(lines[2]).toBe(
       '*Create one*\n' +
         '• `/influencers digest #hcsm every monday at 9am`\n' +
-        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours`\n' +
+        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30`\n' +
+        '• `/influencers digest #hcsm every monday at 9am last week doctors to me`\n' +
         '• `/influencers digest "patient safety" every month on the 1st at 10:00 in Europe/London`\n' +
         '• `/influencers digest #hcsm cron "0 9 * * 1"`',
     );

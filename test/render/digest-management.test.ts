@@ -269,7 +269,7 @@ describe('renderDigestList', () => {
     expect(texts(message.blocks)).toEqual([
       'No digests in <#C0123> yet. Create one by naming the databases and a schedule:\n' +
         '• `/influencers digest #hcsm every monday at 9am`\n' +
-        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30 last 24 hours`\n' +
+        '• `/influencers digest #bcsm, group:Oncology weekdays at 8:30`\n' +
         'Type `/influencers digest help` for every option.',
     ]);
   });

@@ -60,7 +60,7 @@ describe('renderHelp', () => {
 
   it('says where a digest typed in a conversation is created', () => {
     expect(digestInConversationHint('digest #bcsm every friday at 5pm')).toBe(
-      'Digests and watches post in a channel, so they are created there: type `/influencers digest #bcsm every friday at 5pm` in the channel that should receive them. Here I answer lookups, such as `#hcsm last week`.',
+      'Digests and watches are created where they post: type `/influencers digest #bcsm every friday at 5pm` in the channel that should receive them, or type it in my DM to get it there. Here I answer lookups, such as `#hcsm last week`.',
     );
   });
 

@@ -315,6 +315,45 @@ export const migrations: readonly Migration[] = [
     postgres: 'ALTER TABLE digests ADD COLUMN account TEXT;',
   },
   {
+    version: 11,
+    name: 'run history: one record per slot, with its window and top N',
+    // `run` holds the window, the top N and who entered or left, as `DigestRunDetails`.
+    sqlite: `
+      CREATE TABLE digest_runs (
+        digest_id TEXT NOT NULL REFERENCES digests (id) ON DELETE CASCADE,
+        slot INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('posted', 'skipped', 'failed')),
+        reason TEXT,
+        run TEXT,
+        recorded_at INTEGER NOT NULL,
+        PRIMARY KEY (digest_id, slot)
+      );
+    `,
+    postgres: `
+      CREATE TABLE digest_runs (
+        digest_id TEXT NOT NULL REFERENCES digests (id) ON DELETE CASCADE,
+        slot TIMESTAMPTZ NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('posted', 'skipped', 'failed')),
+        reason TEXT,
+        run JSONB,
+        recorded_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (digest_id, slot)
+      );
+    `,
+  },
+  {
+    version: 12,
+    name: 'who a digest keeps, and ranking by followers',
+    sqlite: `
+      ALTER TABLE digests ADD COLUMN stakeholders TEXT;
+      ALTER TABLE digests ADD COLUMN order_by TEXT CHECK (order_by IN ('followers'));
+    `,
+    postgres: `
+      ALTER TABLE digests ADD COLUMN stakeholders JSONB;
+      ALTER TABLE digests ADD COLUMN order_by TEXT CHECK (order_by IN ('followers'));
+    `,
+  },
+  {
     version: 20,
     name: "a digest's channel canvas: whether it keeps one, which, and what went wrong",
     sqlite: digestCanvasColumns('INTEGER'),

@@ -136,6 +136,7 @@ const completionTypes: Record<CompletionField, string> = {
   next_run_at: 'timestamptz',
   failures: 'integer',
   pause_reason: 'text',
+  run: 'text',
 };
 
 /**
@@ -144,7 +145,7 @@ const completionTypes: Record<CompletionField, string> = {
  * another transaction changed meanwhile, as the single-row SELECT ... FOR UPDATE did. The
  * conflict clause is checked on the latest version of an existing record, so a completion that
  * may not overwrite it (see `DigestStore.complete`) writes nothing, and `recorded` tells the
- * bookkeeping which completions were accepted.
+ * bookkeeping which completions were accepted, and `runs` which slots enter the history.
  */
 const completeManySql = `
   WITH input AS (
@@ -170,7 +171,15 @@ const completeManySql = `
       WHERE (excluded.status = 'posted' AND ${postedMayOverwrite('digest_deliveries', 'excluded')})
          OR (excluded.status = 'failed' AND ${failedMayOverwrite('digest_deliveries', 'excluded')})
          OR (excluded.status = 'skipped' AND ${skippedMayOverwrite('digest_deliveries')})
-    RETURNING digest_id, slot)
+    RETURNING digest_id, slot),
+  runs AS (
+    INSERT INTO digest_runs (digest_id, slot, outcome, reason, run, recorded_at)
+    SELECT i.digest_id, i.slot, i.outcome, i.error_code, i.run::jsonb, i.at
+    FROM input i JOIN recorded r ON r.digest_id = i.digest_id AND r.slot = i.slot
+    ON CONFLICT (digest_id, slot) DO UPDATE
+      SET outcome = excluded.outcome, reason = excluded.reason, run = excluded.run,
+          recorded_at = excluded.recorded_at
+    RETURNING digest_id)
   UPDATE digests AS d SET
     ${completionAssignments(
       'd.',

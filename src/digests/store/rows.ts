@@ -20,6 +20,7 @@ import {
   type SkipReason,
   workspaceGoneKinds,
 } from '../../model/digest.ts';
+import type { DigestRun, DigestRunDetails } from '../runs.ts';
 import type { Delivery } from './store.ts';
 
 export type SqlScalar = string | number | Date | null;
@@ -194,6 +195,10 @@ export function rowToDigest(row: SqlRow): Digest {
     presentation: (optionalString(row.presentation) ?? 'list') as Digest['presentation'],
     postWhen: (optionalString(row.post_when) ?? 'always') as Digest['postWhen'],
     ...defined({ account: optionalString(row.account) }),
+    ...(row.stakeholders === null || row.stakeholders === undefined
+      ? {}
+      : { stakeholders: fromJson<NonNullable<Digest['stakeholders']>>(row.stakeholders) }),
+    ...(row.order_by === 'followers' ? { orderBy: 'followers' as const } : {}),
     status: String(row.status) as Digest['status'],
     ...(pauseReason ? { pauseReason } : {}),
     consecutiveFailures: Number(row.consecutive_failures),
@@ -222,5 +227,23 @@ export function rowToDelivery(row: SqlRow): Delivery {
     ...(messageTs ? { messageTs } : {}),
     ...runCodes(row.status, row.error_code),
     ...defined({ skippedCount, noticedAt, repostBy }),
+  };
+}
+
+/** A run as `digest_runs` keeps it; a run without details (a missed slot) has an empty top N. */
+export function rowToRun(row: SqlRow): DigestRun {
+  const outcome = String(row.outcome) as DigestRun['outcome'];
+  const details =
+    row.run === null || row.run === undefined ? undefined : fromJson<DigestRunDetails>(row.run);
+  return {
+    digestId: String(row.digest_id),
+    slot: toDate(row.slot),
+    at: toDate(row.recorded_at),
+    outcome,
+    ...(outcome === 'posted' ? {} : runCodes(outcome, row.reason)),
+    ...defined({ window: details?.window, metric: details?.metric }),
+    entries: details?.entries ?? [],
+    entered: details?.entered ?? [],
+    left: details?.left ?? [],
   };
 }

@@ -10,6 +10,7 @@ import { newDigestId } from '../../model/digest.ts';
 import { SqlSightings } from '../../requests/sightings.ts';
 import { SqlConferenceStore } from '../conferences/sql-store.ts';
 import type { ConferenceStore } from '../conferences/store.ts';
+import type { DigestRun } from '../runs.ts';
 import { CanvasRecords } from './canvases.ts';
 import {
   encodePauseReason,
@@ -21,12 +22,14 @@ import {
   type SqlRunner,
   toDate,
 } from './rows.ts';
+import { RunRecords } from './runs.ts';
 import {
   completionAssignments,
   completionFields,
   completionValues,
   failedMayOverwrite,
   postedMayOverwrite,
+  pruneRunsSql,
   skippedMayOverwrite,
 } from './statements.ts';
 import type {
@@ -126,6 +129,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly #sightings: SqlSightings;
   readonly #unconfirmed: UnconfirmedRecords;
   readonly #canvases: CanvasRecords;
+  readonly #runs: RunRecords;
 
   constructor(executor: SqlExecutor) {
     super(executor);
@@ -134,6 +138,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     this.#sightings = new SqlSightings(executor);
     this.#unconfirmed = new UnconfirmedRecords(executor);
     this.#canvases = new CanvasRecords(executor);
+    this.#runs = new RunRecords(executor);
     this.conferences = new SqlConferenceStore(executor);
   }
 
@@ -155,9 +160,10 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
-             top, post_when, metric, presentation, account, canvas, status, consecutive_failures,
-             next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, 'active', 0, $9, $10, $10)
+             top, post_when, metric, presentation, account, stakeholders, order_by, canvas, status,
+             consecutive_failures, next_run_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $16, $17, 'active', 0,
+             $9, $10, $10)
            RETURNING *`,
           [
             id,
@@ -174,6 +180,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
             input.metric ?? null,
             input.presentation ?? 'list',
             input.account ?? null,
+            input.stakeholders === undefined ? null : JSON.stringify(input.stakeholders),
+            input.orderBy ?? null,
             input.canvas === true ? 1 : 0,
           ],
         );
@@ -232,11 +240,13 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     const rows = await this.#sql.query(
       `UPDATE digests SET schedule = $2, run_window = $3, top = $4, presentation = $6,
          post_when = $7, next_run_at = COALESCE($8, next_run_at), updated_at = $9,
-         last_ranking = CASE WHEN metric IS NOT DISTINCT FROM $5 THEN last_ranking END,
-         metric = $5,
-         canvas = COALESCE($10, canvas),
-         canvas_told = CASE WHEN $10 = 1 AND canvas = 0 THEN NULL ELSE canvas_told END,
-         canvas_problem = CASE WHEN $10 = 1 AND canvas = 0 THEN NULL ELSE canvas_problem END
+         last_ranking = CASE WHEN metric IS NOT DISTINCT FROM $5
+           AND stakeholders IS NOT DISTINCT FROM $10 AND order_by IS NOT DISTINCT FROM $11
+           THEN last_ranking END,
+         metric = $5, stakeholders = $10, order_by = $11,
+         canvas = COALESCE($12, canvas),
+         canvas_told = CASE WHEN $12 = 1 AND canvas = 0 THEN NULL ELSE canvas_told END,
+         canvas_problem = CASE WHEN $12 = 1 AND canvas = 0 THEN NULL ELSE canvas_problem END
        WHERE id = $1 RETURNING *`,
       [
         id,
@@ -248,6 +258,8 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
         settings.postWhen,
         settings.nextRunAt ?? null,
         now,
+        settings.stakeholders === undefined ? null : JSON.stringify(settings.stakeholders),
+        settings.orderBy ?? null,
         settings.canvas === undefined ? null : settings.canvas ? 1 : 0,
       ],
     );
@@ -258,6 +270,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   async remove(id: string): Promise<boolean> {
     return this.#sql.transaction(async (tx) => {
       await tx.query('DELETE FROM digest_deliveries WHERE digest_id = $1', [id]);
+      await tx.query('DELETE FROM digest_runs WHERE digest_id = $1', [id]);
       const rows = await tx.query('DELETE FROM digests WHERE id = $1 RETURNING id', [id]);
       return rows.length > 0;
     });
@@ -380,6 +393,11 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     if (groups.length === 0) return;
     if (completeRows && groups.length === 1) await work(this.#sql);
     else await this.#sql.transaction(work);
+    if (completeRows) await this.#runs.prune(completions);
+  }
+
+  recentRuns(digestId: string, limit: number): Promise<DigestRun[]> {
+    return this.#runs.recent(digestId, limit);
   }
 
   /** Runs inside a write transaction, so the record read here cannot change before the write. */
@@ -436,6 +454,18 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       accepted = settled.length === 0;
     }
     const values = completionValues(item);
+    if (accepted && completion.outcome !== 'unconfirmed') {
+      await db.query(
+        `INSERT INTO digest_runs (digest_id, slot, outcome, reason, run, recorded_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (digest_id, slot) DO UPDATE
+           SET outcome = excluded.outcome, reason = excluded.reason, run = excluded.run,
+               recorded_at = excluded.recorded_at`,
+        [digestId, slot, completion.outcome, values.error_code, values.run, completion.at],
+      );
+      // In the completion's own transaction: SQLite commits once per batch, not once per prune.
+      await db.query(pruneRunsSql, [digestId]);
+    }
     await db.query(completeOneSql, [
       digestId,
       ...completionFields.map((field) => values[field]),
@@ -454,6 +484,14 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
          RETURNING digest_id`,
         [digestId, slot, skip.owner, skip.at, skip.count, encodeSkipReason(skip.reason)],
       );
+      if (inserted.length > 0) {
+        await tx.query(
+          `INSERT INTO digest_runs (digest_id, slot, outcome, reason, recorded_at)
+           VALUES ($1, $2, 'skipped', $3, $4)
+           ON CONFLICT (digest_id, slot) DO NOTHING`,
+          [digestId, slot, encodeSkipReason(skip.reason), skip.at],
+        );
+      }
       const newest = `$6 = 1 AND (last_run_slot IS NULL OR last_run_slot < $2)`;
       await tx.query(
         `UPDATE digests SET

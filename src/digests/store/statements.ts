@@ -3,6 +3,8 @@
  * take, and what a completion writes to a digest and when it may overwrite a delivery record.
  * PostgreSQL's set-based statements are built from the same pieces as the single ones.
  */
+
+import { runsKept } from '../runs.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -54,6 +56,7 @@ export const completionFields = [
   'next_run_at',
   'failures',
   'pause_reason',
+  'run',
 ] as const;
 export type CompletionField = (typeof completionFields)[number];
 
@@ -73,6 +76,7 @@ export function completionValues(item: SlotCompletion): Record<CompletionField, 
     next_run_at: completion.nextRunAt ?? null,
     failures: completion.consecutiveFailures ?? null,
     pause_reason: encodePauseReason(completion.pauseReason),
+    run: completion.run ? JSON.stringify(completion.run) : null,
   };
 }
 
@@ -125,3 +129,10 @@ export const failedMayOverwrite = (record: string, incoming: string) =>
   `(${record}.status = 'failed' OR (${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner))`;
 /** A slot skipped after its question was answered (nothing changed) replaces only a failure. */
 export const skippedMayOverwrite = (record: string) => `${record}.status = 'failed'`;
+
+/**
+ * Drops a digest's runs beyond the latest `runsKept` (`$1` the digest). A digest with fewer keeps
+ * them all: the subquery is then NULL and no slot is below it.
+ */
+export const pruneRunsSql = `DELETE FROM digest_runs WHERE digest_id = $1 AND slot < (
+    SELECT slot FROM digest_runs WHERE digest_id = $1 ORDER BY slot DESC LIMIT 1 OFFSET ${runsKept - 1})`;

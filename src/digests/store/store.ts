@@ -37,6 +37,7 @@ import type {
 } from '../../model/digest.ts';
 import type { Sightings } from '../../requests/sightings.ts';
 import type { ConferenceStore } from '../conferences/store.ts';
+import type { DigestRun, DigestRunDetails } from '../runs.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -131,6 +132,11 @@ export interface Completion {
   readonly consecutiveFailures?: number;
   /** Pause the digest with this reason (too many consecutive failures). */
   readonly pauseReason?: PauseReason;
+  /**
+   * The run's window and top N for its history, written with the delivery record when the
+   * completion may write that record (a posted, skipped or failed slot).
+   */
+  readonly run?: DigestRunDetails;
 }
 
 /** One item of `beginDeliveries`: the arguments of `beginDelivery`. */
@@ -164,6 +170,9 @@ export type DigestSettings = Pick<
   'schedule' | 'window' | 'top' | 'presentation' | 'postWhen'
 > & {
   readonly metric: Digest['metric'];
+  /** Absent: the digest keeps everyone, ranked by the metric. */
+  readonly stakeholders?: Digest['stakeholders'];
+  readonly orderBy?: Digest['orderBy'];
   /** Keep a channel canvas or stop keeping one; absent leaves it as it is. */
   readonly canvas?: boolean;
   /** Set when the schedule changed: the digest's next slot from now on. */
@@ -194,8 +203,8 @@ export interface DigestStore extends Sightings {
   /** Returns false when there was no such digest. Its delivery records go with it. */
   remove(id: string): Promise<boolean>;
   /**
-   * Changes a digest's settings (an edit); throws DigestNotFoundError. A new metric forgets the
-   * previous ranking, which no longer compares.
+   * Changes a digest's settings (an edit); throws DigestNotFoundError. A new metric, or other
+   * people kept or ranking by followers, forgets the previous ranking, which no longer compares.
    */
   update(id: string, settings: DigestSettings, now: Date): Promise<Digest>;
 
@@ -240,6 +249,11 @@ export interface DigestStore extends Sightings {
    */
   recordSkipped(digestId: string, slot: Date, skip: SkipRecord): Promise<void>;
   getDelivery(digestId: string, slot: Date): Promise<Delivery | undefined>;
+  /**
+   * The digest's latest `limit` runs, newest first: one per slot, as `complete` and
+   * `recordSkipped` wrote them (at least the latest `runsKept` are kept).
+   */
+  recentRuns(digestId: string, limit: number): Promise<DigestRun[]>;
   /** True once the slot is `posted`. */
   hasDelivered(digestId: string, slot: Date): Promise<boolean>;
   /** Gives a claim back without finishing it (shutdown); only the lease's owner can. */

@@ -134,7 +134,7 @@ export const digestErrors = {
   unsupportedInterval(fragment: string): ParseError {
     return new ParseError(
       'bad_schedule',
-      `${quote(fragment)} can't be scheduled: a digest runs every day, on chosen days of the week, on a day of every month or every few hours. ${tryDigest}`,
+      `${quote(fragment)} can't be scheduled: a digest runs every day, on chosen days of every week or of every 2, 3 or 4 weeks, on a day of every month or of each quarter, or every few hours. ${tryDigest}`,
       fragment,
     );
   },
@@ -243,7 +243,15 @@ export const digestErrors = {
   databaseInEdit(fragment: string, id: string): ParseError {
     return new ParseError(
       'bad_command',
-      `An edit keeps a digest's databases, so ${quote(fragment)} can't be changed: remove the digest and create one for other databases. An edit changes the schedule, time, window, top N, metric, zone, table or chart, and when it posts. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
+      `An edit keeps a digest's databases, so ${quote(fragment)} can't be changed: remove the digest and create one for other databases. An edit changes the schedule, time, window, top N, metric, who it keeps, zone, table or chart, and when it posts. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
+      fragment,
+    );
+  },
+
+  recipientInEdit(fragment: string, id: string): ParseError {
+    return new ParseError(
+      'bad_command',
+      `An edit keeps where a digest posts, so ${quote(fragment)} can't be changed: create the digest again with \`to me\` for your DM. Try: ${exampleCommand(`digest edit ${id} weekdays at 8:30`)}`,
       fragment,
     );
   },
@@ -293,7 +301,7 @@ export const digestErrors = {
   fixedWindow(fragment: string): ParseError {
     return new ParseError(
       'bad_time',
-      `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days or last 2 weeks, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm weekdays at 8:30 last 24 hours')}`,
+      `${quote(fragment)} can't be a digest's window: each run looks back from its own time. Say last 24 hours, past 7 days, last 2 weeks or last week, or leave the window out for the time since the previous run. Try: ${exampleCommand('digest #hcsm every monday at 9am last week')}`,
       fragment,
     );
   },

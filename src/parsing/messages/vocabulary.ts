@@ -82,7 +82,7 @@ export const vocabularyErrors = {
       : '';
     return new ParseError(
       'unrecognised',
-      `${quote(fragment)} would keep only some people in the ranking (${category}), and a digest can't filter by who people are yet: a lookup can (\`#hcsm last week doctors\`). Every digest names each person's category.${quoted} Try: ${exampleCommand('#hcsm last week only doctors')}`,
+      `${quote(fragment)} would keep only some people in the ranking (${category}): say it apart from the words of a database, as in \`#hcsm last week doctors\` (a digest keeps them too: \`digest #hcsm every monday doctors\`).${quoted} Try: ${exampleCommand('#hcsm last week only doctors')}`,
       fragment,
       '',
     );
@@ -91,7 +91,7 @@ export const vocabularyErrors = {
   followers(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
-      `${quote(fragment)}: to rank by followers, say \`by followers\` (a lookup ranks the top 500 by mentions by their followers; a digest ranks by ${metricList}). Try: ${exampleCommand('#hcsm last week by followers')}`,
+      `${quote(fragment)}: to rank by followers, say \`by followers\` (the top 500 by mentions, ranked by their followers; or by ${metricList}). Try: ${exampleCommand('#hcsm last week by followers')}`,
       fragment,
       'by followers',
     );

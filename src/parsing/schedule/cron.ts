@@ -1,6 +1,6 @@
 /** The five cron fields of a schedule read from words, which the digest engine evaluates. */
 import type { TimeOfDay } from '../time/ast.ts';
-import type { ScheduleDays } from './clause.ts';
+import { quarterMonths, type ScheduleDays } from './clause.ts';
 
 /** The cron expression of a phrase schedule; `time` already defaulted. */
 export function cronExpression(
@@ -17,11 +17,11 @@ export function cronExpression(
       return list.length === 7 ? `${clock} * * *` : `${clock} * * ${field}`;
     }
     case 'monthly':
-      return `${clock} ${days.day === 'last' ? 'L' : (days.day ?? 1)} * *`;
+      return `${clock} ${days.day === 'last' ? 'L' : (days.day ?? 1)} ${days.quarterly === true ? quarterMonths : '*'} *`;
     case 'monthly-days':
       return `${clock} ${days.days.join(',')} * *`;
     case 'nth-weekday':
-      return `${clock} * * ${days.weekday}#${days.nth === 'last' ? 'L' : days.nth}`;
+      return `${clock} * ${days.quarterly === true ? quarterMonths : '*'} ${days.weekday}#${days.nth === 'last' ? 'L' : days.nth}`;
     case 'hourly':
       return days.every === 1 ? '0 * * * *' : `0 */${days.every} * * *`;
   }

@@ -12,6 +12,7 @@ import { withTime } from './time-of-day.ts';
 
 const rangeWords = new Set(['-', 'to', 'through', 'thru', 'till', 'until']);
 const monthWords = new Set(['month', 'months']);
+const quarterWords = new Set(['quarter', 'quarters']);
 
 /** A weekday name, abbreviation or plural (`mondays`, `tues`) -> cron day 0..6. */
 export function weekdayOf(word: string | undefined): number | undefined {
@@ -68,6 +69,10 @@ export function matchDayOfMonth(
   let next = start + 1;
   const named = lowerAt(tokens, next) === 'day';
   if (named) next++;
+  const quarter = readOfQuarter(tokens, next);
+  if (quarter !== undefined && typeof day === 'number' && day >= 1 && day <= 28) {
+    return withTime(tokens, quarter, { kind: 'monthly', day, quarterly: true }, false);
+  }
   const monthEnd = readOfMonth(tokens, next);
   const explicit =
     committed || named || monthEnd !== undefined || (shaped !== null && shaped[2] !== undefined);
@@ -126,8 +131,26 @@ function matchNthWeekday(
   if (word.endsWith('s') && weekdays.get(word) === undefined) {
     throw digestErrors.unreadable(tokensText(tokens, from, at + 2));
   }
+  const quarter = readOfQuarter(tokens, at + 2);
+  if (quarter !== undefined) {
+    return withTime(tokens, quarter, { kind: 'nth-weekday', weekday, nth, quarterly: true }, false);
+  }
   const end = readOfMonth(tokens, at + 2) ?? at + 2;
   return withTime(tokens, end, { kind: 'nth-weekday', weekday, nth }, false);
+}
+
+/** `of every quarter`, `of each quarter`, `of the quarter`, `every quarter` -> index after. */
+function readOfQuarter(tokens: readonly Token[], at: number): number | undefined {
+  const of = lowerAt(tokens, at) === 'of' ? at + 1 : at;
+  const which = lowerAt(tokens, of);
+  if (
+    (which === 'every' || which === 'each' || which === 'the') &&
+    quarterWords.has(lowerAt(tokens, of + 1) ?? '')
+  ) {
+    return of + 2;
+  }
+  if (of !== at && quarterWords.has(which ?? '')) return of + 1;
+  return undefined;
 }
 
 /** `of every month`, `of each month`, `of the month`, `every month`, `each month` -> index after. */

@@ -29,7 +29,7 @@ import { digestErrors } from '../messages/digest.ts';
 import type { TimeOfDay } from '../time/ast.ts';
 import { fullWeekdays } from '../time/vocabulary.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
-import { hourlySteps, type ScheduleClause, type ScheduleDays } from './clause.ts';
+import { hourlySteps, type ScheduleClause, type ScheduleDays, weeklySteps } from './clause.ts';
 import {
   looksLikeWeekday,
   matchDayList,
@@ -75,6 +75,9 @@ export const matchSchedule: Matcher<ScheduleClause> = (tokens, at) => {
       return withTime(tokens, at + 1, { kind: 'weekly', days: weekendCron }, false);
     case 'biweekly':
     case 'fortnightly':
+      return everyWeeks(matchWeekly(tokens, at + 1, at), 2);
+    case 'quarterly':
+      return withTime(tokens, at + 1, { kind: 'monthly', day: 1, quarterly: true }, false);
     case 'bimonthly':
       throw digestErrors.unsupportedInterval(token?.text ?? word);
     case 'on':
@@ -147,7 +150,11 @@ function matchEvery(tokens: readonly Token[], at: number): Match<ScheduleClause>
       }
       throw digestErrors.unsupportedInterval(fragment());
     case 'other':
+      return matchOtherWeek(tokens, at + 2, at);
     case 'fortnight':
+      return everyWeeks(matchWeekly(tokens, at + 2, at), 2);
+    case 'quarter':
+      return withTime(tokens, at + 2, { kind: 'monthly', day: 1, quarterly: true }, false);
     case 'minute':
     case 'year':
       throw digestErrors.unsupportedInterval(fragment());
@@ -224,8 +231,26 @@ function matchStep(tokens: readonly Token[], at: number): Match<ScheduleClause> 
   }
   if (amount === 1 && unit === 'day') return withTime(tokens, next, { kind: 'daily' }, false);
   if (amount === 1 && unit === 'week') return matchWeekly(tokens, next, at - 1);
+  if (unit === 'week' && weeklySteps.includes(amount)) {
+    return everyWeeks(matchWeekly(tokens, next, at - 1), amount);
+  }
   if (amount === 1 && unit === 'month') return matchMonthly(tokens, next);
   throw digestErrors.unsupportedInterval(fragment);
+}
+
+/** `every other monday`, `every other week [on <days>]` (from `from`, at the word after `other`). */
+function matchOtherWeek(tokens: readonly Token[], at: number, from: number): Match<ScheduleClause> {
+  const word = lowerAt(tokens, at);
+  if (word === 'week') return everyWeeks(matchWeekly(tokens, at + 1, from), 2);
+  if (startsDayList(tokens, at)) return everyWeeks(matchDayList(tokens, at), 2);
+  throw digestErrors.unsupportedInterval(tokensText(tokens, from, at + 1));
+}
+
+/** A weekly schedule run every `every` weeks. */
+function everyWeeks(match: Match<ScheduleClause>, every: number): Match<ScheduleClause> {
+  const { days } = match.value;
+  if (days.kind !== 'weekly') return match;
+  return { ...match, value: { ...match.value, days: { ...days, every } } };
 }
 
 /** After `weekly` or `every week` (from `from`): `[on] <days>`, or nothing (Mondays by default). */

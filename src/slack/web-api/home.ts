@@ -22,8 +22,14 @@ async function digestSection(
     deps.logger.warn({ userId }, 'no workspace known for this Home tab; digests left out');
     return [];
   }
-  const digests = await deps.digests.manager.listForCreator(teamId, userId);
-  return renderDigestHomeSection(digests, { now: deps.digests.now(), viewerId: userId });
+  const { manager } = deps.digests;
+  const digests = await manager.listForCreator(teamId, userId);
+  const latestRuns = await manager.latestRuns(digests);
+  return renderDigestHomeSection(digests, {
+    now: deps.digests.now(),
+    viewerId: userId,
+    latestRuns,
+  });
 }
 
 /** The workspace's conferences still running, with their next update. */

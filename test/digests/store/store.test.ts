@@ -8,13 +8,15 @@ import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../helpers.ts';
 import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
+import { runsContract } from './runs-contract.ts';
 import { type StoreFixture, storeContract } from './store-contract.ts';
 
-/** Both contracts over one adapter. */
+/** Every contract over one adapter. */
 function contracts(name: string, open: () => Promise<StoreFixture>): void {
   storeContract(name, open);
   followUpContract(name, open);
   canvasContract(name, open);
+  runsContract(name, open);
 }
 
 contracts('SQLite :memory:', async () => {

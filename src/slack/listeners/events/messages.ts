@@ -4,6 +4,7 @@ import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delive
 import type { SlackDeps } from '../../deps.ts';
 import type { Conversation } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
+import { answerDigestInDirectMessage, isDigestText } from './digest-dm.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
@@ -25,7 +26,8 @@ export async function answerInConversation(
 }
 
 /**
- * A message in the bot's DM: the same text as after `/influencers`. Only plain messages a person
+ * A message in the bot's DM: the same text as after `/influencers`; a digest command is answered
+ * there too, and a digest created there is delivered there. Only plain messages a person
  * typed are answered: edits, deletions, bot posts, other subtypes and messages whose `text` is not
  * a string are ignored, and Slack's redeliveries of one event are answered once.
  */
@@ -41,13 +43,20 @@ export function directMessage(deps: SlackDeps) {
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     try {
       const thread = event.thread_ts === undefined ? {} : { threadTs: event.thread_ts };
-      await answerInConversation(
-        deps,
-        client,
-        { channel: event.channel, ...thread },
-        event.user,
-        typedText(event.text),
-      );
+      const where = { channel: event.channel, ...thread };
+      const text = typedText(event.text);
+      const teamId = body.team_id;
+      if (isDigestText(text) && typeof teamId === 'string') {
+        await answerDigestInDirectMessage(
+          deps,
+          client,
+          where,
+          { teamId, userId: event.user },
+          text,
+        );
+        return;
+      }
+      await answerInConversation(deps, client, where, event.user, text);
     } catch (error) {
       deps.logger.error(
         { err: error, channel: event.channel },

@@ -114,10 +114,10 @@ describe('digestEditSubmit', () => {
   it('keeps the modal open with the grammar’s words under the input it cannot read', async () => {
     const w = world();
     const digest = await storedDigest(w);
-    const args = await save(w, digest, { schedule: 'every fortnight at 9am' }, fromList(digest));
+    const args = await save(w, digest, { schedule: 'every 2 months at 9am' }, fromList(digest));
     expect(args.ack).toHaveBeenCalledExactlyOnceWith({
       response_action: 'errors',
-      errors: { digest_edit_schedule: expect.stringContaining('every fortnight') },
+      errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
     });
     expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
     expect(w.slack.calls).toEqual([]);
