@@ -6,6 +6,7 @@
  * is recorded, and every failure is logged and recorded, never thrown.
  */
 import type { PostedRun } from '../digests/runner.ts';
+import type { DigestRun } from '../digests/runs.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
@@ -23,47 +24,45 @@ import { skipWords } from '../render/digest-management.ts';
 export type CanvasHistory = (digest: Digest, slot: Date) => Promise<CanvasHistoryEntry[]>;
 
 /**
- * The history from what the store keeps of every slot, its delivery record: when each run was,
- * and why it did not post. A posted run's top 3 is known only for the latest one, from the
- * ranking kept to compare the next run with; the others say they posted.
+ * The history from the store's run records (`recentRuns`): each earlier run's top 3 and who
+ * entered its top N, or why it did not post.
  */
-export function deliveriesHistory(store: DigestStore): CanvasHistory {
+export function runsHistory(store: DigestStore): CanvasHistory {
   return async (digest, slot) => {
-    const records = await store.recentDeliveries(digest.id, canvasHistoryMaxEntries + 1);
-    let ranking = digest.lastRanking;
-    return records
-      .filter((record) => record.slot.getTime() < slot.getTime())
+    const runs = await store.recentRuns(digest.id, canvasHistoryMaxEntries + 1);
+    return runs
+      .filter((run) => run.slot.getTime() < slot.getTime())
       .slice(0, canvasHistoryMaxEntries)
-      .map((record): CanvasHistoryEntry => {
-        const at = record.slot;
-        switch (record.status) {
-          case 'posted': {
-            const top = ranking?.slice(0, 3).map((account) => ({ handle: account.screenName }));
-            // Only the newest posted run's ranking is kept.
-            ranking = undefined;
-            return top === undefined
-              ? { at, top: [], newcomers: [], note: 'posted; its ranking is in the channel' }
-              : { at, top, newcomers: [] };
-          }
-          case 'skipped':
-            return {
-              at,
-              top: [],
-              newcomers: [],
-              note: `not posted: ${skipWords(record.skipReason ?? { kind: 'missed' }, digest.top)}`,
-            };
-          case 'failed':
-            return {
-              at,
-              top: [],
-              newcomers: [],
-              note: `failed: ${failureWords(record.errorCode ?? 'unknown', record.errorDetail)}`,
-            };
-          default:
-            return { at, top: [], newcomers: [], note: 'unconfirmed: it may be missing' };
-        }
-      });
+      .map((run) => historyEntry(run, digest.top));
   };
+}
+
+function historyEntry(run: DigestRun, top: number): CanvasHistoryEntry {
+  const at = run.slot;
+  switch (run.outcome) {
+    case 'posted': {
+      const names = new Map(run.entries.map((entry) => [entry.handle, entry.name]));
+      return {
+        at,
+        top: run.entries.slice(0, 3).map((entry) => ({ handle: entry.handle, name: entry.name })),
+        newcomers: run.entered.map((handle) => ({ handle, name: names.get(handle) })),
+      };
+    }
+    case 'skipped':
+      return {
+        at,
+        top: [],
+        newcomers: [],
+        note: `not posted: ${skipWords(run.skipReason ?? { kind: 'missed' }, top)}`,
+      };
+    case 'failed':
+      return {
+        at,
+        top: [],
+        newcomers: [],
+        note: `failed: ${failureWords(run.errorCode ?? 'unknown', run.errorDetail)}`,
+      };
+  }
 }
 
 /**

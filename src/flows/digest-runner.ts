@@ -17,7 +17,7 @@ import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 import { renderUnconfirmedNotice } from '../render/digest-unconfirmed.ts';
-import { type CanvasHistory, DigestCanvases, deliveriesHistory } from './digest-canvas.ts';
+import { type CanvasHistory, DigestCanvases, runsHistory } from './digest-canvas.ts';
 
 export interface DigestRunnerBuildOptions {
   readonly store: DigestStore;
@@ -36,10 +36,7 @@ export interface DigestRunnerBuildOptions {
   readonly displayName?: (userId: string) => Promise<string | undefined>;
   /** Where the canvases of digests that keep one are written; without it none is. */
   readonly canvasWriter?: CanvasWriter;
-  /**
-   * The earlier runs a canvas lists; by default what the delivery records say (see
-   * `deliveriesHistory`).
-   */
+  /** The earlier runs a canvas lists; by default the store's run history (`runsHistory`). */
   readonly canvasHistory?: CanvasHistory;
   /** Run after the digests at every tick (the conferences). */
   readonly afterTick?: (now: Date) => Promise<unknown>;
@@ -54,7 +51,7 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
           store: options.store,
           writer: options.canvasWriter,
           notifyCreator: (userId, message) => options.poster.notifyCreator(userId, message),
-          history: options.canvasHistory ?? deliveriesHistory(options.store),
+          history: options.canvasHistory ?? runsHistory(options.store),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
         });

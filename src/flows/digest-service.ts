@@ -41,7 +41,7 @@ export interface DigestServiceOptions {
   readonly displayName?: (userId: string) => Promise<string | undefined>;
   /** Where digest canvases are written (Slack, or files in the console); none without it. */
   readonly canvasWriter?: CanvasWriter;
-  /** The earlier runs a canvas lists; by default from the delivery records. */
+  /** The earlier runs a canvas lists; by default from the store's run history. */
   readonly canvasHistory?: CanvasHistory;
   /** Where conferences post, edit and pin; without it no conference runs here. */
   readonly conferencePoster?: ConferencePoster;

@@ -2,7 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { expect, it } from 'vitest';
 import type { Clock, DigestRunner } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
-import { DigestCanvases, deliveriesHistory } from '../../src/flows/digest-canvas.ts';
+import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
 import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
@@ -43,7 +43,7 @@ function canvases(
     store,
     writer,
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
-    history: deliveriesHistory(store),
+    history: runsHistory(store),
     logger: silentLogger,
     now: () => clock.now(),
   });
@@ -109,6 +109,16 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(markdown).toContain(
       '- **Mon Nov 2, 2026**: 1. [@alice](https://x.com/alice), 2. [@bob](https://x.com/bob), 3. [@carol](https://x.com/carol)',
     );
+
+    // Every earlier run keeps its top 3 in the history, read from the store's run records.
+    expect((await runDay(runner, clock, 2)).posted).toBe(1);
+    const third = slack.canvases.get('F0CANVAS0001')?.markdown ?? '';
+    const history = third.slice(third.indexOf('## History'));
+    expect(history.indexOf('**Tue Nov 3, 2026**: 1. [@alice]')).toBeGreaterThan(0);
+    expect(history.indexOf('**Mon Nov 2, 2026**: 1. [@alice]')).toBeGreaterThan(
+      history.indexOf('**Tue Nov 3, 2026**'),
+    );
+    expect(history).not.toContain('its ranking is in the channel');
   });
 
   it("tabs a canvas of its own when the channel's canvas is someone else's, never editing theirs", async () => {

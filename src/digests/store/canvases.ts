@@ -5,8 +5,7 @@
  * creator about a problem.
  */
 import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
-import { rowToDelivery, type SqlRunner } from './rows.ts';
-import type { Delivery } from './store.ts';
+import type { SqlRunner } from './rows.ts';
 
 export class CanvasRecords {
   readonly #db: SqlRunner;
@@ -58,14 +57,5 @@ export class CanvasRecords {
       [id, problem, `% ${problem} %`],
     );
     return rows.length > 0;
-  }
-
-  /** The digest's latest delivery records, newest slot first. */
-  async recentDeliveries(digestId: string, limit: number): Promise<Delivery[]> {
-    const rows = await this.#db.query(
-      'SELECT * FROM digest_deliveries WHERE digest_id = $1 ORDER BY slot DESC LIMIT $2',
-      [digestId, limit],
-    );
-    return rows.map(rowToDelivery);
   }
 }

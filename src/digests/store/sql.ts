@@ -587,10 +587,6 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     return this.#canvases.markTold(id, problem);
   }
 
-  recentDeliveries(digestId: string, limit: number): Promise<Delivery[]> {
-    return this.#canvases.recentDeliveries(digestId, limit);
-  }
-
   close(): Promise<void> {
     return this.#sql.close();
   }

@@ -348,7 +348,5 @@ export interface DigestStore extends Sightings {
    * creator is told once per problem however many instances meet it.
    */
   markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean>;
-  /** The digest's latest delivery records, newest slot first, at most `limit`. */
-  recentDeliveries(digestId: string, limit: number): Promise<Delivery[]>;
   close(): Promise<void>;
 }

@@ -110,20 +110,5 @@ export function canvasContract(name: string, open: () => Promise<StoreFixture>):
       );
       expect(await store.claimCanvasCreation(id, later, later)).toBe(false);
     });
-
-    it('lists the latest delivery records, newest first', async () => {
-      const { id } = await store.create(digestInput(), now);
-      for (const day of [1, 8, 15]) {
-        const slot = new Date(Date.UTC(2026, 5, day, 8));
-        await store.complete(id, slot, {
-          owner: 'a',
-          outcome: 'posted',
-          at: slot,
-          messageTs: `${day}`,
-        });
-      }
-      const records = await store.recentDeliveries(id, 2);
-      expect(records.map((record) => record.slot.getUTCDate())).toEqual([15, 8]);
-    });
   });
 }
