@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { Clock, DigestRunner } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
@@ -321,6 +321,9 @@ describeEachStore('digest canvas, written by two runs at once', firstSlot, (worl
     );
     clock.set(new Date(firstSlot.getTime() + 5_000));
     const scheduled = runner.runDue(clock.now());
+    // The scheduled run has posted and waits on Slack's canvas before Run now starts, however
+    // the store's answers interleave.
+    await vi.waitFor(() => expect(poster.posts).toHaveLength(1));
     clock.advance(2_000);
     const now = await runner.runNow(digest);
     expect(now.outcome).toBe('posted');
