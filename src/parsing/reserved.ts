@@ -95,6 +95,8 @@ const grammarWords = [
   'z',
   'top',
   'limit',
+  // A digest's option (`canvas`, `canvas off`): beside a filter it ends the filter's words.
+  'canvas',
   // Schedules.
   'every',
   'each',

@@ -24,6 +24,17 @@ describe('parseDigestCommand (a channel canvas)', () => {
     expect(command.kind === 'create' && command.spec.canvas).toBe(true);
   });
 
+  it.each([
+    'digest #hcsm every monday at 9am last week doctors canvas',
+    'digest #hcsm every monday at 9am canvas doctors',
+    'digest #hcsm no pharma canvas every monday at 9am',
+  ])('reads %j with its people and a canvas, whichever comes first', (text) => {
+    const command = parsed(text);
+    expect(command.kind === 'create' && command.spec.canvas).toBe(true);
+    expect(command.kind === 'create' && command.spec.databases).toEqual(['#hcsm']);
+    expect(command.kind === 'create' && command.spec.stakeholders).toBeDefined();
+  });
+
   it('keeps no canvas unless asked', () => {
     const command = parsed('digest #hcsm every monday at 9am');
     expect(command.kind === 'create' && command.spec.canvas).toBeUndefined();
