@@ -145,9 +145,19 @@ const completionTypes: Record<CompletionField, string> = {
  * conflict clause is checked on the latest version of an existing record, so a completion that
  * may not overwrite it (see `DigestStore.complete`) writes nothing, and `recorded` tells the
  * bookkeeping which completions were accepted.
+ *
+ * It commits without waiting for its WAL to reach the disk (`unflushed`): that flush took longer
+ * than the statement, and on a busy tick each post's own `posting` record, which must be flushed
+ * before its message goes out, queued behind the completions' flushes. The next flush of any
+ * record (a post's `posting` record, within milliseconds on a tick) carries it to disk, since the
+ * log is written in order. Only a crash of the database itself in between can lose it: the slot's
+ * record is then still `posting`, which is read as unconfirmed and never posted again, as when an
+ * instance dies between posting and recording the post. The `posting` record itself is flushed
+ * before its commit returns, as every other statement's is.
  */
 const completeManySql = `
-  WITH input AS (
+  WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+  input AS (
     SELECT * FROM unnest($1::text[], ${completionFields
       .map((field, i) => `$${i + 2}::${completionTypes[field]}[]`)
       .join(', ')})
@@ -181,7 +191,7 @@ const completeManySql = `
          WHERE x.digest_id = i.digest_id AND x.slot = i.slot AND x.status <> 'posting'))`,
     )}
   FROM input i
-  WHERE d.id = i.digest_id`;
+  WHERE d.id = i.digest_id AND (SELECT setting FROM unflushed) = 'off'`;
 
 /**
  * The claim statement; exported for the test of its query plan. A digest of the columns that make
