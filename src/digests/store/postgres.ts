@@ -169,9 +169,10 @@ const completionTypes: Record<CompletionField, string> = {
  *
  * It commits without waiting for its WAL to reach the disk (`unflushed`): that flush took longer
  * than the statement, and on a busy tick each post's own `posting` record, which must be flushed
- * before its message goes out, queued behind the completions' flushes. The next flush of any
- * record (a post's `posting` record, within milliseconds on a tick) carries it to disk, since the
- * log is written in order. Only a crash of the database itself in between can lose it: the slot's
+ * before its message goes out, queued behind the completions' flushes. The next flush carries it
+ * to disk, since the log is written in order: the database's own WAL writer flushes within a
+ * fraction of a second, and a post's `posting` record sooner. Only a crash of the database itself
+ * in between can lose it: the slot's
  * record is then still `posting`, which is read as unconfirmed and never posted again, as when an
  * instance dies between posting and recording the post. The `posting` record itself is flushed
  * before its commit returns, as every other statement's is.
