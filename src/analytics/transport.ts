@@ -240,21 +240,22 @@ export class Transport {
       throw failure;
     }
     const { status, capBytes, bytesRead, declaredBytes } = answer;
-    const record = {
+    const record = () => ({
       method,
       path: loggedPaths[endpoint],
       status,
       attempt: request.attempt,
       durationMs: Math.round(performance.now() - started),
-    };
+    });
     if (status >= 200 && status < 300 && !answer.complete) {
       this.#logger.warn(
-        { ...record, capBytes, bytesRead, declaredBytes },
+        { ...record(), capBytes, bytesRead, declaredBytes },
         'analytics answer over the size cap; stopped reading it',
       );
       throw new ResponseTooLargeError({ status, capBytes, bytesRead, declaredBytes });
     }
-    this.#logger.debug(record, 'analytics request');
+    // Built only when it is written: this runs for every request.
+    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug(record(), 'analytics request');
     return { status, headers: answer.headers, text: decodeUtf8(answer.chunks) };
   }
 
