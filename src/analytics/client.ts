@@ -132,6 +132,7 @@ export class AnalyticsClient implements AnalyticsApi {
   readonly #tokens: TokenCache;
   readonly #calls: SharedCalls<InfluencersResult>;
   readonly #lifetime = new AbortController();
+  #headers: { readonly token: string; readonly headers: Record<string, string> } | undefined;
 
   constructor(options: AnalyticsClientOptions) {
     this.#basicCredentials = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString(
@@ -229,7 +230,7 @@ export class AnalyticsClient implements AnalyticsApi {
       try {
         const token = this.#tokens.peek() ?? (await abortable(this.#tokens.get(), signal));
         const exchange = await this.#transport.send('data', 'GET', path, {
-          headers: { authorization: `${this.#authScheme} ${token}`, accept: 'application/json' },
+          headers: this.#dataHeaders(token),
           signal,
           attempt,
         });
@@ -247,6 +248,17 @@ export class AnalyticsClient implements AnalyticsApi {
         await this.#pause(this.#retryDelayMs(error, call, query, attempt, retries), signal);
       }
     }
+  }
+
+  /** The headers of a data request with `token`, built once per token rather than per request. */
+  #dataHeaders(token: string): Record<string, string> {
+    if (this.#headers?.token !== token) {
+      this.#headers = {
+        token,
+        headers: { authorization: `${this.#authScheme} ${token}`, accept: 'application/json' },
+      };
+    }
+    return this.#headers.headers;
   }
 
   /** How long to wait before the next attempt; throws the caller's error instead on giving up. */

@@ -16,8 +16,13 @@ export const defaultTimezone = 'UTC';
  * query grammar allows them and they keep `group:` items and Area/City zones readable.
  */
 export function encodeQueryValue(value: string): string {
+  // Instants and most zones need no encoding: checked first, as every request encodes them.
+  if (unencoded.test(value)) return value;
   return encodeURIComponent(value).replace(/%3A/g, ':').replace(/%2F/g, '/');
 }
+
+/** What `encodeURIComponent` leaves as it is, with the `:` and `/` kept literal here. */
+const unencoded = /^[A-Za-z0-9\-_.!~*'():/]*$/;
 
 /**
  * Encodes the databases list: each item encoded on its own, joined with literal commas. An item

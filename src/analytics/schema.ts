@@ -13,6 +13,12 @@
  * validated in order until as many valid ones as asked for are kept; the rest are counted in
  * `surplus` and dropped unread, so the top N is the same as if every item had been validated and
  * the list cut afterwards, without the cost of validating what is thrown away.
+ *
+ * Plain items: an honest answer's items already have the shape the schemas produce (numbers as
+ * numbers, trimmed names, nulls or nothing where a field is missing). Such an item is recognised
+ * by a direct check and read as it is, because running every item of every answer through the
+ * schemas cost more than the HTTP request itself; anything else (a numeric string, a malformed
+ * field, a missing screen name) goes through the schemas, which decide and explain.
  */
 import { z } from 'zod';
 import { InvalidResponseError } from '../errors.ts';
@@ -91,18 +97,22 @@ export function parseInfluencersBody(
   status: number,
   keep = Number.POSITIVE_INFINITY,
 ): ParsedInfluencers {
-  const envelope = influencersBodySchema.safeParse(body);
-  if (!envelope.success) {
+  const items = isRecord(body) && Array.isArray(body.influencers) ? body.influencers : undefined;
+  if (items === undefined) {
     throw new InvalidResponseError(status, 'the body has no "influencers" array', {
-      cause: envelope.error,
+      cause: influencersBodySchema.safeParse(body).error,
     });
   }
   const influencers: Influencer[] = [];
   const dropped: DroppedItem[] = [];
-  const items = envelope.data.influencers;
   let index = 0;
   for (; index < items.length && influencers.length < keep; index += 1) {
-    const item = influencerItemSchema.safeParse(items[index]);
+    const raw = items[index];
+    if (isPlainItem(raw)) {
+      influencers.push(normaliseInfluencer(raw, index));
+      continue;
+    }
+    const item = influencerItemSchema.safeParse(raw);
     if (item.success) influencers.push(normaliseInfluencer(item.data, index));
     else dropped.push({ index, problems: item.error.issues.map(describeIssue) });
   }
@@ -115,6 +125,8 @@ export function parseInfluencersBody(
   return { influencers, dropped, surplus: items.length - index };
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 function normaliseInfluencer(item: InfluencerItem, index: number): Influencer {
   const { user } = item;
   const metrics: Partial<Record<Metric, number>> = {};
@@ -122,31 +134,81 @@ function normaliseInfluencer(item: InfluencerItem, index: number): Influencer {
     const value = item[name];
     if (value !== undefined && value !== null) metrics[name] = value;
   }
-  return {
+  // Assigned field by field rather than spread: this runs for every item of every answer.
+  const influencer: Writable<Partial<Influencer>> = {
     rank: item.symplurrank ?? index + 1,
     screenName: user.screen_name,
-    ...(user.display_name ? { displayName: user.display_name } : {}),
-    ...(user.profile_image ? { profileImageUrl: user.profile_image } : {}),
-    ...(user.hsg_score !== undefined && user.hsg_score !== null
-      ? { hsgScore: user.hsg_score }
-      : {}),
-    ...(user.followers_count !== undefined && user.followers_count !== null
-      ? { followersCount: user.followers_count }
-      : {}),
-    stakeholderCategories: normaliseCategories(user.stakeholder_categories),
-    metrics,
   };
+  if (user.display_name) influencer.displayName = user.display_name;
+  if (user.profile_image) influencer.profileImageUrl = user.profile_image;
+  if (user.hsg_score !== undefined && user.hsg_score !== null) {
+    influencer.hsgScore = user.hsg_score;
+  }
+  if (user.followers_count !== undefined && user.followers_count !== null) {
+    influencer.followersCount = user.followers_count;
+  }
+  influencer.stakeholderCategories = normaliseCategories(user.stakeholder_categories);
+  influencer.metrics = metrics;
+  return influencer as Influencer;
 }
 
 function normaliseCategories(raw: readonly unknown[] | null | undefined): StakeholderCategory[] {
   const categories: StakeholderCategory[] = [];
   for (const entry of raw ?? []) {
+    if (isPlainCategory(entry)) {
+      const { id, name } = entry;
+      categories.push(id === undefined || id === null ? { name } : { id, name });
+      continue;
+    }
     const parsed = stakeholderCategorySchema.safeParse(entry);
     if (!parsed.success) continue;
     const { id, name } = parsed.data;
     categories.push(id === undefined || id === null ? { name } : { id, name });
   }
   return categories;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const absent = (value: unknown): value is null | undefined => value === undefined || value === null;
+
+/** A finite number, or nothing: what `numeric` yields without reading a string. */
+const plainNumber = (value: unknown): boolean =>
+  absent(value) || (typeof value === 'number' && Number.isFinite(value));
+
+/** A safe integer of at least `least`, or nothing. */
+const plainCount = (value: unknown, least: number): boolean =>
+  absent(value) || (Number.isSafeInteger(value) && (value as number) >= least);
+
+const plainText = (value: unknown): boolean => absent(value) || typeof value === 'string';
+
+/** A non-empty string the schemas' `trim()` would leave as it is. */
+const plainName = (value: unknown): value is string =>
+  typeof value === 'string' && value !== '' && value.trim() === value;
+
+/** An item `influencerItemSchema` would accept and return unchanged (unknown fields aside). */
+function isPlainItem(raw: unknown): raw is InfluencerItem {
+  if (!isRecord(raw)) return false;
+  const { user } = raw;
+  if (!isRecord(user) || !plainName(user.screen_name)) return false;
+  if (!plainCount(raw.symplurrank, 1)) return false;
+  for (const name of metricNames) if (!plainNumber(raw[name])) return false;
+  return (
+    plainText(user.display_name) &&
+    plainText(user.profile_image) &&
+    plainNumber(user.hsg_score) &&
+    plainCount(user.followers_count, 0) &&
+    (absent(user.stakeholder_categories) || Array.isArray(user.stakeholder_categories))
+  );
+}
+
+/** A category `stakeholderCategorySchema` would accept and return unchanged. */
+function isPlainCategory(entry: unknown): entry is z.infer<typeof stakeholderCategorySchema> {
+  if (!isRecord(entry) || !plainName(entry.name)) return false;
+  const { id } = entry;
+  return absent(id) || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -112,7 +112,8 @@ export class SharedCalls<T extends {}> {
     signal: AbortSignal | undefined,
     work: SharedWork<T>,
   ): Promise<T> {
-    const deadlineAt = this.#monotonicNow() + deadlineMs;
+    const started = this.#monotonicNow();
+    const deadlineAt = started + deadlineMs;
     let call = this.#inFlight.get(key);
     // A call every waiter left is being torn down: joining it would only inherit its cancellation.
     if (call?.controller.signal.aborted) call = undefined;
@@ -122,7 +123,7 @@ export class SharedCalls<T extends {}> {
       call = this.#start(key, deadlineAt, work);
     }
     call.join(deadlineAt);
-    return awaitWithin(call, deadlineMs, signal, this.#monotonicNow);
+    return awaitWithin(call, started, deadlineMs, signal, this.#monotonicNow);
   }
 
   /** Stops every call in flight and forgets every answer: the client is closing. */
@@ -161,11 +162,11 @@ export class SharedCalls<T extends {}> {
  */
 function awaitWithin<T>(
   call: SharedCall<T>,
+  started: number,
   deadlineMs: number,
   signal: AbortSignal | undefined,
   monotonicNow: () => number,
 ): Promise<T> {
-  const started = monotonicNow();
   return new Promise<T>((resolve, reject) => {
     let done = false;
     const finish = (settle: () => void): void => {

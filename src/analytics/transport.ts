@@ -203,41 +203,28 @@ export class Transport {
   ): Promise<Exchange> {
     this.#sent[endpoint] += 1;
     const started = performance.now();
+    let answer: ReceivedAnswer;
     try {
-      const response = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: `${this.#pathPrefix}${path}`,
-        method,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: request.signal,
-        headersTimeout: this.#headersTimeoutMs,
-        bodyTimeout: this.#bodyTimeoutMs,
+      answer = await new Promise<ReceivedAnswer>((resolve, reject) => {
+        const reader = new AnswerReader(request.signal, resolve, reject);
+        try {
+          this.#dispatcher.dispatch(
+            {
+              origin: this.#origin,
+              path: `${this.#pathPrefix}${path}`,
+              method,
+              headers: request.headers,
+              body: request.body ?? null,
+              headersTimeout: this.#headersTimeoutMs,
+              bodyTimeout: this.#bodyTimeoutMs,
+            },
+            reader,
+          );
+        } catch (error) {
+          reader.onResponseError(undefined, error);
+        }
       });
-      const status = response.statusCode;
-      const success = status >= 200 && status < 300;
-      const capBytes = success ? maxAnswerBytes : maxErrorBodyBytes;
-      const declaredBytes = declaredLength(response.headers['content-length']);
-      const body = await readCapped(response.body, capBytes, declaredBytes);
-      const record = {
-        method,
-        path: loggedPaths[endpoint],
-        status,
-        attempt: request.attempt,
-        durationMs: Math.round(performance.now() - started),
-      };
-      if (success && !body.complete) {
-        const { bytesRead } = body;
-        this.#logger.warn(
-          { ...record, capBytes, bytesRead, declaredBytes },
-          'analytics answer over the size cap; stopped reading it',
-        );
-        throw new ResponseTooLargeError({ status, capBytes, bytesRead, declaredBytes });
-      }
-      this.#logger.debug(record, 'analytics request');
-      return { status, headers: response.headers, text: body.text() };
     } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal.aborted) throw stopError(request.signal.reason);
       const failure = new TransportFailureError(errorCode(error), this.#scrubber.safeCause(error));
       this.#logger.debug(
@@ -252,6 +239,24 @@ export class Transport {
       );
       throw failure;
     }
+    const { status, capBytes, bytesRead, declaredBytes } = answer;
+    const record = () => ({
+      method,
+      path: loggedPaths[endpoint],
+      status,
+      attempt: request.attempt,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (status >= 200 && status < 300 && !answer.complete) {
+      this.#logger.warn(
+        { ...record(), capBytes, bytesRead, declaredBytes },
+        'analytics answer over the size cap; stopped reading it',
+      );
+      throw new ResponseTooLargeError({ status, capBytes, bytesRead, declaredBytes });
+    }
+    // Built only when it is written: this runs for every request.
+    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug(record(), 'analytics request');
+    return { status, headers: answer.headers, text: decodeUtf8(answer.chunks) };
   }
 
   /** The typed error a caller sees once the retry policy gives up on a transport failure. */
@@ -278,54 +283,135 @@ export class Transport {
   }
 }
 
-/** A body read no further than its cap; `text` decodes what was kept. */
-interface CappedBody {
+/** An answer whose body was read to its end, or no further than its cap. */
+interface ReceivedAnswer {
+  readonly status: number;
+  readonly headers: Dispatcher.ResponseData['headers'];
   /** False when reading stopped at the cap, before the end of the body. */
   readonly complete: boolean;
+  readonly capBytes: number;
   readonly bytesRead: number;
-  text(): string;
+  readonly declaredBytes: number | undefined;
+  /** What was kept of the body: never more than `capBytes`. */
+  readonly chunks: readonly Buffer[];
 }
 
+/** Why the reader aborts a request it no longer wants; never seen by a caller. */
+const notWanted = new Error('answer no longer wanted');
+
 /**
- * Reads `body` until its end or until it passes `capBytes`, whichever comes first; a declared
- * length over the cap stops it before the first byte. Stopping destroys the body, which makes
- * undici abort the request and drop the connection, so the rest is never received. What was read
- * is kept up to the cap, so nothing beyond it is ever held.
+ * Receives one answer straight from the dispatcher, keeping the body's chunks as they arrive until
+ * it ends or passes its cap, whichever comes first; a declared length over the cap stops it
+ * before the first byte. Stopping aborts the request, which makes undici drop the connection, so
+ * the rest is never received and nothing beyond the cap is held. Reading here rather than through
+ * `request()` spares every call the stream and the abort bookkeeping undici builds around a body,
+ * which cost more than the rest of the client's own work.
  */
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  capBytes: number,
-  declaredBytes: number | undefined,
-): Promise<CappedBody> {
-  const chunks: Buffer[] = [];
-  let bytesRead = 0;
-  const kept = (complete: boolean): CappedBody => ({
-    complete,
-    bytesRead,
-    text: () => Buffer.concat(chunks).toString('utf8'),
-  });
-  if (declaredBytes !== undefined && declaredBytes > capBytes) {
-    body.destroy();
-    return kept(false);
+class AnswerReader implements Dispatcher.DispatchHandler {
+  readonly #signal: AbortSignal;
+  readonly #resolve: (answer: ReceivedAnswer) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #chunks: Buffer[] = [];
+  #controller: Dispatcher.DispatchController | undefined;
+  #settled = false;
+  #status = 0;
+  #headers: Dispatcher.ResponseData['headers'] = {};
+  #capBytes = 0;
+  #declaredBytes: number | undefined;
+  #bytesRead = 0;
+
+  constructor(
+    signal: AbortSignal,
+    resolve: (answer: ReceivedAnswer) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    if (signal.aborted) this.#fail(signal.reason);
+    else signal.addEventListener('abort', this.#onAbort);
   }
-  if (declaredBytes !== undefined) {
-    // A declared length within the cap bounds the body (undici refuses a longer one): undici's own
-    // reader is faster than counting chunks here.
-    const text = await body.text();
-    return { complete: true, bytesRead: declaredBytes, text: () => text };
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    // Stopped while waiting for a connection: the request never leaves.
+    if (this.#settled) controller.abort(notWanted);
+    else this.#controller = controller;
   }
-  // Leaving the loop early destroys the body.
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    const room = capBytes - bytesRead;
-    bytesRead += buffer.length;
-    if (buffer.length > room) {
-      chunks.push(buffer.subarray(0, room));
-      return kept(false);
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Dispatcher.ResponseData['headers'],
+  ): void {
+    if (statusCode < 200) return;
+    this.#status = statusCode;
+    this.#headers = headers;
+    this.#capBytes = statusCode < 300 ? maxAnswerBytes : maxErrorBodyBytes;
+    this.#declaredBytes = declaredLength(headers['content-length']);
+    if (this.#declaredBytes !== undefined && this.#declaredBytes > this.#capBytes) {
+      this.#stop(controller);
     }
-    chunks.push(buffer);
   }
-  return kept(true);
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    const room = this.#capBytes - this.#bytesRead;
+    this.#bytesRead += chunk.length;
+    if (chunk.length > room) {
+      this.#chunks.push(chunk.subarray(0, room));
+      this.#stop(controller);
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#finish(true);
+  }
+
+  onResponseError(_controller: unknown, error: unknown): void {
+    this.#fail(error);
+  }
+
+  readonly #onAbort = (): void => {
+    const reason: unknown = this.#signal.reason;
+    this.#fail(reason);
+    this.#controller?.abort(reason instanceof Error ? reason : new Error(String(reason)));
+  };
+
+  #stop(controller: Dispatcher.DispatchController): void {
+    this.#finish(false);
+    controller.abort(notWanted);
+  }
+
+  #finish(complete: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#resolve({
+      status: this.#status,
+      headers: this.#headers,
+      complete,
+      capBytes: this.#capBytes,
+      bytesRead: this.#bytesRead,
+      declaredBytes: this.#declaredBytes,
+      chunks: this.#chunks,
+    });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#reject(error);
+  }
+}
+
+/** The kept chunks as text, a leading byte order mark left out as undici's own reader does. */
+function decodeUtf8(chunks: readonly Buffer[]): string {
+  const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+  return buffer.toString('utf8', bom ? 3 : 0);
 }
 
 /** A Content-Length as a number, or undefined when absent or unreadable. */

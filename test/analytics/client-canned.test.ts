@@ -70,11 +70,14 @@ describe('AnalyticsClient with an injected dispatcher', () => {
   it('reports the connect phase of a connection that never opens', async () => {
     let requests = 0;
     const failing = {
-      request: async () => {
+      dispatch: (_options: unknown, handler: Dispatcher.DispatchHandler) => {
         requests += 1;
-        throw Object.assign(new Error('Connect Timeout Error (attempted address: 10.0.0.1:443)'), {
-          code: 'UND_ERR_CONNECT_TIMEOUT',
-        });
+        const error = Object.assign(
+          new Error('Connect Timeout Error (attempted address: 10.0.0.1:443)'),
+          { code: 'UND_ERR_CONNECT_TIMEOUT' },
+        );
+        queueMicrotask(() => handler.onResponseError?.(null as never, error));
+        return true;
       },
     } as unknown as Dispatcher;
     client = new AnalyticsClient({

@@ -160,6 +160,43 @@ describe('parseInfluencersBody', () => {
     ]);
   });
 
+  it.each([
+    ['a complete item', fullItem],
+    ['an item with only a screen name and a count', { retweets: 1, user: { screen_name: 'q' } }],
+    [
+      'nulls and fields it does not know',
+      {
+        symplurrank: null,
+        mentions: 4,
+        retweets: 2,
+        tweets: null,
+        extra: { nested: true },
+        user: {
+          screen_name: 'dr_c',
+          display_name: '',
+          profile_image: null,
+          followers_count: 0,
+          stakeholder_categories: [
+            { id: null, name: 'Doctor' },
+            { id: 'x', name: 'HCP' },
+          ],
+        },
+      },
+    ],
+  ])('reads %s as the schemas do', (_name, item) => {
+    // A numeric string sends the item through the schemas rather than the plain-item check.
+    const viaSchemas = { ...item, retweets: String(item.retweets) };
+    const [plain] = parseInfluencersBody({ influencers: [item] }, 200).influencers;
+    const [checked] = parseInfluencersBody({ influencers: [viaSchemas] }, 200).influencers;
+    expect(plain).toEqual(checked);
+    expect(Object.keys(plain ?? {})).toEqual(Object.keys(checked ?? {}));
+  });
+
+  it('reads a screen name with spaces around it through the schemas, trimmed', () => {
+    const body = { influencers: [{ user: { screen_name: ' padded ' } }] };
+    expect(parseInfluencersBody(body, 200).influencers[0]?.screenName).toBe('padded');
+  });
+
   it('accepts an empty list', () => {
     expect(parseInfluencersBody({ influencers: [] }, 200)).toEqual({
       influencers: [],

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
@@ -107,4 +108,116 @@ describe('AnalyticsClient connect timeout', () => {
       await listener.close();
     }
   }, 8_000);
+});
+
+/**
+ * A service that answers token requests and holds every data request unanswered, telling the test
+ * when one arrives and when its connection closes.
+ */
+async function holdingService(): Promise<{
+  url: string;
+  arrived: () => Promise<void>;
+  closed: () => Promise<void>;
+  dataRequests: () => number;
+  release: () => void;
+  close: () => Promise<void>;
+}> {
+  const held: ServerResponse[] = [];
+  const arrivals: Array<() => void> = [];
+  const closes: Array<() => void> = [];
+  let dataRequests = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/v1/oauth/token') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: 'held-token', expires_in: 3600 }));
+      return;
+    }
+    dataRequests += 1;
+    held.push(res);
+    res.on('close', () => closes.shift()?.());
+    arrivals.shift()?.();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrived: () => new Promise((resolve) => arrivals.push(resolve)),
+    closed: () => new Promise((resolve) => closes.push(resolve)),
+    dataRequests: () => dataRequests,
+    release: () => {
+      for (const res of held.splice(0)) {
+        if (res.destroyed) continue;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ influencers: [{ user: { screen_name: 'late' } }] }));
+      }
+    },
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+describe('AnalyticsClient requests nobody waits for', () => {
+  it('drops the connection of a request once its only caller gave up', async () => {
+    const service = await holdingService();
+    const client = new AnalyticsClient({
+      baseUrl: service.url,
+      clientId: 'id',
+      clientSecret: 'secret',
+    });
+    try {
+      const caller = new AbortController();
+      const arrived = service.arrived();
+      const closed = service.closed();
+      const call = rejectionOf(
+        client.getInfluencers(lastWeek(new FakeClock()), { signal: caller.signal }),
+      );
+      await arrived;
+      caller.abort();
+      expect(await call).toMatchObject({ phase: 'deadline' });
+      await closed;
+    } finally {
+      await client.close();
+      await service.close();
+    }
+  });
+
+  it('never sends a request given up while it waited for a connection', async () => {
+    const service = await holdingService();
+    const client = new AnalyticsClient({
+      baseUrl: service.url,
+      clientId: 'id',
+      clientSecret: 'secret',
+      maxConnectionsPerOrigin: 1,
+      responseCacheTtlMs: 0,
+    });
+    try {
+      const clock = new FakeClock();
+      const arrived = service.arrived();
+      const first = client.getInfluencers(lastWeek(clock));
+      await arrived;
+      const caller = new AbortController();
+      clock.advance(1_000);
+      const queued = rejectionOf(client.getInfluencers(lastWeek(clock), { signal: caller.signal }));
+      caller.abort();
+      expect(await queued).toMatchObject({ phase: 'deadline' });
+      service.release();
+      expect((await first).influencers).toEqual([
+        { rank: 1, screenName: 'late', stakeholderCategories: [], metrics: {} },
+      ]);
+      // The connection is free again: a third call is sent, and the queued one never was.
+      const third = service.arrived();
+      const answered = client.getInfluencers(lastWeek(clock), { deadlineMs: 5_000 });
+      await third;
+      service.release();
+      await answered;
+      expect(service.dataRequests()).toBe(2);
+    } finally {
+      await client.close();
+      await service.close();
+    }
+  });
 });

@@ -101,6 +101,26 @@ export function postgresConnectionConfig(
 const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
+ * The columns of a delivery record, named rather than `d.*` in the prepared begin statement: a
+ * column another instance's migration adds while this one runs would otherwise change the result
+ * of a statement this one prepared before, which PostgreSQL refuses to run ("cached plan must not
+ * change result type"). A test checks that it names every column of the table.
+ */
+export const deliveryColumns = [
+  'digest_id',
+  'slot',
+  'status',
+  'owner',
+  'started_at',
+  'finished_at',
+  'message_ts',
+  'error_code',
+  'skipped_count',
+  'noticed_at',
+  'repost_by',
+] as const;
+
+/**
  * Many `beginDelivery` in one statement. The INSERT locks in key order so that two runners' batches
  * never wait on each other in a cycle. A record that existed before the statement is reported as
  * the statement's snapshot saw it; one another transaction created meanwhile comes back without
@@ -118,7 +138,8 @@ const beginDeliveriesSql = `
           finished_at = NULL, error_code = NULL
       WHERE digest_deliveries.status = 'failed'
     RETURNING digest_id, slot)
-  SELECT i.ord, t.digest_id IS NOT NULL AS started, d.*
+  SELECT i.ord, t.digest_id IS NOT NULL AS started,
+    ${deliveryColumns.map((column) => `d.${column}`).join(', ')}
   FROM input i
   LEFT JOIN taken t ON t.digest_id = i.digest_id AND t.slot = i.slot
   LEFT JOIN digest_deliveries d
@@ -146,9 +167,20 @@ const completionTypes: Record<CompletionField, string> = {
  * conflict clause is checked on the latest version of an existing record, so a completion that
  * may not overwrite it (see `DigestStore.complete`) writes nothing, and `recorded` tells the
  * bookkeeping which completions were accepted, and `runs` which slots enter the history.
+ *
+ * It commits without waiting for its WAL to reach the disk (`unflushed`): that flush took longer
+ * than the statement, and on a busy tick each post's own `posting` record, which must be flushed
+ * before its message goes out, queued behind the completions' flushes. The next flush carries it
+ * to disk, since the log is written in order: the database's own WAL writer flushes within a
+ * fraction of a second, and a post's `posting` record sooner. Only a crash of the database itself
+ * in between can lose it (and the run it records): the slot's record is then still `posting`,
+ * which is read as unconfirmed and never posted again, as when an instance dies between posting
+ * and recording the post. The `posting` record itself is flushed
+ * before its commit returns, as every other statement's is.
  */
 const completeManySql = `
-  WITH input AS (
+  WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+  input AS (
     SELECT * FROM unnest($1::text[], ${completionFields
       .map((field, i) => `$${i + 2}::${completionTypes[field]}[]`)
       .join(', ')})
@@ -190,7 +222,24 @@ const completeManySql = `
          WHERE x.digest_id = i.digest_id AND x.slot = i.slot AND x.status <> 'posting'))`,
     )}
   FROM input i
-  WHERE d.id = i.digest_id`;
+  WHERE d.id = i.digest_id AND (SELECT setting FROM unflushed) = 'off'`;
+
+/**
+ * Statements each post runs, prepared once per connection under these names: planning them took
+ * longer than running them, and a post's `posting` record is written while its post waits.
+ */
+const preparedNames = new Map([
+  [beginDeliveriesSql, 'digests_begin_deliveries'],
+  [completeManySql, 'digests_complete_many'],
+]);
+
+/** A query for `pg`: a prepared statement's name goes with its text. */
+function queryConfig(text: string, values: readonly SqlValue[]): pg.QueryConfig {
+  const name = preparedNames.get(text);
+  return name === undefined
+    ? { text, values: values as SqlValue[] }
+    : { name, text, values: values as SqlValue[] };
+}
 
 /**
  * The claim statement; exported for the test of its query plan. A digest of the columns that make
@@ -232,7 +281,7 @@ class PostgresExecutor implements SqlExecutor {
 
   query(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
     return answering(async () => {
-      const result = await this.#pool.query(sql, params as SqlValue[]);
+      const result = await this.#pool.query(queryConfig(sql, params));
       return result.rows as SqlRow[];
     }, this.#timeouts);
   }
@@ -251,8 +300,7 @@ class PostgresExecutor implements SqlExecutor {
     const run = async (text: string, values: readonly SqlValue[] = []) =>
       (
         await client.query({
-          text,
-          values: values as SqlValue[],
+          ...queryConfig(text, values),
           ...(answerMs === undefined ? {} : { query_timeout: answerMs }),
         })
       ).rows as SqlRow[];
