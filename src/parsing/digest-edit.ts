@@ -10,6 +10,9 @@
  * - A zone alone keeps the schedule's local times in the new zone.
  * - A new schedule keeps the window unless the edit gives one; `since the previous run` goes back
  *   to the default.
+ * - The same people in another order (the Edit form saved unchanged) keep the digest's filter, and
+ *   so its last ranking, which the next run's moves are told against.
+ * - A watch tells its creator alone in a DM: `canvas on` is refused, as at its creation.
  */
 import type {
   CronSchedule,
@@ -127,10 +130,12 @@ export function applyDigestEdit(
     | 'postWhen'
     | 'stakeholders'
     | 'orderBy'
+    | 'account'
   >,
   edit: DigestEdit,
   now: Date,
 ): EditedDigest {
+  if (edit.canvas === true && digest.account !== undefined) throw digestErrors.watchCanvas();
   const zone = edit.zone ?? digest.schedule.zone;
   let schedule = digest.schedule;
   let notes: readonly string[] = [];
@@ -165,18 +170,27 @@ export function applyDigestEdit(
     presentation: edit.presentation ?? digest.presentation,
     postWhen: edit.postWhen ?? digest.postWhen,
     ...(edit.canvas === undefined ? {} : { canvas: edit.canvas }),
-    stakeholders:
-      edit.stakeholders === undefined
-        ? digest.stakeholders
-        : edit.stakeholders === 'everyone'
-          ? undefined
-          : edit.stakeholders,
+    stakeholders: editedStakeholders(digest.stakeholders, edit.stakeholders),
     // A metric named alone ranks by it again, as the service does.
     orderBy: edit.orderBy ?? (edit.metric === undefined ? digest.orderBy : undefined),
     scheduleChanged:
       schedule.expression !== digest.schedule.expression || schedule.zone !== digest.schedule.zone,
     notes,
   };
+}
+
+function editedStakeholders(
+  before: StakeholderFilter | undefined,
+  edit: StakeholderFilter | 'everyone' | undefined,
+): StakeholderFilter | undefined {
+  if (edit === undefined) return before;
+  if (edit === 'everyone') return undefined;
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((name) => b.includes(name));
+  if (before !== undefined && same(before.include, edit.include)) {
+    if (same(before.exclude, edit.exclude)) return before;
+  }
+  return edit;
 }
 
 /** A new time or zone keeps a schedule's weeks (`every other monday`): its anchor week stays. */

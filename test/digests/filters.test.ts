@@ -84,6 +84,20 @@ describe('digest grammar: who the ranking keeps, by followers', () => {
     expect(back.metric).toBe('mentions');
   });
 
+  it('keeps the digest’s filter when the same people come back in another order', () => {
+    const stakeholders = { include: ['Patient Advocate', 'Doctor'], exclude: ['Org. Pharma'] };
+    const digest = {
+      ...digestInput(),
+      postWhen: 'always',
+      presentation: 'list',
+      stakeholders,
+    } as const;
+    const same = { include: ['Doctor', 'Patient Advocate'], exclude: ['Org. Pharma'] };
+    expect(applyDigestEdit(digest, { stakeholders: same }, now).stakeholders).toBe(stakeholders);
+    const fewer = { include: ['Doctor'], exclude: ['Org. Pharma'] };
+    expect(applyDigestEdit(digest, { stakeholders: fewer }, now).stakeholders).toEqual(fewer);
+  });
+
   it('counts who it keeps in the duplicate check', () => {
     const everyone = spec('digest #hcsm every monday at 9am');
     const existing = { ...everyone, id: 'AAAAAA' } as unknown as Digest;

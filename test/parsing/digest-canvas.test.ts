@@ -73,4 +73,20 @@ describe('parseDigestCommand (a channel canvas)', () => {
     );
     expect(edited).toMatchObject({ canvas, scheduleChanged: false });
   });
+
+  it('refuses turning on a canvas for a watch, as at its creation, and lets it be turned off', () => {
+    const watch = {
+      schedule: { kind: 'cron', expression: '0 * * * *', zone: 'UTC', cadence: 'hourly' },
+      window: { kind: 'since-previous-run' },
+      top: 10,
+      presentation: 'list',
+      postWhen: 'new',
+      account: 'DrFerreiraI',
+    } as const;
+    const on = parsed('digest edit 7K3M9Q canvas on');
+    const off = parsed('digest edit 7K3M9Q canvas off');
+    if (on.kind !== 'edit' || off.kind !== 'edit') throw new Error('not an edit');
+    expect(() => applyDigestEdit(watch, on.edit, now)).toThrow(/keeps no channel canvas/);
+    expect(applyDigestEdit(watch, off.edit, now)).toMatchObject({ canvas: false });
+  });
 });
