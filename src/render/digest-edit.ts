@@ -1,19 +1,23 @@
 /**
  * The Edit modal of a digest: its settings prefilled as words the digest grammar reads, and its
  * submission read back as one `digest edit <id> …` command, so the modal and the command agree
- * and the grammar's errors show under the input they concern.
+ * and the grammar's errors show under the input they concern. Who to keep is the exception: its
+ * selects hold the service's category names, which no grammar word names one by one (`orgs` is
+ * five), so they are read as a filter beside the command and saved by the same edit.
  */
 import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { ParseError } from '../errors.ts';
 import type { Digest, PostWhen, Presentation } from '../model/digest.ts';
 import { type Metric, metricNames } from '../model/metrics.ts';
+import { type StakeholderFilter, stakeholderCategoryNames } from '../model/stakeholders.ts';
 import { context } from './blocks.ts';
-import { digestNoun, digestSubject } from './digest-words.ts';
+import { digestNoun, digestSubject, isPersonal } from './digest-words.ts';
 import { cleanText, truncate } from './format.ts';
 import { type DigestEditInput, digestEditCallbackId, digestEditInputs } from './ids.ts';
 import { checked } from './limits.ts';
 import { metricName } from './metric-words.ts';
 import { schedulePhrase } from './schedule.ts';
+import { categoryWords } from './stakeholder-mix.ts';
 
 /** The Edit modal's words for a window, which the grammar reads back. */
 function windowPhrase(digest: Pick<Digest, 'window'>): string {
@@ -90,9 +94,97 @@ export function renderDigestEditModal(digest: Digest, privateMetadata: string): 
       ),
       select('posts', 'Posts', posts, digest.postWhen),
       select('shown', 'Shown as', shown, digest.presentation),
+      ...whoSelects(digest),
+      ...(keepsCanvasChoice(digest) ? [canvasToggle(digest)] : []),
     ],
   };
   return checked(view, 'view');
+}
+
+/**
+ * Slack's limits on a multi-select's options: beyond them `views.open` fails, so the option a
+ * digest's filter cannot fit is left out of the choice rather than the modal not opening.
+ */
+const selectLimits = { options: 100, text: 75, value: 150 } as const;
+
+/**
+ * The service's categories, then any other name the digest keeps or leaves out (`Spam`, from `no
+ * bots`), so its filter is prefilled whole and saving the modal unchanged keeps it.
+ */
+function whoChoices(digest: Pick<Digest, 'stakeholders'>): PlainTextOption[] {
+  const chosen = [...(digest.stakeholders?.include ?? []), ...(digest.stakeholders?.exclude ?? [])];
+  const names = [...new Set<string>([...stakeholderCategoryNames, ...chosen])].filter(
+    (name) => name.length > 0 && name.length <= selectLimits.value,
+  );
+  return names
+    .slice(0, selectLimits.options)
+    .map((name) => option(name, truncate(categoryWords(name, 2), selectLimits.text)));
+}
+
+/** Only and Leave out, as in the lookup modal, prefilled with the digest's filter. */
+function whoSelects(digest: Pick<Digest, 'stakeholders'>): InputBlock[] {
+  const options = whoChoices(digest);
+  const multi = (which: 'who' | 'without', label: string, hint: string, names: readonly string[]) =>
+    optionalInput(
+      which,
+      label,
+      (actionId) => {
+        const initial = options.filter((each) => names.includes(each.value ?? ''));
+        return {
+          type: 'multi_static_select',
+          action_id: actionId,
+          placeholder: { type: 'plain_text', text: 'Everyone' },
+          options,
+          ...(initial.length === 0 ? {} : { initial_options: initial }),
+        };
+      },
+      hint,
+    );
+  return [
+    multi(
+      'who',
+      'Only',
+      'Keep only these people, among the top 500. Empty: everyone.',
+      digest.stakeholders?.include ?? [],
+    ),
+    multi(
+      'without',
+      'Leave out',
+      'Drop these people, among the top 500.',
+      digest.stakeholders?.exclude ?? [],
+    ),
+  ];
+}
+
+/** A watch tells its creator alone, and a DM has no channel canvas: neither is offered one. */
+function keepsCanvasChoice(digest: Pick<Digest, 'account' | 'channelId'>): boolean {
+  return digest.account === undefined && !isPersonal(digest);
+}
+
+const canvasOn = 'on';
+
+function canvasToggle(digest: Pick<Digest, 'canvas'>): InputBlock {
+  const keep: PlainTextOption = option(canvasOn, 'Keep a canvas in the channel');
+  keep.description = {
+    type: 'plain_text',
+    text: 'Rewritten after each post. Off: the canvas stays as it was last written.',
+  };
+  return optionalInput('canvas', 'Canvas', (actionId) => ({
+    type: 'checkboxes',
+    action_id: actionId,
+    options: [keep],
+    ...(digest.canvas?.enabled === true ? { initial_options: [keep] } : {}),
+  }));
+}
+
+/** An input that may be left empty (a select of several, a checkbox). */
+function optionalInput(
+  which: Extract<DigestEditInput, 'who' | 'without' | 'canvas'>,
+  label: string,
+  element: (actionId: string) => InputBlock['element'],
+  hint?: string,
+): InputBlock {
+  return { ...input(which, label, element, hint), optional: true };
 }
 
 /** An input of the modal, under its label, around the element made for its action id. */
@@ -165,7 +257,8 @@ export type DigestEditState = Readonly<
 
 /**
  * The submission as one command of the digest grammar: `digest edit <id> <schedule> <window> top
- * N in <zone> by <metric> <posts> with <shown>`.
+ * N in <zone> by <metric> <posts> with <shown> canvas on|off` (the canvas only when the modal
+ * offered it).
  */
 export function editTextFromModal(id: string, state: DigestEditState): string {
   const read = (input: DigestEditInput): string => {
@@ -176,6 +269,9 @@ export function editTextFromModal(id: string, state: DigestEditState): string {
   const metric = read('metric') as Metric | typeof metricDefault | typeof followersChoice | '';
   const posts = postsChoices.find(([value]) => value === read('posts'))?.[2];
   const shown = read('shown');
+  const { blockId, actionId } = digestEditInputs.canvas;
+  const canvas = state[blockId]?.[actionId];
+  const kept = (canvas?.selected_options ?? []).some((each) => each.value === canvasOn);
   return [
     `digest edit ${id}`,
     read('schedule'),
@@ -185,9 +281,48 @@ export function editTextFromModal(id: string, state: DigestEditState): string {
     metric && `by ${metric}`,
     posts ?? '',
     shown && `with ${shown}`,
+    canvas === undefined ? '' : kept ? 'canvas on' : 'canvas off',
   ]
     .filter((part) => part.length > 0)
     .join(' ');
+}
+
+/**
+ * Who to keep as the modal says: its filter, `everyone` when both selects are empty, undefined
+ * when the submission has neither (a modal opened before they existed), which keeps the digest's.
+ */
+export function stakeholdersFromModal(
+  state: DigestEditState,
+): StakeholderFilter | 'everyone' | undefined {
+  const names = (which: 'who' | 'without'): string[] | undefined => {
+    const { blockId, actionId } = digestEditInputs[which];
+    const value = state[blockId]?.[actionId];
+    if (value === undefined) return undefined;
+    const chosen = (value.selected_options ?? []).map((each) => each.value ?? '');
+    return [...new Set(chosen.filter((name) => name.length > 0))];
+  };
+  const include = names('who');
+  const exclude = names('without');
+  if (include === undefined && exclude === undefined) return undefined;
+  if ((include ?? []).length === 0 && (exclude ?? []).length === 0) return 'everyone';
+  return { include: include ?? [], exclude: exclude ?? [] };
+}
+
+/**
+ * People both kept and left out would keep no one of them: the modal stays open with the
+ * names under Leave out; undefined when the filter can run.
+ */
+export function stakeholderModalErrors(
+  filter: StakeholderFilter | 'everyone' | undefined,
+): Record<string, string> | undefined {
+  if (filter === undefined || filter === 'everyone') return undefined;
+  const both = filter.include.filter((name) => filter.exclude.includes(name));
+  if (both.length === 0) return undefined;
+  const words = both.map((name) => categoryWords(name, 2));
+  const listed =
+    words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  const message = `${listed} cannot be both kept and left out: take ${both.length === 1 ? 'it' : 'them'} out of Only or out of Leave out.`;
+  return { [digestEditInputs.without.blockId]: truncate(cleanText(message), 300) };
 }
 
 /**

@@ -107,6 +107,9 @@ export const digestEditInputs = {
   metric: { blockId: 'digest_edit_metric', actionId: 'metric' },
   posts: { blockId: 'digest_edit_posts', actionId: 'posts' },
   shown: { blockId: 'digest_edit_shown', actionId: 'shown' },
+  who: { blockId: 'digest_edit_who', actionId: 'who' },
+  without: { blockId: 'digest_edit_without', actionId: 'without' },
+  canvas: { blockId: 'digest_edit_canvas', actionId: 'canvas' },
 } as const;
 
 export type DigestEditInput = keyof typeof digestEditInputs;

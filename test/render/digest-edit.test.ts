@@ -6,7 +6,10 @@ import {
   type DigestEditState,
   editTextFromModal,
   renderDigestEditModal,
+  stakeholderModalErrors,
+  stakeholdersFromModal,
 } from '../../src/render/digest-edit.ts';
+import { digestEditInputs } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
 import { schedulePhrase } from '../../src/render/schedule.ts';
 import { digest, now } from './helpers.ts';
@@ -20,11 +23,13 @@ function untouched(view: ReturnType<typeof renderDigestEditModal>): DigestEditSt
       action_id: string;
       initial_value?: string;
       initial_option?: { value: string };
+      initial_options?: { value: string }[];
     };
     state[block.block_id] = {
       [element.action_id]: {
         value: element.initial_value ?? null,
         selected_option: element.initial_option ?? null,
+        selected_options: element.initial_options ?? [],
       },
     };
   }
@@ -90,14 +95,34 @@ describe('renderDigestEditModal', () => {
         anchor: '2026-11-30',
       },
     },
+    {
+      stakeholders: {
+        include: ['Patient Advocate', 'Doctor'],
+        exclude: ['Org. Pharma', 'Org. Provider', 'Spam'],
+      },
+      canvas: { enabled: true, told: [] },
+    },
+    {
+      stakeholders: { include: [], exclude: ['Org. Pharma'] },
+      canvas: { enabled: false, told: [] },
+    },
+    { account: 'DrFerreiraI', postWhen: 'new', channelId: 'D0DM1' },
   ])('is prefilled so that saving it unchanged changes nothing (%j)', (overrides) => {
     const current = digest(overrides);
     const view = renderDigestEditModal(current, '{"id":"7K3M9Q"}');
     expect(checkBlockKitLimits(view, 'view')).toEqual([]);
-    const text = editTextFromModal(current.id, untouched(view));
+    const state = untouched(view);
+    const text = editTextFromModal(current.id, state);
     const parsed = parseDigestCommand(text, { now, zone: 'UTC' });
     if (parsed instanceof Error || parsed.kind !== 'edit') throw new Error(`${text}: ${parsed}`);
-    expect(applyDigestEdit(current, parsed.edit, now)).toMatchObject({
+    const stakeholders = stakeholdersFromModal(state);
+    expect(stakeholderModalErrors(stakeholders)).toBeUndefined();
+    const edit = stakeholders === undefined ? parsed.edit : { ...parsed.edit, stakeholders };
+    const edited = applyDigestEdit(current, edit, now);
+    // The same filter object: the store keeps the last ranking only for an unchanged filter.
+    expect(edited.stakeholders).toBe(current.stakeholders);
+    expect(edited.canvas ?? false).toBe(current.canvas?.enabled ?? false);
+    expect(edited).toMatchObject({
       schedule: current.schedule,
       window: current.window,
       top: current.top,
@@ -108,5 +133,109 @@ describe('renderDigestEditModal', () => {
       orderBy: current.orderBy,
       scheduleChanged: false,
     });
+  });
+});
+
+/** The input block of the modal whose block id is `which`'s. */
+function inputOf(
+  view: ReturnType<typeof renderDigestEditModal>,
+  which: keyof typeof digestEditInputs,
+) {
+  return view.blocks.find((block) => block.block_id === digestEditInputs[which].blockId) as
+    | { optional?: boolean; label: { text: string }; element: Record<string, unknown> }
+    | undefined;
+}
+
+const values = (options: unknown): string[] =>
+  ((options ?? []) as { value: string }[]).map((each) => each.value);
+
+describe('the Edit modal’s people and canvas', () => {
+  it('offers Only and Leave out as the lookup modal does, prefilled with the digest’s filter', () => {
+    const view = renderDigestEditModal(
+      digest({ stakeholders: { include: ['Doctor', 'HCP'], exclude: ['Org. Pharma', 'Spam'] } }),
+      '{}',
+    );
+    const only = inputOf(view, 'who');
+    const leaveOut = inputOf(view, 'without');
+    expect(only).toMatchObject({ optional: true, label: { text: 'Only' } });
+    expect(leaveOut).toMatchObject({ optional: true, label: { text: 'Leave out' } });
+    expect(only?.element.type).toBe('multi_static_select');
+    expect(values(only?.element.initial_options)).toEqual(['Doctor', 'HCP']);
+    expect(values(leaveOut?.element.initial_options)).toEqual(['Org. Pharma', 'Spam']);
+    // Every category of the service, then the filter's own names (`no bots`).
+    expect(values(only?.element.options)).toHaveLength(12);
+    expect(values(only?.element.options).at(-1)).toBe('Spam');
+    expect(JSON.stringify(only?.element.options)).toContain('"text":"Pharma orgs"');
+  });
+
+  it('starts with everyone, and saves both selects emptied as everyone', () => {
+    const view = renderDigestEditModal(digest(), '{}');
+    expect(inputOf(view, 'who')?.element.initial_options).toBeUndefined();
+    expect(inputOf(view, 'without')?.element.initial_options).toBeUndefined();
+    expect(stakeholdersFromModal(untouched(view))).toBe('everyone');
+  });
+
+  it('keeps the digest’s filter when the submission has no such selects (a modal opened before)', () => {
+    expect(stakeholdersFromModal({})).toBeUndefined();
+  });
+
+  it('stays within Slack’s limits on options however many names a filter holds', () => {
+    const names = ['x'.repeat(120), ...Array.from({ length: 128 }, (_, i) => `C${i}`)];
+    const view = renderDigestEditModal(
+      digest({ stakeholders: { include: names, exclude: ['y'.repeat(151)] } }),
+      '{}',
+    );
+    expect(checkBlockKitLimits(view, 'view')).toEqual([]);
+    for (const which of ['who', 'without'] as const) {
+      const options = inputOf(view, which)?.element.options as {
+        text: { text: string };
+        value: string;
+      }[];
+      expect(options).toHaveLength(100);
+      expect(options.map((each) => each.value)).not.toContain('y'.repeat(151));
+      expect(options.find((each) => each.value === 'x'.repeat(120))?.text.text).toHaveLength(75);
+      expect(Math.max(...options.map((each) => each.text.text.length))).toBeLessThanOrEqual(75);
+      expect(Math.max(...options.map((each) => each.value.length))).toBeLessThanOrEqual(150);
+    }
+  });
+
+  it('refuses people both kept and left out, under Leave out', () => {
+    expect(
+      stakeholderModalErrors({ include: ['Doctor', 'HCP'], exclude: ['HCP', 'Doctor'] }),
+    ).toEqual({
+      digest_edit_without:
+        'Doctors and HCPs cannot be both kept and left out: take them out of Only or out of Leave out.',
+    });
+  });
+
+  it.each([
+    [true, 'canvas on'],
+    [false, 'canvas off'],
+  ])(
+    'offers a channel digest its canvas, prefilled on=%s, and saves it as %j',
+    (enabled, words) => {
+      const view = renderDigestEditModal(digest({ canvas: { enabled, told: [] } }), '{}');
+      const toggle = inputOf(view, 'canvas');
+      expect(toggle).toMatchObject({ optional: true, element: { type: 'checkboxes' } });
+      expect(values(toggle?.element.initial_options)).toEqual(enabled ? ['on'] : []);
+      expect(editTextFromModal('7K3M9Q', untouched(view))).toMatch(new RegExp(`${words}$`));
+    },
+  );
+
+  it('saves the canvas turned on and off by its checkbox', () => {
+    const { blockId, actionId } = digestEditInputs.canvas;
+    const on = { [blockId]: { [actionId]: { selected_options: [{ value: 'on' }] } } };
+    const off = { [blockId]: { [actionId]: { selected_options: [] } } };
+    expect(editTextFromModal('7K3M9Q', on)).toBe('digest edit 7K3M9Q canvas on');
+    expect(editTextFromModal('7K3M9Q', off)).toBe('digest edit 7K3M9Q canvas off');
+  });
+
+  it.each<[string, Partial<Digest>]>([
+    ['a watch', { account: 'DrFerreiraI', postWhen: 'new' }],
+    ['a digest in a DM', { channelId: 'D0DM1' }],
+  ])('offers no canvas to %s', (_, overrides) => {
+    const view = renderDigestEditModal(digest(overrides), '{}');
+    expect(inputOf(view, 'canvas')).toBeUndefined();
+    expect(editTextFromModal('7K3M9Q', untouched(view))).not.toContain('canvas');
   });
 });

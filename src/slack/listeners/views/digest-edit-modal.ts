@@ -1,5 +1,6 @@
 /**
- * The Edit modal's submission: read as one `digest edit <id> …` command. A mistake stays in the
+ * The Edit modal's submission: read as one `digest edit <id> …` command, plus who to keep, and
+ * saved by the manager's edit as the command is, so the same checks apply. A mistake stays in the
  * modal under the input it concerns; a saved edit closes it, then the confirmation (next three
  * runs and their windows) replaces nothing and goes where the button was pressed: the channel
  * list's response_url, or the person's DM from the Home tab, which is published again.
@@ -15,6 +16,8 @@ import {
   type DigestEditState,
   editModalErrors,
   editTextFromModal,
+  stakeholderModalErrors,
+  stakeholdersFromModal,
 } from '../../../render/digest-edit.ts';
 import { renderDigestList } from '../../../render/digest-management.ts';
 import { renderError } from '../../../render/errors.ts';
@@ -50,10 +53,17 @@ export function digestEditSubmit(deps: SlackDeps) {
       await ack({ response_action: 'errors', errors: editModalErrors(error, state) });
       return;
     }
+    const stakeholders = stakeholdersFromModal(state);
+    const conflict = stakeholderModalErrors(stakeholders);
+    if (conflict !== undefined) {
+      await ack({ response_action: 'errors', errors: conflict });
+      return;
+    }
+    const edit = stakeholders === undefined ? parsed.edit : { ...parsed.edit, stakeholders };
     const access = slackDigestAccess(client, deps.admins, undefined, logger);
     let edited: CreatedDigest;
     try {
-      edited = await manager.edit({ teamId, userId }, origin.id, parsed.edit, access);
+      edited = await manager.edit({ teamId, userId }, origin.id, edit, access);
     } catch (error) {
       logDigestFailure(logger, error, 'digest edit from the modal failed');
       if (error instanceof ParseError) {
