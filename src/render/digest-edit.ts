@@ -156,9 +156,15 @@ function whoSelects(digest: Pick<Digest, 'stakeholders'>): InputBlock[] {
   ];
 }
 
-/** A watch tells its creator alone, and a DM has no channel canvas: neither is offered one. */
-function keepsCanvasChoice(digest: Pick<Digest, 'account' | 'channelId'>): boolean {
-  return digest.account === undefined && !isPersonal(digest);
+/**
+ * A DM has no channel canvas and a watch is about who comes and goes, not a standing report:
+ * neither is offered one, unless it keeps one already, which can then be turned off.
+ */
+function keepsCanvasChoice(
+  digest: Pick<Digest, 'account' | 'channelId' | 'postWhen' | 'canvas'>,
+): boolean {
+  if (isPersonal(digest) || digest.account !== undefined) return false;
+  return digestNoun(digest) === 'Digest' || digest.canvas?.enabled === true;
 }
 
 const canvasOn = 'on';

@@ -167,8 +167,14 @@ describe('the Edit button and modal', () => {
     };
   }
 
-  /** The submitted modal, with `changes` typed over what it was prefilled with. */
-  function submitted(view: Record<string, unknown>, changes: Partial<Record<string, string>>) {
+  /**
+   * The submitted modal, with `changes` typed over what it was prefilled with: a text or a
+   * select's value, or the values chosen in a multi-select or the checkboxes.
+   */
+  function submitted(
+    view: Record<string, unknown>,
+    changes: Partial<Record<string, string | readonly string[]>>,
+  ) {
     const values: Record<string, Record<string, Record<string, unknown>>> = {};
     for (const block of view.blocks as {
       type: string;
@@ -178,6 +184,7 @@ describe('the Edit button and modal', () => {
         type: string;
         initial_value?: string;
         initial_option?: unknown;
+        initial_options?: unknown[];
       };
     }[]) {
       if (block.type !== 'input' || block.block_id === undefined || block.element === undefined) {
@@ -185,9 +192,16 @@ describe('the Edit button and modal', () => {
       }
       const { action_id: actionId, type } = block.element;
       const change = changes[actionId];
+      const several = type === 'multi_static_select' || type === 'checkboxes';
       values[block.block_id] = {
-        [actionId]:
-          type === 'static_select'
+        [actionId]: several
+          ? {
+              type,
+              selected_options: Array.isArray(change)
+                ? change.map((value) => ({ value }))
+                : (block.element.initial_options ?? []),
+            }
+          : type === 'static_select'
             ? {
                 type,
                 selected_option:
@@ -255,6 +269,80 @@ describe('the Edit button and modal', () => {
       errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
     });
     expect((await store.get(digest.id))?.schedule.expression).toBe('0 9 * * 1');
+  });
+
+  const initialValues = (view: Record<string, unknown>, blockId: string): string[] | undefined => {
+    const block = (view.blocks as { block_id?: string; element?: Record<string, unknown> }[]).find(
+      (each) => each.block_id === blockId,
+    );
+    if (block === undefined) return undefined;
+    return ((block.element?.initial_options ?? []) as { value: string }[]).map((o) => o.value);
+  };
+
+  it('prefills who the digest keeps and its canvas, and saves them as `digest edit` does', async () => {
+    const digest = await created('digest #hcsm every monday at 9am only doctors no pharma canvas');
+    const view = await openEditor(digest);
+    expect(initialValues(view, 'digest_edit_who')).toEqual(['Doctor']);
+    expect(initialValues(view, 'digest_edit_without')).toEqual(['Org. Pharma']);
+    expect(initialValues(view, 'digest_edit_canvas')).toEqual(['on']);
+
+    const unchanged = await harness.send(submitted(view, {}));
+    expect(unchanged.text).toBe('');
+    expect(await store.get(digest.id)).toMatchObject({
+      stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
+      canvas: { enabled: true },
+    });
+
+    const changed = await harness.send(
+      submitted(view, { who: ['Patient Advocate', 'Caregiver'], without: [], canvas: [] }),
+    );
+    expect(changed.text).toBe('');
+    const turnedOff = (await store.get(digest.id)) as Digest;
+    expect(turnedOff.stakeholders).toEqual({
+      include: ['Patient Advocate', 'Caregiver'],
+      exclude: [],
+    });
+    expect(turnedOff.canvas?.enabled ?? false).toBe(false);
+
+    const everyone = await harness.send(submitted(view, { who: [], without: [], canvas: ['on'] }));
+    expect(everyone.text).toBe('');
+    const saved = (await store.get(digest.id)) as Digest;
+    expect(saved.stakeholders).toBeUndefined();
+    expect(saved.canvas?.enabled).toBe(true);
+  });
+
+  it('keeps the modal open when the same people are both kept and left out', async () => {
+    const digest = await created('digest #hcsm every monday at 9am doctors');
+    const view = await openEditor(digest);
+    const ack = await harness.send(
+      submitted(view, {
+        who: ['Doctor', 'HCP'],
+        without: ['HCP'],
+        schedule: 'every friday at 5pm',
+      }),
+    );
+    expect(ack.json).toMatchObject({
+      response_action: 'errors',
+      errors: {
+        digest_edit_without:
+          'HCPs cannot be both kept and left out: take it out of Only or out of Leave out.',
+      },
+    });
+    expect(await store.get(digest.id)).toMatchObject({
+      schedule: { expression: '0 9 * * 1' },
+      stakeholders: { include: ['Doctor'], exclude: [] },
+    });
+  });
+
+  it('offers a watch no canvas, and still saves who it keeps', async () => {
+    const watch = await created('watch #hcsm top 10');
+    const view = await openEditor(watch);
+    expect(initialValues(view, 'digest_edit_canvas')).toBeUndefined();
+    const ack = await harness.send(submitted(view, { without: ['Org. Pharma'] }));
+    expect(ack.text).toBe('');
+    const saved = (await store.get(watch.id)) as Digest;
+    expect(saved.stakeholders).toEqual({ include: [], exclude: ['Org. Pharma'] });
+    expect(saved.canvas?.enabled ?? false).toBe(false);
   });
 
   it('does not open the modal for someone who may not change the digest', async () => {

@@ -76,7 +76,7 @@ describe('parseDigestCommand (a channel canvas)', () => {
 
   it('refuses turning on a canvas for a watch, as at its creation, and lets it be turned off', () => {
     const watch = {
-      schedule: { kind: 'cron', expression: '0 * * * *', zone: 'UTC', cadence: 'hourly' },
+      schedule: { kind: 'cron', expression: '0 * * * *', zone: 'UTC', cadence: 'custom' },
       window: { kind: 'since-previous-run' },
       top: 10,
       presentation: 'list',

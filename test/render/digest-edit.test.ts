@@ -222,6 +222,14 @@ describe('the Edit modal’s people and canvas', () => {
     },
   );
 
+  it('offers a watch that keeps a canvas the way to turn it off', () => {
+    const view = renderDigestEditModal(
+      digest({ postWhen: 'new', canvas: { enabled: true, told: [] } }),
+      '{}',
+    );
+    expect(values(inputOf(view, 'canvas')?.element.initial_options)).toEqual(['on']);
+  });
+
   it('saves the canvas turned on and off by its checkbox', () => {
     const { blockId, actionId } = digestEditInputs.canvas;
     const on = { [blockId]: { [actionId]: { selected_options: [{ value: 'on' }] } } };
@@ -231,7 +239,8 @@ describe('the Edit modal’s people and canvas', () => {
   });
 
   it.each<[string, Partial<Digest>]>([
-    ['a watch', { account: 'DrFerreiraI', postWhen: 'new' }],
+    ['a watch', { postWhen: 'new' }],
+    ['a watch of one account', { account: 'DrFerreiraI', postWhen: 'new' }],
     ['a digest in a DM', { channelId: 'D0DM1' }],
   ])('offers no canvas to %s', (_, overrides) => {
     const view = renderDigestEditModal(digest(overrides), '{}');
