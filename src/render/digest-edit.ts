@@ -333,10 +333,15 @@ export function stakeholderModalErrors(
 
 /**
  * The grammar's complaint about a submission, under the input whose text holds the fragment it
- * quotes (the schedule's when none does), for a `response_action: 'errors'` answer.
+ * quotes (the canvas checkbox for a canvas refused; the schedule's when none does), for a
+ * `response_action: 'errors'` answer.
  */
 export function editModalErrors(error: ParseError, state: DigestEditState): Record<string, string> {
   const fragment = (error.fragment ?? '').toLowerCase();
+  const canvas = digestEditInputs.canvas.blockId;
+  if (fragment === 'canvas' && state[canvas] !== undefined) {
+    return { [canvas]: truncate(cleanText(error.message), 300) };
+  }
   const typed: DigestEditInput[] = ['window', 'top', 'zone', 'schedule'];
   const input =
     (fragment === ''

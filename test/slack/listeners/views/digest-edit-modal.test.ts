@@ -26,7 +26,10 @@ const channelId = 'C0CHANNEL1';
 type Values = Record<string, Record<string, Record<string, unknown>>>;
 
 /** The modal's `state.values` as Slack sends them: what it was prefilled with, `changes` typed over. */
-function typedOver(digest: Digest, changes: Partial<Record<string, string>>): Values {
+function typedOver(
+  digest: Digest,
+  changes: Partial<Record<string, string | readonly string[]>>,
+): Values {
   const values: Values = {};
   for (const block of renderDigestEditModal(digest, '').blocks) {
     if (block.type !== 'input') continue;
@@ -35,11 +38,19 @@ function typedOver(digest: Digest, changes: Partial<Record<string, string>>): Va
       type: string;
       initial_value?: string;
       initial_option?: unknown;
+      initial_options?: unknown[];
     };
     const change = changes[element.action_id];
+    const several = element.type === 'multi_static_select' || element.type === 'checkboxes';
     values[block.block_id as string] = {
-      [element.action_id]:
-        element.type === 'static_select'
+      [element.action_id]: several
+        ? {
+            type: element.type,
+            selected_options: Array.isArray(change)
+              ? change.map((value) => ({ value }))
+              : (element.initial_options ?? []),
+          }
+        : element.type === 'static_select'
           ? {
               type: element.type,
               selected_option: change === undefined ? element.initial_option : { value: change },
@@ -54,7 +65,7 @@ function typedOver(digest: Digest, changes: Partial<Record<string, string>>): Va
 async function save(
   w: ListenerWorld,
   digest: Digest,
-  changes: Partial<Record<string, string>>,
+  changes: Partial<Record<string, string | readonly string[]>>,
   origin: EditOrigin | string = { id: digest.id },
 ) {
   const args = viewArgs(w, {
@@ -121,6 +132,58 @@ describe('digestEditSubmit', () => {
     });
     expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
     expect(w.slack.calls).toEqual([]);
+  });
+
+  it('saves who to keep and the canvas with the rest of the edit', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    const args = await save(w, digest, {
+      who: ['Doctor'],
+      without: ['Spam'],
+      canvas: ['on'],
+      top: '7',
+    });
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith();
+    expect(await w.deps.digests.store.get(digest.id)).toMatchObject({
+      top: 7,
+      stakeholders: { include: ['Doctor'], exclude: ['Spam'] },
+      canvas: { enabled: true },
+    });
+  });
+
+  it('keeps the modal open, saving nothing, when people are both kept and left out', async () => {
+    const w = world();
+    const digest = await storedDigest(w);
+    const args = await save(w, digest, { who: ['Doctor'], without: ['Doctor'], top: '7' });
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith({
+      response_action: 'errors',
+      errors: {
+        digest_edit_without:
+          'Doctors cannot be both kept and left out: take it out of Only or out of Leave out.',
+      },
+    });
+    expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
+    expect(w.slack.calls).toEqual([]);
+  });
+
+  it('puts a canvas refused to a watch of one account under the canvas checkbox', async () => {
+    const w = world();
+    const digest = await storedDigest(w, { postWhen: 'new', account: 'DrFerreiraI' });
+    // A checkbox ticked in a modal opened before the digest could keep no canvas.
+    const args = viewArgs(w, {
+      callbackId: digestEditCallbackId,
+      values: {
+        digest_edit_top: { top: { type: 'plain_text_input', value: '10' } },
+        digest_edit_canvas: { canvas: { type: 'checkboxes', selected_options: [{ value: 'on' }] } },
+      },
+      privateMetadata: encodeEditOrigin({ id: digest.id }),
+    });
+    await digestEditSubmit(w.deps)(args);
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith({
+      response_action: 'errors',
+      errors: { digest_edit_canvas: expect.stringContaining('keeps no channel canvas') },
+    });
+    expect((await w.deps.digests.store.get(digest.id))?.canvas?.enabled ?? false).toBe(false);
   });
 
   it('closes the modal and says why when the person may not change the digest', async () => {
