@@ -14,8 +14,8 @@ import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server
 
 const concurrentLookups = 1_000;
 const warmUpCalls = 300;
-const rounds = 10;
-const callsPerRound = 200;
+const rounds = 20;
+const callsPerRound = 100;
 const overheadTarget = 1.2;
 const agentOptions = {
   connectTimeout: 10_000,
@@ -122,8 +122,19 @@ async function timePerCall(calls: number, call: () => Promise<unknown>): Promise
   return performance.now() - started;
 }
 
-/** Client and raw undici calls to the same target, interleaved in rounds, mean ms per call. */
-async function overhead(target: { url: string }): Promise<{ clientMs: number; rawMs: number }> {
+interface Overhead {
+  readonly clientMs: number;
+  readonly rawMs: number;
+  /** The median of the rounds' client / raw ratios. */
+  readonly ratio: number;
+}
+
+/**
+ * Client and raw undici calls to the same target, interleaved in rounds: mean ms per call, and the
+ * median of each round's ratio, which a burst of the machine's other work in one round cannot
+ * move as it moves the means.
+ */
+async function overhead(target: { url: string }): Promise<Overhead> {
   const client = newClient(target, 0);
   const agent = new Agent(agentOptions);
   const token = await fetchToken(target, agent);
@@ -144,20 +155,28 @@ async function overhead(target: { url: string }): Promise<{ clientMs: number; ra
   await timePerCall(warmUpCalls, raw);
   let clientTotal = 0;
   let rawTotal = 0;
+  const ratios: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     // Alternate which side goes first so drift within a round favours neither.
+    let clientMs: number;
+    let rawMs: number;
     if (round % 2 === 0) {
-      clientTotal += await timePerCall(callsPerRound, viaClient);
-      rawTotal += await timePerCall(callsPerRound, raw);
+      clientMs = await timePerCall(callsPerRound, viaClient);
+      rawMs = await timePerCall(callsPerRound, raw);
     } else {
-      rawTotal += await timePerCall(callsPerRound, raw);
-      clientTotal += await timePerCall(callsPerRound, viaClient);
+      rawMs = await timePerCall(callsPerRound, raw);
+      clientMs = await timePerCall(callsPerRound, viaClient);
     }
+    clientTotal += clientMs;
+    rawTotal += rawMs;
+    ratios.push(clientMs / rawMs);
   }
   await client.close();
   await agent.close();
   const calls = rounds * callsPerRound;
-  return { clientMs: clientTotal / calls, rawMs: rawTotal / calls };
+  const sorted = ratios.sort((a, b) => a - b);
+  const ratio = ((sorted[(rounds - 1) >> 1] ?? 0) + (sorted[rounds >> 1] ?? 0)) / 2;
+  return { clientMs: clientTotal / calls, rawMs: rawTotal / calls, ratio };
 }
 
 export async function run(): Promise<void> {
@@ -187,7 +206,7 @@ export async function run(): Promise<void> {
   }
 }
 
-function printOverhead(target: string, { clientMs, rawMs }: { clientMs: number; rawMs: number }) {
+function printOverhead(target: string, { clientMs, rawMs, ratio }: Overhead) {
   const calls = rounds * callsPerRound;
   console.log(
     line(
@@ -204,6 +223,17 @@ function printOverhead(target: string, { clientMs, rawMs }: { clientMs: number; 
     ),
   );
   console.log(
-    line(`${target}: client / raw`, `${(clientMs / rawMs).toFixed(2)}x`, `<= ${overheadTarget}x`),
+    line(
+      `${target}: client / raw, of the means`,
+      `${(clientMs / rawMs).toFixed(2)}x`,
+      'see median',
+    ),
+  );
+  console.log(
+    line(
+      `${target}: client / raw, median of ${rounds} rounds`,
+      `${ratio.toFixed(2)}x`,
+      `<= ${overheadTarget}x`,
+    ),
   );
 }
