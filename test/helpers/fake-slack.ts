@@ -1,4 +1,12 @@
+import {
+  assistantThreadsAnswer,
+  chunkRefusal,
+  FakeSessions,
+  fakeStreamLimits,
+} from './fake-agent-threads.ts';
 import { botId, botUserId, teamId } from './payloads.ts';
+
+export { fakeStreamLimits };
 
 export interface SlackCall {
   readonly kind: 'api' | 'response_url' | 'upload';
@@ -32,9 +40,6 @@ export interface FakeStream {
   /** The blocks chat.stopStream added. */
   blocks: unknown[] | undefined;
 }
-
-/** Slack's documented limits for streamed messages. */
-export const fakeStreamLimits = { markdown: 12_000, taskText: 256, blocksAtStop: 50 } as const;
 
 type Handler = (
   args: Record<string, unknown>,
@@ -81,6 +86,8 @@ export class FakeSlack {
   refuseStreaming: 'method_not_supported_for_channel_type' | 'not_allowed' | undefined;
   /** Streamed messages by ts, in the order they started. */
   readonly streams = new Map<string, FakeStream>();
+  /** Agent sessions by thread (agents.sessions.*, chat.stopStream's `session_status`). */
+  readonly sessions = new FakeSessions();
   /**
    * chat.update of a message whose ts is here answers `ok: false` with its error, as Slack does
    * for `edit_window_closed` (a workspace that limits edits) and `message_not_found` (deleted).
@@ -383,7 +390,7 @@ export class FakeSlack {
   /**
    * chat.startStream, appendStream and stopStream as Slack documents them: a thread reply that
    * grows, markdown up to 12,000 characters a call, task text up to 256, at most 50 blocks at
-   * stop, nothing after stop, and recipients required outside DMs.
+   * stop, nothing after stop, recipients required outside DMs, and a known `session_status`.
    */
   #stream(method: string, args: Record<string, unknown>): Record<string, unknown> {
     const markdown = args.markdown_text;
@@ -428,6 +435,8 @@ export class FakeSlack {
       ) {
         return { ok: false, error: 'invalid_blocks' };
       }
+      const status = this.sessions.stopStatus(channel, stream.threadTs, args.session_status);
+      if (status !== undefined) return { ok: false, error: status };
       stream.stopped = true;
       stream.blocks = blocks as unknown[] | undefined;
     }
@@ -507,6 +516,9 @@ export class FakeSlack {
       case 'assistant.threads.setTitle':
       case 'assistant.threads.setSuggestedPrompts':
         return assistantThreadsAnswer(method, args);
+      case 'agents.sessions.setStatus':
+      case 'agents.sessions.rename':
+        return this.sessions.answer(method, args);
       case 'views.publish':
       case 'views.open':
         return { ok: true, view: { id: 'V0VIEW0001', ...(args.view as object) } };
@@ -532,47 +544,6 @@ export class FakeSlack {
         return { ok: false, error: 'unknown_method' };
     }
   }
-}
-
-/**
- * The assistant.threads methods: a channel and, except for prompts, a thread are required; at most
- * four prompts.
- */
-function assistantThreadsAnswer(
-  method: string,
-  args: Record<string, unknown>,
-): Record<string, unknown> {
-  if (typeof args.channel_id !== 'string') return { ok: false, error: 'channel_not_found' };
-  const promptsOnly = method === 'assistant.threads.setSuggestedPrompts';
-  if (!promptsOnly && typeof args.thread_ts !== 'string') {
-    return { ok: false, error: 'invalid_thread_ts' };
-  }
-  if (promptsOnly && (!Array.isArray(args.prompts) || args.prompts.length > 4)) {
-    return { ok: false, error: 'invalid_arguments' };
-  }
-  return { ok: true };
-}
-
-/** Why Slack would refuse these chunks, or undefined. */
-function chunkRefusal(chunks: unknown): string | undefined {
-  if (chunks === undefined) return undefined;
-  if (!Array.isArray(chunks)) return 'invalid_chunks';
-  for (const chunk of chunks as Record<string, unknown>[]) {
-    if (chunk.type === 'markdown_text') {
-      if (typeof chunk.text !== 'string') return 'invalid_chunks';
-      if (chunk.text.length > fakeStreamLimits.markdown) return 'msg_too_long';
-    } else if (chunk.type === 'task_update') {
-      if (typeof chunk.id !== 'string' || typeof chunk.title !== 'string') return 'invalid_chunks';
-      for (const field of [chunk.details, chunk.output]) {
-        if (typeof field === 'string' && field.length > fakeStreamLimits.taskText) {
-          return 'invalid_chunks';
-        }
-      }
-    } else if (chunk.type !== 'plan_update' && chunk.type !== 'blocks') {
-      return 'invalid_chunks';
-    }
-  }
-  return undefined;
 }
 
 function hasImage(blocks: unknown): boolean {
