@@ -5,6 +5,7 @@
  * names people typed are escaped for it.
  */
 import type { LookupRequest } from '../model/lookup.ts';
+import { renderAssistantTitle } from './assistant.ts';
 import { renderError } from './errors.ts';
 import { cleanText, formatDatabases, truncate, unescapeMrkdwn, windowWords } from './format.ts';
 
@@ -19,6 +20,14 @@ export const streamLimits = {
   /** `blocks` at stop. */
   blocksAtStop: 50,
 } as const;
+
+/** An agent session's title (agents.sessions.setStatus and rename): 1 to 200 characters. */
+export const sessionTitleMax = 200;
+
+/** The title of a thread's agent session: what its first lookup asked about. */
+export function renderSessionTitle(request: LookupRequest, now?: Date): string {
+  return truncate(renderAssistantTitle(request, now), sessionTitleMax);
+}
 
 /** Backslash before every character markdown could read as formatting or a link. */
 export function escapeMarkdown(text: string): string {

@@ -5,10 +5,12 @@ import { parseLookup } from '../../src/parsing/index.ts';
 import {
   escapeMarkdown,
   markdownPieces,
+  renderSessionTitle,
   renderUnderstood,
   renderWindowFailure,
   renderWindowRows,
   renderWindowTask,
+  sessionTitleMax,
   streamLimits,
 } from '../../src/render/agent.ts';
 import { renderError } from '../../src/render/errors.ts';
@@ -58,6 +60,21 @@ describe('window tasks', () => {
     const words = renderWindowFailure(error);
     expect(words.length).toBeLessThanOrEqual(streamLimits.taskText);
     expect(renderError(error).text.startsWith(words.slice(0, 40))).toBe(true);
+  });
+});
+
+describe('renderSessionTitle', () => {
+  it('names the session after its databases and window', () => {
+    expect(renderSessionTitle(request('#hcsm last week'), now)).toBe(
+      '#hcsm · Nov 9 – Nov 15, whole days, EST',
+    );
+  });
+
+  it('stays within the 200 characters Slack takes, however many databases', () => {
+    const databases = Array.from({ length: 60 }, (_, i) => `#tag${i}`);
+    const title = renderSessionTitle({ ...request('#hcsm yesterday'), databases }, now);
+    expect(title.length).toBeGreaterThan(0);
+    expect(title.length).toBeLessThanOrEqual(sessionTitleMax);
   });
 });
 

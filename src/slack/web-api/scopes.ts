@@ -4,7 +4,12 @@
  * failing with `missing_scope` in a workspace.
  */
 export const webApiScopes = {
-  // Agent messaging and the assistant pane: status line, prompts and thread titles.
+  // Agent messaging: a thread's agent session (processing while a lookup works, which shows the
+  // Stop button; its title). Slack documents chat:write for thread-based sessions.
+  'agents.sessions.setStatus': ['chat:write'],
+  'agents.sessions.rename': ['chat:write'],
+  // The Messages tab's prompts; the assistant pane's status line and thread titles, which agent
+  // messaging falls back to where Slack keeps no sessions.
   'assistant.threads.setStatus': ['assistant:write'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],

@@ -1,7 +1,8 @@
 /**
  * What the app remembers of its agent conversations (the Messages tab), in memory and bounded:
  * which DMs opened the tab, each thread's previous question (for follow-ups) and whether it has
- * a title, the lookups running now (so Stop can reach them), and where Slack refused to stream.
+ * a title, the lookups running now (so Stop can reach them), and where Slack refused to stream or
+ * to keep agent sessions.
  * An instance that restarts forgets: a DM then gets plain answers until its tab is opened again,
  * and a follow-up reads as a question of its own. Nothing here is worth a table: a forgotten
  * thread costs one question typed in full.
@@ -22,6 +23,7 @@ export class AgentConversations {
   readonly #tabs: LRUCache<string, true>;
   readonly #threads: LRUCache<string, AgentThreadMemory>;
   readonly #refused: LRUCache<string, string>;
+  readonly #noSessions: LRUCache<string, string>;
   /** Not bounded by count: each entry lives only as long as its lookup. */
   readonly #running = new Map<string, AbortController>();
 
@@ -29,6 +31,7 @@ export class AgentConversations {
     this.#tabs = new LRUCache({ max: limit });
     this.#threads = new LRUCache({ max: limit });
     this.#refused = new LRUCache({ max: limit });
+    this.#noSessions = new LRUCache({ max: limit });
   }
 
   /** The person opened the app's Messages tab: this DM is an agent conversation. */
@@ -55,6 +58,15 @@ export class AgentConversations {
 
   streamingRefused(channel: string): boolean {
     return this.#refused.has(channel);
+  }
+
+  /** Slack refused agent sessions here (`reason`): later lookups show the assistant pane's status. */
+  refuseSessions(channel: string, reason: string): void {
+    this.#noSessions.set(channel, reason);
+  }
+
+  sessionsRefused(channel: string): boolean {
+    return this.#noSessions.has(channel);
   }
 
   /**

@@ -16,11 +16,7 @@ import { type CsvFile, type LookupPlan, stoppedByPerson } from '../../../flows/l
 import type { LookupRequest } from '../../../model/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import { renderUnderstood } from '../../../render/agent.ts';
-import {
-  renderAssistantPrompts,
-  renderAssistantStatus,
-  renderAssistantTitle,
-} from '../../../render/assistant.ts';
+import { renderAssistantPrompts } from '../../../render/assistant.ts';
 import { sendExport } from '../../delivery/exports.ts';
 import { deliverLookup, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
@@ -29,6 +25,7 @@ import { slackFailure } from '../../web-api/client.ts';
 import type { Conversation } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
 import { AgentConversations } from './conversations.ts';
+import { AgentSession, bestEffort, restingStatus, setSessionStatus } from './session.ts';
 import { StreamedReply, streamingRefusal } from './stream.ts';
 
 /** A person's message in an agent conversation, as the answer needs it. */
@@ -59,7 +56,7 @@ function messagesTabOpened(deps: SlackDeps, conversations: AgentConversations) {
     const teamId = requestTeamId(body) ?? context.teamId;
     const databases = await digestDatabases(deps, teamId, event.user);
     const { title, prompts } = renderAssistantPrompts(databases);
-    await bestEffort(deps, 'assistant.threads.setSuggestedPrompts', () =>
+    await bestEffort(deps.logger, 'assistant.threads.setSuggestedPrompts', () =>
       client.assistant.threads.setSuggestedPrompts({
         channel_id: event.channel,
         title,
@@ -87,18 +84,28 @@ async function digestDatabases(
 
 /**
  * The Stop button: the thread's lookup is cancelled (its service calls stop unless another
- * lookup shares them) and its stream ends saying so, which also ends the session's processing.
+ * lookup shares them) and its answer says so, which also moves the session out of `processing`.
+ * Slack does not move it by itself: with no lookup running here (one this instance forgot),
+ * the session is moved at once.
  */
 function sessionStopped(deps: SlackDeps, conversations: AgentConversations) {
   return async ({
     event,
     body,
+    client,
   }: SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs): Promise<void> => {
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const stopped = conversations.stop(event.channel, event.thread_ts, stoppedByPerson);
     deps.logger.info(
       { channel: event.channel, running: stopped },
       stopped ? 'stopping a lookup at the person’s request' : 'Stop pressed with no lookup running',
+    );
+    if (stopped || conversations.sessionsRefused(event.channel)) return;
+    await setSessionStatus(
+      client,
+      deps.logger,
+      { channel: event.channel, threadTs: event.thread_ts },
+      restingStatus,
     );
   };
 }
@@ -174,7 +181,9 @@ async function planInThread(
 /**
  * A question in an agent conversation: answered in its thread (a new message starts one). Usage
  * and refusals are posted; a lookup is streamed, or, where Slack refuses to stream, delivered as
- * DMs always are (a pending post replaced by the answer), the refusal logged once.
+ * DMs always are (a pending post replaced by the answer), the refusal logged once. While a
+ * streamed lookup works, the thread's agent session is `processing` (Slack's Stop button shows);
+ * the answer, whatever it says, moves it back to `active`.
  */
 async function answerAgentMessage(
   deps: SlackDeps,
@@ -200,12 +209,13 @@ async function answerAgentMessage(
     await deliverLookup(deps, asToday, request, plan.pending, note);
     return;
   }
-  await bestEffort(deps, 'assistant.threads.setStatus', () =>
-    client.assistant.threads.setStatus({
-      channel_id: message.channel,
-      thread_ts: threadTs,
-      status: renderAssistantStatus(request),
-    }),
+  const session = await AgentSession.begin(
+    client,
+    deps.logger,
+    conversations,
+    { channel: message.channel, threadTs, titled: memory.titled },
+    request,
+    deps.flow.now(),
   );
   const target = {
     channel: message.channel,
@@ -235,37 +245,23 @@ async function answerAgentMessage(
         'could not start a streamed answer; answering with a plain post',
       );
     }
-    // The plain answer may go outside the thread, which then would show the status for minutes.
-    await bestEffort(deps, 'assistant.threads.setStatus', () =>
-      client.assistant.threads.setStatus({
-        channel_id: message.channel,
-        thread_ts: threadTs,
-        status: '',
-      }),
-    );
+    await session.end();
     await deliverLookup(deps, asToday, request, plan.pending, note);
     return;
-  }
-  if (!memory.titled) {
-    await bestEffort(deps, 'assistant.threads.setTitle', () =>
-      client.assistant.threads.setTitle({
-        channel_id: message.channel,
-        thread_ts: threadTs,
-        title: renderAssistantTitle(request, deps.flow.now()),
-      }),
-    );
   }
   const sink = {
     progress: async () => {},
     finish: async (answer: SlackMessage) => {
       try {
-        await reply.finish(answer);
+        await reply.finish(answer, session.stopArguments());
+        session.endedWithStream();
       } catch (error) {
         deps.logger.warn(
           slackFailure(error, 'chat.stopStream'),
           'could not end a streamed answer; posting the answer instead',
         );
         await postAnswer(deps, where, answer);
+        await session.end();
       }
     },
     saveExport: (file: CsvFile) => sendExport(deps, where, file),
@@ -282,19 +278,7 @@ async function answerAgentMessage(
     );
   } finally {
     running.release();
-  }
-}
-
-/** A call that decorates the conversation: its failure is logged and the answer still comes. */
-async function bestEffort(
-  deps: SlackDeps,
-  method: string,
-  call: () => Promise<unknown>,
-): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    deps.logger.warn(slackFailure(error, method), `could not call ${method}`);
+    await session.end();
   }
 }
 

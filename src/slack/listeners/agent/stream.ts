@@ -131,10 +131,11 @@ export class StreamedReply {
   /**
    * Ends the stream with `message`: its blocks (at most {@link streamLimits.blocksAtStop}, without
    * the new table and chart blocks when Slack refuses them), or its text as markdown when it has
-   * none. Tasks still open end as stopped. Throws when Slack did not take it: the caller posts the
+   * none. Tasks still open end as stopped. `session` (chat.stopStream's `session_status`) moves the
+   * thread's agent session with the stop. Throws when Slack did not take it: the caller posts the
    * message instead, so nothing is lost.
    */
-  async finish(message: SlackMessage): Promise<void> {
+  async finish(message: SlackMessage, session: { session_status?: string } = {}): Promise<void> {
     // Windows that end from now on end with the stop; appends already queued land first.
     this.#closed = true;
     for (let queued = this.#queue; ; queued = this.#queue) {
@@ -156,7 +157,10 @@ export class StreamedReply {
       for (const piece of pieces) {
         await this.#streamer.append({ chunks: [{ type: 'markdown_text', text: piece }] });
       }
-      await this.#streamer.stop({ chunks: [...open, { type: 'markdown_text', text: last }] });
+      await this.#streamer.stop({
+        chunks: [...open, { type: 'markdown_text', text: last }],
+        ...session,
+      });
       return;
     }
     await withBlocksFallback(
@@ -165,6 +169,7 @@ export class StreamedReply {
         this.#streamer.stop({
           ...(open.length === 0 ? {} : { chunks: open }),
           blocks: (sent.blocks ?? []) as KnownBlock[],
+          ...session,
         }),
       this.#logger,
     );

@@ -40,4 +40,12 @@ describe('AgentConversations', () => {
     expect(conversations.streamingRefused('D1')).toBe(true);
     expect(conversations.streamingRefused('D2')).toBe(false);
   });
+
+  it('remembers where Slack refused agent sessions, apart from streaming', () => {
+    const conversations = new AgentConversations();
+    conversations.refuseSessions('D1', 'unknown_method');
+    expect(conversations.sessionsRefused('D1')).toBe(true);
+    expect(conversations.sessionsRefused('D2')).toBe(false);
+    expect(conversations.streamingRefused('D1')).toBe(false);
+  });
 });

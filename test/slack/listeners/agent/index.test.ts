@@ -134,19 +134,114 @@ describe('agent messages', () => {
     await a.open();
     const { ts } = await a.ask('#hcsm yesterday');
     await a.ask('and for #bcsm?', { thread_ts: ts });
-    const titles = w.slack.api('assistant.threads.setTitle');
-    expect(titles).toHaveLength(1);
-    expect(String(titles[0]?.args.title)).toContain('#hcsm');
+    expect(w.slack.sessions.get(dm, ts)?.title).toContain('#hcsm');
+    expect(w.slack.api('agents.sessions.rename')).toEqual([]);
+    expect(w.slack.api('assistant.threads.setTitle')).toEqual([]);
     const streams = [...w.slack.streams.values()];
     expect(streams.map((s) => s.threadTs)).toEqual([ts, ts]);
     expect(String(streams[1]?.chunks[0]?.text)).toContain('**#bcsm**');
   });
 });
 
+describe('the agent session', () => {
+  it('is processing with its title while the lookup works, and active once the answer streamed', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    const { ts } = await a.ask('#hcsm yesterday');
+    const [processing] = w.slack.api('agents.sessions.setStatus');
+    expect(processing?.args).toMatchObject({ channel_id: dm, thread_ts: ts, status: 'processing' });
+    expect(String(processing?.args.title)).toContain('#hcsm');
+    const [start] = w.slack.api('chat.startStream');
+    expect(processing?.at).toBeLessThanOrEqual(start?.at ?? 0);
+    const [stop] = w.slack.api('chat.stopStream');
+    expect(stop?.args.session_status).toBe('active');
+    expect(w.slack.sessions.get(dm, ts)?.statuses).toEqual(['processing', 'active']);
+    expect(w.slack.api('agents.sessions.setStatus')).toHaveLength(1);
+    expect(w.slack.api('assistant.threads.setStatus')).toEqual([]);
+  });
+
+  it('renames a session Slack already had under another name', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    const threadTs = '1700000000.000500';
+    w.slack.sessions.create(dm, threadTs, 'an older question');
+    await a.ask('#hcsm yesterday', { thread_ts: threadTs });
+    const [rename] = w.slack.api('agents.sessions.rename');
+    expect(rename?.args).toMatchObject({ channel_id: dm, thread_ts: threadTs });
+    expect(w.slack.sessions.get(dm, threadTs)?.title).toContain('#hcsm');
+  });
+
+  it('is set active when the stream cannot start, and the answer comes as a plain post', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.override('chat.startStream', () => ({ ok: false, error: 'internal_error' }));
+    const { ts } = await a.ask('#hcsm yesterday');
+    expect(w.slack.sessions.get(dm, ts)?.statuses).toEqual(['processing', 'active']);
+    const [update] = w.slack.api('chat.update');
+    const [active] = w.slack.api('agents.sessions.setStatus').slice(1);
+    expect(active?.at).toBeLessThanOrEqual(update?.at ?? 0);
+  });
+
+  it('is set active when the stream cannot be stopped', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.override('chat.stopStream', () => ({ ok: false, error: 'message_not_found' }));
+    const { ts } = await a.ask('#hcsm yesterday');
+    expect(w.slack.api('chat.postMessage')).toHaveLength(1);
+    expect(w.slack.sessions.get(dm, ts)?.statuses).toEqual(['processing', 'active']);
+  });
+
+  it.each(['unknown_method', 'not_allowed'])(
+    'gives way to the assistant status line and title where Slack answers %s, logged once',
+    async (refusal) => {
+      const w = world();
+      const a = agent(w);
+      await a.open();
+      w.slack.override('agents.sessions.setStatus', () => ({ ok: false, error: refusal }));
+      const { ts } = await a.ask('#hcsm yesterday');
+      await a.ask('#bcsm yesterday');
+      expect(w.slack.api('agents.sessions.setStatus')).toHaveLength(1);
+      const statuses = w.slack.api('assistant.threads.setStatus').map((c) => c.args.status);
+      expect(statuses).toEqual(['is looking up #hcsm…', '', 'is looking up #bcsm…', '']);
+      const [title] = w.slack.api('assistant.threads.setTitle');
+      expect(title?.args).toMatchObject({ channel_id: dm, thread_ts: ts });
+      expect(w.slack.api('chat.stopStream').every((c) => c.args.session_status === undefined)).toBe(
+        true,
+      );
+      expect(
+        w.logged('Slack keeps no agent sessions here; showing the assistant status line instead'),
+      ).toHaveLength(1);
+    },
+  );
+
+  it('still answers when Slack fails to set the status, without a status at the stop', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    w.slack.override('agents.sessions.setStatus', () => ({ ok: false, error: 'internal_error' }));
+    await a.ask('#hcsm yesterday');
+    const [stream] = [...w.slack.streams.values()];
+    expect(stream?.stopped).toBe(true);
+    expect(w.slack.api('chat.stopStream')[0]?.args.session_status).toBeUndefined();
+    expect(w.logged('could not call agents.sessions.setStatus')).toHaveLength(1);
+    expect(w.slack.api('assistant.threads.setStatus')).toEqual([]);
+  });
+});
+
 describe('Stop', () => {
-  it('says when nothing was running', async () => {
+  it('says when nothing was running, and moves the session out of processing', async () => {
     const w = world();
     await agent(w).stop('1700000000.000100');
     expect(w.logged('Stop pressed with no lookup running')).toHaveLength(1);
+    const [status] = w.slack.api('agents.sessions.setStatus');
+    expect(status?.args).toMatchObject({
+      channel_id: dm,
+      thread_ts: '1700000000.000100',
+      status: 'active',
+    });
   });
 });
