@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AccessDeniedError } from '../../src/errors.ts';
 import { type LookupRequest, parseLookup } from '../../src/parsing/index.ts';
-import { renderUnderstood, renderWindowRows } from '../../src/render/agent.ts';
-import { defaultAssistantPrompts, renderAssistantTitle } from '../../src/render/assistant.ts';
+import { renderSessionTitle, renderUnderstood, renderWindowRows } from '../../src/render/agent.ts';
+import { defaultAssistantPrompts } from '../../src/render/assistant.ts';
+import { renderError } from '../../src/render/errors.ts';
 import type { FakeStream, SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
 import {
@@ -67,6 +69,25 @@ async function stoppedStream(channel: string, threadTs: string): Promise<FakeStr
   return stream;
 }
 
+/** The agent session calls of the thread, in order. */
+function sessionCalls(channel: string, threadTs: string): SlackCall[] {
+  return harness.slack
+    .api('agents.sessions.setStatus')
+    .filter((c) => c.args.channel_id === channel && c.args.thread_ts === threadTs);
+}
+
+/**
+ * What Slack does when Stop is clicked, before it sends `agent_session_stopped`: it stops the
+ * thread's streams itself. The ts of those it stopped.
+ */
+function slackStopsStreams(channel: string, threadTs: string): string[] {
+  const streams = [...harness.slack.streams.values()].filter(
+    (s) => s.channel === channel && s.threadTs === threadTs && !s.stopped,
+  );
+  for (const stream of streams) stream.stopped = true;
+  return streams.map((stream) => stream.ts);
+}
+
 function tasks(stream: FakeStream): Record<string, unknown>[] {
   return stream.chunks.filter((chunk) => chunk.type === 'task_update');
 }
@@ -127,8 +148,6 @@ describe('a streamed answer in an agent conversation', () => {
     const expected = await expectedAnswer(harness, asked, { shareable: false });
     expect(stream.blocks).toEqual(expected.blocks);
 
-    const inThread = (method: string) => (c: SlackCall) =>
-      c.method === method && c.args.channel_id === channel && c.args.thread_ts === ts;
     const started = harness.slack.calls.find(
       (c) => c.method === 'chat.startStream' && c.args.channel === channel,
     );
@@ -137,17 +156,26 @@ describe('a streamed answer in an agent conversation', () => {
       recipient_user_id: userId,
       recipient_team_id: teamId,
     });
-    const status = harness.slack.calls.find(inThread('assistant.threads.setStatus'));
-    expect(status?.args.status).toBe('is looking up #hcsm…');
-    expect(status?.at).toBeLessThanOrEqual(started?.at ?? 0);
-    const title = harness.slack.calls.find(inThread('assistant.threads.setTitle'));
-    expect(title?.args.title).toBe(renderAssistantTitle(asked, fixedNow));
+    // The session is processing, named after the question, from before the stream starts.
+    const [processing, ...more] = sessionCalls(channel, ts);
+    expect(processing?.args).toMatchObject({
+      status: 'processing',
+      title: renderSessionTitle(asked, fixedNow),
+    });
+    expect(processing?.at).toBeLessThanOrEqual(started?.at ?? 0);
+    expect(more).toEqual([]);
+    expect(harness.slack.sessions.get(channel, ts)).toMatchObject({
+      title: renderSessionTitle(asked, fixedNow),
+      statuses: ['processing', 'active'],
+    });
+    expect(harness.slack.api('assistant.threads.setStatus')).toEqual([]);
     // Appends land before the stop: no task is left spinning.
     const appends = harness.slack
       .api('chat.appendStream')
       .filter((c) => c.args.channel === channel);
     const stop = harness.slack.api('chat.stopStream').find((c) => c.args.channel === channel);
     expect(appends.every((c) => c.at <= (stop?.at ?? 0))).toBe(true);
+    expect(stop?.args.session_status).toBe('active');
     expect(harness.slack.api('chat.postMessage').filter((c) => c.args.channel === channel)).toEqual(
       [],
     );
@@ -185,6 +213,42 @@ describe('a streamed answer in an agent conversation', () => {
       output: 'stopped before the service answered',
     });
     expect(harness.logs.some((line) => line.includes('lookup stopped by the person'))).toBe(true);
+    expect(harness.slack.sessions.get(channel, ts)?.statuses).toEqual(['processing', 'active']);
+  });
+
+  it('leaves processing after Stop when Slack already stopped the stream, the answer posted', async () => {
+    const channel = 'D0AGENT009';
+    await openTab(channel);
+    harness.sandbox.script({ kind: 'slow-headers', ms: 8_000 });
+    const ts = await ask(channel, '#bcsm yesterday');
+    await harness.slack.waitFor(
+      (c) =>
+        c.method === 'chat.appendStream' &&
+        c.args.channel === channel &&
+        JSON.stringify(c.args.chunks).includes('in_progress'),
+    );
+    const stopped = slackStopsStreams(channel, ts);
+    expect(stopped).toHaveLength(1);
+    await harness.send(eventCallback({ event: agentSessionStoppedEvent(channel, ts, stopped) }));
+    const post = await harness.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.args.channel === channel,
+    );
+    expect(post.args.thread_ts).toBe(ts);
+    expect(String(post.args.text)).toContain('Stopped: you pressed Stop');
+    await expect
+      .poll(() => harness.slack.sessions.get(channel, ts)?.statuses)
+      .toEqual(['processing', 'active']);
+  });
+
+  it('leaves processing when the lookup fails, the failure in the stream', async () => {
+    const channel = 'D0AGENT010';
+    await openTab(channel);
+    const ts = await ask(channel, '"breast cancer" last week');
+    const stream = await stoppedStream(channel, ts);
+    expect(stream.blocks).toEqual(renderError(new AccessDeniedError('breast cancer')).blocks);
+    const stop = harness.slack.api('chat.stopStream').find((c) => c.args.channel === channel);
+    expect(stop?.args.session_status).toBe('active');
+    expect(harness.slack.sessions.get(channel, ts)?.statuses).toEqual(['processing', 'active']);
   });
 });
 
@@ -248,10 +312,12 @@ describe('a follow-up in a thread', () => {
     });
     const expected = await expectedAnswer(harness, asked, { shareable: false });
     expect(second?.blocks).toEqual(expected.blocks);
-    const titles = harness.slack
-      .api('assistant.threads.setTitle')
-      .filter((c) => c.args.channel_id === channel);
-    expect(titles).toHaveLength(1);
+    // The session keeps the first question's title and works once per question.
+    expect(harness.slack.sessions.get(channel, ts)).toMatchObject({
+      title: renderSessionTitle(request('#hcsm last month by impressions'), fixedNow),
+      statuses: ['processing', 'active', 'processing', 'active'],
+    });
+    expect(harness.slack.api('agents.sessions.rename')).toEqual([]);
   });
 });
 
