@@ -1,6 +1,7 @@
 /**
  * What a new digest is checked against before it is stored, beyond its channel: each database
- * with the analytics service, and the digests already in the channel.
+ * with the analytics service, and the digests already in the same place, which an edited digest
+ * is checked against too.
  */
 import { DateTime } from 'luxon';
 import type { AnalyticsApi } from '../analytics/types.ts';
@@ -84,42 +85,109 @@ function effectiveRuns(each: Pick<DigestSpec, 'schedule' | 'window'>, now: Date)
   });
 }
 
+/** What the duplicate check compares; how a digest shows its ranking does not count. */
+interface Compared
+  extends Pick<DigestSpec, 'databases' | 'schedule' | 'window' | 'top' | 'postWhen'> {
+  readonly metric?: DigestSpec['metric'] | undefined;
+  readonly account?: DigestSpec['account'] | undefined;
+  readonly stakeholders?: DigestSpec['stakeholders'] | undefined;
+  readonly orderBy?: DigestSpec['orderBy'] | undefined;
+}
+
 /**
- * The digest of `digests` identical to the one `spec` describes at `now`: the same databases,
- * runs and windows (see `effectiveRuns`), top N, metric, people kept, ranking by followers and
- * condition for posting. How it shows its ranking does not count.
+ * The same databases, runs and windows (see `effectiveRuns`), top N, metric, people kept,
+ * ranking by followers and condition for posting, as one string.
  */
+function comparedKey(each: Compared, now: Date): string {
+  return JSON.stringify([
+    databaseSet(each.databases),
+    effectiveRuns(each, now),
+    each.top,
+    each.metric ?? null,
+    each.postWhen,
+    each.account?.toLowerCase() ?? null,
+    peopleKept(each),
+    each.orderBy ?? null,
+  ]);
+}
+
+/** The people kept and left out, in any order. */
+function peopleKept(each: Pick<Compared, 'stakeholders'>): string[][] | null {
+  return each.stakeholders === undefined
+    ? null
+    : [[...each.stakeholders.include].sort(), [...each.stakeholders.exclude].sort()];
+}
+
+/** The digest of `digests` identical to the one `spec` describes at `now` (see `comparedKey`). */
 export function identicalDigest(
   digests: readonly Digest[],
   spec: DigestSpec,
   now: Date,
 ): Digest | undefined {
-  const key = (
-    each: Pick<
-      DigestSpec,
-      | 'databases'
-      | 'schedule'
-      | 'window'
-      | 'top'
-      | 'metric'
-      | 'postWhen'
-      | 'account'
-      | 'stakeholders'
-      | 'orderBy'
-    >,
-  ) =>
-    JSON.stringify([
-      databaseSet(each.databases),
-      effectiveRuns(each, now),
-      each.top,
-      each.metric ?? null,
-      each.postWhen,
-      each.account?.toLowerCase() ?? null,
-      each.stakeholders === undefined
-        ? null
-        : [[...each.stakeholders.include].sort(), [...each.stakeholders.exclude].sort()],
-      each.orderBy ?? null,
-    ]);
-  const wanted = key(spec);
-  return digests.find((digest) => key(digest) === wanted);
+  const wanted = comparedKey(spec, now);
+  return digests.find((digest) => comparedKey(digest, now) === wanted);
+}
+
+/** A setting of the Edit form that the duplicate check compares, in the form's order. */
+export type ComparedSetting = 'schedule' | 'window' | 'top' | 'zone' | 'metric' | 'posts' | 'who';
+
+/** The digest an edit would repeat, and the compared settings the edit changed to get there. */
+export interface EditDuplicate {
+  readonly duplicate: Digest;
+  readonly settings: readonly ComparedSetting[];
+}
+
+/**
+ * The digest of `digests` (those of the same place) that `before` would repeat once edited into
+ * `after`. The digest itself never counts, and an edit that leaves what the check compares as it
+ * was is never refused: two digests alike from before stay editable (one may then be moved away).
+ */
+export function identicalAfterEdit(
+  digests: readonly Digest[],
+  before: Digest,
+  after: Omit<Compared, 'databases' | 'account'>,
+  now: Date,
+): EditDuplicate | undefined {
+  const edited: Compared = { ...after, databases: before.databases, account: before.account };
+  const wanted = comparedKey(edited, now);
+  if (wanted === comparedKey(before, now)) return undefined;
+  const duplicate = digests.find(
+    (digest) => digest.id !== before.id && comparedKey(digest, now) === wanted,
+  );
+  return duplicate === undefined
+    ? undefined
+    : { duplicate, settings: changedSettings(before, edited, now) };
+}
+
+/**
+ * Which compared settings differ between `before` and `after`; the schedule, window and zone
+ * only when the runs or windows they make differ (`mondays at 9` and `cron "0 9 * * 1"` do not).
+ */
+function changedSettings(before: Compared, after: Compared, now: Date): ComparedSetting[] {
+  const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+  const runsChanged = !same(effectiveRuns(before, now), effectiveRuns(after, now));
+  const slots = ({ expression, everyWeeks, anchor }: Compared['schedule']) => [
+    expression,
+    everyWeeks,
+    anchor,
+  ];
+  const changed: [ComparedSetting, boolean][] = [
+    ['schedule', runsChanged && !same(slots(before.schedule), slots(after.schedule))],
+    ['window', runsChanged && !same(before.window, after.window)],
+    ['top', before.top !== after.top],
+    ['zone', runsChanged && before.schedule.zone !== after.schedule.zone],
+    ['metric', !same(before.metric, after.metric) || !same(before.orderBy, after.orderBy)],
+    ['posts', before.postWhen !== after.postWhen],
+    ['who', !same(peopleKept(before), peopleKept(after))],
+  ];
+  return changed.flatMap(([setting, differs]) => (differs ? [setting] : []));
+}
+
+/** A value as JSON whatever the order of its objects' keys, as a store may give them back. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, each: unknown) =>
+    each !== null && typeof each === 'object' && !Array.isArray(each)
+      ? Object.fromEntries(Object.entries(each).sort(([a], [b]) => a.localeCompare(b)))
+      : each,
+  );
 }

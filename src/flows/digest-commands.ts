@@ -151,6 +151,17 @@ export async function answerDigestCommand(
       }
       case 'edit': {
         const edited = await manager.edit(caller, parsed.id, parsed.edit, access);
+        if (edited.kind === 'duplicate') {
+          await send(
+            renderDigestDuplicate(edited.duplicate, {
+              now: now(),
+              viewerId: caller.userId,
+              command,
+              edited: edited.digest,
+            }),
+          );
+          return;
+        }
         await send(confirmation(context, edited, { notes: edited.notes ?? [], updated: true }));
         return;
       }

@@ -18,7 +18,12 @@ import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
-import { checkDatabases, identicalDigest } from './digest-checks.ts';
+import {
+  type ComparedSetting,
+  checkDatabases,
+  identicalAfterEdit,
+  identicalDigest,
+} from './digest-checks.ts';
 
 /** Who is asking, and from which workspace: a digest belongs to one workspace only. */
 export interface DigestCaller {
@@ -46,6 +51,19 @@ export interface CreatedDigest {
   /** What the grammar decided for an edited schedule (no time given: 09:00). */
   readonly notes?: readonly string[];
 }
+
+/**
+ * An edit saved, or refused because the edited digest would repeat `duplicate`, another digest
+ * of the same place; `settings` are the compared ones the edit changed, for the form to point at.
+ */
+export type EditOutcome =
+  | (CreatedDigest & { readonly kind: 'edited' })
+  | {
+      readonly kind: 'duplicate';
+      readonly digest: Digest;
+      readonly duplicate: Digest;
+      readonly settings: readonly ComparedSetting[];
+    };
 
 export type DigestActionOutcome =
   | { readonly action: 'pause' | 'resume'; readonly digest: Digest; readonly changed: boolean }
@@ -219,14 +237,16 @@ export class DigestManager {
   /**
    * Changes a digest's schedule, window, top N, metric, zone, presentation or condition, with the
    * same permissions as the other actions. A changed schedule moves the next run to its first slot
-   * after now; the result has the next runs to confirm, as a new digest's does.
+   * after now; the result has the next runs to confirm, as a new digest's does. An edit that would
+   * make the digest identical to another of the same place (see `identicalDigest`) changes
+   * nothing: the result names that digest, as creating it would.
    */
   async edit(
     caller: DigestCaller,
     id: string,
     edit: DigestEdit,
     access: Pick<DigestAccess, 'isAdmin'>,
-  ): Promise<CreatedDigest> {
+  ): Promise<EditOutcome> {
     const digest = await this.changeable(caller, id, access);
     const now = this.#now();
     const edited = applyDigestEdit(digest, edit, now);
@@ -238,6 +258,19 @@ export class DigestManager {
         scheduleNeverRunsText(edited.schedule.expression),
         edited.schedule.expression,
       );
+    }
+    const repeated = identicalAfterEdit(
+      await this.#store.listByChannel(digest.teamId, digest.channelId),
+      digest,
+      edited,
+      now,
+    );
+    if (repeated !== undefined) {
+      this.#logger.info(
+        { digestId: digest.id, by: caller.userId, duplicateOf: repeated.duplicate.id },
+        'digest edit refused: it would repeat another digest',
+      );
+      return { kind: 'duplicate', digest, ...repeated };
     }
     const updated = await this.#store.update(
       digest.id,
@@ -258,7 +291,7 @@ export class DigestManager {
       now,
     );
     this.#logger.info({ digestId: digest.id, by: caller.userId, edit }, 'digest edited');
-    return { digest: updated, nextRuns: upcoming, notes: edited.notes };
+    return { kind: 'edited', digest: updated, nextRuns: upcoming, notes: edited.notes };
   }
 
   /**

@@ -11,6 +11,7 @@ import type { Digest, PostWhen, Presentation } from '../model/digest.ts';
 import { type Metric, metricNames } from '../model/metrics.ts';
 import { type StakeholderFilter, stakeholderCategoryNames } from '../model/stakeholders.ts';
 import { context } from './blocks.ts';
+import { duplicateWords } from './digest-management.ts';
 import { digestNoun, digestSubject, isPersonal } from './digest-words.ts';
 import { cleanText, truncate } from './format.ts';
 import { type DigestEditInput, digestEditCallbackId, digestEditInputs } from './ids.ts';
@@ -352,4 +353,22 @@ export function editModalErrors(error: ParseError, state: DigestEditState): Reco
           return value !== '' && (value.includes(fragment) || fragment.includes(value));
         })) ?? 'schedule';
   return { [digestEditInputs[input].blockId]: truncate(cleanText(error.message), 300) };
+}
+
+/**
+ * An edit that would repeat `existing`, under the first of the `changed` inputs the modal has,
+ * for a `response_action: 'errors'` answer; undefined when it has none of them, for the answer
+ * every other refusal gets.
+ */
+export function duplicateModalErrors(
+  existing: Digest,
+  edited: Pick<Digest, 'id' | 'postWhen'>,
+  changed: readonly DigestEditInput[],
+  state: DigestEditState,
+): Record<string, string> | undefined {
+  const input = changed.find((each) => state[digestEditInputs[each].blockId] !== undefined);
+  if (input === undefined) return undefined;
+  const where = isPersonal(existing) ? 'your DM with me' : 'the same channel';
+  const message = `${duplicateWords(existing, edited, where)} Change this, or remove ${existing.id}.`;
+  return { [digestEditInputs[input].blockId]: truncate(cleanText(message), 300) };
 }

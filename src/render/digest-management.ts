@@ -134,21 +134,45 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
 }
 
 /**
- * The answer to a new digest identical to one the channel has: that one, with its buttons, and
- * that nothing new was created.
+ * Which digest a new or `edited` one would repeat, and that nothing was created or changed;
+ * `where` it posts, as a mention unless said otherwise (a modal's errors show no mentions).
+ */
+export function duplicateWords(
+  existing: Digest,
+  edited?: Pick<Digest, 'id' | 'postWhen'>,
+  where = digestChannel(existing.channelId),
+): string {
+  const noun = digestNoun(existing).toLowerCase();
+  const outcome =
+    edited === undefined
+      ? 'No other was created.'
+      : `${digestNoun(edited)} ${escapeMrkdwn(edited.id)} was left as it was.`;
+  return `An identical ${noun}, ${escapeMrkdwn(existing.id)}, already posts in ${where}: ${digestSubject(existing, { channel: false })}, ${escapeMrkdwn(scheduleWords(existing))}. ${outcome}`;
+}
+
+/**
+ * The answer to a new digest identical to one the channel has, or to an edit that would make
+ * `edited` so: that one, with its buttons, and that nothing was created or changed.
  */
 export function renderDigestDuplicate(
   existing: Digest,
-  options: { readonly now: Date; readonly viewerId: string; readonly command?: string },
+  options: {
+    readonly now: Date;
+    readonly viewerId: string;
+    readonly command?: string;
+    readonly edited?: Digest;
+  },
 ): SlackMessage {
   const noun = digestNoun(existing).toLowerCase();
+  const { edited } = options;
+  const outcome =
+    edited === undefined
+      ? 'no other was created'
+      : `${digestNoun(edited).toLowerCase()} ${escapeMrkdwn(edited.id)} was left as it was`;
   const head = section(
-    `:information_source: An identical ${noun} already posts in ${digestChannel(existing.channelId)}, so no other was created. Here it is:`,
+    `:information_source: An identical ${noun} already posts in ${digestChannel(existing.channelId)}, so ${outcome}. Here it is:`,
   );
-  const text = truncateMrkdwn(
-    `An identical ${noun}, ${escapeMrkdwn(existing.id)}, already posts in ${digestChannel(existing.channelId)}: ${digestSubject(existing, { channel: false })}, ${escapeMrkdwn(scheduleWords(existing))}. No other was created.`,
-    blockKitLimits.fallbackText,
-  );
+  const text = truncateMrkdwn(duplicateWords(existing, edited), blockKitLimits.fallbackText);
   return checked({
     text,
     blocks: [head, ...digestBlocks(existing, options, { showChannel: false })],

@@ -143,6 +143,7 @@ describe('DigestManager', () => {
     });
     if (edit instanceof Error || edit.kind !== 'edit') throw new Error('not an edit');
     const edited = await manager.edit(creator, digest.id, edit.edit, access());
+    if (edited.kind !== 'edited') throw new Error('refused as a duplicate');
     expect(edited.nextRuns).toEqual([
       new Date('2026-03-30T14:00:00Z'),
       new Date('2026-04-06T14:00:00Z'),

@@ -4,6 +4,7 @@ import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit } from '../../src/parsing/digest-edit.ts';
 import {
   type DigestEditState,
+  duplicateModalErrors,
   editTextFromModal,
   renderDigestEditModal,
   stakeholderModalErrors,
@@ -246,5 +247,31 @@ describe('the Edit modal’s people and canvas', () => {
     const view = renderDigestEditModal(digest(overrides), '{}');
     expect(inputOf(view, 'canvas')).toBeUndefined();
     expect(editTextFromModal('7K3M9Q', untouched(view))).not.toContain('canvas');
+  });
+});
+
+describe('the Edit modal’s answer to an edit that repeats another digest', () => {
+  const existing = digest({ id: 'AAAAAA', top: 5 });
+  const edited = digest({ id: 'BBBBBB', channelId: 'C0123' });
+  const state = untouched(renderDigestEditModal(edited, '{}'));
+  const words =
+    'An identical digest, AAAAAA, already posts in the same channel: top 5 of #hcsm, "patient safety", Mondays at 09:00 Europe/London. Digest BBBBBB was left as it was. Change this, or remove AAAAAA.';
+
+  it('shows under the first input the edit changed that the modal has', () => {
+    expect(duplicateModalErrors(existing, edited, ['top', 'posts'], state)).toEqual({
+      [digestEditInputs.top.blockId]: words,
+    });
+    expect(Object.keys(duplicateModalErrors(existing, edited, ['who'], state) ?? {})).toEqual([
+      digestEditInputs.who.blockId,
+    ]);
+  });
+
+  it('names a DM as the person’s, and leaves the answer to the caller when no input fits', () => {
+    const personal = digest({ id: 'AAAAAA', channelId: 'D0123' });
+    expect(
+      Object.values(duplicateModalErrors(personal, edited, ['top'], state) ?? {})[0],
+    ).toContain('already posts in your DM with me');
+    expect(duplicateModalErrors(existing, edited, [], state)).toBeUndefined();
+    expect(duplicateModalErrors(existing, edited, ['who'], {})).toBeUndefined();
   });
 });

@@ -1,25 +1,27 @@
 /**
  * The Edit modal's submission: read as one `digest edit <id> …` command, plus who to keep, and
- * saved by the manager's edit as the command is, so the same checks apply. A mistake stays in the
- * modal under the input it concerns; a saved edit closes it, then the confirmation (next three
+ * saved by the manager's edit as the command is, so the same checks apply. A mistake, or an edit
+ * that would repeat another digest of the same place, stays in the modal under the input it
+ * concerns; a saved edit closes it, then the confirmation (next three
  * runs and their windows) replaces nothing and goes where the button was pressed: the channel
  * list's response_url, or the person's DM from the Home tab, which is published again.
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { ParseError } from '../../../errors.ts';
 import { confirmation, logDigestFailure } from '../../../flows/digest-commands.ts';
-import type { CreatedDigest } from '../../../flows/digest-manager.ts';
+import type { EditOutcome } from '../../../flows/digest-manager.ts';
 import { slashCommand } from '../../../model/commands.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import { parseDigestCommand } from '../../../parsing/digest.ts';
 import {
   type DigestEditState,
+  duplicateModalErrors,
   editModalErrors,
   editTextFromModal,
   stakeholderModalErrors,
   stakeholdersFromModal,
 } from '../../../render/digest-edit.ts';
-import { renderDigestList } from '../../../render/digest-management.ts';
+import { renderDigestDuplicate, renderDigestList } from '../../../render/digest-management.ts';
 import { renderError } from '../../../render/errors.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
@@ -61,7 +63,7 @@ export function digestEditSubmit(deps: SlackDeps) {
     }
     const edit = stakeholders === undefined ? parsed.edit : { ...parsed.edit, stakeholders };
     const access = slackDigestAccess(client, deps.admins, undefined, logger);
-    let edited: CreatedDigest;
+    let edited: EditOutcome;
     try {
       edited = await manager.edit({ teamId, userId }, origin.id, edit, access);
     } catch (error) {
@@ -72,6 +74,26 @@ export function digestEditSubmit(deps: SlackDeps) {
       }
       await ack();
       await tell(deps, client, userId, origin.responseUrl, renderError(error));
+      return;
+    }
+    if (edited.kind === 'duplicate') {
+      const errors = duplicateModalErrors(edited.duplicate, edited.digest, edited.settings, state);
+      if (errors !== undefined) {
+        await ack({ response_action: 'errors', errors });
+        return;
+      }
+      await ack();
+      const answer = renderDigestDuplicate(edited.duplicate, {
+        now: now(),
+        viewerId: userId,
+        command: slashCommand,
+        edited: edited.digest,
+      });
+      await deps.inFlight.track(
+        tell(deps, client, userId, origin.responseUrl, answer).catch((error: unknown) => {
+          logger.warn({ err: error }, 'could not answer a digest edit');
+        }),
+      );
       return;
     }
     await ack();
