@@ -93,9 +93,14 @@ function aboutSection(conference: Conference, report: ConferenceReport): string 
 }
 
 function topSection(conference: Conference, report: ConferenceReport): string {
-  const through = DateTime.fromJSDate(report.through, { zone: zoneFor(conference.zone) }).toFormat(
+  const luxonZone = zoneFor(conference.zone);
+  const from = DateTime.fromISO(conference.firstDay, { zone: luxonZone }).toFormat(
     'ccc LLL d HH:mm',
   );
+  const through = DateTime.fromJSDate(report.through, { zone: luxonZone }).toFormat(
+    'ccc LLL d HH:mm',
+  );
+  const zone = zoneWords(conference.zone, report.through);
   const heading = report.final
     ? `## Top ${conference.top} of the congress`
     : `## Top ${conference.top} of the congress so far`;
@@ -118,7 +123,7 @@ function topSection(conference: Conference, report: ConferenceReport): string {
     rows.length === 0
       ? 'No one ranked yet.'
       : rankingTable([metricHeading(defaultMetric)], rows) + more;
-  return `${heading}\n\nFrom the first day to ${canvasText(through, 40)}.\n\n${table}`;
+  return `${heading}\n\nFrom ${from} to ${canvasText(through, 40)} (${canvasText(zone, 60)}).\n\n${table}`;
 }
 
 /** Each day's top 3 as tables of at most 10 days, newest first. */
