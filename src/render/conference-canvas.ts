@@ -217,7 +217,7 @@ export function conferenceCanvasWords(conference: Pick<Conference, 'canvas'>): s
   }
   const which =
     state.canvas === undefined
-      ? "kept in the channel, written after the first day's recap"
+      ? "kept in the channel, written once a day's recap has posted"
       : state.canvas.kind === 'channel'
         ? "the channel's canvas, rewritten after each day's recap"
         : "a canvas of its own in the channel's tabs (the channel's canvas is someone else's), rewritten after each day's recap";

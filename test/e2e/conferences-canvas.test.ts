@@ -127,7 +127,9 @@ for (const adapter of adapters) {
         expect(confirmation).toContain("*Canvas*: the channel's standing report of the congress");
         const list = await command(harness, 'conference list', channel);
         const id = /`(\w{6})`/.exec(list)?.[1] ?? '';
-        expect(list).toContain("canvas: kept in the channel, written after the first day's recap");
+        expect(list).toContain(
+          "canvas: kept in the channel, written once a day's recap has posted",
+        );
 
         // Refreshes of day 1 write no canvas.
         await tick(harness, '2026-11-26T14:15:00Z');
