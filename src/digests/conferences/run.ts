@@ -210,8 +210,9 @@ export class ConferenceRun {
   /**
    * Rewrites the canvas once the posts of this run are made, when a recap (or the final one) came
    * after its last write. Its question is the final recap's, or the congress up to the end of the
-   * last recapped day (the same for every conference of those days, so they share it). A failure
-   * is logged and left to the next recap: the canvas never holds up the leaderboard.
+   * last recapped day (the same for every conference of those days, so they share it). A question
+   * that fails is asked again at the next refresh; a write Slack refuses is the keeper's to record,
+   * and the next recap writes again. The canvas never holds up the leaderboard.
    */
   async #keepCanvas(final: boolean, stoppedEarly: boolean): Promise<void> {
     const { conference } = this;
@@ -243,7 +244,7 @@ export class ConferenceRun {
     } catch (error) {
       this.#runner.logger.warn(
         { err: error, conferenceId: conference.id },
-        'conference canvas not written; the next recap tries again',
+        'conference canvas not written; the next refresh tries again',
       );
       return;
     }
