@@ -10,6 +10,7 @@ import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
 import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
+import type { CanvasWriter } from '../model/canvas.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { ConferenceCommand } from '../parsing/conference.ts';
 import { conferenceWords } from '../render/conference.ts';
@@ -21,6 +22,7 @@ import {
   renderConferenceList,
 } from '../render/conference-management.ts';
 import { renderError } from '../render/errors.ts';
+import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
@@ -55,7 +57,13 @@ export async function answerConferenceCommand(
         await send(renderConferenceHelp(command));
         return;
       case 'create': {
-        const created = await manager.create(caller, context.channelId, parsed.spec, access);
+        const created = await manager.create(
+          caller,
+          context.channelId,
+          parsed.spec,
+          access,
+          parsed.canvas === true ? { canvas: true } : {},
+        );
         if (created.kind === 'duplicate') {
           await send(renderConferenceDuplicate(created.conference));
           return;
@@ -81,6 +89,7 @@ export async function answerConferenceCommand(
         const settings = {
           ...(parsed.watch === undefined ? {} : { watch: parsed.watch }),
           ...(parsed.refreshMinutes === undefined ? {} : { refreshMinutes: parsed.refreshMinutes }),
+          ...(parsed.canvas === undefined ? {} : { canvas: parsed.canvas }),
         };
         await send(
           renderConferenceAction(
@@ -111,15 +120,32 @@ export interface ConferenceRunnerBuildOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly options?: ConferenceRunnerOptions;
+  /** Where the canvases of conferences that keep one are written; without it none is. */
+  readonly canvasWriter?: CanvasWriter;
 }
 
-/** The conference engine as the app, `digests run-due` and the console build it: with its words. */
+/**
+ * The conference engine as the app, `digests run-due` and the console build it: with its words
+ * and, given a canvas writer, its canvases.
+ */
 export function createConferenceRunner(options: ConferenceRunnerBuildOptions): ConferenceRunner {
+  const { clock, poster } = options;
+  const canvas =
+    options.canvasWriter === undefined
+      ? undefined
+      : new ConferenceCanvases({
+          store: options.store,
+          writer: options.canvasWriter,
+          notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+          logger: options.logger,
+          now: () => (clock === undefined ? new Date() : clock.now()),
+        });
   return new ConferenceRunner({
     store: options.store,
     analytics: options.analytics,
-    poster: options.poster,
+    poster,
     words: conferenceWords,
+    ...(canvas === undefined ? {} : { canvas }),
     logger: options.logger,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.options === undefined ? {} : { options: options.options }),

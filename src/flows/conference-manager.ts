@@ -54,6 +54,7 @@ export class ConferenceManager {
     channelId: string,
     spec: ConferenceSpec,
     access: DigestAccess,
+    options: { readonly canvas?: boolean } = {},
   ): Promise<CreatedConference> {
     const existing = (await this.#store.listByChannel(caller.teamId, channelId)).find(
       (conference) =>
@@ -76,6 +77,7 @@ export class ConferenceManager {
         channelId,
         creatorId: caller.userId,
         nextRunAt: new Date(Math.max(now.getTime(), start.getTime())),
+        ...(options.canvas === true ? { canvas: true } : {}),
       },
       now,
     );

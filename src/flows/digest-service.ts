@@ -39,7 +39,7 @@ export interface DigestServiceOptions {
   readonly runnerOptions?: DigestRunnerOptions;
   /** The creator's name for the "created by …" line of posted digests. */
   readonly displayName?: (userId: string) => Promise<string | undefined>;
-  /** Where digest canvases are written (Slack, or files in the console); none without it. */
+  /** Where digest and conference canvases are written (Slack, or files in the console). */
   readonly canvasWriter?: CanvasWriter;
   /** The earlier runs a canvas lists; by default from the store's run history. */
   readonly canvasHistory?: CanvasHistory;
@@ -155,6 +155,7 @@ export class DigestService {
       ...defined({
         clock: this.#options.clock,
         options: this.#options.conferenceOptions,
+        canvasWriter: this.#options.canvasWriter,
       }),
     });
     this.#conferences = new ConferenceManager({

@@ -73,7 +73,10 @@ export interface CanvasWriter {
   ): Promise<CanvasWrite>;
 }
 
-/** A digest's canvas: whether it keeps one, the one it keeps, and what went wrong last. */
+/**
+ * The canvas a digest or a conference keeps: whether it keeps one, the one it keeps, and what
+ * went wrong last.
+ */
 export interface DigestCanvas {
   readonly enabled: boolean;
   readonly canvas?: CanvasRef;

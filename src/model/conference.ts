@@ -3,6 +3,7 @@
  * channel. Plain data shared by the day math, the store, the engine and the surfaces; nothing here
  * does I/O or reads the clock.
  */
+import type { DigestCanvas } from './canvas.ts';
 import type { RankedAccount } from './digest.ts';
 import { newDigestId } from './digest.ts';
 import type { StakeholderFilter } from './stakeholders.ts';
@@ -62,6 +63,12 @@ export interface ConferenceState {
   readonly updatedAt?: string;
   /** Every day whose recap was posted, in order. */
   readonly days: readonly DayResult[];
+  /**
+   * What the canvas was last rewritten for: the last recapped day (`yyyy-MM-dd`), or `final`. A
+   * run that finds it behind the recaps rewrites the canvas, so a runner killed between a recap
+   * and its canvas leaves the next run to write it.
+   */
+  readonly canvasThrough?: string;
 }
 
 export const initialConferenceState: ConferenceState = { boards: 0, pinned: false, days: [] };
@@ -78,6 +85,8 @@ export interface Conference extends ConferenceSpec {
   readonly nextRunAt: Date;
   readonly state: ConferenceState;
   readonly createdAt: Date;
+  /** The channel canvas it keeps as the congress's standing report; absent when it never kept one. */
+  readonly canvas?: DigestCanvas;
 }
 
 export interface NewConference extends ConferenceSpec {
@@ -85,6 +94,8 @@ export interface NewConference extends ConferenceSpec {
   readonly channelId: string;
   readonly creatorId: string;
   readonly nextRunAt: Date;
+  /** Keep a channel canvas, rewritten after each day's recap and the final one. */
+  readonly canvas?: boolean;
 }
 
 /** Ids look like digest ids (`/influencers conference stop <id>`), drawn the same way. */

@@ -7,8 +7,9 @@
  *   to Jun 2` takes the year of `now` in that zone, or the next one when those days are already
  *   over; a range that crosses New Year ends in the following year.
  * - Options may come in any order after the databases: `watch @a @b` (at most 20), `top N` (at
- *   most 25, default 10), `every N minutes` (at least 5, default 15), and a stakeholder filter as
- *   lookups read it (`doctors`, `excluding orgs`).
+ *   most 25, default 10), `every N minutes` (at least 5, default 15), a stakeholder filter as
+ *   lookups read it (`doctors`, `excluding orgs`), and `canvas` (keep a channel canvas).
+ * - An edit changes the watchlist, the refresh, or the canvas (`canvas on` / `canvas off`).
  * - Several databases are joined by `and` or commas (`#ASCO26 and #ASCO2026`).
  */
 import { DateTime } from 'luxon';
@@ -39,8 +40,9 @@ export type ConferenceCommand =
       readonly id: string;
       readonly watch?: readonly string[];
       readonly refreshMinutes?: number;
+      readonly canvas?: boolean;
     }
-  | { readonly kind: 'create'; readonly spec: ConferenceSpec };
+  | { readonly kind: 'create'; readonly spec: ConferenceSpec; readonly canvas?: true };
 
 export interface ConferenceParseContext {
   readonly now: Date;
@@ -98,7 +100,15 @@ function readConferenceCommand(text: string, context: ConferenceParseContext): C
     return { kind: 'stop', id };
   }
   if (verb === 'edit') return readEdit(tokens);
-  return { kind: 'create', spec: readCreate(tokens, context) };
+  // `canvas` is a word of its own anywhere among the options after the days, never a filter.
+  const fromAt = tokens.findIndex((_, at) => lowerAt(tokens, at) === 'from');
+  const isCanvas = (list: readonly Token[], at: number) =>
+    fromAt > 0 && at > fromAt && lowerAt(list, at) === 'canvas';
+  const canvasAt = tokens.findIndex((_, at) => isCanvas(tokens, at));
+  if (canvasAt < 0) return { kind: 'create', spec: readCreate(tokens, context) };
+  const rest = tokens.filter((_, at) => at !== canvasAt);
+  if (rest.some((_, at) => isCanvas(rest, at))) refuse('Say `canvas` once.', 'canvas');
+  return { kind: 'create', spec: readCreate(rest, context), canvas: true };
 }
 
 const exampleId = 'K7Q2M9';
@@ -121,6 +131,7 @@ function readEdit(tokens: readonly Token[]): ConferenceCommand {
   const id = idAt(tokens, 2, 'edit');
   let watch: string[] | undefined;
   let refreshMinutes: number | undefined;
+  let canvas: boolean | undefined;
   let at = 3;
   while (at < tokens.length) {
     const word = lowerAt(tokens, at);
@@ -128,16 +139,25 @@ function readEdit(tokens: readonly Token[]): ConferenceCommand {
       ({ watch, next: at } = readWatch(tokens, at + 1));
     } else if (word === 'every') {
       ({ minutes: refreshMinutes, next: at } = readEvery(tokens, at + 1));
+    } else if (word === 'canvas') {
+      const value = lowerAt(tokens, at + 1);
+      if (value !== 'on' && value !== 'off')
+        refuse(
+          `Say \`canvas on\` or \`canvas off\`, e.g. \`/influencers conference edit ${id} canvas on\`.`,
+          tokens[at + 1]?.text,
+        );
+      canvas = value === 'on';
+      at += 2;
     } else {
       refuse(
-        `An edit changes \`watch @handle …\` or \`every N minutes\`, e.g. \`/influencers conference edit ${id} every 10 minutes\`.`,
+        `An edit changes \`watch @handle …\`, \`every N minutes\` or \`canvas on|off\`, e.g. \`/influencers conference edit ${id} every 10 minutes\`.`,
         tokens[at]?.text,
       );
     }
   }
-  if (watch === undefined && refreshMinutes === undefined) {
+  if (watch === undefined && refreshMinutes === undefined && canvas === undefined) {
     refuse(
-      `Say what to change: \`/influencers conference edit ${id} watch @DrA @DrB\` or \`… every 10 minutes\`.`,
+      `Say what to change: \`/influencers conference edit ${id} watch @DrA @DrB\`, \`… every 10 minutes\` or \`… canvas on\`.`,
     );
   }
   return {
@@ -145,6 +165,7 @@ function readEdit(tokens: readonly Token[]): ConferenceCommand {
     id,
     ...(watch === undefined ? {} : { watch }),
     ...(refreshMinutes === undefined ? {} : { refreshMinutes }),
+    ...(canvas === undefined ? {} : { canvas }),
   };
 }
 
@@ -293,7 +314,7 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
       const match = matchStakeholders(tokens.slice(at), 0);
       if (match === undefined) {
         refuse(
-          `I don't understand “${tokens[at]?.text}” here; after the days come \`in <zone>\`, \`watch @handle …\`, \`top N\`, \`every N minutes\` or who to keep (\`doctors\`).`,
+          `I don't understand “${tokens[at]?.text}” here; after the days come \`in <zone>\`, \`watch @handle …\`, \`top N\`, \`every N minutes\`, who to keep (\`doctors\`) or \`canvas\`.`,
           tokens[at]?.text,
         );
       }

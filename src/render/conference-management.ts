@@ -8,6 +8,7 @@ import type { SlackMessage } from '../model/message.ts';
 import { zoneFor } from '../time/zones.ts';
 import { context, section } from './blocks.ts';
 import { daysWords, zoneWords } from './conference.ts';
+import { conferenceCanvasWords } from './conference-canvas.ts';
 import { escapeMrkdwn, formatDatabases, truncateMrkdwn } from './format.ts';
 import { blockKitLimits } from './limits.ts';
 import { channelMention } from './mentions.ts';
@@ -43,7 +44,8 @@ function summary(conference: Conference): string {
     conference.watch.length === 0
       ? ''
       : ` · watching ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`;
-  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference)} (${dayCount(conference)} days, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}`;
+  const canvas = conferenceCanvasWords(conference);
+  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference)} (${dayCount(conference)} days, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}${canvas === undefined ? '' : ` · canvas: ${escapeMrkdwn(canvas)}`}`;
 }
 
 export function renderConferenceCreated(
@@ -55,6 +57,11 @@ export function renderConferenceCreated(
     `*Days*: ${daysWords(conference)}, ${dayCount(conference)} whole days in ${escapeMrkdwn(conference.zone)} (${zoneWords(conference.zone, options.now)} time)`,
     `*Refresh*: every ${conference.refreshMinutes} minutes · *Top* ${conference.top}${conference.watch.length === 0 ? '' : ` · *Watching* ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`}`,
     `*When*: ${nextUpdateWords(conference, options.now)}; each day's recap goes in the leaderboard's thread.`,
+    ...(conference.canvas?.enabled === true
+      ? [
+          "*Canvas*: the channel's standing report of the congress, written after the first day's recap and rewritten after each one and the final recap.",
+        ]
+      : []),
     `Stop it with \`${options.command} conference stop ${escapeMrkdwn(conference.id)}\`.`,
   ]);
 }
@@ -123,8 +130,8 @@ export function renderConferenceHelp(command: string): SlackMessage {
   return message([
     '*Conference mode*: a live leaderboard for an event, pinned in the channel and updated in place, with a recap of each day in its thread.',
     `• \`${command} conference #ASCO26 from May 29 to Jun 2 in America/Chicago\``,
-    `• options: \`watch @handle @handle\` (at most 20) · \`top N\` (at most 25) · \`every N minutes\` (at least 5) · who to keep (\`doctors\`, \`excluding orgs\`) · several hashtags (\`#ASCO26 and #ASCO2026\`)`,
-    `• \`${command} conference list\` · \`${command} conference stop <id>\` · \`${command} conference edit <id> watch @a @b\` · \`${command} conference edit <id> every 10 minutes\``,
+    `• options: \`watch @handle @handle\` (at most 20) · \`top N\` (at most 25) · \`every N minutes\` (at least 5) · who to keep (\`doctors\`, \`excluding orgs\`) · several hashtags (\`#ASCO26 and #ASCO2026\`) · \`canvas\` (a channel canvas rewritten after each day)`,
+    `• \`${command} conference list\` · \`${command} conference stop <id>\` · \`${command} conference edit <id> watch @a @b\` · \`${command} conference edit <id> every 10 minutes\` · \`${command} conference edit <id> canvas on|off\``,
   ]);
 }
 

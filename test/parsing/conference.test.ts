@@ -81,9 +81,40 @@ describe('parseConferenceCommand', () => {
     ['conference #ASCO26 from May 29 to Jun 2 loudly', /don't understand “loudly”/],
     ['conference stop nope', /not a conference id/],
     ['conference edit K7Q2M9', /Say what to change/],
+    ['conference edit K7Q2M9 canvas maybe', /Say `canvas on` or `canvas off`/],
+    ['conference #ASCO26 from May 29 to Jun 2 canvas canvas', /Say `canvas` once/],
   ])('refuses %s', (text, message) => {
     const parsed = parse(text);
     expect(parsed).toBeInstanceOf(ParseError);
     expect((parsed as ParseError).message).toMatch(message);
+  });
+
+  it('keeps a canvas when asked, wherever `canvas` comes among the options', () => {
+    for (const text of [
+      'conference #ASCO26 from May 29 to Jun 2 in America/Chicago canvas',
+      'conference #ASCO26 from May 29 to Jun 2 canvas watch @DrA top 5',
+    ]) {
+      const parsed = parse(text);
+      expect(parsed).toMatchObject({
+        kind: 'create',
+        canvas: true,
+        spec: { databases: ['#ASCO26'] },
+      });
+    }
+    expect(parse('conference #ASCO26 from May 29 to Jun 2')).not.toHaveProperty('canvas');
+  });
+
+  it('turns the canvas on or off by an edit', () => {
+    expect(parse('conference edit K7Q2M9 canvas on')).toEqual({
+      kind: 'edit',
+      id: 'K7Q2M9',
+      canvas: true,
+    });
+    expect(parse('conference edit K7Q2M9 every 10 minutes canvas off')).toEqual({
+      kind: 'edit',
+      id: 'K7Q2M9',
+      refreshMinutes: 10,
+      canvas: false,
+    });
   });
 });

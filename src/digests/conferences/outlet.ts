@@ -74,3 +74,24 @@ export interface ConferenceWords {
     failure: { readonly code: string; readonly detail?: string },
   ): SlackMessage;
 }
+
+/** The congress as its canvas shows it, after a day's recap or the final one. */
+export interface ConferenceReport {
+  /** The whole congress's top N so far, up to `through`. */
+  readonly result: InfluencersResult;
+  readonly watch: readonly WatchedRank[];
+  /** Every recapped day, in order. */
+  readonly days: readonly DayResult[];
+  /** The end of the window `result` covers. */
+  readonly through: Date;
+  readonly final: boolean;
+  readonly stoppedEarly: boolean;
+}
+
+/**
+ * Keeps a conference's channel canvas (the canvas writer of the surface, its words, its records).
+ * Never throws and never holds up a post: the engine calls it once a run has posted.
+ */
+export interface ConferenceCanvasKeeper {
+  write(conference: Conference, report: ConferenceReport, now: Date): Promise<void>;
+}

@@ -28,7 +28,12 @@ import {
   eventSpan,
   eventWindow,
 } from './days.ts';
-import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
+import type {
+  ConferenceCanvasKeeper,
+  ConferencePoster,
+  ConferenceWords,
+  Leaderboard,
+} from './outlet.ts';
 import type { ConferenceStore } from './store.ts';
 
 /** What one tick did, for logs, the CLI's output, tests and the bench. */
@@ -52,6 +57,8 @@ export interface RunContext {
   readonly words: ConferenceWords;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Keeps the canvases of conferences that keep one; none without it. */
+  readonly canvas: ConferenceCanvasKeeper | undefined;
   /** Slack calls go through it, a bounded number at once. */
   slack<T>(job: () => Promise<T>): Promise<T>;
 }
@@ -184,9 +191,11 @@ export class ConferenceRun {
     if (fresh) await this.#postBoard(await this.#board(showing, false));
     for (const day of ended) await this.#recap(day);
     if (over) {
-      await this.#final(stopping && now.getTime() < span.end.getTime());
+      const stoppedEarly = stopping && now.getTime() < span.end.getTime();
+      await this.#final(stoppedEarly);
       const board = await this.#board(this.state.shownDay ?? showing, true);
       await this.#update(board);
+      await this.#keepCanvas(true, stoppedEarly);
       return { state: this.state, ended: stopping ? 'stopped' : 'finished' };
     }
     // A leaderboard posted in this run already shows today as it is now.
@@ -194,7 +203,52 @@ export class ConferenceRun {
       await this.#update(await this.#board(today as string, false));
       this.#report.updated++;
     }
+    await this.#keepCanvas(false, false);
     return { state: this.state, nextRunAt: nextRefresh(conference, now) };
+  }
+
+  /**
+   * Rewrites the canvas once the posts of this run are made, when a recap (or the final one) came
+   * after its last write. Its question is the final recap's, or the congress up to the end of the
+   * last recapped day (the same for every conference of those days, so they share it). A question
+   * that fails is asked again at the next refresh; a write Slack refuses is the keeper's to record,
+   * and the next recap writes again. The canvas never holds up the leaderboard.
+   */
+  async #keepCanvas(final: boolean, stoppedEarly: boolean): Promise<void> {
+    const { conference } = this;
+    const keeper = this.#runner.canvas;
+    if (keeper === undefined || conference.canvas?.enabled !== true) return;
+    const lastDay = this.state.days.at(-1)?.day;
+    const through = final ? 'final' : lastDay;
+    if (through === undefined || through === this.state.canvasThrough) return;
+    const span = eventSpan(conference);
+    const until = final
+      ? new Date(Math.min(this.#now.getTime(), span.end.getTime()))
+      : dayEnd(lastDay as string, conference.zone);
+    const window = final
+      ? eventWindow(conference, until)
+      : {
+          start: dayWindow(conference.firstDay, conference.zone, until).start,
+          end: dayWindow(lastDay as string, conference.zone, until).end,
+        };
+    try {
+      const { result, watch } = rankedFor(
+        conference,
+        await this.#ask(conferenceQuestion(conference, window)),
+      );
+      await keeper.write(
+        conference,
+        { result, watch, days: this.state.days, through: until, final, stoppedEarly },
+        this.#now,
+      );
+    } catch (error) {
+      this.#runner.logger.warn(
+        { err: error, conferenceId: conference.id },
+        'conference canvas not written; the next refresh tries again',
+      );
+      return;
+    }
+    this.state = { ...this.state, canvasThrough: through };
   }
 
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */

@@ -18,7 +18,7 @@ import type { Conference, ConferenceEnd } from '../../model/conference.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Limiter, limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
-import type { ConferencePoster, ConferenceWords } from './outlet.ts';
+import type { ConferenceCanvasKeeper, ConferencePoster, ConferenceWords } from './outlet.ts';
 import {
   ConferenceEndedError,
   ConferenceRun,
@@ -54,6 +54,8 @@ export interface ConferenceRunnerDeps {
   readonly analytics: AnalyticsApi;
   readonly poster: ConferencePoster;
   readonly words: ConferenceWords;
+  /** Keeps the channel canvases of conferences that keep one; none is written without it. */
+  readonly canvas?: ConferenceCanvasKeeper;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: ConferenceRunnerOptions;
@@ -74,6 +76,7 @@ export class ConferenceRunner implements RunContext {
   readonly #store: ConferenceStore;
   readonly #poster: ConferencePoster;
   readonly #words: ConferenceWords;
+  readonly #canvas: ConferenceCanvasKeeper | undefined;
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #questions: Questions;
@@ -86,6 +89,7 @@ export class ConferenceRunner implements RunContext {
     this.#store = deps.store;
     this.#poster = deps.poster;
     this.#words = deps.words;
+    this.#canvas = deps.canvas;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
     this.#options = {
@@ -206,6 +210,9 @@ export class ConferenceRunner implements RunContext {
   }
   get words(): ConferenceWords {
     return this.#words;
+  }
+  get canvas(): ConferenceCanvasKeeper | undefined {
+    return this.#canvas;
   }
   get clock(): Clock {
     return this.#clock;

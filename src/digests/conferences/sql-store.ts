@@ -1,5 +1,6 @@
 /** The conference store in SQL, over the digest store's executor; the same text on both dialects. */
 
+import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import {
   type Conference,
   type ConferenceEnd,
@@ -10,7 +11,8 @@ import {
   newConferenceId,
 } from '../../model/conference.ts';
 import { defined } from '../../model/defined.ts';
-import { type SqlRow, type SqlRunner, toDate } from '../store/rows.ts';
+import { CanvasRecords } from '../store/canvases.ts';
+import { rowToCanvas, type SqlRow, type SqlRunner, toDate } from '../store/rows.ts';
 import type {
   ConferenceClaim,
   ConferencePost,
@@ -56,6 +58,7 @@ export function rowToConference(row: SqlRow): Conference {
     nextRunAt: toDate(row.next_run_at),
     state: { ...initialConferenceState, ...state },
     createdAt: toDate(row.created_at),
+    ...defined({ canvas: rowToCanvas(row) }),
   };
 }
 
@@ -74,9 +77,11 @@ function specOf(conference: ConferenceSpec): ConferenceSpec {
 
 export class SqlConferenceStore implements ConferenceStore {
   readonly #sql: ConferenceSql;
+  readonly #canvases: CanvasRecords;
 
   constructor(sql: ConferenceSql) {
     this.#sql = sql;
+    this.#canvases = new CanvasRecords(sql, 'conferences');
   }
 
   async create(input: NewConference, now: Date): Promise<Conference> {
@@ -84,8 +89,8 @@ export class SqlConferenceStore implements ConferenceStore {
       try {
         const rows = await this.#sql.query(
           `INSERT INTO conferences (id, team_id, channel_id, creator_id, spec, state, status,
-             next_run_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $8)
+             next_run_at, created_at, updated_at, canvas)
+           VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $8, $9)
            RETURNING *`,
           [
             newConferenceId(),
@@ -96,6 +101,7 @@ export class SqlConferenceStore implements ConferenceStore {
             JSON.stringify(initialConferenceState),
             input.nextRunAt,
             now,
+            input.canvas === true ? 1 : 0,
           ],
         );
         const row = rows[0];
@@ -270,12 +276,27 @@ export class SqlConferenceStore implements ConferenceStore {
       ]);
       const row = rows[0];
       if (!row) return undefined;
-      const spec = { ...specOf(rowToConference(row)), ...settings };
+      const { canvas, ...changes } = settings;
+      const spec = { ...specOf(rowToConference(row)), ...changes };
       const updated = await tx.query(
-        'UPDATE conferences SET spec = $2, updated_at = $3 WHERE id = $1 RETURNING *',
-        [id, JSON.stringify(spec), now],
+        `UPDATE conferences SET spec = $2, updated_at = $3,
+           canvas = COALESCE(CAST($4 AS INTEGER), canvas)
+         WHERE id = $1 RETURNING *`,
+        [id, JSON.stringify(spec), now, canvas === undefined ? null : canvas ? 1 : 0],
       );
       return updated[0] ? rowToConference(updated[0]) : undefined;
     });
+  }
+
+  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void> {
+    return this.#canvases.record(id, write, now);
+  }
+
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean> {
+    return this.#canvases.claimCreation(id, now, until);
+  }
+
+  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean> {
+    return this.#canvases.markTold(id, problem);
   }
 }

@@ -10,6 +10,7 @@
  * sent again, so a runner killed at any point doubles nothing: the next one reads what was
  * posted from the records.
  */
+import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type {
   Conference,
   ConferenceEnd,
@@ -30,8 +31,10 @@ export interface ConferencePost {
   readonly messageTs?: string;
 }
 
-/** What an edit may change. */
-export type ConferenceSettings = Partial<Pick<ConferenceSpec, 'watch' | 'refreshMinutes'>>;
+/** What an edit may change; `canvas` turns the channel canvas on or off. */
+export type ConferenceSettings = Partial<Pick<ConferenceSpec, 'watch' | 'refreshMinutes'>> & {
+  readonly canvas?: boolean;
+};
 
 export interface ConferenceStore {
   create(input: NewConference, now: Date): Promise<Conference>;
@@ -73,4 +76,13 @@ export interface ConferenceStore {
   dueNow(teamId: string, channelId: string, now: Date): Promise<number>;
   /** Changes the watchlist or the refresh of an active conference; undefined when none. */
   update(id: string, settings: ConferenceSettings, now: Date): Promise<Conference | undefined>;
+  /** Records a canvas write: the canvas written (a new one replaces the old), or its problem. */
+  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void>;
+  /**
+   * True for the one caller that may create the conference's canvas now, held until `until`;
+   * false once a canvas is recorded or while another caller holds it. `recordCanvas` releases it.
+   */
+  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean>;
+  /** True for the one caller that is first to tell the creator about `problem`. */
+  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean>;
 }

@@ -1,24 +1,29 @@
 /**
- * What both adapters keep about a digest's canvas: whether it keeps one, the canvas the app
- * created for it, the last write's problem and the problems its creator was told about. Each
- * step is one statement deciding on the row itself, so of several instances exactly one tells the
- * creator about a problem.
+ * What both adapters keep about a digest's or a conference's canvas (the same columns on either
+ * table): whether it keeps one, the canvas the app created for it, the last write's problem and
+ * the problems its creator was told about. Each step is one statement deciding on the row itself,
+ * so of several instances exactly one tells the creator about a problem.
  */
 import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type { SqlRunner } from './rows.ts';
 
+/** The tables whose rows keep a canvas. */
+export type CanvasTable = 'digests' | 'conferences';
+
 export class CanvasRecords {
   readonly #db: SqlRunner;
+  readonly #table: CanvasTable;
 
-  constructor(db: SqlRunner) {
+  constructor(db: SqlRunner, table: CanvasTable = 'digests') {
     this.#db = db;
+    this.#table = table;
   }
 
   /** Records a write: the canvas written (a new one replaces the old), or its problem. */
   async record(id: string, write: CanvasWrite, now: Date): Promise<void> {
     if (write.kind === 'written') {
       await this.#db.query(
-        `UPDATE digests SET canvas_id = $2, canvas_kind = $3, canvas_problem = NULL,
+        `UPDATE ${this.#table} SET canvas_id = $2, canvas_kind = $3, canvas_problem = NULL,
            canvas_creating_until = NULL, updated_at = $4
          WHERE id = $1`,
         [id, write.canvas.id, write.canvas.kind, now],
@@ -26,7 +31,7 @@ export class CanvasRecords {
       return;
     }
     await this.#db.query(
-      `UPDATE digests SET canvas_problem = $2, canvas_creating_until = NULL, updated_at = $3
+      `UPDATE ${this.#table} SET canvas_problem = $2, canvas_creating_until = NULL, updated_at = $3
        WHERE id = $1`,
       [id, write.problem, now],
     );
@@ -38,7 +43,7 @@ export class CanvasRecords {
    */
   async claimCreation(id: string, now: Date, until: Date): Promise<boolean> {
     const rows = await this.#db.query(
-      `UPDATE digests SET canvas_creating_until = $3
+      `UPDATE ${this.#table} SET canvas_creating_until = $3
        WHERE id = $1 AND canvas_id IS NULL
          AND (canvas_creating_until IS NULL OR canvas_creating_until <= $2)
        RETURNING id`,
@@ -50,7 +55,7 @@ export class CanvasRecords {
   /** True for the one caller that is first to tell the creator about `problem`. */
   async markTold(id: string, problem: CanvasProblem): Promise<boolean> {
     const rows = await this.#db.query(
-      `UPDATE digests SET canvas_told = CASE WHEN canvas_told IS NULL OR canvas_told = ''
+      `UPDATE ${this.#table} SET canvas_told = CASE WHEN canvas_told IS NULL OR canvas_told = ''
            THEN $2 ELSE canvas_told || ' ' || $2 END
        WHERE id = $1 AND (' ' || COALESCE(canvas_told, '') || ' ') NOT LIKE $3
        RETURNING id`,

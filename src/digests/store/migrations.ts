@@ -80,16 +80,16 @@ const pauseReasonsAsCodes = `
 /**
  * The canvas a digest keeps (see `CanvasRecords`): `canvas` 1 when it keeps one, the canvas the app
  * created and its kind, the last write's problem, the problems its creator was told about
- * (space-separated), and until when one runner holds the canvas's creation. Digests created
- * before keep none.
+ * (space-separated), and until when one runner holds the canvas's creation. Digests and
+ * conferences created before keep none.
  */
-const digestCanvasColumns = (instant: string) => `
-  ALTER TABLE digests ADD COLUMN canvas INTEGER NOT NULL DEFAULT 0 CHECK (canvas IN (0, 1));
-  ALTER TABLE digests ADD COLUMN canvas_id TEXT;
-  ALTER TABLE digests ADD COLUMN canvas_kind TEXT CHECK (canvas_kind IN ('channel', 'standalone'));
-  ALTER TABLE digests ADD COLUMN canvas_problem TEXT;
-  ALTER TABLE digests ADD COLUMN canvas_told TEXT;
-  ALTER TABLE digests ADD COLUMN canvas_creating_until ${instant};
+const canvasColumns = (table: 'digests' | 'conferences', instant: string) => `
+  ALTER TABLE ${table} ADD COLUMN canvas INTEGER NOT NULL DEFAULT 0 CHECK (canvas IN (0, 1));
+  ALTER TABLE ${table} ADD COLUMN canvas_id TEXT;
+  ALTER TABLE ${table} ADD COLUMN canvas_kind TEXT CHECK (canvas_kind IN ('channel', 'standalone'));
+  ALTER TABLE ${table} ADD COLUMN canvas_problem TEXT;
+  ALTER TABLE ${table} ADD COLUMN canvas_told TEXT;
+  ALTER TABLE ${table} ADD COLUMN canvas_creating_until ${instant};
 `;
 
 export const migrations: readonly Migration[] = [
@@ -356,8 +356,8 @@ export const migrations: readonly Migration[] = [
   {
     version: 20,
     name: "a digest's channel canvas: whether it keeps one, which, and what went wrong",
-    sqlite: digestCanvasColumns('INTEGER'),
-    postgres: digestCanvasColumns('TIMESTAMPTZ'),
+    sqlite: canvasColumns('digests', 'INTEGER'),
+    postgres: canvasColumns('digests', 'TIMESTAMPTZ'),
   },
   {
     version: 25,
@@ -423,6 +423,12 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (conference_id, key)
       );
     `,
+  },
+  {
+    version: 26,
+    name: "a conference's channel canvas: whether it keeps one, which, and what went wrong",
+    sqlite: canvasColumns('conferences', 'INTEGER'),
+    postgres: canvasColumns('conferences', 'TIMESTAMPTZ'),
   },
 ];
 

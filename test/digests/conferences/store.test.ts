@@ -125,4 +125,48 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
     expect(await store.update(created.id, { refreshMinutes: 5 }, clock.now())).toBeUndefined();
     expect(await store.dueNow('T1', 'C0ASCO', clock.now())).toBe(0);
   });
+
+  it("keeps a conference's canvas: on or off, which, its creation held by one, each problem told once", async () => {
+    const { db, clock } = world();
+    const store = conferencesOf(db.store);
+    const other = conferencesOf(await db.sibling());
+    const plain = await store.create(ascoInput(), clock.now());
+    expect(plain.canvas).toBeUndefined();
+    const created = await store.create(ascoInput({ channelId: 'C2', canvas: true }), clock.now());
+    expect(created.canvas).toEqual({ enabled: true, told: [] });
+
+    const until = new Date(clock.now().getTime() + 60_000);
+    expect(await store.claimCanvasCreation(created.id, clock.now(), until)).toBe(true);
+    expect(await other.claimCanvasCreation(created.id, clock.now(), until)).toBe(false);
+    await store.recordCanvas(
+      created.id,
+      { kind: 'failed', problem: 'editing_failed' },
+      clock.now(),
+    );
+    expect((await store.get(created.id))?.canvas).toEqual({
+      enabled: true,
+      problem: 'editing_failed',
+      told: [],
+    });
+    expect(await store.markCanvasTold(created.id, 'editing_failed')).toBe(true);
+    expect(await other.markCanvasTold(created.id, 'editing_failed')).toBe(false);
+
+    expect(await other.claimCanvasCreation(created.id, clock.now(), until)).toBe(true);
+    const canvas = { id: 'F0CANVAS0001', kind: 'standalone' } as const;
+    await other.recordCanvas(created.id, { kind: 'written', canvas }, clock.now());
+    expect(await store.claimCanvasCreation(created.id, clock.now(), until)).toBe(false);
+    expect((await store.get(created.id))?.canvas).toEqual({
+      enabled: true,
+      canvas,
+      told: ['editing_failed'],
+    });
+
+    // Turned off, the canvas made is still known; a watchlist edit leaves the canvas as it is.
+    const off = await store.update(created.id, { canvas: false }, clock.now());
+    expect(off?.canvas).toEqual({ enabled: false, canvas, told: ['editing_failed'] });
+    const watched = await store.update(created.id, { watch: ['dave'] }, clock.now());
+    expect(watched).toMatchObject({ watch: ['dave'], canvas: { enabled: false } });
+    const on = await store.update(plain.id, { canvas: true }, clock.now());
+    expect(on?.canvas).toEqual({ enabled: true, told: [] });
+  });
 });
