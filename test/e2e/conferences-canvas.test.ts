@@ -3,104 +3,16 @@
  * run by the digest tick against the sandbox, written through the fake Slack's canvas methods, on
  * SQLite and on PostgreSQL. Time moves as the digest tests move it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
-import { startSandbox } from '../../src/sandbox/server.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { announcePostgresSkip } from '../digests/helpers.ts';
+import { blocksOf, conferenceE2e, inChannel } from '../helpers/conference-e2e.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
-import { slashCommand, teamId, userId } from '../helpers/payloads.ts';
+import type { Harness } from '../helpers/harness.ts';
+import { teamId, userId } from '../helpers/payloads.ts';
 
 announcePostgresSkip();
 
-let current = new Date('2026-11-26T14:00:00Z');
-const now = () => current;
-const sleep = async () => undefined;
-const sandbox = await startSandbox({
-  port: 0,
-  host: '127.0.0.1',
-  now: () => new Date('2027-01-01T00:00:00Z'),
-});
-afterAll(() => sandbox.close());
-
-/** The app over `store`, on the test's clock, against the shared sandbox. */
-async function app(store: DigestStore): Promise<Harness> {
-  const harness = await startHarness({
-    env: { RESPONSE_CACHE_TTL_MS: '0' },
-    sharedSandbox: sandbox,
-    overrides: {
-      now,
-      digests: {
-        store,
-        clock: { now, sleep },
-        runnerOptions: { backoffMs: 1, channelIntervalMs: 0 },
-      },
-    },
-  });
-  harness.slack.override('conversations.info', (args) => ({
-    ok: true,
-    channel: { id: args.channel, is_channel: true, is_private: false, is_member: true },
-  }));
-  return harness;
-}
-
-/** Runs a command and waits for its answer and for the work it started (a first leaderboard). */
-async function command(harness: Harness, text: string, channelId: string): Promise<string> {
-  const payload = slashCommand({ text, channelId });
-  const ack = await harness.send(payload);
-  expect(ack.status).toBe(200);
-  const answer = await harness.slack.waitForResponse(payload.responseUrl);
-  await until(() => harness.running.deps.inFlight.size === 0);
-  return String(answer.args.text);
-}
-
-const tick = (harness: Harness, at: string) => {
-  current = new Date(at);
-  return harness.running.digests.runner.runDue(current);
-};
-
-const inChannel = (harness: Harness, method: string, channel: string): SlackCall[] =>
-  harness.slack.api(method).filter((call) => call.args.channel === channel);
-
-const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.args.blocks);
-
-const adapters = [
-  {
-    name: 'SQLite',
-    enabled: true,
-    open: () => {
-      const folder = mkdtempSync(join(tmpdir(), 'conference-canvas-e2e-'));
-      const path = join(folder, 'digests.sqlite');
-      return {
-        store: async () => {
-          const store = openSqliteStore({ path });
-          await store.migrate();
-          return store;
-        },
-        drop: async () => rmSync(folder, { recursive: true, force: true }),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    enabled: testDatabaseUrl !== undefined,
-    open: () => {
-      const database = new TestPostgres();
-      return {
-        store: async () => {
-          const store = database.open();
-          await store.migrate();
-          return store;
-        },
-        drop: () => database.drop(),
-      };
-    },
-  },
-];
+const { app, command, tick, adapters, setNow } = await conferenceE2e('conference-canvas-e2e-');
 
 /** The markdown a `canvases.edit` call replaced the document with. */
 const editedMarkdown = (call: SlackCall | undefined): string => {
@@ -116,7 +28,7 @@ for (const adapter of adapters) {
     it("is created after the first day's recap, rewritten whole after the next and at the end, and survives a restart", async () => {
       const database = adapter.open();
       const channel = 'C0CONFCNV1';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       let harness = await app(await database.store());
       try {
         const confirmation = await command(
@@ -191,7 +103,7 @@ for (const adapter of adapters) {
     it("on a free plan, posts each recap, says the channel's canvas is taken, and DMs the creator once", async () => {
       const database = adapter.open();
       const channel = 'C0CONFCNV2';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       harness.slack.personCanvas(channel);
       harness.slack.freeTeam = true;

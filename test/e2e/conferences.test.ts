@@ -4,111 +4,21 @@
  * as the digest tests move it: each tick is `runDue(instant)`, and the app's clock reads the same
  * instant.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
-import { startSandbox } from '../../src/sandbox/server.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
-import type { SlackCall } from '../helpers/fake-slack.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
-import { eventCallback, homeOpenedEvent, slashCommand, teamId } from '../helpers/payloads.ts';
+import { describe, expect, it } from 'vitest';
+import { announcePostgresSkip } from '../digests/helpers.ts';
+import { blocksOf, conferenceE2e, inChannel } from '../helpers/conference-e2e.ts';
+import { eventCallback, homeOpenedEvent, teamId } from '../helpers/payloads.ts';
 
 announcePostgresSkip();
 
-let current = new Date('2026-11-26T14:00:00Z');
-const now = () => current;
-const sleep = async () => undefined;
-const sandbox = await startSandbox({
-  port: 0,
-  host: '127.0.0.1',
-  now: () => new Date('2027-01-01T00:00:00Z'),
-});
-afterAll(() => sandbox.close());
-
-/** The app over `store`, on the test's clock, against the shared sandbox. */
-async function app(store: DigestStore): Promise<Harness> {
-  const harness = await startHarness({
-    env: { RESPONSE_CACHE_TTL_MS: '0' },
-    sharedSandbox: sandbox,
-    overrides: {
-      now,
-      digests: {
-        store,
-        clock: { now, sleep },
-        runnerOptions: { backoffMs: 1, channelIntervalMs: 0 },
-      },
-    },
-  });
-  harness.slack.override('conversations.info', (args) => ({
-    ok: true,
-    channel: { id: args.channel, is_channel: true, is_private: false, is_member: true },
-  }));
-  return harness;
-}
-
-/** Runs a command and waits for its answer and for the work it started (a first leaderboard). */
-async function command(harness: Harness, text: string, channelId: string): Promise<string> {
-  const payload = slashCommand({ text, channelId });
-  const ack = await harness.send(payload);
-  expect(ack.status).toBe(200);
-  const answer = await harness.slack.waitForResponse(payload.responseUrl);
-  await until(() => harness.running.deps.inFlight.size === 0);
-  return String(answer.args.text);
-}
-
-const tick = (harness: Harness, at: string) => {
-  current = new Date(at);
-  return harness.running.digests.runner.runDue(current);
-};
-
-const inChannel = (harness: Harness, method: string, channel: string): SlackCall[] =>
-  harness.slack.api(method).filter((call) => call.args.channel === channel);
-
-const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.args.blocks);
-
-const adapters = [
-  {
-    name: 'SQLite',
-    enabled: true,
-    open: () => {
-      const folder = mkdtempSync(join(tmpdir(), 'conferences-e2e-'));
-      const path = join(folder, 'digests.sqlite');
-      return {
-        store: async () => {
-          const store = openSqliteStore({ path });
-          await store.migrate();
-          return store;
-        },
-        drop: async () => rmSync(folder, { recursive: true, force: true }),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    enabled: testDatabaseUrl !== undefined,
-    open: () => {
-      const database = new TestPostgres();
-      return {
-        store: async () => {
-          const store = database.open();
-          await store.migrate();
-          return store;
-        },
-        drop: () => database.drop(),
-      };
-    },
-  },
-];
+const { app, command, tick, adapters, setNow } = await conferenceE2e('conferences-e2e-');
 
 for (const adapter of adapters) {
   describe.skipIf(!adapter.enabled)(`conferences in Slack (${adapter.name})`, () => {
     it('pins a leaderboard, updates it in place, replaces one Slack will not edit, recaps each day in the thread, survives a restart and ends final', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0001';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       let harness = await app(await database.store());
       try {
         const confirmation = await command(
@@ -187,7 +97,7 @@ for (const adapter of adapters) {
     it('lists, edits and stops a conference by command; stopped, it posts the final recap once', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0002';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         await command(harness, 'conference #hcsm from Nov 26 to Nov 28', channel);
@@ -226,7 +136,7 @@ for (const adapter of adapters) {
     it('carries on unpinned when the channel has too many pins, saying so once in the thread', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0004';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         harness.slack.pinError = 'too_many_pins';
@@ -251,7 +161,7 @@ for (const adapter of adapters) {
     it('still delivers the leaderboard where Slack refuses the table and chart blocks', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0005';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         harness.slack.refuseNewBlocks = true;
@@ -271,7 +181,7 @@ for (const adapter of adapters) {
     it('joins a public channel it posts in without being a member, to pin the leaderboard', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0007';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         const joined = new Set<string>();
@@ -295,7 +205,7 @@ for (const adapter of adapters) {
     it('skips an update Slack rate limits, and replaces a leaderboard someone deleted', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0006';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         await command(harness, 'conference #hcsm from Nov 26 to Nov 27', channel);
@@ -325,7 +235,7 @@ for (const adapter of adapters) {
     it('reads the days in the creator’s zone even when Slack says it too late for the ack', async () => {
       const database = adapter.open();
       const channel = 'C0CONF0008';
-      current = new Date('2026-11-26T14:00:00Z');
+      setNow(new Date('2026-11-26T14:00:00Z'));
       const harness = await app(await database.store());
       try {
         // Slower than the ack's bounded wait (500 ms here), quick enough for a second chance.
