@@ -10,11 +10,12 @@ import { runWindow } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
-import { digestActionIds, digestEditCallbackId } from '../../src/render/ids.ts';
+import { digestActionIds } from '../../src/render/ids.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
+import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { blockAction, slashCommand, teamId, userId, viewSubmission } from '../helpers/payloads.ts';
+import { slashCommand, teamId } from '../helpers/payloads.ts';
 
 let harness: Harness;
 let store: DigestStore;
@@ -146,77 +147,6 @@ describe('digest edit by command', () => {
 });
 
 describe('the Edit button and modal', () => {
-  /** The Edit button pressed under the channel list, by `userId`. */
-  function pressEdit(digest: Digest, pressedBy = userId) {
-    const payload = blockAction({
-      actionId: digestActionIds.edit,
-      value: digest.id,
-      container: {
-        type: 'message',
-        message_ts: '1700000000.000100',
-        channel_id: digest.channelId,
-        is_ephemeral: true,
-      },
-    });
-    const body = JSON.parse(new URLSearchParams(payload.body).get('payload') ?? '{}');
-    body.user = { id: pressedBy, username: 'someone', team_id: teamId };
-    body.channel = { id: digest.channelId, name: 'digests' };
-    return {
-      ...payload,
-      body: new URLSearchParams({ payload: JSON.stringify(body) }).toString(),
-    };
-  }
-
-  /**
-   * The submitted modal, with `changes` typed over what it was prefilled with: a text or a
-   * select's value, or the values chosen in a multi-select or the checkboxes.
-   */
-  function submitted(
-    view: Record<string, unknown>,
-    changes: Partial<Record<string, string | readonly string[]>>,
-  ) {
-    const values: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const block of view.blocks as {
-      type: string;
-      block_id?: string;
-      element?: {
-        action_id: string;
-        type: string;
-        initial_value?: string;
-        initial_option?: unknown;
-        initial_options?: unknown[];
-      };
-    }[]) {
-      if (block.type !== 'input' || block.block_id === undefined || block.element === undefined) {
-        continue;
-      }
-      const { action_id: actionId, type } = block.element;
-      const change = changes[actionId];
-      const several = type === 'multi_static_select' || type === 'checkboxes';
-      values[block.block_id] = {
-        [actionId]: several
-          ? {
-              type,
-              selected_options: Array.isArray(change)
-                ? change.map((value) => ({ value }))
-                : (block.element.initial_options ?? []),
-            }
-          : type === 'static_select'
-            ? {
-                type,
-                selected_option:
-                  change === undefined ? block.element.initial_option : { value: change },
-              }
-            : { type, value: change ?? block.element.initial_value },
-      };
-    }
-    return viewSubmission({
-      callbackId: digestEditCallbackId,
-      values,
-      privateMetadata: String(view.private_metadata),
-    });
-  }
-
   async function openEditor(digest: Digest): Promise<Record<string, unknown>> {
     const before = harness.slack.api('views.open').length;
     const press = pressEdit(digest);
@@ -237,7 +167,7 @@ describe('the Edit button and modal', () => {
     ]) {
       expect(prefilled).toContain(words);
     }
-    const save = submitted(view, {
+    const save = submittedEdit(view, {
       schedule: 'every monday at 10am',
       metric: 'retweets',
       posts: 'changed',
@@ -263,7 +193,7 @@ describe('the Edit button and modal', () => {
   it('keeps the modal open with the grammar’s words under the schedule it cannot read', async () => {
     const digest = await created('digest #hcsm every monday at 9am');
     const view = await openEditor(digest);
-    const ack = await harness.send(submitted(view, { schedule: 'every 2 months at 9am' }));
+    const ack = await harness.send(submittedEdit(view, { schedule: 'every 2 months at 9am' }));
     expect(ack.json).toMatchObject({
       response_action: 'errors',
       errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
@@ -286,7 +216,7 @@ describe('the Edit button and modal', () => {
     expect(initialValues(view, 'digest_edit_without')).toEqual(['Org. Pharma']);
     expect(initialValues(view, 'digest_edit_canvas')).toEqual(['on']);
 
-    const unchanged = await harness.send(submitted(view, {}));
+    const unchanged = await harness.send(submittedEdit(view, {}));
     expect(unchanged.text).toBe('');
     expect(await store.get(digest.id)).toMatchObject({
       stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
@@ -294,7 +224,7 @@ describe('the Edit button and modal', () => {
     });
 
     const changed = await harness.send(
-      submitted(view, { who: ['Patient Advocate', 'Caregiver'], without: [], canvas: [] }),
+      submittedEdit(view, { who: ['Patient Advocate', 'Caregiver'], without: [], canvas: [] }),
     );
     expect(changed.text).toBe('');
     const turnedOff = (await store.get(digest.id)) as Digest;
@@ -304,7 +234,9 @@ describe('the Edit button and modal', () => {
     });
     expect(turnedOff.canvas?.enabled ?? false).toBe(false);
 
-    const everyone = await harness.send(submitted(view, { who: [], without: [], canvas: ['on'] }));
+    const everyone = await harness.send(
+      submittedEdit(view, { who: [], without: [], canvas: ['on'] }),
+    );
     expect(everyone.text).toBe('');
     const saved = (await store.get(digest.id)) as Digest;
     expect(saved.stakeholders).toBeUndefined();
@@ -315,7 +247,7 @@ describe('the Edit button and modal', () => {
     const digest = await created('digest #hcsm every monday at 9am doctors');
     const view = await openEditor(digest);
     const ack = await harness.send(
-      submitted(view, {
+      submittedEdit(view, {
         who: ['Doctor', 'HCP'],
         without: ['HCP'],
         schedule: 'every friday at 5pm',
@@ -338,7 +270,7 @@ describe('the Edit button and modal', () => {
     const watch = await created('watch #hcsm top 10');
     const view = await openEditor(watch);
     expect(initialValues(view, 'digest_edit_canvas')).toBeUndefined();
-    const ack = await harness.send(submitted(view, { without: ['Org. Pharma'] }));
+    const ack = await harness.send(submittedEdit(view, { without: ['Org. Pharma'] }));
     expect(ack.text).toBe('');
     const saved = (await store.get(watch.id)) as Digest;
     expect(saved.stakeholders).toEqual({ include: [], exclude: ['Org. Pharma'] });
