@@ -31,7 +31,7 @@ import {
   tableRow,
 } from './canvas.ts';
 import { daysWords, dayWords, zoneWords } from './conference.ts';
-import { canvasProblemWords } from './digest-canvas.ts';
+import { canvasProblemWords, canvasWords } from './digest-canvas.ts';
 import {
   cleanText,
   compactNumber,
@@ -210,20 +210,10 @@ export function renderConferenceCanvas(
 
 /** The conference's canvas in words for the list and the confirmation; undefined when none. */
 export function conferenceCanvasWords(conference: Pick<Conference, 'canvas'>): string | undefined {
-  const state = conference.canvas;
-  if (state === undefined) return undefined;
-  if (!state.enabled) {
-    return state.canvas === undefined ? undefined : 'off; the canvas stays as it was last written';
-  }
-  const which =
-    state.canvas === undefined
-      ? "kept in the channel, written once a day's recap has posted"
-      : state.canvas.kind === 'channel'
-        ? "the channel's canvas, rewritten after each day's recap"
-        : "a canvas of its own in the channel's tabs (the channel's canvas is someone else's), rewritten after each day's recap";
-  return state.problem === undefined
-    ? which
-    : `${which}; the last write failed: ${canvasProblemWords(state.problem)}`;
+  return canvasWords(conference.canvas, {
+    first: "written once a day's recap has posted",
+    each: "after each day's recap",
+  });
 }
 
 /** The DM to a conference's creator the first time its canvas fails for `problem`. */

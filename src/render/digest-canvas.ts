@@ -4,7 +4,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import type { CanvasDocument, CanvasProblem } from '../model/canvas.ts';
+import type { CanvasDocument, CanvasProblem, DigestCanvas } from '../model/canvas.ts';
 import type { Digest, RankedAccount } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric } from '../model/metrics.ts';
@@ -117,24 +117,38 @@ export function renderDigestCanvas(
 }
 
 /**
- * A digest's canvas in words for its confirmation and the digest list: which canvas, and why the
- * last write failed; undefined when it keeps none.
+ * A canvas in words for a confirmation and a list: which canvas, when it is written (`timing`:
+ * before its first write, and after it), and why the last write failed; undefined when there is
+ * none. Digests and conferences say it alike.
  */
-export function canvasStateWords(digest: Pick<Digest, 'canvas'>): string | undefined {
-  const state = digest.canvas;
+export function canvasWords(
+  state: DigestCanvas | undefined,
+  timing: { readonly first: string; readonly each: string },
+): string | undefined {
   if (state === undefined) return undefined;
   if (!state.enabled) {
     return state.canvas === undefined ? undefined : 'off; the canvas stays as it was last written';
   }
   const which =
     state.canvas === undefined
-      ? 'kept in the channel, written after the next post'
+      ? `kept in the channel, ${timing.first}`
       : state.canvas.kind === 'channel'
-        ? "the channel's canvas, rewritten after each post"
-        : "a canvas of its own in the channel's tabs (the channel's canvas is someone else's), rewritten after each post";
+        ? `the channel's canvas, rewritten ${timing.each}`
+        : `a canvas of its own in the channel's tabs (the channel's canvas is someone else's), rewritten ${timing.each}`;
   return state.problem === undefined
     ? which
     : `${which}; the last write failed: ${canvasProblemWords(state.problem)}`;
+}
+
+/**
+ * A digest's canvas in words for its confirmation and the digest list: which canvas, and why the
+ * last write failed; undefined when it keeps none.
+ */
+export function canvasStateWords(digest: Pick<Digest, 'canvas'>): string | undefined {
+  return canvasWords(digest.canvas, {
+    first: 'written after the next post',
+    each: 'after each post',
+  });
 }
 
 /** Why the canvas could not be written, and what fixes it, as the digest list and the DM say. */
