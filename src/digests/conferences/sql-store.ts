@@ -12,7 +12,13 @@ import {
 } from '../../model/conference.ts';
 import { defined } from '../../model/defined.ts';
 import { CanvasRecords } from '../store/canvases.ts';
-import { rowToCanvas, type SqlRow, type SqlRunner, toDate } from '../store/rows.ts';
+import {
+  insertWithFreshId,
+  rowToCanvas,
+  type SqlRow,
+  type SqlRunner,
+  toDate,
+} from '../store/rows.ts';
 import type {
   ConferenceClaim,
   ConferencePost,
@@ -24,14 +30,6 @@ import type {
 export interface ConferenceSql extends SqlRunner {
   readonly dialect: 'sqlite' | 'postgres';
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
-}
-
-const maxIdAttempts = 8;
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : '';
-  return code === '23505' || /UNIQUE constraint failed/.test(message);
 }
 
 function optionalDate(value: unknown): Date | undefined {
@@ -85,32 +83,26 @@ export class SqlConferenceStore implements ConferenceStore {
   }
 
   async create(input: NewConference, now: Date): Promise<Conference> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const rows = await this.#sql.query(
-          `INSERT INTO conferences (id, team_id, channel_id, creator_id, spec, state, status,
+    const row = await insertWithFreshId(newConferenceId, (id) =>
+      this.#sql.query(
+        `INSERT INTO conferences (id, team_id, channel_id, creator_id, spec, state, status,
              next_run_at, created_at, updated_at, canvas)
            VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $8, $9)
            RETURNING *`,
-          [
-            newConferenceId(),
-            input.teamId,
-            input.channelId,
-            input.creatorId,
-            JSON.stringify(specOf(input)),
-            JSON.stringify(initialConferenceState),
-            input.nextRunAt,
-            now,
-            input.canvas === true ? 1 : 0,
-          ],
-        );
-        const row = rows[0];
-        if (!row) throw new Error('INSERT ... RETURNING returned no row');
-        return rowToConference(row);
-      } catch (error) {
-        if (attempt >= maxIdAttempts || !isUniqueViolation(error)) throw error;
-      }
-    }
+        [
+          id,
+          input.teamId,
+          input.channelId,
+          input.creatorId,
+          JSON.stringify(specOf(input)),
+          JSON.stringify(initialConferenceState),
+          input.nextRunAt,
+          now,
+          input.canvas === true ? 1 : 0,
+        ],
+      ),
+    );
+    return rowToConference(row);
   }
 
   async get(id: string): Promise<Conference | undefined> {

@@ -247,3 +247,31 @@ export function rowToRun(row: SqlRow): DigestRun {
     left: details?.left ?? [],
   };
 }
+
+/** New ids drawn before giving up: a clash among the ids' billions of values is already rare. */
+const maxIdAttempts = 8;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : '';
+  return code === '23505' || /UNIQUE constraint failed/.test(message);
+}
+
+/**
+ * Runs `insert` with a new id from `newId`, drawing another when the id is taken (a unique
+ * violation), and returns the row it inserted.
+ */
+export async function insertWithFreshId(
+  newId: () => string,
+  insert: (id: string) => Promise<readonly SqlRow[]>,
+): Promise<SqlRow> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const row = (await insert(newId()))[0];
+      if (!row) throw new Error('INSERT ... RETURNING returned no row');
+      return row;
+    } catch (error) {
+      if (attempt >= maxIdAttempts || !isUniqueViolation(error)) throw error;
+    }
+  }
+}

@@ -16,6 +16,7 @@ import {
   encodePauseReason,
   encodeProblem,
   encodeSkipReason,
+  insertWithFreshId,
   rowToDelivery,
   rowToDigest,
   type SqlRow,
@@ -69,8 +70,6 @@ export interface SqlExecutor extends SqlRunner {
   close(): Promise<void>;
 }
 
-const maxIdAttempts = 8;
-
 /**
  * Splits a batch into rounds in which no key repeats, each key's occurrences in their order, so a
  * set-based statement (which may touch a row only once) over each round, run one round after the
@@ -116,12 +115,6 @@ async function sequentially<T, R>(
 const slotKey = (item: { digestId: string; slot: Date }) =>
   `${item.digestId}\u0000${item.slot.getTime()}`;
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown; errcode?: unknown }).code;
-  const message = error instanceof Error ? error.message : '';
-  return code === '23505' || /UNIQUE constraint failed/.test(message);
-}
-
 export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly conferences: ConferenceStore;
@@ -155,43 +148,36 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   }
 
   async create(input: NewDigest, now: Date): Promise<Digest> {
-    for (let attempt = 1; ; attempt++) {
-      const id = newDigestId();
-      try {
-        const rows = await this.#sql.query(
-          `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
+    const row = await insertWithFreshId(newDigestId, (id) =>
+      this.#sql.query(
+        `INSERT INTO digests (id, team_id, channel_id, creator_id, databases, schedule, run_window,
              top, post_when, metric, presentation, account, stakeholders, order_by, canvas, status,
              consecutive_failures, next_run_at, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14, $15, $16, $17, 'active', 0,
              $9, $10, $10)
            RETURNING *`,
-          [
-            id,
-            input.teamId,
-            input.channelId,
-            input.creatorId,
-            JSON.stringify(input.databases),
-            JSON.stringify(input.schedule),
-            JSON.stringify(input.window),
-            input.top,
-            input.nextRunAt,
-            now,
-            input.postWhen ?? 'always',
-            input.metric ?? null,
-            input.presentation ?? 'list',
-            input.account ?? null,
-            input.stakeholders === undefined ? null : JSON.stringify(input.stakeholders),
-            input.orderBy ?? null,
-            input.canvas === true ? 1 : 0,
-          ],
-        );
-        const row = rows[0];
-        if (!row) throw new Error('INSERT ... RETURNING returned no row');
-        return rowToDigest(row);
-      } catch (error) {
-        if (attempt >= maxIdAttempts || !isUniqueViolation(error)) throw error;
-      }
-    }
+        [
+          id,
+          input.teamId,
+          input.channelId,
+          input.creatorId,
+          JSON.stringify(input.databases),
+          JSON.stringify(input.schedule),
+          JSON.stringify(input.window),
+          input.top,
+          input.nextRunAt,
+          now,
+          input.postWhen ?? 'always',
+          input.metric ?? null,
+          input.presentation ?? 'list',
+          input.account ?? null,
+          input.stakeholders === undefined ? null : JSON.stringify(input.stakeholders),
+          input.orderBy ?? null,
+          input.canvas === true ? 1 : 0,
+        ],
+      ),
+    );
+    return rowToDigest(row);
   }
 
   async get(id: string): Promise<Digest | undefined> {
