@@ -77,6 +77,37 @@ const pauseReasonsAsCodes = `
     ELSE 'unknown' END
   WHERE paused_reason IS NOT NULL`;
 
+/** The conference tables of migration 25; `instant` is how each dialect stores a time. */
+const conferenceTables = (instant: string) => `
+      CREATE TABLE conferences (
+        id TEXT PRIMARY KEY,
+        team_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        creator_id TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        state TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'ended')),
+        ended TEXT,
+        stop_requested_at ${instant},
+        next_run_at ${instant} NOT NULL,
+        lease_owner TEXT,
+        lease_until ${instant},
+        created_at ${instant} NOT NULL,
+        updated_at ${instant} NOT NULL
+      );
+      CREATE INDEX conferences_claim ON conferences (status, next_run_at, id);
+      CREATE INDEX conferences_channel ON conferences (team_id, channel_id);
+      CREATE TABLE conference_posts (
+        conference_id TEXT NOT NULL REFERENCES conferences (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('posting', 'posted')),
+        owner TEXT NOT NULL,
+        started_at ${instant} NOT NULL,
+        message_ts TEXT,
+        PRIMARY KEY (conference_id, key)
+      );
+`;
+
 /**
  * The canvas a digest keeps (see `CanvasRecords`): `canvas` 1 when it keeps one, the canvas the app
  * created and its kind, the last write's problem, the problems its creator was told about
@@ -365,64 +396,8 @@ export const migrations: readonly Migration[] = [
     // What the engine keeps between updates is one JSON document (`state`): only the columns a
     // claim or a list reads are columns. A post's record is written before it is sent, so a
     // post is never sent twice (see `ConferenceStore.beginPost`).
-    sqlite: `
-      CREATE TABLE conferences (
-        id TEXT PRIMARY KEY,
-        team_id TEXT NOT NULL,
-        channel_id TEXT NOT NULL,
-        creator_id TEXT NOT NULL,
-        spec TEXT NOT NULL,
-        state TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'ended')),
-        ended TEXT,
-        stop_requested_at INTEGER,
-        next_run_at INTEGER NOT NULL,
-        lease_owner TEXT,
-        lease_until INTEGER,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE INDEX conferences_claim ON conferences (status, next_run_at, id);
-      CREATE INDEX conferences_channel ON conferences (team_id, channel_id);
-      CREATE TABLE conference_posts (
-        conference_id TEXT NOT NULL REFERENCES conferences (id) ON DELETE CASCADE,
-        key TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('posting', 'posted')),
-        owner TEXT NOT NULL,
-        started_at INTEGER NOT NULL,
-        message_ts TEXT,
-        PRIMARY KEY (conference_id, key)
-      );
-    `,
-    postgres: `
-      CREATE TABLE conferences (
-        id TEXT PRIMARY KEY,
-        team_id TEXT NOT NULL,
-        channel_id TEXT NOT NULL,
-        creator_id TEXT NOT NULL,
-        spec TEXT NOT NULL,
-        state TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'ended')),
-        ended TEXT,
-        stop_requested_at TIMESTAMPTZ,
-        next_run_at TIMESTAMPTZ NOT NULL,
-        lease_owner TEXT,
-        lease_until TIMESTAMPTZ,
-        created_at TIMESTAMPTZ NOT NULL,
-        updated_at TIMESTAMPTZ NOT NULL
-      );
-      CREATE INDEX conferences_claim ON conferences (status, next_run_at, id);
-      CREATE INDEX conferences_channel ON conferences (team_id, channel_id);
-      CREATE TABLE conference_posts (
-        conference_id TEXT NOT NULL REFERENCES conferences (id) ON DELETE CASCADE,
-        key TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('posting', 'posted')),
-        owner TEXT NOT NULL,
-        started_at TIMESTAMPTZ NOT NULL,
-        message_ts TEXT,
-        PRIMARY KEY (conference_id, key)
-      );
-    `,
+    sqlite: conferenceTables('INTEGER'),
+    postgres: conferenceTables('TIMESTAMPTZ'),
   },
   {
     version: 26,
