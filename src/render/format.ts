@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { LookupRequest } from '../model/lookup.ts';
 import { zoneFor } from '../time/zones.ts';
@@ -207,7 +208,32 @@ export function windowWords(
   request: Pick<LookupRequest, 'start' | 'end' | 'timezone'>,
   now?: Date,
 ): string {
-  return wholeDays(request, now) ?? formatWindow(request, now);
+  // Its words depend on the window, the zone and the current year alone, and most lookups name
+  // one of a few windows ("last week", "yesterday"): remembered, the pending message that every
+  // command acks with skips a dozen luxon conversions.
+  const year = unambiguousYear(now);
+  const key =
+    year === undefined ? undefined : `${request.start} ${request.end} ${request.timezone} ${year}`;
+  let words = key === undefined ? undefined : windowWordsMemo.get(key);
+  if (words === undefined) {
+    words = wholeDays(request, now) ?? formatWindow(request, now);
+    if (key !== undefined) windowWordsMemo.set(key, words);
+  }
+  return words;
+}
+
+const windowWordsMemo = new LRUCache<string, string>({ max: 1_000 });
+
+/**
+ * The year of `now` in every zone: its UTC year, except on December 31 and January 1 (UTC), when
+ * some zone is already, or still, in another year. `''` without `now`.
+ */
+function unambiguousYear(now: Date | undefined): number | '' | undefined {
+  if (now === undefined) return '';
+  const month = now.getUTCMonth();
+  const day = now.getUTCDate();
+  if ((month === 11 && day === 31) || (month === 0 && day === 1)) return undefined;
+  return now.getUTCFullYear();
 }
 
 /** {@link windowWords} for a window of whole days; undefined for any other window. */

@@ -247,6 +247,29 @@ describe('windowWords', () => {
   ])('writes %s as %j', (_, window, words) => {
     expect(windowWords(window, now)).toBe(words);
   });
+
+  it('names the year once the same window is asked about in another year', () => {
+    expect(windowWords(newYorkWeek, now)).toBe('Nov 14 – Nov 20, whole days, EST');
+    expect(windowWords(newYorkWeek, new Date('2027-02-01T12:00:00Z'))).toBe(
+      'Nov 14, 2026 – Nov 20, 2026, whole days, EST',
+    );
+    expect(windowWords(newYorkWeek, now)).toBe('Nov 14 – Nov 20, whole days, EST');
+  });
+
+  it('reads the year in the window’s zone on new year’s eve, the same window asked twice', () => {
+    // Kiritimati is UTC+14: at 09:00 UTC on Dec 31 it is 23:00 there, at 11:00 UTC already 2027.
+    const kiritimati = {
+      start: '2026-12-30T00:00:00+14:00',
+      end: '2026-12-31T00:00:00+14:00',
+      timezone: 'Pacific/Kiritimati',
+    };
+    expect(windowWords(kiritimati, new Date('2026-12-31T09:00:00Z'))).toBe(
+      'Dec 30, whole day, GMT+14',
+    );
+    expect(windowWords(kiritimati, new Date('2026-12-31T11:00:00Z'))).toBe(
+      'Dec 30, 2026, whole day, GMT+14',
+    );
+  });
 });
 
 describe('formatDuration', () => {
