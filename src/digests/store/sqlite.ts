@@ -13,7 +13,7 @@ import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
 import { SqlDigestStore } from './sql.ts';
 import { claimableSql, claimParams } from './statements.ts';
 import type { ClaimOptions } from './store.ts';
-import { answering } from './unavailable.ts';
+import { answering, asUnavailable } from './unavailable.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 
@@ -44,7 +44,13 @@ function toSqlite(sql: string): string {
  * here. Connections to one file therefore share one queue per process; busy_timeout is left for
  * other processes.
  */
-const fileQueues = new Map<string, { tail: Promise<unknown> }>();
+const fileQueues = new Map<string, Queue>();
+
+/** Operations of one file in this process, one after the other; `waiting` counts those not done. */
+interface Queue {
+  tail: Promise<unknown>;
+  waiting: number;
+}
 
 /**
  * The claim statement, with `$n` placeholders; exported for the test of its query plan. The
@@ -65,7 +71,8 @@ export function sqliteClaimSql(options: ClaimOptions): string {
     RETURNING *`;
 }
 
-class SqliteExecutor implements SqlExecutor {
+/** Runs the store's statements on one connection; exported for the test of its queue. */
+export class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
@@ -73,17 +80,17 @@ class SqliteExecutor implements SqlExecutor {
    * One connection is shared by every caller in this process: operations are queued so that an
    * await inside one transaction never lets another caller's statements run inside it.
    */
-  readonly #queue: { tail: Promise<unknown> };
+  readonly #queue: Queue;
 
   constructor(db: DatabaseSync, path: string) {
     this.#db = db;
     if (path === ':memory:') {
-      this.#queue = { tail: Promise.resolve() };
+      this.#queue = { tail: Promise.resolve(), waiting: 0 };
     } else {
       const key = resolve(path);
       let queue = fileQueues.get(key);
       if (!queue) {
-        queue = { tail: Promise.resolve() };
+        queue = { tail: Promise.resolve(), waiting: 0 };
         fileQueues.set(key, queue);
       }
       this.#queue = queue;
@@ -100,12 +107,25 @@ class SqliteExecutor implements SqlExecutor {
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#queue.tail.then(work);
-    this.#queue.tail = result.catch(() => undefined);
+    const queue = this.#queue;
+    queue.waiting++;
+    const result = queue.tail.then(work).finally(() => {
+      queue.waiting--;
+    });
+    queue.tail = result.catch(() => undefined);
     return result;
   }
 
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]> {
+    // Nothing queued means no transaction is open in this process: the statement runs now, without
+    // the queue's turns (the request replay check runs one before every ack).
+    if (this.#queue.waiting === 0) {
+      try {
+        return Promise.resolve(this.#run(sql, params));
+      } catch (error) {
+        return Promise.reject(asUnavailable(error));
+      }
+    }
     return answering(() => this.#exclusive(async () => this.#run(sql, params)));
   }
 
