@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { countRunsBetween, nextRunAfter } from './schedule.ts';
+import type { DigestStore } from './store/store.ts';
 
 /** How many skipped slots of one digest a notice names; the rest are counted. */
 export const skippedSlotsNamed = 5;
@@ -21,6 +22,11 @@ export interface SkippedSlots {
 export interface ResumeDetails {
   /** The outage that held them; absent when the app had left the workspace. */
   readonly cause?: OutageCause;
+  /**
+   * True when nothing held them: the runner came to their slots too late to post them (the app
+   * was not running, or fell behind).
+   */
+  readonly late?: boolean;
   readonly skipped: ReadonlyMap<string, SkippedSlots>;
 }
 
@@ -86,5 +92,42 @@ export async function tellCreatorsResumed(
     } catch (error) {
       logger.warn({ err: error, creatorId }, 'could not tell a creator their digests resumed');
     }
+  }
+}
+
+/**
+ * After a tick that came to some slots too late to post them (the app was not running, or fell
+ * behind): one DM per creator listing their digests' skipped slots, with "Run now" for each. Read
+ * back from the records this runner wrote since `since`, one creator at a time, so that the tick
+ * after a long stop never holds every digest it skipped at once.
+ */
+export async function tellCreatorsLate(
+  options: {
+    readonly store: Pick<DigestStore, 'lateCreators' | 'lateSkips'>;
+    readonly owner: string;
+    readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+    readonly logger: Logger;
+    readonly renderResumeNotice: RenderResumeNotice | undefined;
+  },
+  since: Date,
+  now: Date,
+): Promise<void> {
+  const { store, owner, logger } = options;
+  if (options.renderResumeNotice === undefined) return;
+  const creators = await store.lateCreators(owner, since);
+  if (creators.length > 0) {
+    logger.info({ creators: creators.length }, 'telling creators which digest runs came too late');
+  }
+  for (const creator of creators) {
+    const skips = await store.lateSkips(owner, since, creator);
+    const skipped = new Map<string, SkippedSlots>(
+      skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
+    );
+    await tellCreatorsResumed(
+      options,
+      skips.map((skip) => skip.digest),
+      now,
+      { late: true, skipped },
+    );
   }
 }

@@ -23,6 +23,7 @@ import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
 import { quietReason } from './post-when.ts';
 import { type AskQuestion, localSelection, Questions, questionFor } from './questions.ts';
+import { tellCreatorsLate } from './resumed.ts';
 import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
@@ -235,6 +236,8 @@ export class DigestRunner {
   readonly #deliveries: Deliveries;
   readonly #tickOptions: TickOptions;
   readonly #unconfirmed: UnconfirmedPosts;
+  /** Who is told of slots a tick came to too late (see `tellCreatorsLate`). */
+  readonly #late: Parameters<typeof tellCreatorsLate>[0];
   /** Turns for the renders of digests woken together (see `#compose`). */
   readonly #turns = new Turns();
   readonly #afterPost: ((run: PostedRun) => Promise<void>) | undefined;
@@ -327,6 +330,13 @@ export class DigestRunner {
       renderNotice: deps.renderUnconfirmedNotice,
       leaseMs,
     });
+    this.#late = {
+      store,
+      owner,
+      logger,
+      notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
+      renderResumeNotice: deps.renderResumeNotice,
+    };
     this.#tickOptions = {
       store,
       owner,
@@ -359,12 +369,22 @@ export class DigestRunner {
         this.#logger.warn({ err: error }, 'could not look for unconfirmed digest posts'),
       );
     const tick = new DueTick(this.#tickOptions, now);
+    // Skips are recorded at the clock's time, which a caller's `now` may precede.
+    const started = new Date(Math.min(now.getTime(), this.#clock.now().getTime()));
     const stopRenewing = this.#leases.renewWhileRunning();
     try {
       await tick.run();
     } finally {
       await stopRenewing();
       await this.#afterPostsDone();
+    }
+    if (tick.late) {
+      await tellCreatorsLate(this.#late, started, now).catch((error: unknown) =>
+        this.#logger.warn(
+          { err: error },
+          'could not tell creators which digest runs came too late',
+        ),
+      );
     }
     const { report } = tick;
     if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');

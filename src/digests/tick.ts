@@ -110,6 +110,11 @@ export class DueTick {
     analyticsCalls: 0,
   };
   readonly ask: AskQuestion;
+  /**
+   * True once the tick recorded slots it came to too late (`missed`), which their creators are
+   * told of after the tick.
+   */
+  late = false;
   readonly #options: TickOptions;
   readonly #memo = new TickMemo();
   /**
@@ -295,6 +300,7 @@ export class DueTick {
     reason: SkipReason,
   ): Promise<void> {
     const { store, owner, clock } = this.#options;
+    if (reason.kind === 'missed') this.late = true;
     return store.recordSkipped(digest.id, from, {
       owner,
       at: clock.now(),

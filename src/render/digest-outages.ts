@@ -86,6 +86,8 @@ export interface DigestsResumedOptions {
   readonly command?: string;
   /** The outage that held them; absent when the app had left the workspace. */
   readonly cause?: OutageCause;
+  /** Nothing held them: the app came to their runs too late (it was not running, or fell behind). */
+  readonly late?: boolean;
   /** What each digest skipped meanwhile, by digest id. */
   readonly skipped?: ReadonlyMap<string, SkippedSlots>;
 }
@@ -111,10 +113,13 @@ export function renderDigestsResumed(
       : `${line}\n      ${skippedWords(digest, skipped, options.now)}`;
   });
   const plural = digests.length === 1 ? '' : 's';
+  const verbEnding = digests.length === 1 ? 's' : '';
   const head =
-    options.cause === undefined
-      ? `:arrow_forward: The app works in this workspace again, so your digest${plural} run${digests.length === 1 ? 's' : ''} again.`
-      : `:arrow_forward: Your digest${plural} run${digests.length === 1 ? 's' : ''} again: scheduled digests in this workspace were on hold because ${outageWords(options.cause)}.`;
+    options.late === true
+      ? `:warning: Some runs of your digest${plural} were skipped: the app was not running, or fell behind, when they were due, and a run found that late is not posted. Your digest${plural} run${verbEnding} on schedule again.`
+      : options.cause === undefined
+        ? `:arrow_forward: The app works in this workspace again, so your digest${plural} run${verbEnding} again.`
+        : `:arrow_forward: Your digest${plural} run${verbEnding} again: scheduled digests in this workspace were on hold because ${outageWords(options.cause)}.`;
   const withSkips = digests.filter((digest) => skippedOf(digest) !== undefined);
   const buttons: ActionsBlock[] = withSkips.slice(0, runNowButtonsShown).map((digest) => ({
     type: 'actions',
@@ -141,9 +146,11 @@ export function renderDigestsResumed(
   const ids = digests.map((digest) => escapeMrkdwn(digest.id)).join(', ');
   const skippedIds = withSkips.map((digest) => escapeMrkdwn(digest.id)).join(', ');
   const text = truncateMrkdwn(
-    options.cause === undefined && withSkips.length === 0
-      ? `The app works in this workspace again: your digests ${ids} run again.`
-      : `Your digests ${ids} run again.${withSkips.length === 0 ? '' : ` Runs of ${skippedIds} were skipped meanwhile: run them now from this message.`}`,
+    options.late === true
+      ? `Runs of your digests ${skippedIds} were skipped: the app could not post them on time. Run them now from this message.`
+      : options.cause === undefined && withSkips.length === 0
+        ? `The app works in this workspace again: your digests ${ids} run again.`
+        : `Your digests ${ids} run again.${withSkips.length === 0 ? '' : ` Runs of ${skippedIds} were skipped meanwhile: run them now from this message.`}`,
     blockKitLimits.fallbackText,
   );
   return checked({ text, blocks });

@@ -95,6 +95,12 @@ export interface OutageSkips {
   readonly runs: readonly { readonly from: Date; readonly count: number }[];
 }
 
+/** A creator of digests in one workspace. */
+export interface LateCreator {
+  readonly teamId: string;
+  readonly creatorId: string;
+}
+
 /** A slot whose post may or may not have reached its channel: its runner never confirmed it. */
 export interface UnconfirmedPost {
   readonly digest: Digest;
@@ -316,6 +322,13 @@ export interface DigestStore extends Sightings {
    * outage's start), oldest digest first: what its creators are told once the outage is over.
    */
   outageSkips(teamId: string, since: Date): Promise<OutageSkips[]>;
+  /**
+   * The creators of digests whose slots runner `owner` recorded as skipped since `since` because
+   * it came to them too late (the app was not running, or fell behind), not for an outage.
+   */
+  lateCreators(owner: string, since: Date): Promise<LateCreator[]>;
+  /** Those skips of one creator's digests, oldest digest first: what the creator is told. */
+  lateSkips(owner: string, since: Date, creator: LateCreator): Promise<OutageSkips[]>;
 
   /**
    * Pauses the workspace's active digests because the app left it (`kind`); returns how many. A

@@ -5,7 +5,13 @@
  */
 import type { Digest, Outage, OutageCause, WorkspaceGone } from '../../model/digest.ts';
 import { encodePauseReason, rowToDigest, rowToOutage, type SqlRunner, toDate } from './rows.ts';
-import type { OutageSkips } from './store.ts';
+import type { LateCreator, OutageSkips } from './store.ts';
+
+/**
+ * Slots a runner (`$1`) recorded as skipped since `$2` because it came to them too late (`missed`:
+ * the app was not running, or fell behind), not for an outage.
+ */
+const lateSkipsSql = `x.error_code = 'missed' AND x.owner = $1 AND x.started_at >= $2`;
 
 /** Digests paused because the app left their workspace, by their stored reason. */
 const pausedWhileGoneSql = `status = 'paused' AND paused_reason IN ('app_uninstalled', 'tokens_revoked')`;
@@ -67,14 +73,41 @@ export class TeamRecords {
     return rows.map((row) => String(row.creator_id));
   }
 
-  async outageSkips(teamId: string, since: Date): Promise<OutageSkips[]> {
+  outageSkips(teamId: string, since: Date): Promise<OutageSkips[]> {
+    return this.#skips(`d.team_id = $1 AND x.error_code LIKE 'outage:%' AND x.started_at >= $2`, [
+      teamId,
+      since,
+    ]);
+  }
+
+  async lateCreators(owner: string, since: Date): Promise<LateCreator[]> {
+    const rows = await this.#db.query(
+      `SELECT DISTINCT d.team_id, d.creator_id
+       FROM digest_deliveries x JOIN digests d ON d.id = x.digest_id
+       WHERE x.status = 'skipped' AND ${lateSkipsSql}
+       ORDER BY d.team_id, d.creator_id`,
+      [owner, since],
+    );
+    return rows.map((row) => ({ teamId: String(row.team_id), creatorId: String(row.creator_id) }));
+  }
+
+  lateSkips(owner: string, since: Date, creator: LateCreator): Promise<OutageSkips[]> {
+    return this.#skips(`${lateSkipsSql} AND d.team_id = $3 AND d.creator_id = $4`, [
+      owner,
+      since,
+      creator.teamId,
+      creator.creatorId,
+    ]);
+  }
+
+  /** The digests with skipped records matching `where` (on `d` and `x`), oldest digest first. */
+  async #skips(where: string, params: readonly (string | Date)[]): Promise<OutageSkips[]> {
     const rows = await this.#db.query(
       `SELECT d.*, x.slot AS skipped_from, x.skipped_count AS skipped_slots
        FROM digest_deliveries x JOIN digests d ON d.id = x.digest_id
-       WHERE d.team_id = $1 AND x.status = 'skipped' AND x.error_code LIKE 'outage:%'
-         AND x.started_at >= $2
+       WHERE x.status = 'skipped' AND ${where}
        ORDER BY d.created_at, d.id, x.slot`,
-      [teamId, since],
+      params,
     );
     const byDigest = new Map<string, { digest: Digest; runs: { from: Date; count: number }[] }>();
     for (const row of rows) {
