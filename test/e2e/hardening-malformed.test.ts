@@ -13,8 +13,6 @@ import {
   mentionEvent,
 } from '../helpers/payloads.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let harness: Harness;
 
 beforeAll(async () => {
@@ -41,12 +39,12 @@ function envelope(event: unknown): EncodedBody {
   return { body: JSON.stringify({ ...body, event }), contentType: 'application/json' };
 }
 
-/** What the app logged and posted after `send`, once a late listener has had time to run. */
+/** What the app logged and posted after `send`, once every listener it started has finished. */
 async function aftermath(send: () => Promise<{ status: number; text: string }>) {
   const logged = harness.logs.length;
   const called = harness.slack.calls.length;
   const response = await send();
-  await sleep(300);
+  await harness.settled();
   const records = harness.logs
     .slice(logged)
     .map((line) => JSON.parse(line) as { level: number; msg: string });

@@ -99,7 +99,7 @@ describe('/influencers over HTTP', () => {
     expect(answer.args.response_type).toBe('ephemeral');
     expect(headerOf(answer)).toBe('Top influencers for #hcsm');
     expect(actionIdsOf(answer)).toEqual([...askAgain, actionIds.shareAnswer]);
-    await sleep(100);
+    await harness.settled();
     expect(harness.slack.responses(command.responseUrl).length).toBeLessThanOrEqual(2);
     expect(harness.slack.api('users.info')[0]?.args.user).toBe(userId);
   });
@@ -140,7 +140,7 @@ describe('/influencers over HTTP', () => {
           hint: digestVerbHint(verb, rest, '/influencers'),
         }),
       });
-      await sleep(100);
+      await harness.settled();
       expect(harness.slack.responses(command.responseUrl)).toHaveLength(0);
       expect(
         harness.sandbox.log.slice(before).filter((entry) => entry.endpoint === 'data'),
@@ -155,7 +155,7 @@ describe('/influencers over HTTP', () => {
     const ack = await harness.send(command);
     expect(ack.json?.response_type).toBe('ephemeral');
     expect(ack.json?.text).toBe(errorText(parsed));
-    await sleep(100);
+    await harness.settled();
     expect(harness.slack.responses(command.responseUrl)).toHaveLength(0);
   });
 
@@ -243,7 +243,7 @@ describe('/influencers over HTTP', () => {
       expect(String(progress.args.text)).toMatch(/^Still looking up top influencers for #quiet/);
       const answer = await harness.slack.waitForResponse(command.responseUrl, 2);
       expect(headerOf(answer)).toBe('Top influencers for #quiet');
-      await sleep(200);
+      await harness.settled();
       expect(harness.slack.responses(command.responseUrl)).toHaveLength(2);
     } finally {
       harness.sandbox.setLatency(0);
@@ -282,7 +282,7 @@ describe('direct messages and mentions', () => {
       const answer = await dm.slack.waitFor(
         (call) => call.method === 'chat.postMessage' && headerOf(call) !== undefined,
       );
-      await sleep(200);
+      await dm.settled();
       const pending = renderPending(request('#hcsm last week'), { now: fixedNow }).text;
       expect(dm.slack.api('chat.postMessage').map((call) => call.args.text)).toEqual([
         pending,
@@ -303,7 +303,7 @@ describe('direct messages and mentions', () => {
       const answer = await dm.slack.waitFor(
         (call) => call.method === 'chat.postMessage' && headerOf(call) !== undefined,
       );
-      await sleep(200);
+      await dm.settled();
       expect(headerOf(answer)).toBe('Top influencers for #bcsm');
       expect(dm.slack.api('chat.update')).toHaveLength(1);
       expect(dm.slack.api('chat.postMessage')).toHaveLength(2);
@@ -403,7 +403,7 @@ describe('direct messages and mentions', () => {
   ])('ignores %s', async (_name, extra) => {
     const before = harness.slack.calls.length;
     await harness.send(eventCallback({ event: directMessageEvent('#hcsm last week', extra) }));
-    await sleep(300);
+    await harness.settled();
     expect(harness.slack.calls.slice(before)).toEqual([]);
   });
 
@@ -414,7 +414,7 @@ describe('direct messages and mentions', () => {
     await harness.send(delivery, {
       headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
     });
-    await sleep(300);
+    await harness.settled();
     expect(
       harness.slack.calls.slice(before).filter((call) => call.method === 'chat.postMessage'),
     ).toHaveLength(1);
@@ -506,7 +506,7 @@ describe('request authenticity and access', () => {
     const response = await harness.send(command, options);
     expect(response.status).toBe(401);
     expect(response.text).toBe('');
-    await sleep(300);
+    await harness.settled();
     expect(
       harness.slack.calls.filter(
         (call) => call.args.user === stranger || call.url === command.responseUrl,
@@ -527,7 +527,7 @@ describe('request authenticity and access', () => {
     const timestamp = timestampAt(Math.floor(Date.now() / 1000));
     const response = await harness.send(command, { timestamp });
     expect(response.status).toBe(401);
-    await sleep(200);
+    await harness.settled();
     expect(harness.slack.responses(command.responseUrl)).toEqual([]);
   });
 
@@ -559,7 +559,7 @@ describe('request authenticity and access', () => {
       [200, ''],
     ]);
     await finalResponse(harness, command.responseUrl);
-    await sleep(200);
+    await harness.settled();
     expect(harness.slack.responses(command.responseUrl)).toHaveLength(1);
   });
 
@@ -641,7 +641,7 @@ describe('secrets at the edges', () => {
       );
       await edges.send(eventCallback({ event: directMessageEvent('#hcsm yesterday') }));
       await edges.slack.waitFor((call) => call.method === 'chat.update');
-      await sleep(300);
+      await edges.settled();
 
       const all = edges.logs.join('\n');
       for (const secret of ['edge-user', 'edge-password-0123', echoed]) {
@@ -688,7 +688,7 @@ describe('a workspace outside the allow-list', () => {
       const command = slashCommand({ text: '#hcsm last week', teamId: otherTeamId });
       const ack = await guarded.send(command);
       expect(ack.json?.text).toBe(errorText(new TeamNotAllowedError(otherTeamId)));
-      await sleep(200);
+      await guarded.settled();
       expect(guarded.sandbox.log.filter((entry) => entry.endpoint === 'data')).toEqual([]);
       expect(guarded.slack.calls.filter((call) => call.method !== 'auth.test')).toEqual([]);
 
@@ -728,7 +728,7 @@ describe('a workspace outside the allow-list', () => {
       expect(post.args.text).toBe(refusal.text);
       expect(post.args.blocks).toEqual(refusal.blocks);
       expect(post.args.thread_ts).toBeUndefined();
-      await sleep(200);
+      await guarded.settled();
       expect(guarded.slack.api('chat.postMessage')).toHaveLength(1);
       expect(dataRequests()).toEqual([]);
     });
@@ -764,7 +764,7 @@ describe('a workspace outside the allow-list', () => {
         response_action: 'errors',
         errors: { [input.blockId]: errorText(new TeamNotAllowedError(otherTeamId)) },
       });
-      await sleep(200);
+      await guarded.settled();
       expect(dataRequests()).toEqual([]);
     });
 
@@ -861,7 +861,7 @@ describe('Slack rate limiting on interactive paths', () => {
     limited.slack.rateLimit('chat.postMessage', 1);
     try {
       await limited.send(eventCallback({ event: directMessageEvent('help') }));
-      await sleep(1_800);
+      await limited.settled();
       expect(limited.slack.api('chat.postMessage').length - attempts).toBe(2);
       expect(
         limited.logs

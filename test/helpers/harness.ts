@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import type { App } from '@slack/bolt';
 import { type AppOverrides, createApp, type RunningApp } from '../../src/app.ts';
 import { type HttpConfig, loadConfig } from '../../src/config/app-config.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -50,8 +51,16 @@ export interface Harness {
     payload: EncodedBody,
     options?: { secret?: string; timestamp?: number; headers?: Record<string, string> },
   ): Promise<SentRequest>;
+  /**
+   * Resolves once no Slack listener is running and no work one started is in flight: after it,
+   * whatever a request was going to post has been posted, so a test can check that nothing was.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long {@link Harness.settled} waits before it fails the test instead of hanging it. */
+const settleLimitMs = 10_000;
 
 /** The app in HTTP mode on an ephemeral port, Slack faked through `fetch`, analytics from the sandbox. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -89,11 +98,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   });
   const slack = new FakeSlack({ apiUrl: slackApiUrl });
+  // Every listener chain a request runs, from the last global middleware on (the earlier ones
+  // either pass the request on at once or answer it themselves, tracked as work in flight).
+  const listening = new Set<Promise<unknown>>();
+  const trackListeners = (app: App) => {
+    app.use(async ({ next }) => {
+      const done = next();
+      listening.add(done);
+      try {
+        await done;
+      } finally {
+        listening.delete(done);
+      }
+    });
+  };
   const running = createApp(config, {
     fetch: slack.fetch,
     logger: createLogger({ level: 'debug', destination }),
     port: 0,
     ...options.overrides,
+    modules: [...(options.overrides?.modules ?? []), trackListeners],
   });
   const { port } = await running.start();
   const url = `http://127.0.0.1:${port}`;
@@ -130,9 +154,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
       return { status: response.status, text, json, ms };
     },
+    async settled() {
+      const limit = performance.now() + settleLimitMs;
+      const busy = () => listening.size > 0 || running.deps.inFlight.size > 0;
+      // Idle across a turn of the event loop, so work started by what just finished counts too.
+      const idleAfterTurn = async () => {
+        await nextTurn();
+        return !busy();
+      };
+      while (busy() || !(await idleAfterTurn())) {
+        const left = limit - performance.now();
+        if (left <= 0) throw new Error(`still busy after ${settleLimitMs} ms`);
+        await Promise.allSettled([...listening]);
+        await running.deps.inFlight.idleWithin(left);
+      }
+    },
     async close() {
       await running.stop();
       if (!options.sharedSandbox) await sandbox.close();
     },
   };
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -50,6 +50,11 @@ export class InFlight {
     return false;
   }
 
+  /** Waits up to `ms` for everything in flight to finish, aborting nothing; true when it did. */
+  idleWithin(ms: number): Promise<boolean> {
+    return this.#settledWithin(ms);
+  }
+
   async #settledWithin(ms: number): Promise<boolean> {
     if (this.#running.size === 0) return true;
     const settled = (async () => {
