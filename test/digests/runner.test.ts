@@ -19,7 +19,14 @@ import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { pauseReasonWords } from '../../src/render/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
-import { digestInput, FakeAnalytics, FakeClock, FakePoster, influencers } from './helpers.ts';
+import {
+  digestInput,
+  FakeAnalytics,
+  FakeClock,
+  FakePoster,
+  influencers,
+  until,
+} from './helpers.ts';
 
 type StoreCall = 'beginDelivery' | 'beginDeliveries' | 'complete' | 'completeMany';
 
@@ -697,7 +704,7 @@ describe('DigestRunner', () => {
     await store.create(digestInput({ nextRunAt: slot }), clock.now());
     const timed = runner({ tickMs: 10 });
     timed.start();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => poster.posts.length > 0);
     await timed.stop();
     expect(poster.posts).toHaveLength(1);
   });
