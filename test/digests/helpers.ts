@@ -23,6 +23,7 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -430,4 +431,25 @@ export function describeEachStore(
       });
     });
   }
+}
+
+/** 09:00 London on 8 to 12 June 2026: a daily digest's slots through a week. */
+export const juneWeek = ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11', '2026-06-12'].map(
+  (day) => new Date(`${day}T08:00:00Z`),
+);
+
+/** `ms` after `slot`. */
+export const at = (slot: Date | undefined, ms: number) => new Date((slot?.getTime() ?? 0) + ms);
+
+/** The digest ids of the "Run now" buttons of a notice, each in a notice block of its own. */
+export function runNowButtons(message: SlackMessage): string[] {
+  return message.blocks.flatMap((block) =>
+    block.type === 'actions' && block.block_id?.startsWith(digestNoticeBlockPrefix)
+      ? block.elements.flatMap((element) =>
+          element.type === 'button' && element.action_id === digestActionIds.runNow
+            ? [element.value ?? '']
+            : [],
+        )
+      : [],
+  );
 }

@@ -5,12 +5,11 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import type { Digest } from '../../src/model/digest.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestsResumed } from '../../src/render/digest-outages.ts';
-import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,
+  at,
   dailyLondon,
   describeEachStore,
   digestInput,
@@ -18,27 +17,13 @@ import {
   type FakeClock,
   type FakePoster,
   influencers,
+  juneWeek,
+  runNowButtons,
   type StoreUnderTest,
 } from './helpers.ts';
 
-/** 09:00 London on 8 to 12 June 2026. */
-const days = ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11', '2026-06-12'].map(
-  (day) => new Date(`${day}T08:00:00Z`),
-);
-const at = (slot: Date | undefined, ms: number) => new Date((slot?.getTime() ?? 0) + ms);
+const days = juneWeek;
 const hour = 60 * 60_000;
-
-function runNowButtons(message: SlackMessage): string[] {
-  return message.blocks.flatMap((block) =>
-    block.type === 'actions' && block.block_id?.startsWith(digestNoticeBlockPrefix)
-      ? block.elements.flatMap((element) =>
-          element.type === 'button' && element.action_id === digestActionIds.runNow
-            ? [element.value ?? '']
-            : [],
-        )
-      : [],
-  );
-}
 
 announcePostgresSkip();
 describeEachStore('creators told of runs that came too late', at(days[0], 10_000), (world) => {

@@ -7,12 +7,11 @@
 import { beforeEach, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../../src/render/digest-outages.ts';
-import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,
+  at,
   dailyLondon,
   describeEachStore,
   digestInput,
@@ -20,27 +19,12 @@ import {
   type FakeClock,
   type FakePoster,
   influencers,
+  juneWeek,
+  runNowButtons,
   type StoreUnderTest,
 } from './helpers.ts';
 
-/** 09:00 London on 8 to 12 June 2026. */
-const days = ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11', '2026-06-12'].map(
-  (day) => new Date(`${day}T08:00:00Z`),
-);
-const at = (slot: Date | undefined, ms: number) => new Date((slot?.getTime() ?? 0) + ms);
-
-/** The digest ids of the "Run now" buttons of a notice, each in a notice block of its own. */
-function runNowButtons(message: SlackMessage): string[] {
-  return message.blocks.flatMap((block) =>
-    block.type === 'actions' && block.block_id?.startsWith(digestNoticeBlockPrefix)
-      ? block.elements.flatMap((element) =>
-          element.type === 'button' && element.action_id === digestActionIds.runNow
-            ? [element.value ?? '']
-            : [],
-        )
-      : [],
-  );
-}
+const days = juneWeek;
 
 announcePostgresSkip();
 describeEachStore('creators told what an outage skipped', at(days[0], 10_000), (world) => {
