@@ -10,7 +10,6 @@
  *   table of ten rows, nor thirty days one of six columns.
  * - At most 100 KB: the oldest days go first, and the canvas says how many it left out.
  */
-import type { KnownBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import type { ConferenceReport } from '../digests/conferences/outlet.ts';
 import type { CanvasDocument, CanvasProblem } from '../model/canvas.ts';
@@ -18,7 +17,6 @@ import type { Conference, DayResult, WatchedRank } from '../model/conference.ts'
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { zoneFor } from '../time/zones.ts';
-import { context, section } from './blocks.ts';
 import {
   type CanvasRow,
   canvasChannelMention,
@@ -31,17 +29,8 @@ import {
   tableRow,
 } from './canvas.ts';
 import { daysWords, dayWords, zoneWords } from './conference.ts';
-import { canvasProblemWords, canvasWords } from './digest-canvas.ts';
-import {
-  cleanText,
-  compactNumber,
-  escapeMrkdwn,
-  formatDatabases,
-  truncate,
-  truncateMrkdwn,
-} from './format.ts';
-import { commandMrkdwn } from './help.ts';
-import { blockKitLimits, checked } from './limits.ts';
+import { canvasProblemNotice, canvasWords } from './digest-canvas.ts';
+import { cleanText, compactNumber, escapeMrkdwn, formatDatabases, truncate } from './format.ts';
 import { metricHeading, metricValue } from './metric-words.ts';
 
 /** The canvas's title, which Slack shows as its heading and its tab's name. */
@@ -222,23 +211,14 @@ export function renderConferenceCanvasNotice(
   problem: CanvasProblem,
   options: { readonly command?: string } = {},
 ): SlackMessage {
-  const cmd = commandMrkdwn(options.command);
-  const why = escapeMrkdwn(canvasProblemWords(problem));
-  const subject = `${escapeMrkdwn(formatDatabases(conference.databases))}, ${daysWords(conference)}`;
-  const blocks: KnownBlock[] = [
-    section(
-      truncateMrkdwn(
-        `:warning: The canvas of your conference *${escapeMrkdwn(conference.id)}* (${subject}) could not be written: ${why}. The leaderboard and its recaps still post.`,
-        blockKitLimits.sectionText,
-      ),
-    ),
-    context(
-      `You are told once for this reason. To stop keeping a canvas: \`${cmd} conference edit ${escapeMrkdwn(conference.id)} canvas off\`.`,
-    ),
-  ];
-  const text = truncateMrkdwn(
-    `The canvas of your conference ${escapeMrkdwn(conference.id)} could not be written: ${why}.`,
-    blockKitLimits.fallbackText,
+  return canvasProblemNotice(
+    {
+      noun: 'conference',
+      id: conference.id,
+      subject: `${escapeMrkdwn(formatDatabases(conference.databases))}, ${daysWords(conference)}`,
+      goesOn: 'The leaderboard and its recaps still post.',
+    },
+    problem,
+    options.command,
   );
-  return checked({ text, blocks });
 }

@@ -175,21 +175,48 @@ export function renderCanvasProblemNotice(
   problem: CanvasProblem,
   options: { readonly command?: string } = {},
 ): SlackMessage {
-  const cmd = commandMrkdwn(options.command);
+  return canvasProblemNotice(
+    {
+      noun: 'digest',
+      id: digest.id,
+      subject: digestSubject(digest),
+      goesOn: 'The digest still posts at each run.',
+    },
+    problem,
+    options.command,
+  );
+}
+
+/**
+ * The DM to the creator of a digest or a conference (`noun`) whose canvas failed for `problem`:
+ * why, what still posts (`goesOn`), and how to stop keeping a canvas. `subject` is mrkdwn.
+ */
+export function canvasProblemNotice(
+  owner: {
+    readonly noun: 'digest' | 'conference';
+    readonly id: string;
+    readonly subject: string;
+    readonly goesOn: string;
+  },
+  problem: CanvasProblem,
+  command: string | undefined,
+): SlackMessage {
+  const cmd = commandMrkdwn(command);
   const why = escapeMrkdwn(canvasProblemWords(problem));
+  const id = escapeMrkdwn(owner.id);
   const blocks: KnownBlock[] = [
     section(
       truncateMrkdwn(
-        `:warning: The canvas of your digest *${escapeMrkdwn(digest.id)}* (${digestSubject(digest)}) could not be written: ${why}. The digest still posts at each run.`,
+        `:warning: The canvas of your ${owner.noun} *${id}* (${owner.subject}) could not be written: ${why}. ${owner.goesOn}`,
         blockKitLimits.sectionText,
       ),
     ),
     context(
-      `You are told once for this reason. To stop keeping a canvas: \`${cmd} digest edit ${escapeMrkdwn(digest.id)} canvas off\`.`,
+      `You are told once for this reason. To stop keeping a canvas: \`${cmd} ${owner.noun} edit ${id} canvas off\`.`,
     ),
   ];
   const text = truncateMrkdwn(
-    `The canvas of your digest ${escapeMrkdwn(digest.id)} could not be written: ${why}.`,
+    `The canvas of your ${owner.noun} ${id} could not be written: ${why}.`,
     blockKitLimits.fallbackText,
   );
   return checked({ text, blocks });
