@@ -50,6 +50,15 @@ for (const file of tsFiles) {
     problems.push(`file-size: src/${file} has ${lines} lines (at most ${maxFileLines})`);
   }
 }
+// The bot token is read from the configuration by the composition and handed to the Slack access
+// (slack/web-api/access.ts), which answers "which token for this workspace?": nothing else reads it.
+const tokenReaders = new Set(['app.ts', 'cli.ts', 'slack/web-api/access.ts']);
+for (const file of tsFiles) {
+  if (tokenReaders.has(file) || file.startsWith('config/')) continue;
+  if (/[\w)\]]\.botToken\b(?!\s*\()/.test(readFileSync(join('src', file), 'utf8'))) {
+    problems.push(`bot-token: src/${file} reads the bot token; ask SlackAccess.forTeam() instead`);
+  }
+}
 if (problems.length > 0) {
   console.error(`layers: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
   process.exit(1);

@@ -4,55 +4,29 @@
  * bound the port; tests and benchmarks import `createApp` and start it on port 0 with an injected
  * `fetch`.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
-import { analyticsClientFor } from './analytics/from-config.ts';
+import type { RequestListener, Server } from 'node:http';
+import type { App } from '@slack/bolt';
 import type { AnalyticsApi } from './analytics/types.ts';
 import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
-import { storeWhere } from './config/sections.ts';
+import { buildCore, type Core } from './core/core.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
-import { openDigestStore } from './digests/store/open.ts';
-import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
-import { DigestService } from './flows/digest-service.ts';
-import { LookupFlow } from './flows/lookup.ts';
+import type { DigestService } from './flows/digest-service.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText } from './render/startup.ts';
-import { SeenRequests } from './requests/seen-requests.ts';
 import type { SlackDeps } from './slack/deps.ts';
-import { frontDoor } from './slack/http/front-door.ts';
-import { close, listen, slackServer } from './slack/http/server.ts';
-import { startingGate } from './slack/http/starting.ts';
-import { unreadableRequestHandler } from './slack/http/unreadable.ts';
-import { register } from './slack/index.ts';
 import { isAllowedRequest } from './slack/middleware/team-guard.ts';
-import { boltLogger } from './slack/process/bolt-logger.ts';
-import { InFlight } from './slack/process/in-flight.ts';
 import { handleProcessEnd } from './slack/process/lifecycle.ts';
-import {
-  type BotIdentity,
-  StoreUnavailableError,
-  startFailure,
-  verifyBotToken,
-} from './slack/process/startup.ts';
-import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
-import { AdminDirectory } from './slack/web-api/digest-access.ts';
-import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
+import { startFailure } from './slack/process/startup.ts';
+import { slackSurface } from './slack/surface.ts';
+import { outletsOf, singleTokenAccess } from './slack/web-api/access.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
-import { UserZones } from './slack/web-api/user-zones.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
 export const shutdownBudgetMs = 25_000;
-/** Of that budget: how long in-flight lookups may run on, then how long their final posts get. */
-const drainGraceMs = 19_000;
-const abortGraceMs = 3_000;
-/** An HTTP connection still open this long after stop() is cut. */
-const connectionCloseGraceMs = 2_000;
-/** Kept back from the budget for closing the digest store and the analytics client. */
+/** Kept back from the budget for closing the database and the analytics client. */
 const closeReserveMs = 2_000;
 /** The last of the budget: how long the logs may take to reach stdout before the exit. */
 const logReleaseMs = 1_000;
@@ -82,6 +56,7 @@ export interface AppOverrides {
 export interface RunningApp {
   readonly app: App;
   readonly deps: SlackDeps;
+  readonly core: Core;
   /** Store, runner and rules of scheduled digests; the store opens in `start()`. */
   readonly digests: DigestService;
   /**
@@ -93,233 +68,85 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Builds the Slack app for HTTP or Socket Mode; nothing listens until `start()`. */
+/** Builds the Slack app for HTTP or Socket Mode over the core; nothing listens until `start()`. */
 export function createApp(
   config: HttpConfig | SocketConfig,
   overrides: AppOverrides = {},
 ): RunningApp {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const fetchFn = overrides.fetch ?? globalThis.fetch;
-  const analytics =
-    overrides.analytics ?? analyticsClientFor(config.analytics, config.lookup, logger);
-  const inFlight = new InFlight();
-  // One users.info cache for zones, admin rights and names.
+  // One users.info cache for zones, admin rights and names; the only reader of the bot token.
   const users = new UserDirectory();
-  const digests = new DigestService({
-    openStore: async () =>
-      overrides.digests?.store ??
-      openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
-    analytics,
-    ...slackDigestOutlet(config.slack, logger, { fetch: fetchFn, directory: users }),
-    policy: config.digests,
-    logger: logger.child({ component: 'digests' }),
-    ...defined({ now: overrides.now }),
-    ...defined({ clock: overrides.digests?.clock }),
-    ...defined({ runnerOptions: overrides.digests?.runnerOptions }),
-  });
-
-  const deps: SlackDeps = {
-    flow: new LookupFlow({
-      analytics,
-      logger: logger.child({ component: 'lookup' }),
-      policy: config.lookup,
-      ...defined({ now: overrides.now }),
-    }),
+  const access = singleTokenAccess({
+    slack: config.slack,
     logger,
-    zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs, directory: users }),
-    inFlight,
-    seen: new SeenRequests({
-      sightings: () => digests.store,
-      logger: logger.child({ component: 'requests' }),
+    directory: users,
+    ...defined({ fetch: overrides.fetch }),
+  });
+  const core = buildCore(config, {
+    logger,
+    outlets: outletsOf(access),
+    ...defined({
+      analytics: overrides.analytics,
+      now: overrides.now,
+      store: overrides.digests?.store,
+      clock: overrides.digests?.clock,
+      runnerOptions: overrides.digests?.runnerOptions,
     }),
-    chat: new WebClient(
-      config.slack.botToken.reveal(),
-      singleAttemptClientOptions({
-        fetch: fetchFn,
-        logger,
-        ...defined({ apiUrl: config.slack.apiUrl }),
-      }),
-    ),
-    fetch: fetchFn,
-    digests,
-    admins: new AdminDirectory({ logger, directory: users }),
-  };
-
-  let stopping = false;
-  // HTTP mode: the port is bound first and requests wait at the starting gate until this is true.
-  let ready = false;
-  const clientOptions = webClientOptions({
-    fetch: fetchFn,
-    ...defined({ apiUrl: config.slack.apiUrl }),
   });
-  const boltLog = boltLogger(logger);
-  const botToken = config.slack.botToken.reveal();
-  // start() checks the token itself (auth.test, retried while Slack is slow); Bolt then takes the
-  // bot's ids from here instead of calling auth.test with the interactive client's short timeout.
-  let identity: BotIdentity = { botId: undefined, botUserId: undefined };
-  const common = {
-    authorize: async () => ({ botToken, ...defined(identity) }),
-    logger: boltLog,
-    clientOptions,
-    deferInitialization: true,
-    // No listener keeps conversation state; Bolt's default store would look up every request's
-    // conversation in memory and build an Error ("Conversation not found") each time.
-    convoStore: false as const,
-  };
-  let server: Server | undefined;
-  let app: App;
-  if (config.mode === 'http') {
-    const receiver = new HTTPReceiver({
-      signingSecret: config.slack.signingSecret.reveal(),
-      // The front door has checked the signature, and more, before a request gets here.
-      signatureVerification: false,
-      logger: boltLog,
-      processEventErrorHandler: unreadableRequestHandler(logger.child({ component: 'http' })),
-      customRoutes: [
-        {
-          path: '/healthz',
-          method: ['GET'],
-          // 503 while stopping, or while the digest store does not answer (lookups still work,
-          // but digests cannot be created or changed, and a platform should know).
-          handler: (_req, res) => {
-            const about = { version: config.version, mode: config.mode };
-            const answer = (status: number, body: Record<string, unknown>) => {
-              res.writeHead(status, { 'content-type': 'application/json' });
-              res.end(JSON.stringify(body));
-            };
-            if (stopping) {
-              answer(503, { status: 'stopping', ...about });
-              return;
-            }
-            void digests.storeHealth().then((store) => {
-              if (store.ok) answer(200, { status: 'ok', ...about });
-              else {
-                answer(503, {
-                  status: 'degraded',
-                  store: 'unavailable',
-                  reason: store.reason,
-                  ...about,
-                });
-              }
-            });
-          },
-        },
-      ],
-    });
-    app = new App({ ...common, receiver });
-    const firstSignature = (signature: string) => deps.seen.firstSignature(signature);
-    const gate = startingGate({
+  const mcp = config.mode === 'http' ? config.mcp : undefined;
+  const slack = slackSurface({
+    config,
+    core,
+    access,
+    users,
+    ...defined({
+      modules: overrides.modules,
+      port: overrides.port,
+      server: overrides.server,
       // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).
-      next: mcpEndpoint({
-        next: frontDoor({
-          signingSecret: config.slack.signingSecret.reveal(),
-          next: receiver.requestListener,
-          firstSignature,
-          logger: logger.child({ component: 'http' }),
-        }),
-        ...defined({
-          bearerToken: config.mcp.bearerToken?.reveal(),
-          signingSecret: config.mcp.slackIdentityAuth
-            ? config.slack.signingSecret.reveal()
-            : undefined,
-        }),
-        firstSignature,
-        tools: {
-          flow: deps.flow,
-          logger,
-          version: config.version,
-          zoneOf: (userId) => deps.zones.zoneOf(deps.chat, userId),
-          admits: (teamId, enterpriseId) =>
-            isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
-          run: (work) => inFlight.run(work),
-        },
-        logger: logger.child({ component: 'mcp' }),
-      }),
-      ready: () => ready,
-      about: { version: config.version, mode: config.mode },
-    });
-    server = overrides.server ?? slackServer(gate);
-    if (overrides.server !== undefined) {
-      overrides.server.removeAllListeners('request');
-      overrides.server.on('request', gate);
-    }
-  } else {
-    app = new App({ ...common, appToken: config.slack.appToken.reveal(), socketMode: true });
-  }
-
-  app.error(async (error) => {
-    logger.error(
-      { err: error.original ?? error, code: error.code },
-      'unhandled error in a Slack listener',
-    );
+      wrap:
+        mcp &&
+        ((next: RequestListener, deps: SlackDeps) =>
+          mcpEndpoint({
+            next,
+            ...defined({
+              bearerToken: mcp.bearerToken?.reveal(),
+              signingSecret:
+                mcp.slackIdentityAuth && config.mode === 'http'
+                  ? config.slack.signingSecret.reveal()
+                  : undefined,
+            }),
+            firstSignature: (signature) => deps.seen.firstSignature(signature),
+            tools: {
+              flow: core.lookup,
+              logger,
+              version: config.version,
+              zoneOf: (userId) => deps.zones.zoneOf(deps.chat, userId),
+              admits: (teamId, enterpriseId) =>
+                isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
+              run: (work) => deps.inFlight.run(work),
+            },
+            logger: logger.child({ component: 'mcp' }),
+          })),
+    }),
   });
-  register(app, deps, config.allowedTeamIds);
-  for (const extra of overrides.modules ?? []) extra(app, deps);
 
   return {
-    app,
-    deps,
-    digests,
+    app: slack.app,
+    deps: slack.deps,
+    core,
+    digests: core.digests,
     async start() {
-      // HTTP mode binds first: a platform's boot timeout must not depend on Slack answering.
-      const port =
-        server === undefined
-          ? undefined
-          : server.listening
-            ? (server.address() as AddressInfo).port
-            : await listen(server, overrides.port ?? config.port);
-      try {
-        identity = await verifyBotToken({
-          token: botToken,
-          fetch: fetchFn,
-          logger: logger.child({ component: 'startup' }),
-          ...defined({ apiUrl: config.slack.apiUrl }),
-        });
-        await app.init();
-        // Before any request passes the gate: a digest command and the replay check need the store.
-        await digests.open().catch((error: unknown) => {
-          throw new StoreUnavailableError(
-            storeWhere(
-              config.storage.databaseUrl?.reveal(),
-              config.storage.sqlitePath ?? defaultSqlitePath,
-            ),
-            error,
-          );
-        });
-        if (server === undefined) await app.start();
-      } catch (error) {
-        if (server !== undefined) {
-          const closed = close(server);
-          server.closeAllConnections();
-          await closed;
-        }
-        throw error;
-      }
-      ready = true;
-      digests.startTimer();
-      return { port };
+      const started = await slack.start();
+      core.startJobs();
+      return started;
     },
     async stop() {
-      if (stopping) return;
-      stopping = true;
       const stoppedAt = Date.now();
-      // The timer stops beside everything else: a tick in flight finishes while lookups drain.
-      void digests.stopTimer();
-      const closing = (server === undefined ? app.stop() : close(server)).catch(
-        (error: unknown) => {
-          logger.warn({ err: error }, 'stopping the Slack receiver failed');
-        },
-      );
-      server?.closeIdleConnections();
-      const cut = setTimeout(() => server?.closeAllConnections(), connectionCloseGraceMs);
-      await closing;
-      clearTimeout(cut);
-      if (inFlight.size > 0)
-        logger.info({ inFlight: inFlight.size }, 'waiting for lookups in flight');
-      const finished = await inFlight.drain(drainGraceMs, abortGraceMs);
-      if (!finished) logger.warn('some lookups were still running at shutdown and were stopped');
-      await digests.close(shutdownBudgetMs - closeReserveMs - (Date.now() - stoppedAt));
-      await analytics.close?.();
+      // The jobs stop beside everything else: a tick in flight finishes while lookups drain.
+      void core.digests.stopTimer();
+      await slack.stop();
+      await core.close(shutdownBudgetMs - closeReserveMs - (Date.now() - stoppedAt));
     },
   };
 }

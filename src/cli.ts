@@ -8,15 +8,19 @@ import type { CliCommand, CliIo } from './cli/command.ts';
 const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
   parse: () => import('./cli/parse-command.ts'),
   migrate: () => import('./cli/migrate-command.ts'),
-  // The entry point, not cli/, reaches the Slack layer: it hands the job its Slack outlet.
-  digests: async () => {
-    const [{ digestsCommand }, { slackDigestOutlet }] = await Promise.all([
-      import('./cli/digests-command.ts'),
-      import('./slack/web-api/digest-outlet.ts'),
-    ]);
-    return { command: digestsCommand(slackDigestOutlet) };
-  },
+  jobs: () => loadJobsCommand('jobs'),
+  // The older name of `jobs run-due`, kept for the schedulers set up with it.
+  digests: () => loadJobsCommand('digests'),
 };
+
+/** The entry point, not cli/, reaches the Slack layer: it hands the jobs their Slack outlets. */
+async function loadJobsCommand(name: 'jobs' | 'digests'): Promise<{ command: CliCommand }> {
+  const [{ jobsCommand: command }, { jobOutlets }] = await Promise.all([
+    import('./cli/digests-command.ts'),
+    import('./slack/web-api/access.ts'),
+  ]);
+  return { command: command(name, (slack, logger) => jobOutlets(slack, logger)) };
+}
 
 /** Finds the longest command whose words start `argv` (`digests run-due` before `digests`). */
 function findCommand(

@@ -4,33 +4,23 @@
  * at the same time as running instances: claims, leases and per-slot records keep every slot to
  * one post.
  */
-import { analyticsClientFor } from '../analytics/from-config.ts';
 import { type DigestJobConfig, loadDigestJobConfig } from '../config/job-config.ts';
-import { configDefaults } from '../config/sections.ts';
-import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import { configDefaults, defaultLookupPolicy } from '../config/sections.ts';
+import { buildCore } from '../core/core.ts';
 import type { ConferenceTickReport } from '../digests/conferences/runner.ts';
-import type { DigestPoster, TickReport } from '../digests/runner.ts';
-import { openDigestStore } from '../digests/store/open.ts';
+import type { Outlets } from '../digests/outlets.ts';
+import type { TickReport } from '../digests/runner.ts';
 import { ConfigError } from '../errors.ts';
-import { DigestService } from '../flows/digest-service.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-command.ts';
 
-/** The Slack side of a scheduler tick: where digests post, and the creators' names. */
-export interface DigestOutlet {
-  readonly poster: DigestPoster;
-  readonly displayName: (userId: string) => Promise<string | undefined>;
-  /** Where conferences post, edit and pin: the same tick brings their leaderboards up to date. */
-  readonly conferencePoster?: ConferencePoster;
-}
-
 /**
- * Builds the outlet from the bot token; the CLI's entry point passes Slack's, so this folder never
- * reaches the Slack layer itself.
+ * Builds the jobs' outlets from the bot token; the CLI's entry point passes Slack's, so this folder
+ * never reaches the Slack layer itself.
  */
-export type DigestOutletFactory = (slack: DigestJobConfig['slack'], logger: Logger) => DigestOutlet;
+export type OutletsFactory = (slack: DigestJobConfig['slack'], logger: Logger) => Outlets;
 
 /**
  * The tick's report on one line: what it posted, and what it did instead of posting (slots too old,
@@ -69,19 +59,26 @@ export function formatConferenceReport(report: ConferenceTickReport): string {
 /** How long closing the store may take after the tick. */
 const closeBudgetMs = 10_000;
 
-export const usage =
-  'digests run-due [--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]  post the digests due now, once';
+/** `jobs run-due`, and its older name `digests run-due`, which keeps working. */
+export type JobsCommandName = 'jobs' | 'digests';
 
-const help = `Runs one scheduler tick: posts the digests due now, prints a one-line report (posted,
-failed, skipped, held for an outage, outage probes, not posted as unchanged...) and exits 0
-(1 when a post failed). Needs SLACK_BOT_TOKEN and the ANALYTICS_* variables; safe to run beside
-running instances and other schedulers.
+const storeFlags = '[--database-url URL | --sqlite PATH] [--tls off|no-verify|verify]';
+
+export const usage = `digests run-due ${storeFlags}  post the digests due now, once`;
+
+const jobsUsage = `jobs run-due ${storeFlags}  run every job due now (digests, conferences), once`;
+
+const help = `Runs one tick of every job: posts the digests due now and prints a one-line report
+(posted, failed, skipped, held for an outage, outage probes, not posted as unchanged...), then
+brings the conferences up to date and prints their line; exits 0 (1 when a post failed). Needs
+SLACK_BOT_TOKEN and the ANALYTICS_* variables; safe to run beside running instances and other
+schedulers. \`digests run-due\` is the same command under its older name.
 ${storeFlagsHelp}`;
 
 export async function runDigests(
   args: readonly string[],
   io: Pick<CliIo, 'stdout' | 'stderr' | 'now' | 'env'>,
-  outlet: DigestOutletFactory,
+  outlets: OutletsFactory,
 ): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'run-due') {
@@ -106,26 +103,22 @@ export async function runDigests(
   }
   // Logs go to stderr so stdout carries only the tick's report.
   const logger = createLogger({ level: config.logLevel, destination: io.stderr });
-  const analytics = analyticsClientFor(
-    config.analytics,
-    { timeoutMs: config.analyticsTimeoutMs },
-    logger,
+  const core = buildCore(
+    {
+      analytics: config.analytics,
+      lookup: { ...defaultLookupPolicy, timeoutMs: config.analyticsTimeoutMs },
+      storage: location,
+      // One tick: no timer runs here.
+      digests: { ...config.digests, timerEnabled: false, tickMs: configDefaults.digestTickMs },
+    },
+    { logger, outlets: outlets(config.slack, logger) },
   );
-  const service = new DigestService({
-    openStore: () =>
-      openDigestStore({ ...location, logger: logger.child({ component: 'digest-store' }) }),
-    analytics,
-    ...outlet(config.slack, logger),
-    logger,
-    // One tick: no timer runs here.
-    policy: { ...config.digests, timerEnabled: false, tickMs: configDefaults.digestTickMs },
-  });
+  const service = core.digests;
   try {
-    await service.open();
-    const report = await service.runner.runDue(io.now());
+    await core.open();
+    const { digests: report, conferences } = await service.runDue(io.now());
     await writeLine(io.stdout, `${describeLocation(location)}: ${formatReport(report)}`);
-    const conferences = service.lastConferenceReport;
-    if (conferences !== undefined && conferences.claimed > 0) {
+    if (conferences !== undefined) {
       await writeLine(io.stdout, `conferences: ${formatConferenceReport(conferences)}`);
     }
     return report.failed > 0 ? 1 : 0;
@@ -134,12 +127,15 @@ export async function runDigests(
     await writeLine(io.stderr, `digests run-due failed: ${message}`);
     return 1;
   } finally {
-    await service.close(closeBudgetMs);
-    await analytics.close();
+    await core.close(closeBudgetMs);
   }
 }
 
-/** `digests run-due`, posting through the outlet the entry point gives. */
-export function digestsCommand(outlet: DigestOutletFactory): CliCommand {
-  return { usage, help, run: (args, io) => runDigests(args, io, outlet) };
+/** `jobs run-due` (or `digests run-due`), posting through the outlets the entry point gives. */
+export function jobsCommand(name: JobsCommandName, outlets: OutletsFactory): CliCommand {
+  return {
+    usage: name === 'jobs' ? jobsUsage : usage,
+    help,
+    run: (args, io) => runDigests(args, io, outlets),
+  };
 }

@@ -84,6 +84,15 @@ export const configDefaults = {
   databaseStatementTimeoutMs: 5_000,
 } as const;
 
+/** The lookup policy of a process that reads no lookup settings (a scheduler job). */
+export const defaultLookupPolicy: LookupPolicy = {
+  progressUpdateMs: configDefaults.progressUpdateMs,
+  timeoutMs: configDefaults.lookupTimeoutMs,
+  userZoneWaitMs: configDefaults.userZoneWaitMs,
+  responseCacheTtlMs: configDefaults.responseCacheTtlMs,
+  earliestDataDate: configDefaults.earliestDataDate,
+};
+
 /** response_url stays usable for 30 minutes; the final answer must arrive well before that. */
 export const maxLookupTimeoutMs = 25 * 60_000;
 /** Slack waits 3 s for an ack; the users.info wait must leave room for everything else. */

@@ -4,18 +4,16 @@
  * renderer the Slack handlers use, against the sandbox analytics service started in-process.
  */
 import { createInterface, type Interface } from 'node:readline';
-import { analyticsClientFor } from '../analytics/from-config.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config/app-config.ts';
+import { buildCore } from '../core/core.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
+import { sameOutletForEveryTeam } from '../digests/outlets.ts';
 import type { DigestPoster } from '../digests/runner.ts';
-import { openDigestStore } from '../digests/store/open.ts';
 import { ParseError } from '../errors.ts';
 import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
-import { DigestService } from '../flows/digest-service.ts';
-import { LookupFlow } from '../flows/lookup.ts';
 import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
@@ -111,24 +109,6 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     options.analytics || config.analytics
       ? undefined
       : await startSandbox({ port: 0, host: '127.0.0.1' });
-  const analytics =
-    options.analytics ??
-    analyticsClientFor(
-      config.analytics ?? {
-        baseUrl: sandbox?.url ?? '',
-        clientId: demoClient.id,
-        clientSecret: demoClient.secret,
-      },
-      config.lookup,
-      logger,
-    );
-  const flow = new LookupFlow({
-    analytics,
-    logger: logger.child({ component: 'lookup' }),
-    policy: config.lookup,
-    ...defined({ now: options.now }),
-  });
-
   // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
   const poster: DigestPoster = {
     post: async (_channelId, message) => {
@@ -167,25 +147,39 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
   };
   const now = options.now ?? (() => new Date());
-  const service = new DigestService({
-    openStore: () => openDigestStore({ sqlitePath: ':memory:' }),
-    analytics,
-    poster,
-    logger: logger.child({ component: 'digests' }),
-    policy: config.digests,
-    displayName: async () => 'you',
-    // The channel's canvas is a file the console rewrites at each run.
-    canvasWriter: {
-      write: async (channelId, _canvas, document) => {
-        const path = await saveCanvas(channelId, document.markdown, options.cwd);
-        print(`[canvas of this channel written to ${path}]\n`);
-        return { kind: 'written', canvas: { id: path, kind: 'channel' } };
+  const core = buildCore(
+    {
+      analytics: config.analytics ?? {
+        baseUrl: sandbox?.url ?? '',
+        clientId: demoClient.id,
+        clientSecret: demoClient.secret,
       },
+      lookup: config.lookup,
+      // The console's digests live in memory only: they can never reach a real channel.
+      storage: { sqlitePath: ':memory:' },
+      digests: config.digests,
     },
-    conferencePoster,
-    now,
-  });
-  await service.open();
+    {
+      logger,
+      outlets: sameOutletForEveryTeam({
+        poster,
+        displayName: async () => 'you',
+        // The channel's canvas is a file the console rewrites at each run.
+        canvasWriter: {
+          write: async (channelId, _canvas, document) => {
+            const path = await saveCanvas(channelId, document.markdown, options.cwd);
+            print(`[canvas of this channel written to ${path}]\n`);
+            return { kind: 'written', canvas: { id: path, kind: 'channel' } };
+          },
+        },
+        conferencePoster,
+      }),
+      now,
+      ...defined({ analytics: options.analytics }),
+    },
+  );
+  const { lookup: flow, digests: service } = core;
+  await core.open();
   // The console's timer runs whatever DIGESTS_ENABLED says: its store lives only as long as it.
   service.runner.start();
   const digests = service.manager;
@@ -321,8 +315,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     }
   } finally {
     lines.close();
-    await service.close(consoleCloseBudgetMs);
-    await analytics.close?.();
+    await core.close(consoleCloseBudgetMs);
     await sandbox?.close();
   }
   return 0;

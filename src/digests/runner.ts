@@ -18,6 +18,7 @@ import {
   type RepostResult,
   type RunNowResult,
 } from './delivery.ts';
+import { JobTimer } from './job-timer.ts';
 import { LeaseRenewal } from './leases.ts';
 import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
@@ -193,11 +194,6 @@ export interface DigestRunnerDeps {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly options?: DigestRunnerOptions;
-  /**
-   * Run after the digests at every tick, on the same timer and the same `digests run-due`: the
-   * conferences' updates. A failure is logged; the digests' report is unchanged by it.
-   */
-  readonly afterTick?: (now: Date) => Promise<unknown>;
 }
 
 /**
@@ -229,7 +225,6 @@ export class DigestRunner {
   readonly #renderDigest: RenderDigest;
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #tickMs: number;
   readonly #leases: LeaseRenewal;
   readonly #pacer: Pacer;
   readonly #questions: Questions;
@@ -243,10 +238,7 @@ export class DigestRunner {
   readonly #afterPost: ((run: PostedRun) => Promise<void>) | undefined;
   /** `afterPost` work still going. */
   readonly #afterPosts = new Set<Promise<void>>();
-  readonly #afterTick: DigestRunnerDeps['afterTick'];
-  #timer: NodeJS.Timeout | undefined;
-  #inFlight: Promise<unknown> | undefined;
-  #stopped = true;
+  readonly #timer: JobTimer;
 
   constructor(deps: DigestRunnerDeps) {
     const options = deps.options ?? {};
@@ -261,12 +253,15 @@ export class DigestRunner {
       backoffMs: options.backoffMs ?? policyDefaults.backoffMs,
     };
     this.owner = owner;
-    this.#afterTick = deps.afterTick;
     this.#renderDigest = deps.renderDigest;
     this.#afterPost = deps.afterPost;
     this.#clock = clock;
     this.#logger = logger;
-    this.#tickMs = options.tickMs ?? digestRunnerDefaults.tickMs;
+    this.#timer = new JobTimer({
+      job: { name: 'digest', runDue: () => this.runDue() },
+      tickMs: options.tickMs ?? digestRunnerDefaults.tickMs,
+      logger,
+    });
     this.#leases = new LeaseRenewal({
       store,
       owner,
@@ -388,9 +383,6 @@ export class DigestRunner {
     }
     const { report } = tick;
     if (report.claimed > 0) this.#logger.info({ ...report, owner: this.owner }, 'digest tick done');
-    await this.#afterTick?.(now).catch((error: unknown) =>
-      this.#logger.error({ err: error }, 'conference tick failed'),
-    );
     return report;
   }
 
@@ -431,30 +423,12 @@ export class DigestRunner {
 
   /** Runs ticks every `tickMs` until `stop()`; the timer does not keep the process alive. */
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    const tick = () => {
-      this.#timer = undefined;
-      this.#inFlight = this.runDue()
-        .catch((error: unknown) => this.#logger.error({ err: error }, 'digest tick failed'))
-        .finally(() => {
-          this.#inFlight = undefined;
-          if (!this.#stopped) {
-            this.#timer = setTimeout(tick, this.#tickMs);
-            this.#timer.unref();
-          }
-        });
-    };
-    this.#timer = setTimeout(tick, 0);
-    this.#timer.unref();
+    this.#timer.start();
   }
 
   /** Stops the timer and waits for the tick in flight, so its claims finish or expire cleanly. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#inFlight;
+    await this.#timer.stop();
     await this.#afterPostsDone();
   }
 

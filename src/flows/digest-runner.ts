@@ -38,8 +38,6 @@ export interface DigestRunnerBuildOptions {
   readonly canvasWriter?: CanvasWriter;
   /** The earlier runs a canvas lists; by default the store's run history (`runsHistory`). */
   readonly canvasHistory?: CanvasHistory;
-  /** Run after the digests at every tick (the conferences). */
-  readonly afterTick?: (now: Date) => Promise<unknown>;
 }
 
 export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
@@ -76,7 +74,7 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     renderUnconfirmedNotice: (digest, slot, now) => renderUnconfirmedNotice(digest, slot, { now }),
     ...(canvases === undefined ? {} : { afterPost: (run) => canvases.afterPost(run) }),
     logger: options.logger,
-    ...defined({ clock: options.clock, afterTick: options.afterTick }),
+    ...defined({ clock: options.clock }),
     options: {
       ...options.runnerOptions,
       graceMs: options.policy.graceMs,

@@ -6,14 +6,18 @@
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
+import { systemClock } from '../digests/clock.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import type {
+  ConferenceRunner,
   ConferenceRunnerOptions,
   ConferenceTickReport,
 } from '../digests/conferences/runner.ts';
+import { JobTimer } from '../digests/job-timer.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
+import type { TickReport } from '../digests/tick.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
@@ -49,6 +53,13 @@ export interface DigestServiceOptions {
   readonly conferenceOptions?: ConferenceRunnerOptions;
 }
 
+/** What one tick of every job did. */
+export interface JobsReport {
+  readonly digests: TickReport;
+  /** Absent where no conference runs (no conference outlet). */
+  readonly conferences?: ConferenceTickReport;
+}
+
 /** How long closing the store may take at least, even when the tick used up the budget. */
 const storeCloseGraceMs = 1_000;
 
@@ -70,12 +81,14 @@ export class DigestService {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly #options: DigestServiceOptions;
+  readonly #clock: Clock;
   #store: DigestStore | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
   #conferences: ConferenceManager | undefined;
-  #conferenceReport: ConferenceTickReport | undefined;
   #health: StoreHealth | undefined;
+  #conferenceRunner: ConferenceRunner | undefined;
+  #conferenceJob: JobTimer | undefined;
   #timerStopped: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   /** When each workspace's requests last made the service look (clock ms). */
@@ -85,6 +98,7 @@ export class DigestService {
     this.#options = options;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
+    this.#clock = options.clock ?? systemClock;
   }
 
   get manager(): DigestManager {
@@ -95,11 +109,6 @@ export class DigestService {
   /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
   get conferences(): ConferenceManager | undefined {
     return this.#conferences;
-  }
-
-  /** What the conferences did at the last tick, for `digests run-due`'s report. */
-  get lastConferenceReport(): ConferenceTickReport | undefined {
-    return this.#conferenceReport;
   }
 
   get runner(): DigestRunner {
@@ -116,7 +125,7 @@ export class DigestService {
   async open(): Promise<void> {
     if (this.#store !== undefined) return;
     const store = await this.#options.openStore();
-    const conferences = this.#openConferences(store);
+    this.#openConferences(store);
     const runner = createDigestRunner({
       store,
       analytics: this.#options.analytics,
@@ -128,7 +137,6 @@ export class DigestService {
       ...defined({ canvasHistory: this.#options.canvasHistory }),
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
-      ...(conferences === undefined ? {} : { afterTick: (now: Date) => conferences.tick(now) }),
     });
     this.#store = store;
     this.#runner = runner;
@@ -143,10 +151,10 @@ export class DigestService {
     });
   }
 
-  /** The conference engine and its rules, run after the digests at every tick. */
-  #openConferences(store: DigestStore): { tick(now: Date): Promise<unknown> } | undefined {
+  /** The conference engine and its rules: a job of its own, on a timer of its own. */
+  #openConferences(store: DigestStore): void {
     const { conferencePoster: poster } = this.#options;
-    if (store.conferences === undefined || poster === undefined) return undefined;
+    if (store.conferences === undefined || poster === undefined) return;
     const runner = createConferenceRunner({
       store: store.conferences,
       analytics: this.#options.analytics,
@@ -165,11 +173,30 @@ export class DigestService {
       now: this.now,
       logger: this.logger,
     });
-    return {
-      tick: async (now) => {
-        this.#conferenceReport = await runner.runDue(now);
-      },
-    };
+    this.#conferenceJob = new JobTimer({
+      job: { name: 'conference', runDue: () => this.runConferences(this.#clock.now()) },
+      tickMs: this.#options.policy.tickMs,
+      logger: this.logger,
+    });
+    this.#conferenceRunner = runner;
+  }
+
+  /** One tick of the conferences' job; undefined where no conference runs. */
+  runConferences(now: Date): Promise<ConferenceTickReport | undefined> {
+    return this.#conferenceRunner?.runDue(now) ?? Promise.resolve(undefined);
+  }
+
+  /**
+   * One tick of every job, one after the other (`jobs run-due`, tests): the digests, then the
+   * conferences. A conference tick that fails is logged; the digests' report stands.
+   */
+  async runDue(now: Date): Promise<JobsReport> {
+    const digests = await this.runner.runDue(now);
+    const conferences = await this.runConferences(now).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'conference tick failed');
+      return undefined;
+    });
+    return { digests, ...defined({ conferences }) };
   }
 
   /**
@@ -211,6 +238,7 @@ export class DigestService {
       return false;
     }
     this.runner.start();
+    this.#conferenceJob?.start();
     this.logger.info(
       { tickMs: this.#options.policy.tickMs, dialect: this.store.dialect },
       'digest timer started',
@@ -224,7 +252,9 @@ export class DigestService {
    * takes them, and per-slot records keep anything already posted from being posted again.
    */
   stopTimer(): Promise<void> {
-    this.#timerStopped ??= this.#runner?.stop() ?? Promise.resolve();
+    this.#timerStopped ??= Promise.all([this.#runner?.stop(), this.#conferenceJob?.stop()]).then(
+      () => undefined,
+    );
     return this.#timerStopped;
   }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DigestOutletFactory, runDigests } from '../../src/cli/digests-command.ts';
+import { type OutletsFactory, runDigests } from '../../src/cli/digests-command.ts';
+import { sameOutletForEveryTeam } from '../../src/digests/outlets.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
@@ -70,20 +71,21 @@ describe('digests run-due', () => {
     await store.close();
 
     const posts: { channel: string; message: SlackMessage }[] = [];
-    const outlet: DigestOutletFactory = () => ({
-      poster: {
-        async post(channel, message) {
-          posts.push({ channel, message });
-          return { ts: `1700000000.00000${posts.length}` };
+    const outlet: OutletsFactory = () =>
+      sameOutletForEveryTeam({
+        poster: {
+          async post(channel, message) {
+            posts.push({ channel, message });
+            return { ts: `1700000000.00000${posts.length}` };
+          },
+          async notifyCreator() {},
+          async notifyAdmins() {},
+          async workspace() {
+            return undefined;
+          },
         },
-        async notifyCreator() {},
-        async notifyAdmins() {},
-        async workspace() {
-          return undefined;
-        },
-      },
-      displayName: async () => undefined,
-    });
+        displayName: async () => undefined,
+      });
     const stdout = captured();
     const stderr = captured();
     const code = await runDigests(
@@ -136,20 +138,21 @@ describe('digests run-due', () => {
     );
     await store.close();
     const conferencePoster = new FakeConferencePoster(new FakeClock(now));
-    const outlet: DigestOutletFactory = () => ({
-      poster: {
-        async post() {
-          return { ts: '1700000000.000001' };
+    const outlet: OutletsFactory = () =>
+      sameOutletForEveryTeam({
+        poster: {
+          async post() {
+            return { ts: '1700000000.000001' };
+          },
+          async notifyCreator() {},
+          async notifyAdmins() {},
+          async workspace() {
+            return undefined;
+          },
         },
-        async notifyCreator() {},
-        async notifyAdmins() {},
-        async workspace() {
-          return undefined;
-        },
-      },
-      displayName: async () => undefined,
-      conferencePoster,
-    });
+        displayName: async () => undefined,
+        conferencePoster,
+      });
     const stderr = captured();
     const stdout = captured();
     const code = await runDigests(

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
+import type { TickReport } from '../../src/digests/tick.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
 import type { SlackCall } from './fake-slack.ts';
@@ -29,7 +30,7 @@ export interface ConferenceE2e {
   /** Runs a command and waits for its answer and for the work it started (a first leaderboard). */
   command(harness: Harness, text: string, channelId: string): Promise<string>;
   /** Moves the clock to `at` and runs what is due then. */
-  tick(harness: Harness, at: string): ReturnType<Harness['running']['digests']['runner']['runDue']>;
+  tick(harness: Harness, at: string): Promise<TickReport>;
   readonly adapters: readonly StoreAdapter[];
 }
 
@@ -76,7 +77,8 @@ export async function conferenceE2e(folderPrefix: string): Promise<ConferenceE2e
 
   const tick = (harness: Harness, at: string) => {
     current = new Date(at);
-    return harness.running.digests.runner.runDue(current);
+    // Every job's tick, as the timer and `jobs run-due` run them: the digests, then the conferences.
+    return harness.running.digests.runDue(current).then((report) => report.digests);
   };
 
   const adapters: StoreAdapter[] = [

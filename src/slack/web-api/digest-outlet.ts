@@ -21,13 +21,13 @@ export interface SlackDigestOutletOptions {
  * runs it.
  */
 export function slackDigestOutlet(
-  slack: { readonly botToken: { reveal(): string }; readonly apiUrl?: string },
+  slack: { readonly token: string; readonly apiUrl?: string },
   logger: Logger,
   options: SlackDigestOutletOptions = {},
 ) {
   const posterLogger = logger.child({ component: 'digest-poster' });
   const client = backgroundWebClient({
-    token: slack.botToken.reveal(),
+    token: slack.token,
     logger: posterLogger,
     ...defined({ apiUrl: slack.apiUrl, fetch: options.fetch }),
   });

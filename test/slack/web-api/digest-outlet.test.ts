@@ -6,7 +6,7 @@ import { slackDigestOutlet } from '../../../src/slack/web-api/digest-outlet.ts';
 import { UserDirectory } from '../../../src/slack/web-api/user-directory.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
-const slack = { botToken: { reveal: () => 'xoxb-outlet-token' } };
+const slack = { token: 'xoxb-outlet-token' };
 const withPicture: SlackMessage = {
   text: 'digest',
   blocks: [

@@ -1,0 +1,43 @@
+/**
+ * `GET /healthz` once the app is ready (the starting gate answers it before): 503 while stopping,
+ * or while the database does not answer (lookups still work, but digests cannot be created or
+ * changed, and a platform should know).
+ */
+import type { ServerResponse } from 'node:http';
+import type { StoreHealthReport } from '../../digests/store-health.ts';
+
+export interface HealthRouteOptions {
+  /** Said beside `status` (version, mode: never a secret). */
+  readonly about: Readonly<Record<string, string>>;
+  readonly stopping: () => boolean;
+  readonly store: () => Promise<StoreHealthReport>;
+}
+
+/** A route for Bolt's `customRoutes`. */
+export function healthRoute(options: HealthRouteOptions) {
+  return {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: unknown, res: ServerResponse) => {
+      const answer = (status: number, body: Record<string, unknown>) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (options.stopping()) {
+        answer(503, { status: 'stopping', ...options.about });
+        return;
+      }
+      void options.store().then((store) => {
+        if (store.ok) answer(200, { status: 'ok', ...options.about });
+        else {
+          answer(503, {
+            status: 'degraded',
+            store: 'unavailable',
+            reason: store.reason,
+            ...options.about,
+          });
+        }
+      });
+    },
+  };
+}
