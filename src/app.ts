@@ -10,6 +10,7 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
+import type { PollSchedule } from './async/poll.ts';
 import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
 import { storeWhere } from './config/sections.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
@@ -67,6 +68,8 @@ export interface AppOverrides {
   readonly now?: () => Date;
   /** Listeners registered after the app's own (tests). */
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
+  /** The poll for Stop pressed on another instance: its interval and timer (tests drive it). */
+  readonly stopPoll?: PollSchedule;
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
@@ -143,6 +146,7 @@ export function createApp(
     fetch: fetchFn,
     digests,
     admins: new AdminDirectory({ logger, directory: users }),
+    ...defined({ stopPoll: overrides.stopPoll }),
   };
 
   let stopping = false;
