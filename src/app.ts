@@ -7,6 +7,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { App } from '@slack/bolt';
 import type { AnalyticsApi } from './analytics/types.ts';
+import type { PollSchedule } from './async/poll.ts';
 import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
 import { buildCore, type Core } from './core/core.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
@@ -41,6 +42,8 @@ export interface AppOverrides {
   readonly now?: () => Date;
   /** Listeners registered after the app's own (tests). */
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
+  /** The poll for Stop pressed on another instance: its interval and timer (tests drive it). */
+  readonly stopPoll?: PollSchedule;
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
@@ -101,6 +104,7 @@ export function createApp(
     users,
     ...defined({
       modules: overrides.modules,
+      stopPoll: overrides.stopPoll,
       port: overrides.port,
       server: overrides.server,
       // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).

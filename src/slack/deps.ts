@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import type { PollSchedule } from '../async/poll.ts';
 import type { DigestService } from '../flows/digest-service.ts';
 import type { LookupFlow } from '../flows/lookup.ts';
 import type { Logger } from '../logger.ts';
@@ -26,4 +27,9 @@ export interface SlackDeps {
   readonly digests: DigestService;
   /** Workspace admins may act on anyone's digest (users.info, cached). */
   readonly admins: AdminDirectory;
+  /**
+   * How often an instance running agent lookups asks the store whether Stop was pressed for one on
+   * another instance, and on what timer; absent, every second (tests drive their own timer).
+   */
+  readonly stopPoll?: PollSchedule;
 }

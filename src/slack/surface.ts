@@ -7,6 +7,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from '@slack/bolt';
+import type { PollSchedule } from '../async/poll.ts';
 import type { HttpConfig, SocketConfig } from '../config/app-config.ts';
 import { storeWhere } from '../config/sections.ts';
 import type { Core } from '../core/core.ts';
@@ -45,6 +46,8 @@ export interface SlackSurfaceOptions {
   readonly wrap?: (frontDoor: RequestListener, deps: SlackDeps) => RequestListener;
   /** Listeners registered after the app's own (tests). */
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
+  /** The poll for Stop pressed on another instance: its interval and timer (tests drive it). */
+  readonly stopPoll?: PollSchedule;
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the surface takes over (`main.ts`). */
   readonly server?: Server;
@@ -81,6 +84,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     fetch: access.fetch,
     digests: core.digests,
     admins: new AdminDirectory({ logger, directory: options.users }),
+    ...defined({ stopPoll: options.stopPoll }),
   };
 
   let stopping = false;

@@ -109,6 +109,38 @@ const conferenceTables = (instant: string) => `
 `;
 
 /**
+ * The agent conversations' tables of migration 27 (see `SqlAgentState`); `instant` is how each
+ * dialect stores a time. A lookup's record is keyed by its thread: a later lookup there takes it.
+ */
+const agentTables = (instant: string) => `
+      CREATE TABLE agent_conversations (
+        channel TEXT PRIMARY KEY,
+        expires_at ${instant} NOT NULL
+      );
+      CREATE INDEX agent_conversations_expiry ON agent_conversations (expires_at);
+      CREATE TABLE agent_threads (
+        channel TEXT NOT NULL,
+        thread_ts TEXT NOT NULL,
+        previous TEXT,
+        titled INTEGER NOT NULL CHECK (titled IN (0, 1)),
+        expires_at ${instant} NOT NULL,
+        PRIMARY KEY (channel, thread_ts)
+      );
+      CREATE INDEX agent_threads_expiry ON agent_threads (expires_at);
+      CREATE TABLE agent_lookups (
+        channel TEXT NOT NULL,
+        thread_ts TEXT NOT NULL,
+        run_id TEXT NOT NULL UNIQUE,
+        owner TEXT NOT NULL,
+        expires_at ${instant} NOT NULL,
+        stop_requested_at ${instant},
+        PRIMARY KEY (channel, thread_ts)
+      );
+      CREATE INDEX agent_lookups_owner ON agent_lookups (owner);
+      CREATE INDEX agent_lookups_expiry ON agent_lookups (expires_at);
+`;
+
+/**
  * The canvas a digest keeps (see `CanvasRecords`): `canvas` 1 when it keeps one, the canvas the app
  * created and its kind, the last write's problem, the problems its creator was told about
  * (space-separated), and until when one runner holds the canvas's creation. Digests and
@@ -404,6 +436,12 @@ export const migrations: readonly Migration[] = [
     name: "a conference's channel canvas: whether it keeps one, which, and what went wrong",
     sqlite: canvasColumns('conferences', 'INTEGER'),
     postgres: canvasColumns('conferences', 'TIMESTAMPTZ'),
+  },
+  {
+    version: 27,
+    name: 'agent conversations, their threads and the lookups running in them',
+    sqlite: agentTables('INTEGER'),
+    postgres: agentTables('TIMESTAMPTZ'),
   },
 ];
 

@@ -11,6 +11,7 @@ import { SqlSightings } from '../../requests/sightings.ts';
 import { SqlConferenceStore } from '../conferences/sql-store.ts';
 import type { ConferenceStore } from '../conferences/store.ts';
 import type { DigestRun } from '../runs.ts';
+import { type AgentState, SqlAgentState } from './agent-state.ts';
 import { CanvasRecords } from './canvases.ts';
 import {
   encodePauseReason,
@@ -118,6 +119,7 @@ const slotKey = (item: { digestId: string; slot: Date }) =>
 export class SqlDigestStore extends TeamRecords implements DigestStore {
   readonly dialect: 'sqlite' | 'postgres';
   readonly conferences: ConferenceStore;
+  readonly agentState: AgentState;
   readonly #sql: SqlExecutor;
   readonly #sightings: SqlSightings;
   readonly #unconfirmed: UnconfirmedRecords;
@@ -133,6 +135,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     this.#canvases = new CanvasRecords(executor);
     this.#runs = new RunRecords(executor);
     this.conferences = new SqlConferenceStore(executor);
+    this.agentState = new SqlAgentState(executor);
   }
 
   firstSighting(key: string, now: Date, ttlMs: number): Promise<boolean> {

@@ -38,6 +38,7 @@ import type {
 import type { Sightings } from '../../requests/sightings.ts';
 import type { ConferenceStore } from '../conferences/store.ts';
 import type { DigestRun, DigestRunDetails } from '../runs.ts';
+import type { AgentState } from './agent-state.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */
@@ -189,6 +190,8 @@ export interface DigestStore extends Sightings {
   readonly dialect: 'sqlite' | 'postgres';
   /** The conferences kept in the same database; absent in stores that keep none (test fakes). */
   readonly conferences?: ConferenceStore;
+  /** The agent conversations' records; absent in stores that keep none (test fakes). */
+  readonly agentState?: AgentState;
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;
   /**

@@ -6,6 +6,7 @@ import { openDigestStore } from '../../../src/digests/store/open.ts';
 import { postgresConnectionConfig } from '../../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../helpers.ts';
+import { agentStateContract } from './agent-state-contract.ts';
 import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
 import { runsContract } from './runs-contract.ts';
@@ -17,6 +18,7 @@ function contracts(name: string, open: () => Promise<StoreFixture>): void {
   followUpContract(name, open);
   canvasContract(name, open);
   runsContract(name, open);
+  agentStateContract(name, open);
 }
 
 contracts('SQLite :memory:', async () => {

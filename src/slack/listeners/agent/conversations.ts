@@ -1,54 +1,89 @@
 /**
- * What the app remembers of its agent conversations (the Messages tab), in memory and bounded:
- * which DMs opened the tab, each thread's previous question (for follow-ups) and whether it has
- * a title, the lookups running now (so Stop can reach them), and where Slack refused to stream or
- * to keep agent sessions.
- * An instance that restarts forgets: a DM then gets plain answers until its tab is opened again,
- * and a follow-up reads as a question of its own. Nothing here is worth a table: a forgotten
- * thread costs one question typed in full.
+ * What the app remembers of its agent conversations (the Messages tab): which DMs opened the tab
+ * and each thread's previous question (for follow-ups) and whether it has a title, kept in the
+ * store every instance shares, so that any instance, or one started after a restart, answers an
+ * open tab as an agent conversation; and, in memory only, where Slack refused to stream or to keep
+ * agent sessions (each instance learns that again from Slack's first refusal).
+ * Records expire: a conversation {@link agentConversationTtlMs} after its tab last opened, a
+ * thread {@link agentThreadTtlMs} after its last lookup. Where the store cannot answer, or keeps
+ * no agent records, what this instance saw itself stands in, bounded.
  */
 import { LRUCache } from 'lru-cache';
-import type { LookupRequest } from '../../../model/lookup.ts';
+import type { AgentState, AgentThreadMemory } from '../../../digests/store/agent-state.ts';
+import type { Logger } from '../../../logger.ts';
+import { askAgentState, unknown } from './state.ts';
 
-/** Conversations and threads remembered at once; the least recently used is forgotten first. */
+export type { AgentThreadMemory } from '../../../digests/store/agent-state.ts';
+
+/** Conversations and threads remembered at once in memory; the least recently used goes first. */
 export const agentConversationsKept = 10_000;
+/**
+ * How long a DM stays an agent conversation after its Messages tab last opened: Slack reports
+ * every opening, so a conversation in use is renewed long before.
+ */
+export const agentConversationTtlMs = 30 * 24 * 60 * 60_000;
+/** How long a thread keeps its last lookup for a follow-up, and its title. */
+export const agentThreadTtlMs = 30 * 24 * 60 * 60_000;
 
-export interface AgentThreadMemory {
-  /** The thread's last lookup, which a follow-up keeps the window and options of. */
-  readonly previous?: LookupRequest;
-  readonly titled: boolean;
+export interface AgentConversationsOptions {
+  /** The store's agent records; undefined until the store opens, or where it keeps none. */
+  readonly state: () => AgentState | undefined;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly limit?: number;
 }
 
 export class AgentConversations {
+  readonly #options: AgentConversationsOptions;
   readonly #tabs: LRUCache<string, true>;
   readonly #threads: LRUCache<string, AgentThreadMemory>;
   readonly #refused: LRUCache<string, string>;
   readonly #noSessions: LRUCache<string, string>;
-  /** Not bounded by count: each entry lives only as long as its lookup. */
-  readonly #running = new Map<string, AbortController>();
 
-  constructor(limit = agentConversationsKept) {
-    this.#tabs = new LRUCache({ max: limit });
-    this.#threads = new LRUCache({ max: limit });
-    this.#refused = new LRUCache({ max: limit });
-    this.#noSessions = new LRUCache({ max: limit });
+  constructor(options: AgentConversationsOptions) {
+    this.#options = options;
+    const max = options.limit ?? agentConversationsKept;
+    this.#tabs = new LRUCache({ max });
+    this.#threads = new LRUCache({ max });
+    this.#refused = new LRUCache({ max });
+    this.#noSessions = new LRUCache({ max });
   }
 
-  /** The person opened the app's Messages tab: this DM is an agent conversation. */
-  tabOpened(channel: string): void {
+  /** The person opened the app's Messages tab: this DM is an agent conversation from now on. */
+  async tabOpened(channel: string): Promise<void> {
     this.#tabs.set(channel, true);
+    await this.#write('could not record an agent conversation', (state) =>
+      state.rememberConversation(channel, this.#options.now(), agentConversationTtlMs),
+    );
   }
 
-  isAgentConversation(channel: string): boolean {
-    return this.#tabs.get(channel) === true;
+  /**
+   * Whether the DM's Messages tab opened, here or on any instance sharing the store. Only a yes is
+   * kept in memory: a tab that opens on another instance must be seen at its next message.
+   */
+  async isAgentConversation(channel: string): Promise<boolean> {
+    if (this.#tabs.get(channel) === true) return true;
+    const known = await this.#read('could not read an agent conversation', (state) =>
+      state.isConversation(channel, this.#options.now()),
+    );
+    if (known === true) this.#tabs.set(channel, true);
+    return known === true;
   }
 
-  thread(channel: string, threadTs: string): AgentThreadMemory {
+  /** What the thread remembers: the store's record first, since another instance may have moved it on. */
+  async thread(channel: string, threadTs: string): Promise<AgentThreadMemory> {
+    const stored = await this.#read('could not read an agent thread', (state) =>
+      state.threadOf({ channel, threadTs }, this.#options.now()),
+    );
+    if (stored !== undefined && stored !== unknown) return stored;
     return this.#threads.get(key(channel, threadTs)) ?? { titled: false };
   }
 
-  remember(channel: string, threadTs: string, memory: AgentThreadMemory): void {
+  async remember(channel: string, threadTs: string, memory: AgentThreadMemory): Promise<void> {
     this.#threads.set(key(channel, threadTs), memory);
+    await this.#write('could not record an agent thread', (state) =>
+      state.rememberThread({ channel, threadTs }, memory, this.#options.now(), agentThreadTtlMs),
+    );
   }
 
   /** Slack refused to stream here (`reason`): later answers go as plain posts straight away. */
@@ -69,28 +104,14 @@ export class AgentConversations {
     return this.#noSessions.has(channel);
   }
 
-  /**
-   * A controller for the thread's lookup that Stop aborts; the previous one of the thread, if any
-   * still runs, is left to finish. `release` forgets it once the lookup ended.
-   */
-  start(channel: string, threadTs: string): { signal: AbortSignal; release: () => void } {
-    const id = key(channel, threadTs);
-    const controller = new AbortController();
-    this.#running.set(id, controller);
-    return {
-      signal: controller.signal,
-      release: () => {
-        if (this.#running.get(id) === controller) this.#running.delete(id);
-      },
-    };
+  /** A store write; when it fails, memory alone remembers. */
+  async #write(failure: string, call: (state: AgentState) => Promise<void>): Promise<void> {
+    await askAgentState(this.#options.state, this.#options.logger, failure, call);
   }
 
-  /** Aborts the thread's running lookup with `reason`; false when none runs. */
-  stop(channel: string, threadTs: string, reason: unknown): boolean {
-    const controller = this.#running.get(key(channel, threadTs));
-    if (controller === undefined) return false;
-    controller.abort(reason);
-    return true;
+  /** A store read; {@link unknown} when the store cannot say. */
+  #read<T>(failure: string, call: (state: AgentState) => Promise<T>): Promise<T | typeof unknown> {
+    return askAgentState(this.#options.state, this.#options.logger, failure, call);
   }
 }
 

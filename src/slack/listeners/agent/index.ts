@@ -1,8 +1,9 @@
 /**
  * Agent messaging (the app's Messages tab, Slack's successor to the assistant pane): the tab
  * opening offers prompts, each question is answered as a streamed reply in its thread, Stop
- * cancels the lookup, and a follow-up in a thread keeps the thread's window and options. A DM
- * whose tab this instance has not seen open is answered as DMs always were.
+ * cancels the lookup whichever instance runs it, and a follow-up in a thread keeps the thread's
+ * window and options. A DM whose tab no instance sharing the store has seen open is answered as
+ * DMs always were.
  */
 import type {
   AllMiddlewareArgs,
@@ -25,6 +26,7 @@ import { slackFailure } from '../../web-api/client.ts';
 import type { Conversation } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
 import { AgentConversations } from './conversations.ts';
+import { AgentLookups } from './lookups.ts';
 import { AgentSession, bestEffort, restingStatus, setSessionStatus } from './session.ts';
 import { StreamedReply, streamingRefusal } from './stream.ts';
 
@@ -51,7 +53,7 @@ function messagesTabOpened(deps: SlackDeps, conversations: AgentConversations) {
     context,
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs): Promise<void> => {
     if (event.tab !== 'messages') return;
-    conversations.tabOpened(event.channel);
+    await conversations.tabOpened(event.channel);
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const teamId = requestTeamId(body) ?? context.teamId;
     const databases = await digestDatabases(deps, teamId, event.user);
@@ -82,25 +84,29 @@ async function digestDatabases(
   }
 }
 
+/** What the Stop listener logs for where it found the lookup. */
+const stopLogs = {
+  here: 'stopping a lookup at the person’s request',
+  elsewhere: 'passing Stop on to the instance running the lookup',
+  none: 'Stop pressed with no lookup running',
+} as const;
+
 /**
- * The Stop button: the thread's lookup is cancelled (its service calls stop unless another
- * lookup shares them) and its answer says so, which also moves the session out of `processing`.
- * Slack does not move it by itself: with no lookup running here (one this instance forgot),
- * the session is moved at once.
+ * The Stop button: the thread's lookup is cancelled, here or on the instance running it (its
+ * service calls stop unless another lookup shares them), and its answer says so, which also moves
+ * the session out of `processing`. Slack does not move it by itself: with no lookup running on
+ * any instance (one of an instance that died), the session is moved at once.
  */
-function sessionStopped(deps: SlackDeps, conversations: AgentConversations) {
+function sessionStopped(deps: SlackDeps, conversations: AgentConversations, lookups: AgentLookups) {
   return async ({
     event,
     body,
     client,
   }: SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs): Promise<void> => {
     if (!(await deps.seen.firstEvent(body.event_id))) return;
-    const stopped = conversations.stop(event.channel, event.thread_ts, stoppedByPerson);
-    deps.logger.info(
-      { channel: event.channel, running: stopped },
-      stopped ? 'stopping a lookup at the person’s request' : 'Stop pressed with no lookup running',
-    );
-    if (stopped || conversations.sessionsRefused(event.channel)) return;
+    const reach = await lookups.stop(event.channel, event.thread_ts);
+    deps.logger.info({ channel: event.channel, running: reach }, stopLogs[reach]);
+    if (reach !== 'none' || conversations.sessionsRefused(event.channel)) return;
     await setSessionStatus(
       client,
       deps.logger,
@@ -117,10 +123,11 @@ function sessionStopped(deps: SlackDeps, conversations: AgentConversations) {
 function agentMessages(
   deps: SlackDeps,
   conversations: AgentConversations,
+  lookups: AgentLookups,
 ): Middleware<AnyMiddlewareArgs> {
   return async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
-    const message = agentMessageOf(args.body, conversations);
-    if (message === undefined) {
+    const message = directMessageOf(args.body);
+    if (message === undefined || !(await conversations.isAgentConversation(message.channel))) {
       await args.next();
       return;
     }
@@ -128,7 +135,10 @@ function agentMessages(
     if (!(await deps.seen.firstEvent(typeof eventId === 'string' ? eventId : undefined))) return;
     const teamId = message.teamId ?? args.context.teamId;
     try {
-      await answerAgentMessage(deps, conversations, args.client, { ...message, teamId });
+      await answerAgentMessage(deps, { conversations, lookups }, args.client, {
+        ...message,
+        teamId,
+      });
     } catch (error) {
       deps.logger.error(
         { err: error, channel: message.channel },
@@ -138,11 +148,8 @@ function agentMessages(
   };
 }
 
-/** The message a person typed in an agent conversation, when `body` delivers one. */
-function agentMessageOf(
-  body: unknown,
-  conversations: AgentConversations,
-): AgentMessage | undefined {
+/** The message a person typed in a DM, when `body` delivers one. */
+function directMessageOf(body: unknown): AgentMessage | undefined {
   const { type, event } = body as { type?: unknown; event?: Record<string, unknown> };
   if (type !== 'event_callback' || event?.type !== 'message') return undefined;
   if (event.channel_type !== 'im' || event.subtype !== undefined || event.bot_id !== undefined) {
@@ -152,7 +159,7 @@ function agentMessageOf(
   if (typeof channel !== 'string' || typeof user !== 'string' || typeof ts !== 'string') {
     return undefined;
   }
-  if (typeof text !== 'string' || !conversations.isAgentConversation(channel)) return undefined;
+  if (typeof text !== 'string') return undefined;
   return {
     channel,
     user,
@@ -178,42 +185,87 @@ async function planInThread(
   });
 }
 
+/** The parts of the agent conversation `register` builds once. */
+interface Agent {
+  readonly conversations: AgentConversations;
+  readonly lookups: AgentLookups;
+}
+
+/** A lookup to stream in an agent thread, and how to answer it where streaming fails. */
+interface ThreadLookup {
+  readonly message: AgentMessage;
+  readonly threadTs: string;
+  readonly titled: boolean;
+  readonly request: LookupRequest;
+  readonly note: string | undefined;
+  readonly pending: SlackMessage;
+  /** Where the answer goes as DMs always got theirs: the message's own thread, if any. */
+  readonly asToday: Conversation;
+}
+
 /**
  * A question in an agent conversation: answered in its thread (a new message starts one). Usage
  * and refusals are posted; a lookup is streamed, or, where Slack refuses to stream, delivered as
- * DMs always are (a pending post replaced by the answer), the refusal logged once. While a
- * streamed lookup works, the thread's agent session is `processing` (Slack's Stop button shows);
- * the answer, whatever it says, moves it back to `active`.
+ * DMs always are (a pending post replaced by the answer), the refusal logged once. A streamed
+ * lookup is recorded for Stop before its session shows Slack's Stop button.
  */
 async function answerAgentMessage(
   deps: SlackDeps,
-  conversations: AgentConversations,
+  { conversations, lookups }: Agent,
   client: WebClient,
   message: AgentMessage,
 ): Promise<void> {
   const threadTs = message.threadTs ?? message.ts;
   const where: Conversation = { channel: message.channel, threadTs };
-  const memory = conversations.thread(message.channel, threadTs);
+  const memory = await conversations.thread(message.channel, threadTs);
   const plan = await planInThread(deps, client, message, memory.previous);
   if (plan.kind !== 'lookup') {
     await postAnswer(deps, where, plan.message);
     return;
   }
-  const { request, note } = plan;
-  conversations.remember(message.channel, threadTs, { previous: request, titled: true });
+  const { request, note, pending } = plan;
+  await conversations.remember(message.channel, threadTs, { previous: request, titled: true });
   const asToday: Conversation = {
     channel: message.channel,
     ...(message.threadTs === undefined ? {} : { threadTs: message.threadTs }),
   };
   if (conversations.streamingRefused(message.channel)) {
-    await deliverLookup(deps, asToday, request, plan.pending, note);
+    await deliverLookup(deps, asToday, request, pending, note);
     return;
   }
+  const running = await lookups.start(message.channel, threadTs);
+  try {
+    await streamLookup(
+      deps,
+      conversations,
+      client,
+      { message, threadTs, titled: memory.titled, request, note, pending, asToday },
+      running.signal,
+    );
+  } finally {
+    await running.release();
+  }
+}
+
+/**
+ * Streams the lookup's answer in its thread until it ends or `stopped` aborts. While it works, the
+ * thread's agent session is `processing` (Slack's Stop button shows); the answer, whatever it
+ * says, moves it back to `active`.
+ */
+async function streamLookup(
+  deps: SlackDeps,
+  conversations: AgentConversations,
+  client: WebClient,
+  lookup: ThreadLookup,
+  stopped: AbortSignal,
+): Promise<void> {
+  const { message, threadTs, request, note } = lookup;
+  const where: Conversation = { channel: message.channel, threadTs };
   const session = await AgentSession.begin(
     client,
     deps.logger,
     conversations,
-    { channel: message.channel, threadTs, titled: memory.titled },
+    { channel: message.channel, threadTs, titled: lookup.titled },
     request,
     deps.flow.now(),
   );
@@ -246,7 +298,7 @@ async function answerAgentMessage(
       );
     }
     await session.end();
-    await deliverLookup(deps, asToday, request, plan.pending, note);
+    await deliverLookup(deps, lookup.asToday, request, lookup.pending, note);
     return;
   }
   const sink = {
@@ -267,28 +319,37 @@ async function answerAgentMessage(
     saveExport: (file: CsvFile) => sendExport(deps, where, file),
     notice: (notice: SlackMessage) => postAnswer(deps, where, notice),
   };
-  const running = conversations.start(message.channel, threadTs);
   try {
     await deps.inFlight.run((shutdown) =>
       deps.flow.run(request, sink, {
         note,
-        signal: AbortSignal.any([shutdown, running.signal]),
+        signal: AbortSignal.any([shutdown, stopped]),
         watch: reply.watch(deps.flow.now()),
       }),
     );
   } finally {
-    running.release();
     await session.end();
   }
 }
 
 /**
  * Registers the agent conversation's middleware (before the assistant pane's, so its messages
- * reach it first), the Messages tab opening and the Stop button.
+ * reach it first), the Messages tab opening and the Stop button. What makes a DM an agent
+ * conversation lives in the digest store, which opens before the app listens.
  */
 export function register(app: App, deps: SlackDeps): void {
-  const conversations = new AgentConversations();
-  app.use(agentMessages(deps, conversations));
+  const state = () => deps.digests.store.agentState;
+  const now = () => deps.flow.now();
+  const logger = deps.logger;
+  const conversations = new AgentConversations({ state, logger, now });
+  const lookups = new AgentLookups({
+    state,
+    logger,
+    now,
+    reason: stoppedByPerson,
+    ...(deps.stopPoll === undefined ? {} : { poll: deps.stopPoll }),
+  });
+  app.use(agentMessages(deps, conversations, lookups));
   app.event('app_home_opened', messagesTabOpened(deps, conversations));
-  app.event('agent_session_stopped', sessionStopped(deps, conversations));
+  app.event('agent_session_stopped', sessionStopped(deps, conversations, lookups));
 }

@@ -35,7 +35,7 @@ export const sessionRefusals: ReadonlySet<string> = new Set([
 export interface SessionThread {
   readonly channel: string;
   readonly threadTs: string;
-  /** Whether the thread was named by an earlier lookup this instance remembers. */
+  /** Whether the thread was named by an earlier lookup the instances remember. */
   readonly titled: boolean;
 }
 
