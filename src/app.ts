@@ -17,7 +17,7 @@ import { openDigestStore } from './digests/store/open.ts';
 import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
 import { DigestService } from './flows/digest-service.ts';
-import { LookupFlow } from './flows/lookup.ts';
+import { LookupFlow } from './flows/lookup/index.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
 import { defined } from './model/defined.ts';

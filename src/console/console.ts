@@ -15,7 +15,7 @@ import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
 import { DigestService } from '../flows/digest-service.ts';
-import { LookupFlow } from '../flows/lookup.ts';
+import { LookupFlow } from '../flows/lookup/index.ts';
 import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';

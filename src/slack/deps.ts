@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { DigestService } from '../flows/digest-service.ts';
-import type { LookupFlow } from '../flows/lookup.ts';
+import type { LookupFlow } from '../flows/lookup/index.ts';
 import type { Logger } from '../logger.ts';
 import type { SeenRequests } from '../requests/seen-requests.ts';
 import type { InFlight } from './process/in-flight.ts';

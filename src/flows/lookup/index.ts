@@ -4,23 +4,23 @@
  * from Bolt so the console shows exactly what Slack would show.
  */
 
-import { selectLocally, serviceLimit } from '../analytics/local-ranking.ts';
-import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../analytics/types.ts';
-import { Turns } from '../async/turns.ts';
-import type { LookupPolicy } from '../config/sections.ts';
+import { selectLocally, serviceLimit } from '../../analytics/local-ranking.ts';
+import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../../analytics/types.ts';
+import { Turns } from '../../async/turns.ts';
+import type { LookupPolicy } from '../../config/sections.ts';
 import {
   type AppError,
   type ErrorCode,
   isAppError,
   type ParseError,
   TimeoutError,
-} from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import { defined } from '../model/defined.ts';
-import type { LookupRequest } from '../model/lookup.ts';
-import type { SlackMessage } from '../model/message.ts';
-import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
-import type { Presentation } from '../model/presentation.ts';
+} from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { defined } from '../../model/defined.ts';
+import type { LookupRequest } from '../../model/lookup.ts';
+import type { SlackMessage } from '../../model/message.ts';
+import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
+import type { Presentation } from '../../model/presentation.ts';
 import {
   leadingWord,
   lookupTopRange,
@@ -28,11 +28,11 @@ import {
   parseLookup,
   readsAsQuestion,
   withPreviousPeriod,
-} from '../parsing/index.ts';
-import { type CsvFile, renderCsv } from '../render/csv.ts';
-import { renderError } from '../render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../render/help.ts';
-import type { PersonRankings } from '../render/person.ts';
+} from '../../parsing/index.ts';
+import { type CsvFile, renderCsv } from '../../render/csv.ts';
+import { renderError } from '../../render/errors.ts';
+import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/help.ts';
+import type { PersonRankings } from '../../render/person.ts';
 import {
   renderPending,
   renderStillRunning,
@@ -41,9 +41,10 @@ import {
   renderTimedOut,
   utcFallbackNote,
   zoneAliasNote,
-} from '../render/status.ts';
-import type { PeriodRanking } from '../render/trend.ts';
-import { renderTrendCsv } from '../render/trend-csv.ts';
+} from '../../render/status.ts';
+import type { PeriodRanking } from '../../render/trend.ts';
+import { renderTrendCsv } from '../../render/trend-csv.ts';
+import { type WindowWatch, watched } from '../window-watch.ts';
 import {
   askPerson,
   askTrend,
@@ -53,8 +54,7 @@ import {
   type Rankings,
   type RenderOptions,
   renderMade,
-} from './lookup-answers.ts';
-import { type WindowWatch, watched } from './window-watch.ts';
+} from './answer.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -97,7 +97,7 @@ export interface PlanContext {
   readonly previous?: LookupRequest;
 }
 
-export type { CsvFile } from '../render/csv.ts';
+export type { CsvFile } from '../../render/csv.ts';
 
 /** Where the flow's later messages go: response_url, chat.update, or the terminal. */
 export interface LookupSink {
@@ -514,7 +514,7 @@ export class LookupFlow {
   }
 }
 
-export type { Made, Rankings, RenderOptions } from './lookup-answers.ts';
+export type { Made, Rankings, RenderOptions } from './answer.ts';
 
 /**
  * The request as its message shows it. An export's file holds up to 500 rows, but its message at

@@ -1,22 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
+import type { AnalyticsApi, InfluencersResult } from '../../../src/analytics/types.ts';
 import {
   AccessDeniedError,
   ParseError,
   ServiceUnavailableError,
   TimeoutError,
   UnknownDatabaseError,
-} from '../../src/errors.ts';
-import { LookupFlow, toQuery } from '../../src/flows/lookup.ts';
-import { createLogger } from '../../src/logger.ts';
-import { digestVerbs } from '../../src/model/commands.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
-import { parseLookup } from '../../src/parsing/index.ts';
-import { leadingWord } from '../../src/parsing/leading-word.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
-import { genericErrorText, renderError } from '../../src/render/errors.ts';
-import { digestVerbHint, renderHelp } from '../../src/render/help.ts';
+} from '../../../src/errors.ts';
+import { LookupFlow, toQuery } from '../../../src/flows/lookup/index.ts';
+import { createLogger } from '../../../src/logger.ts';
+import { digestVerbs } from '../../../src/model/commands.ts';
+import type { LookupRequest } from '../../../src/model/lookup.ts';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { parseLookup } from '../../../src/parsing/index.ts';
+import { leadingWord } from '../../../src/parsing/leading-word.ts';
+import { renderAnswer } from '../../../src/render/answer.ts';
+import { genericErrorText, renderError } from '../../../src/render/errors.ts';
+import { digestVerbHint, renderHelp } from '../../../src/render/help.ts';
 import {
   renderPending,
   renderStillRunning,
@@ -24,7 +24,7 @@ import {
   renderTimedOut,
   utcFallbackNote,
   zoneAliasNote,
-} from '../../src/render/status.ts';
+} from '../../../src/render/status.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {

@@ -4,16 +4,16 @@
  * these within its deadline; every question goes through its client, so identical ones are
  * shared in flight and cached.
  */
-import type { InfluencersResult } from '../analytics/types.ts';
-import { defined } from '../model/defined.ts';
-import { type LookupRequest, personWeeks, wholeRankingLimit } from '../model/lookup.ts';
-import type { SlackMessage } from '../model/message.ts';
-import { type AnswerOptions, renderAnswer } from '../render/answer.ts';
-import { type CsvFile, renderCsv } from '../render/csv.ts';
-import { type PersonRankings, renderPerson } from '../render/person.ts';
-import { type PeriodRanking, renderTrend } from '../render/trend.ts';
-import { renderTrendCsv } from '../render/trend-csv.ts';
-import { recentPeriods, trendPeriods } from '../time/periods.ts';
+import type { InfluencersResult } from '../../analytics/types.ts';
+import { defined } from '../../model/defined.ts';
+import { type LookupRequest, personWeeks, wholeRankingLimit } from '../../model/lookup.ts';
+import type { SlackMessage } from '../../model/message.ts';
+import { type AnswerOptions, renderAnswer } from '../../render/answer.ts';
+import { type CsvFile, renderCsv } from '../../render/csv.ts';
+import { type PersonRankings, renderPerson } from '../../render/person.ts';
+import { type PeriodRanking, renderTrend } from '../../render/trend.ts';
+import { renderTrendCsv } from '../../render/trend-csv.ts';
+import { recentPeriods, trendPeriods } from '../../time/periods.ts';
 
 /** A ranking and, for a compared lookup, the ranking of the window it is compared with. */
 export interface Rankings {
