@@ -26,7 +26,7 @@ import {
   nextRefresh,
   type RunContext,
   SkipToNextRefresh,
-} from './run.ts';
+} from './refresh.ts';
 import type { ConferenceStore } from './store.ts';
 
 export {
@@ -34,7 +34,7 @@ export {
   conferenceQuestion,
   nextRefresh,
   rankedFor,
-} from './run.ts';
+} from './refresh.ts';
 
 export interface ConferenceRunnerOptions {
   readonly leaseMs?: number;
