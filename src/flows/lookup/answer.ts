@@ -1,91 +1,28 @@
-/**
- * What each kind of lookup asks the analytics service, and how its answer and its file are made:
- * a ranking (compared or not), a trend's periods, or one person's windows. The lookup flow runs
- * these within its deadline; every question goes through its client, so identical ones are
- * shared in flight and cached.
- */
-import type { InfluencersResult } from '../../analytics/types.ts';
+/** Turns what a lookup was made from into its reply, or says why it ended without one. */
+import { type AppError, type ErrorCode, isAppError } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
-import { type LookupRequest, personWeeks, wholeRankingLimit } from '../../model/lookup.ts';
+import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
+import { lookupTopRange } from '../../parsing/index.ts';
 import { type AnswerOptions, renderAnswer } from '../../render/answer.ts';
 import { type CsvFile, renderCsv } from '../../render/csv.ts';
-import { type PersonRankings, renderPerson } from '../../render/person.ts';
-import { type PeriodRanking, renderTrend } from '../../render/trend.ts';
+import { renderError } from '../../render/errors.ts';
+import { renderPerson } from '../../render/person.ts';
+import {
+  renderStoppedByPerson,
+  renderStoppedByRestart,
+  renderTimedOut,
+} from '../../render/status.ts';
+import { renderTrend } from '../../render/trend.ts';
 import { renderTrendCsv } from '../../render/trend-csv.ts';
-import { recentPeriods, trendPeriods } from '../../time/periods.ts';
-
-/** A ranking and, for a compared lookup, the ranking of the window it is compared with. */
-export interface Rankings {
-  readonly current: InfluencersResult;
-  readonly previous?: InfluencersResult;
-}
-
-/** What an answer is made from: a ranking (compared or not), a trend's periods, or a person's. */
-export type Made =
-  | { readonly kind: 'ranking'; readonly rankings: Rankings }
-  | { readonly kind: 'trend'; readonly periods: readonly PeriodRanking[] }
-  | { readonly kind: 'person'; readonly rankings: PersonRankings };
+import { statusOptions } from './plan.ts';
+import { type Made, stopCause } from './run.ts';
 
 /** How an answer is shown, whatever its kind (a ranking's presentation applies to it alone). */
 export type RenderOptions = Omit<AnswerOptions, 'previous'>;
 
-/** Asks the service for a request's ranking (the flow's client, within its deadline). */
-export type Ask = (request: LookupRequest) => Promise<InfluencersResult>;
-
-/** The whole ranking (the service's most) of `request`'s window. */
-function whole(request: LookupRequest, ask: Ask): Promise<InfluencersResult> {
-  return ask({ ...request, top: wholeRankingLimit });
-}
-
-/**
- * Each period's ranking of a trend, as deep as the service goes (its top 500), all asked at
- * once: a period asks what a lookup of that window by the same metric asks for its whole
- * ranking (an export, a person's week), so they share one call.
- */
-export function askTrend(request: LookupRequest, ask: Ask): Promise<PeriodRanking[]> {
-  const periods = trendPeriods(request, request.trend?.unit ?? 'week');
-  return Promise.all(
-    periods.map(async (period) => ({
-      period,
-      result: await whole({ ...request, start: period.start, end: period.end }, ask),
-    })),
-  );
-}
-
-/**
- * What a person's answer is read from, all asked at once: the whole ranking of the window, of
- * `request.compare`'s window (the window itself when it compares with none), and of each of the
- * last {@link personWeeks} ISO weeks at `now`, the weeks `last 8 weeks weekly` asks for, so a
- * trend and a person's answer share them.
- */
-export async function askPerson(
-  request: LookupRequest,
-  now: Date,
-  ask: Ask,
-): Promise<PersonRankings> {
-  const weeks = recentPeriods('week', personWeeks, now, request.timezone);
-  const [current, previous, ...results] = await Promise.all([
-    whole(request, ask),
-    whole(comparedWindow(request) ?? request, ask),
-    ...weeks.map((week) => whole({ ...request, start: week.start, end: week.end }, ask)),
-  ]);
-  return {
-    current,
-    previous,
-    weeks: weeks.map((period, index) => ({
-      period,
-      result: results[index] ?? { influencers: [] },
-    })),
-  };
-}
-
-/** The lookup of the window `request` compares with; undefined when it compares with none. */
-export function comparedWindow(request: LookupRequest): LookupRequest | undefined {
-  const { compare, ...rest } = request;
-  if (compare === undefined) return undefined;
-  return { ...rest, start: compare.start, end: compare.end };
-}
+export type LookupOutcome = 'answered' | 'failed' | 'timed_out' | 'stopped';
 
 /** The answer to `request` from what it was made of. */
 export function renderMade(
@@ -115,4 +52,68 @@ export function fileOf(request: LookupRequest, made: Made): CsvFile | undefined 
     case 'ranking':
       return renderCsv(request, made.rankings.current);
   }
+}
+
+/**
+ * The request as its message shows it. An export's file holds up to 500 rows, but its message at
+ * most a table's 100, and only the list's 10 when no table or chart was asked for.
+ */
+export function shownInMessage(request: LookupRequest): LookupRequest {
+  // A trend's file holds the people its message shows, period by period.
+  if (request.export !== true || request.trend !== undefined) return request;
+  const max = request.presentation === undefined ? lookupTopRange.listMax : lookupTopRange.tableMax;
+  return request.top <= max ? request : { ...request, top: max };
+}
+
+/**
+ * Why a lookup ended without its ranking, logged (a person's mistake at info without a stack,
+ * trouble above it), and the words for it; `now` is the flow's clock, for the status words.
+ */
+export function failureReply(
+  error: unknown,
+  request: LookupRequest,
+  now: Date,
+  logger: Logger,
+): { outcome: Exclude<LookupOutcome, 'answered'>; message: SlackMessage } {
+  switch (stopCause(error)) {
+    case 'person':
+      logger.info({ databases: request.databases }, 'lookup stopped by the person');
+      return { outcome: 'stopped', message: renderStoppedByPerson(request, statusOptions(now)) };
+    case 'restart':
+      logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
+      return { outcome: 'stopped', message: renderStoppedByRestart(request, statusOptions(now)) };
+    case 'deadline':
+      logger.warn({ databases: request.databases }, 'lookup timed out');
+      return { outcome: 'timed_out', message: renderTimedOut(request, statusOptions(now)) };
+    case undefined:
+      break;
+  }
+  if (isPersonsMistake(error)) {
+    logger.info(
+      { code: error.code, databases: request.databases },
+      `lookup refused: ${error.code}`,
+    );
+  } else if (isAppError(error)) {
+    logger.warn({ code: error.code, err: error }, 'lookup failed');
+  } else {
+    logger.error({ err: error }, 'lookup failed unexpectedly');
+  }
+  return { outcome: 'failed', message: renderError(error) };
+}
+
+/**
+ * Errors that come from what the person asked for, in a lookup or a digest command: the answer
+ * tells them how to fix it, so the logs keep a trace at info, not an alert.
+ */
+const personsMistakes = new Set<ErrorCode>([
+  'parse_error',
+  'unknown_database',
+  'access_denied',
+  'digest_not_found',
+  'digest_permission_denied',
+  'channel_unreachable',
+]);
+
+export function isPersonsMistake(error: unknown): error is AppError {
+  return isAppError(error) && personsMistakes.has(error.code);
 }

@@ -1,60 +1,46 @@
 /**
  * The lookup flow, shared by every surface (slash command, DM, mention, modal, local console):
- * text -> parser -> analytics -> renderer, with the progress and timeout policy. It imports nothing
- * from Bolt so the console shows exactly what Slack would show.
+ * text -> plan -> run -> answer, with the progress and timeout policy. It imports nothing from
+ * Bolt so the console shows exactly what Slack would show.
  */
 
-import { selectLocally, serviceLimit } from '../../analytics/local-ranking.ts';
-import type { AnalyticsApi, InfluencersQuery, InfluencersResult } from '../../analytics/types.ts';
+import type { AnalyticsApi, InfluencersResult } from '../../analytics/types.ts';
 import { Turns } from '../../async/turns.ts';
 import type { LookupPolicy } from '../../config/sections.ts';
-import {
-  type AppError,
-  type ErrorCode,
-  isAppError,
-  type ParseError,
-  TimeoutError,
-} from '../../errors.ts';
+import type { ParseError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
 import type { Presentation } from '../../model/presentation.ts';
-import {
-  leadingWord,
-  lookupTopRange,
-  parseFollowUp,
-  parseLookup,
-  readsAsQuestion,
-  withPreviousPeriod,
-} from '../../parsing/index.ts';
+import { lookupTopRange } from '../../parsing/index.ts';
 import { type CsvFile, renderCsv } from '../../render/csv.ts';
 import { renderError } from '../../render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/help.ts';
 import type { PersonRankings } from '../../render/person.ts';
-import {
-  renderPending,
-  renderStillRunning,
-  renderStoppedByPerson,
-  renderStoppedByRestart,
-  renderTimedOut,
-  utcFallbackNote,
-  zoneAliasNote,
-} from '../../render/status.ts';
 import type { PeriodRanking } from '../../render/trend.ts';
 import { renderTrendCsv } from '../../render/trend-csv.ts';
-import { type WindowWatch, watched } from '../window-watch.ts';
+import type { WindowWatch } from '../window-watch.ts';
 import {
-  askPerson,
-  askTrend,
-  comparedWindow,
+  failureReply,
   fileOf,
-  type Made,
-  type Rankings,
+  type LookupOutcome,
   type RenderOptions,
   renderMade,
+  shownInMessage,
 } from './answer.ts';
+import { type LookupPlan, LookupPlanner, type PlanContext } from './plan.ts';
+import { LookupRunner, type Made, type Rankings } from './run.ts';
+
+export type { CsvFile } from '../../render/csv.ts';
+export {
+  isPersonsMistake,
+  type LookupOutcome,
+  type RenderOptions,
+  renderMade,
+  shownInMessage,
+} from './answer.ts';
+export { isParseError, type LookupPlan, type PlanContext } from './plan.ts';
+export { type Made, type Rankings, stoppedByPerson, toQuery } from './run.ts';
 
 /**
  * The part of the lookup settings the flow applies: progress notice, final deadline and, when
@@ -70,34 +56,6 @@ export interface LookupFlowOptions {
   /** The clock for parsing relative dates; tests pin it. */
   readonly now?: () => Date;
 }
-
-/** What a person's text asks for, decided before anything slow happens. */
-export type LookupPlan =
-  | { readonly kind: 'help'; readonly message: SlackMessage }
-  | { readonly kind: 'invalid'; readonly error: ParseError; readonly message: SlackMessage }
-  | {
-      readonly kind: 'lookup';
-      readonly request: LookupRequest;
-      /** Says what is being looked up; the ack, or the first post. */
-      readonly pending: SlackMessage;
-      readonly note: string | undefined;
-    };
-
-export interface PlanContext {
-  /** The person's zone: the Slack profile zone, or UTC when it could not be read. */
-  readonly zone: string;
-  /** True when `zone` is a fallback; the messages then say the times are UTC. */
-  readonly zoneFallback?: boolean;
-  /** How the person invoked the bot (`/influencers` or nothing for DMs), for help examples. */
-  readonly command?: string;
-  /**
-   * The previous question of the conversation's thread: a follow-up (`and for #lcsm?`) keeps its
-   * window and options.
-   */
-  readonly previous?: LookupRequest;
-}
-
-export type { CsvFile } from '../../render/csv.ts';
 
 /** Where the flow's later messages go: response_url, chat.update, or the terminal. */
 export interface LookupSink {
@@ -115,8 +73,6 @@ export interface LookupSink {
   notice?(message: SlackMessage): Promise<void>;
 }
 
-export type LookupOutcome = 'answered' | 'failed' | 'timed_out' | 'stopped';
-
 export interface RunOptions {
   /** Adds the Share in channel button (ephemeral answers only). */
   readonly shareable?: boolean;
@@ -133,18 +89,27 @@ export interface RunOptions {
 }
 
 export class LookupFlow {
-  readonly #analytics: AnalyticsApi;
   readonly #logger: Logger;
-  readonly #policy: FlowPolicy;
   readonly #now: () => Date;
+  readonly #planner: LookupPlanner;
+  readonly #runner: LookupRunner;
   /** Lookups that one shared answer wakes together continue a few at a time. */
   readonly #turns = new Turns();
 
   constructor(options: LookupFlowOptions) {
-    this.#analytics = options.analytics;
-    this.#logger = options.logger;
-    this.#policy = options.policy;
-    this.#now = options.now ?? (() => new Date());
+    const { analytics, logger, policy } = options;
+    const now = options.now ?? (() => new Date());
+    this.#logger = logger;
+    this.#now = now;
+    this.#planner = new LookupPlanner({ logger, now, earliestDataDate: policy.earliestDataDate });
+    this.#runner = new LookupRunner({
+      analytics,
+      logger,
+      planner: this.#planner,
+      now,
+      progressUpdateMs: policy.progressUpdateMs,
+      timeoutMs: policy.timeoutMs,
+    });
   }
 
   /**
@@ -152,65 +117,12 @@ export class LookupFlow {
    * word): the caller need not look up the person's zone for it.
    */
   asksForUsage(text: string): boolean {
-    return text.trim() === '' || (leadingWord(text) !== undefined && !readsAsQuestion(text));
+    return this.#planner.asksForUsage(text);
   }
 
   /** Decides what the text asks for, fast enough to sit inside Slack's 3-second ack. */
   plan(text: string, context: PlanContext): LookupPlan {
-    const trimmed = text.trim();
-    const followUp =
-      context.previous === undefined
-        ? undefined
-        : this.#followUp(trimmed, context.previous, context);
-    if (followUp !== undefined) return followUp;
-    const helpOptions = context.command === undefined ? {} : { command: context.command };
-    // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
-    const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
-    if (trimmed === '' || leading !== undefined) {
-      // A digest or watch typed in a conversation: say where digests are created.
-      const elsewhere =
-        leading?.kind === 'command' &&
-        context.command === undefined &&
-        /^(digests?|watch)\b/i.test(trimmed);
-      const hint =
-        leading?.kind === 'digest_verb'
-          ? { hint: digestVerbHint(leading.verb, leading.rest, context.command) }
-          : elsewhere
-            ? { hint: digestInConversationHint(trimmed) }
-            : {};
-      return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
-    }
-    return this.#planned(this.parse(trimmed, context.zone, context.command === undefined), context);
-  }
-
-  /** The plan for a follow-up to `previous`; undefined when the text does not open like one. */
-  #followUp(text: string, previous: LookupRequest, context: PlanContext): LookupPlan | undefined {
-    const parsed = parseFollowUp(text, previous, {
-      now: this.#now(),
-      zone: context.zone,
-      ...defined({ earliestDate: this.#policy.earliestDataDate }),
-    });
-    return parsed === undefined ? undefined : this.#planned(parsed, context);
-  }
-
-  #planned(parsed: LookupRequest | ParseError, context: PlanContext): LookupPlan {
-    const helpOptions = context.command === undefined ? {} : { command: context.command };
-    if (isParseError(parsed)) {
-      if (parsed.reason === 'bad_command' || parsed.reason === 'empty') {
-        return { kind: 'help', message: renderHelp(helpOptions) };
-      }
-      this.#logger.info(
-        { code: parsed.code, reason: parsed.reason },
-        'could not read the text of a lookup',
-      );
-      return { kind: 'invalid', error: parsed, message: renderError(parsed) };
-    }
-    const notes = [
-      context.zoneFallback ? utcFallbackNote : undefined,
-      parsed.zoneAlias === undefined ? undefined : zoneAliasNote(parsed.zoneAlias, parsed.timezone),
-    ].filter((line) => line !== undefined);
-    const note = notes.length === 0 ? undefined : notes.join(' ');
-    return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };
+    return this.#planner.plan(text, context);
   }
 
   /**
@@ -219,12 +131,7 @@ export class LookupFlow {
    * than after the slash command, so a question's opening is left out and examples are bare.
    */
   parse(text: string, zone: string, conversation = false): LookupRequest | ParseError {
-    return parseLookup(text, {
-      now: this.#now(),
-      zone,
-      conversation,
-      ...defined({ earliestDate: this.#policy.earliestDataDate }),
-    });
+    return this.#planner.parse(text, zone, conversation);
   }
 
   /** The flow's clock: words about a window name its year only when it is not this one. */
@@ -234,12 +141,15 @@ export class LookupFlow {
 
   /** The pending message for a request parsed elsewhere (the modal). */
   pending(request: LookupRequest, note?: string): SlackMessage {
-    return renderPending(request, this.#statusOptions(note));
+    return this.#planner.pending(request, note);
   }
 
-  /** Status messages name the year only when the window is not in the current one. */
-  #statusOptions(note?: string): { now: Date; note?: string } {
-    return { now: this.#now(), ...defined({ note }) };
+  /**
+   * The request compared with the period of equal length just before its window (the Compare
+   * button), read at the flow's clock; the ParseError when that period starts before the data.
+   */
+  comparedWithPrevious(request: LookupRequest): LookupRequest | ParseError {
+    return this.#planner.comparedWithPrevious(request);
   }
 
   /**
@@ -251,46 +161,25 @@ export class LookupFlow {
     signal?: AbortSignal,
     watch?: WindowWatch,
   ): Promise<InfluencersResult> {
-    const ask = () =>
-      this.#analytics
-        .getInfluencers(toQuery(request), {
-          deadlineMs: this.#policy.timeoutMs,
-          ...defined({ signal }),
-        })
-        .then((result) => selectLocally(result, request, request.top));
-    return watched(request, ask, watch);
+    return this.#runner.result(request, signal, watch);
   }
 
-  /**
-   * The request's ranking and, when it compares, the ranking of the window it compares with:
-   * both asked at once, each through the client, so identical calls are shared and cached.
-   */
-  async results(
-    request: LookupRequest,
-    signal?: AbortSignal,
-    watch?: WindowWatch,
-  ): Promise<Rankings> {
-    const compared = comparedWindow(request);
-    if (compared === undefined) return { current: await this.result(request, signal, watch) };
-    const [current, previous] = await Promise.all([
-      this.result(request, signal, watch),
-      this.result(compared, signal, watch),
-    ]);
-    return { current, previous };
+  /** The request's ranking and, when it compares, the ranking of the window it compares with. */
+  results(request: LookupRequest, signal?: AbortSignal, watch?: WindowWatch): Promise<Rankings> {
+    return this.#runner.results(request, signal, watch);
   }
 
-  /** Each period's ranking of a trend, as deep as the service goes (see `askTrend`). */
+  /** Each period's ranking of a trend, as deep as the service goes. */
   trendRankings(
     request: LookupRequest,
     signal?: AbortSignal,
     watch?: WindowWatch,
   ): Promise<PeriodRanking[]> {
-    return askTrend(request, (asked) => this.result(asked, signal, watch));
+    return this.#runner.trendRankings(request, signal, watch);
   }
 
   /**
-   * What a person's answer is read from, at the flow's clock (see `askPerson`): the window it is
-   * compared with is the previous period unless the request names another.
+   * What a person's answer is read from, at the flow's clock.
    * @throws ParseError when the previous period starts before the first day with data.
    */
   personRankings(
@@ -298,20 +187,12 @@ export class LookupFlow {
     signal?: AbortSignal,
     watch?: WindowWatch,
   ): Promise<PersonRankings> {
-    const compared = request.compare === undefined ? this.comparedWithPrevious(request) : request;
-    if (isParseError(compared)) return Promise.reject(compared);
-    return askPerson(compared, this.#now(), (asked) => this.result(asked, signal, watch));
+    return this.#runner.personRankings(request, signal, watch);
   }
 
   /** Everything the answer to `request` is made from, by the kind of lookup it is. */
-  async made(request: LookupRequest, signal?: AbortSignal, watch?: WindowWatch): Promise<Made> {
-    if (request.trend !== undefined) {
-      return { kind: 'trend', periods: await this.trendRankings(request, signal, watch) };
-    }
-    if (request.person !== undefined) {
-      return { kind: 'person', rankings: await this.personRankings(request, signal, watch) };
-    }
-    return { kind: 'ranking', rankings: await this.results(request, signal, watch) };
+  made(request: LookupRequest, signal?: AbortSignal, watch?: WindowWatch): Promise<Made> {
+    return this.#runner.made(request, signal, watch);
   }
 
   /**
@@ -329,8 +210,8 @@ export class LookupFlow {
   /**
    * What the answer to `request` is made from (a ranking, a trend's periods or a person's
    * windows) within the flow's deadline, for surfaces that show it their own way (a Workflow
-   * Builder step, an MCP tool); otherwise the words a lookup gives for what went wrong, so every surface says
-   * a failure alike. Never throws.
+   * Builder step, an MCP tool); otherwise the words a lookup gives for what went wrong, so every
+   * surface says a failure alike. Never throws.
    */
   async madeOrWords(
     request: LookupRequest,
@@ -342,54 +223,14 @@ export class LookupFlow {
     try {
       return {
         ok: true,
-        made: await this.#withinDeadline((bounded) => this.made(request, bounded), signal),
+        made: await this.#runner.withinDeadline((bounded) => this.made(request, bounded), signal),
       };
     } catch (error) {
-      return { ok: false, message: this.#failure(error, request).message };
+      return {
+        ok: false,
+        message: failureReply(error, request, this.#now(), this.#logger).message,
+      };
     }
-  }
-
-  /**
-   * Runs `work` until the flow's deadline or until `outer` aborts (the person's Stop, shutdown),
-   * whichever comes first, without waiting for a call that ignores its signal. Throws `timedOut`,
-   * `stoppedByPerson` or `restarting` when it was cut short, else what `work` threw.
-   */
-  async #withinDeadline<T>(
-    work: (signal: AbortSignal) => Promise<T>,
-    outer?: AbortSignal,
-  ): Promise<T> {
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(timedOut), this.#policy.timeoutMs);
-    const onOuterAbort = () =>
-      controller.abort(outer?.reason === stoppedByPerson ? stoppedByPerson : restarting);
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
-    if (outer?.aborted) onOuterAbort();
-    const aborted = new Promise<never>((_, reject) => {
-      const stop = () => reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', stop, { once: true });
-      if (controller.signal.aborted) stop();
-    });
-    aborted.catch(() => {});
-    try {
-      return await Promise.race([work(controller.signal), aborted]);
-    } catch (error) {
-      throw controller.signal.aborted ? controller.signal.reason : error;
-    } finally {
-      clearTimeout(deadline);
-      outer?.removeEventListener('abort', onOuterAbort);
-    }
-  }
-
-  /**
-   * The request compared with the period of equal length just before its window (the Compare
-   * button), read at the flow's clock; the ParseError when that period starts before the data.
-   */
-  comparedWithPrevious(request: LookupRequest): LookupRequest | ParseError {
-    return withPreviousPeriod(request, {
-      now: this.#now(),
-      zone: request.timezone,
-      ...defined({ earliestDate: this.#policy.earliestDataDate }),
-    });
   }
 
   /**
@@ -415,22 +256,13 @@ export class LookupFlow {
     sink: LookupSink,
     options: RunOptions = {},
   ): Promise<LookupOutcome> {
-    const startedAt = Date.now();
-
+    const progress = this.#runner.progress(request, (message) => sink.progress(message));
     let progressSent: Promise<void> | undefined;
-    const progressTimer = setTimeout(() => {
-      progressSent = sink
-        .progress(renderStillRunning(request, Date.now() - startedAt, this.#statusOptions()))
-        .catch((error: unknown) =>
-          this.#logger.warn({ err: error }, 'could not send the still-running update'),
-        );
-    }, this.#policy.progressUpdateMs);
-
     let message: SlackMessage;
     let outcome: LookupOutcome;
     let file: CsvFile | undefined;
     try {
-      const made = await this.#withinDeadline(
+      const made = await this.#runner.withinDeadline(
         (signal) => this.made(request, signal, options.watch),
         options.signal,
       );
@@ -445,9 +277,9 @@ export class LookupFlow {
       }
       outcome = 'answered';
     } catch (error) {
-      ({ outcome, message } = this.#failure(error, request));
+      ({ outcome, message } = failureReply(error, request, this.#now(), this.#logger));
     } finally {
-      clearTimeout(progressTimer);
+      progressSent = progress.stop();
     }
     // The still-running update must land before the answer, or it would replace it.
     if (progressSent !== undefined) await progressSent;
@@ -458,45 +290,6 @@ export class LookupFlow {
     }
     if (file !== undefined) await this.#saveExport(file, sink);
     return outcome;
-  }
-
-  /**
-   * Why a lookup ended without its ranking, logged (a person's mistake at info without a stack,
-   * trouble above it), and the words for it.
-   */
-  #failure(
-    error: unknown,
-    request: LookupRequest,
-  ): { outcome: Exclude<LookupOutcome, 'answered'>; message: SlackMessage } {
-    if (error === stoppedByPerson) {
-      this.#logger.info({ databases: request.databases }, 'lookup stopped by the person');
-      return {
-        outcome: 'stopped',
-        message: renderStoppedByPerson(request, this.#statusOptions()),
-      };
-    }
-    if (error === restarting) {
-      this.#logger.warn({ databases: request.databases }, 'lookup stopped by the shutdown');
-      return {
-        outcome: 'stopped',
-        message: renderStoppedByRestart(request, this.#statusOptions()),
-      };
-    }
-    if (error === timedOut || isDeadline(error)) {
-      this.#logger.warn({ databases: request.databases }, 'lookup timed out');
-      return { outcome: 'timed_out', message: renderTimedOut(request, this.#statusOptions()) };
-    }
-    if (isPersonsMistake(error)) {
-      this.#logger.info(
-        { code: error.code, databases: request.databases },
-        `lookup refused: ${error.code}`,
-      );
-    } else if (isAppError(error)) {
-      this.#logger.warn({ code: error.code, err: error }, 'lookup failed');
-    } else {
-      this.#logger.error({ err: error }, 'lookup failed unexpectedly');
-    }
-    return { outcome: 'failed', message: renderError(error) };
   }
 
   /** Delivers an export after its answer; a failure is logged and told through `notice`. */
@@ -512,68 +305,4 @@ export class LookupFlow {
       }
     }
   }
-}
-
-export type { Made, Rankings, RenderOptions } from './answer.ts';
-
-/**
- * The request as its message shows it. An export's file holds up to 500 rows, but its message at
- * most a table's 100, and only the list's 10 when no table or chart was asked for.
- */
-export function shownInMessage(request: LookupRequest): LookupRequest {
-  // A trend's file holds the people its message shows, period by period.
-  if (request.export !== true || request.trend !== undefined) return request;
-  const max = request.presentation === undefined ? lookupTopRange.listMax : lookupTopRange.tableMax;
-  return request.top <= max ? request : { ...request, top: max };
-}
-
-/**
- * Why the flow aborted its own call. Made once: an Error built per lookup costs a stack capture on
- * the path of every command.
- */
-const timedOut = new Error('lookup timed out');
-const restarting = new Error('lookup stopped by a restart');
-/** The reason to abort a lookup's signal with when the person asked to stop it. */
-export const stoppedByPerson = new Error('lookup stopped by the person');
-
-/** The call's own deadline (the same budget as ours) ends it the way our timer would. */
-function isDeadline(error: unknown): boolean {
-  return error instanceof TimeoutError && error.phase === 'deadline';
-}
-
-/**
- * Errors that come from what the person asked for, in a lookup or a digest command: the answer
- * tells them how to fix it, so the logs keep a trace at info, not an alert.
- */
-const personsMistakes = new Set<ErrorCode>([
-  'parse_error',
-  'unknown_database',
-  'access_denied',
-  'digest_not_found',
-  'digest_permission_denied',
-  'channel_unreachable',
-]);
-
-export function isPersonsMistake(error: unknown): error is AppError {
-  return isAppError(error) && personsMistakes.has(error.code);
-}
-
-export function isParseError(value: unknown): value is ParseError {
-  return isAppError(value) && value.code === 'parse_error';
-}
-
-/**
- * The analytics query for a parsed request: one place maps `top` to the service's `limit` and a
- * chosen metric to the service's `metric` list (that one first, which sorts the ranking, then the
- * others the answer shows); without a choice, the default metric is asked for by name.
- */
-export function toQuery(request: LookupRequest): InfluencersQuery {
-  return {
-    databases: request.databases,
-    start: request.start,
-    end: request.end,
-    timezone: request.timezone,
-    limit: serviceLimit(request, request.top),
-    metric: metricsRankedBy(request.metric ?? defaultMetric),
-  };
 }
