@@ -1,4 +1,4 @@
-/** Claims the conferences due at each tick and brings each up to date, one updater at a time. */
+/** Claims the conferences due at each tick and has each brought up to date, one updater each. */
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi } from '../../analytics/types.ts';
 import { type Logger, silentLogger } from '../../logger.ts';

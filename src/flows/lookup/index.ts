@@ -1,8 +1,4 @@
-/**
- * The lookup flow, shared by every surface (slash command, DM, mention, modal, local console):
- * text -> plan -> run -> answer, with the progress and timeout policy. It imports nothing from
- * Bolt so the console shows exactly what Slack would show.
- */
+/** The lookup flow every surface shares: plan, run and answer composed as `LookupFlow`. */
 
 import type { AnalyticsApi, InfluencersResult } from '../../analytics/types.ts';
 import { Turns } from '../../async/turns.ts';
@@ -88,6 +84,11 @@ export interface RunOptions {
   readonly watch?: WindowWatch;
 }
 
+/**
+ * The lookup flow, shared by every surface (slash command, DM, mention, modal, local console,
+ * MCP): text -> plan -> run -> answer, with the progress and timeout policy. It imports nothing
+ * from Bolt so the console shows exactly what Slack would show.
+ */
 export class LookupFlow {
   readonly #logger: Logger;
   readonly #now: () => Date;
