@@ -16,6 +16,7 @@ import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
 import { openDigestStore } from './digests/store/open.ts';
 import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
+import { DigestStoreOpenFailedError } from './errors.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup/index.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
@@ -33,12 +34,7 @@ import { isAllowedRequest } from './slack/middleware/team-guard.ts';
 import { boltLogger } from './slack/process/bolt-logger.ts';
 import { InFlight } from './slack/process/in-flight.ts';
 import { handleProcessEnd } from './slack/process/lifecycle.ts';
-import {
-  type BotIdentity,
-  StoreUnavailableError,
-  startFailure,
-  verifyBotToken,
-} from './slack/process/startup.ts';
+import { type BotIdentity, startFailure, verifyBotToken } from './slack/process/startup.ts';
 import { singleAttemptClientOptions, webClientOptions } from './slack/web-api/client.ts';
 import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
@@ -278,7 +274,7 @@ export function createApp(
         await app.init();
         // Before any request passes the gate: a digest command and the replay check need the store.
         await digests.open().catch((error: unknown) => {
-          throw new StoreUnavailableError(
+          throw new DigestStoreOpenFailedError(
             storeWhere(
               config.storage.databaseUrl?.reveal(),
               config.storage.sqlitePath ?? defaultSqlitePath,
