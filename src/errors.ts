@@ -1,7 +1,9 @@
 /**
  * The one error hierarchy of the app. Every failure a user can meet is one of these classes, each
  * with a stable `code`; `src/render/errors.ts` turns them into words with one exhaustive switch.
- * Messages here are for logs and developers: they never carry a credential or a token.
+ * Messages here are for logs and developers: they never carry a credential or a token. An error
+ * thrown in src/ that is not one of these says why in a `// Not an AppError:` comment above it
+ * (an invariant that is a bug if broken, a signal caught nearby); a test holds to it.
  */
 import type { ErrorCode } from './model/error-codes.ts';
 

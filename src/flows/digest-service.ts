@@ -88,8 +88,7 @@ export class DigestService {
   }
 
   get manager(): DigestManager {
-    if (this.#manager === undefined) throw new Error('the digest store is not open yet');
-    return this.#manager;
+    return opened(this.#manager);
   }
 
   /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
@@ -103,13 +102,11 @@ export class DigestService {
   }
 
   get runner(): DigestRunner {
-    if (this.#runner === undefined) throw new Error('the digest store is not open yet');
-    return this.#runner;
+    return opened(this.#runner);
   }
 
   get store(): DigestStore {
-    if (this.#store === undefined) throw new Error('the digest store is not open yet');
-    return this.#store;
+    return opened(this.#store);
   }
 
   /** Opens the store (migrations included) and builds the runner; before the app listens. */
@@ -248,4 +245,11 @@ export class DigestService {
     })();
     return this.#closing;
   }
+}
+
+/** A part `open()` builds, once it has. */
+function opened<T>(part: T | undefined): T {
+  // Not an AppError: a wiring bug, since open() runs before any request is served.
+  if (part === undefined) throw new Error('the digest store is not open yet');
+  return part;
 }

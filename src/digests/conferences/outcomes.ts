@@ -15,6 +15,7 @@ export interface ConferenceTickReport {
 }
 
 /** A failure that ends the conference: a person must act (channel archived, token revoked). */
+// Not an AppError: the refresh's signal to the runner, which ends the conference on it.
 export class ConferenceEndedError extends Error {
   readonly code: string;
   readonly detail: string | undefined;
@@ -27,11 +28,13 @@ export class ConferenceEndedError extends Error {
 }
 
 /** A step that failed for now (rate limit, a service briefly down): the next refresh tries again. */
-export class SkipToNextRefresh extends Error {}
+// Not an AppError: the refresh's signal to the runner, which saves and waits on it.
+export class SkipToNextRefreshError extends Error {}
 
 /** A failure as the run acts on it: wait for the next refresh, or end the conference. */
 export function asRunError(error: unknown): Error {
-  if (error instanceof SkipToNextRefresh || error instanceof ConferenceEndedError) return error;
+  if (error instanceof SkipToNextRefreshError || error instanceof ConferenceEndedError)
+    return error;
   const { failure, cause } = runFailure(error);
   // A failure of the whole app (the analytics service refusing its credentials, Slack out of
   // reach) is no reason to end every conference: it waits, as digests hold for an outage. A
@@ -39,7 +42,7 @@ export function asRunError(error: unknown): Error {
   const outage = outageCause(cause);
   const appWide = outage !== undefined && outage !== 'slack_token_rejected';
   if (failure.kind === 'transient' || appWide) {
-    return new SkipToNextRefresh(failure.code, { cause });
+    return new SkipToNextRefreshError(failure.code, { cause });
   }
   return new ConferenceEndedError(failure.code, failureDetail(failure), cause);
 }

@@ -6,7 +6,11 @@ import type { Conference, ConferenceEnd } from '../../model/conference.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
-import { ConferenceEndedError, type ConferenceTickReport, SkipToNextRefresh } from './outcomes.ts';
+import {
+  ConferenceEndedError,
+  type ConferenceTickReport,
+  SkipToNextRefreshError,
+} from './outcomes.ts';
 import type { ConferenceCanvasKeeper, ConferencePoster, ConferenceWords } from './outlet.ts';
 import { ConferenceRefresh, nextRefresh, type RefreshParts } from './refresh.ts';
 import type { ConferenceStore } from './store.ts';
@@ -145,7 +149,7 @@ export class ConferenceRunner {
       const outcome = await refresh.bringUpToDate();
       await this.#store.finish(conference.id, this.owner, outcome, this.#clock.now());
     } catch (error) {
-      if (error instanceof SkipToNextRefresh) {
+      if (error instanceof SkipToNextRefreshError) {
         report.skipped++;
         await this.#store
           .finish(
