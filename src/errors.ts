@@ -1,7 +1,9 @@
 /**
  * The one error hierarchy of the app. Every failure a user can meet is one of these classes, each
  * with a stable `code`; `src/render/errors.ts` turns them into words with one exhaustive switch.
- * Messages here are for logs and developers: they never carry a credential or a token.
+ * Messages here are for logs and developers: they never carry a credential or a token. An error
+ * thrown in src/ that is not one of these says why in a `// Not an AppError:` comment above it
+ * (an invariant that is a bug if broken, a signal caught nearby); a test holds to it.
  */
 import type { ErrorCode } from './model/error-codes.ts';
 
@@ -44,6 +46,22 @@ export class SlackTokenRejectedError extends ConfigError {
       options,
     );
     this.reason = reason;
+  }
+}
+
+/**
+ * Slack kept failing (or never answered) `auth.test` until the start-up budget ran out, so the app
+ * did not start; `cause` is the last failure. Told as the start sentence, not in Slack.
+ */
+export class SlackUnreachableError extends AppError {
+  readonly code = 'slack_call_failed';
+  readonly waitedMs: number;
+
+  constructor(waitedMs: number, cause: unknown) {
+    super(`Slack did not confirm the bot token within ${Math.round(waitedMs / 1000)} s`, {
+      cause,
+    });
+    this.waitedMs = waitedMs;
   }
 }
 
@@ -276,6 +294,21 @@ export class DigestStoreUnavailableError extends AppError {
   constructor(reason: string, options?: { cause?: unknown }) {
     super(`The digest store is unavailable: ${reason}`, options);
     this.reason = reason;
+  }
+}
+
+/**
+ * The digest store could not be opened or migrated at start-up, so the app did not start; `cause`
+ * is what the database or the file said. Told as the start sentence, not in Slack.
+ */
+export class DigestStoreOpenFailedError extends AppError {
+  readonly code = 'store_unavailable';
+  /** Where the store is (`SQLite ./data/digests.sqlite`, `PostgreSQL host:5432/db`). */
+  readonly where: string;
+
+  constructor(where: string, cause: unknown) {
+    super(`the digest store (${where}) could not be opened`, { cause });
+    this.where = where;
   }
 }
 

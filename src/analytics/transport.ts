@@ -44,6 +44,7 @@ export interface Exchange {
 type AttemptPhase = Exclude<TimeoutPhase, 'deadline'>;
 
 /** A non-success status from either endpoint, before the retry policy decides what it means. */
+// Not an AppError: the client's retry policy weighs it, then turns it into one.
 export class StatusFailureError extends Error {
   readonly endpoint: Endpoint;
   readonly status: number;
@@ -64,6 +65,7 @@ export class StatusFailureError extends Error {
 }
 
 /** The request never got a complete answer: connection failure or a per-attempt timeout. */
+// Not an AppError: the client's retry policy weighs it, then turns it into one.
 export class TransportFailureError extends Error {
   readonly code: string | undefined;
   readonly phase: AttemptPhase | undefined;
@@ -90,6 +92,7 @@ const nonRetryableCodes = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', '
 type StopReason = 'abandoned' | 'closed';
 
 /** The abort reason the client gives its own signals, so a stop can be told apart from a failure. */
+// Not an AppError: an abort reason; stopError turns it into the caller's error.
 export class CallStoppedError extends Error {
   readonly reason: StopReason;
 

@@ -13,7 +13,7 @@ import type { Clock, DigestRunnerOptions } from '../digests/runner.ts';
 import { type OpenDigestStoreOptions, openDigestStore } from '../digests/store/open.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { DigestService } from '../flows/digest-service.ts';
-import { LookupFlow } from '../flows/lookup.ts';
+import { LookupFlow } from '../flows/lookup/index.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
 

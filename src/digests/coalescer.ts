@@ -71,6 +71,7 @@ export class Coalescer<I, O> {
     try {
       results = await this.#options.run(batch.map((pending) => pending.item));
       if (results.length !== batch.length) {
+        // Not an AppError: caught just below, where the batch falls back to one item at a time.
         throw new Error(`a batch of ${batch.length} returned ${results.length} results`);
       }
     } catch {

@@ -298,6 +298,7 @@ export class Deliveries {
     const { store, owner, clock, logger } = this.#options;
     try {
       const composed = await compose();
+      // Not an AppError: an invariant (a manual run always has a message); a bug if broken.
       if (!('message' in composed)) throw new Error('a manual run always has a message');
       const { ranking, message } = composed;
       const outcome = await this.#post(digest, slot, message, () =>
@@ -358,6 +359,7 @@ export class Deliveries {
       logger.warn({ err: cause, ...context, code: failure.code }, 'digest repost failed');
       return { outcome: 'failed', failure };
     }
+    // Not an AppError: an invariant (a repost always has a message); a bug if broken.
     if (!('message' in composed)) throw new Error('a repost always has a message');
     const { message, ranking } = composed;
     const attempt = await pacer.paced(digest, (sending) =>

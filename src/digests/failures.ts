@@ -123,6 +123,7 @@ export function backoffDelay(policy: RetryPolicy, tried: number): number {
 }
 
 /** A step that gave up: carries the failure that decided it, the original error as its cause. */
+// Not an AppError: a wrapper inside the engine; runFailure unwraps it to the error it carries.
 export class RunFailedError extends Error {
   readonly failure: Failure;
 

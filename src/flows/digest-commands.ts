@@ -28,7 +28,7 @@ import type {
   DigestCaller,
   DigestManager,
 } from './digest-manager.ts';
-import { isPersonsMistake } from './lookup.ts';
+import { isPersonsMistake } from './lookup/index.ts';
 
 /** A run's outcome as the action result renders it. */
 export function runActionResult(digest: Digest, result: RunNowResult): DigestActionResult {

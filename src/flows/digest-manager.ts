@@ -306,6 +306,7 @@ export class DigestManager {
     access: Pick<DigestAccess, 'isAdmin'>,
   ): Promise<{ readonly digest: Digest; readonly result: RepostResult }> {
     const digest = await this.changeable(caller, id, access);
+    // Not an AppError: a wiring bug: the service that offers this action gives it a runner.
     if (this.#postUnconfirmed === undefined) throw new Error('no runner posts unconfirmed slots');
     const result = await this.#postUnconfirmed(digest, slot, caller.userId);
     this.#logger.info(

@@ -102,8 +102,7 @@ export class DigestService {
   }
 
   get manager(): DigestManager {
-    if (this.#manager === undefined) throw new Error('the digest store is not open yet');
-    return this.#manager;
+    return opened(this.#manager);
   }
 
   /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
@@ -112,13 +111,11 @@ export class DigestService {
   }
 
   get runner(): DigestRunner {
-    if (this.#runner === undefined) throw new Error('the digest store is not open yet');
-    return this.#runner;
+    return opened(this.#runner);
   }
 
   get store(): DigestStore {
-    if (this.#store === undefined) throw new Error('the digest store is not open yet');
-    return this.#store;
+    return opened(this.#store);
   }
 
   /** Opens the store (migrations included) and builds the runner; before the app listens. */
@@ -278,4 +275,11 @@ export class DigestService {
     })();
     return this.#closing;
   }
+}
+
+/** A part `open()` builds, once it has. */
+function opened<T>(part: T | undefined): T {
+  // Not an AppError: a wiring bug, since open() runs before any request is served.
+  if (part === undefined) throw new Error('the digest store is not open yet');
+  return part;
 }

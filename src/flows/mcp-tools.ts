@@ -17,8 +17,8 @@ import {
   windowReading,
 } from '../render/mcp-tools.ts';
 import { mrkdwnToPlain } from '../render/text.ts';
-import { isParseError, type LookupFlow } from './lookup.ts';
-import { renderMade } from './lookup-answers.ts';
+import { renderMade } from './lookup/answer.ts';
+import { isParseError, type LookupFlow } from './lookup/index.ts';
 
 /** `top_influencers`' inputs as a model fills them: strings or numbers, any of them missing. */
 export interface TopInfluencersInputs {

@@ -13,7 +13,7 @@ import { personPlace, renderPerson } from '../render/person.ts';
 import { bareHandle, rankingOf } from '../render/ranking.ts';
 import { renderTrend, trendOf } from '../render/trend.ts';
 import { renderStepSummary, stepSummaryOf, stepTopOutOfRange } from '../render/workflow-step.ts';
-import { isParseError, type LookupFlow, type Made } from './lookup.ts';
+import { isParseError, type LookupFlow, type Made } from './lookup/index.ts';
 
 /** The step's inputs as Workflow Builder sends them: any may be missing or of another type. */
 export interface StepInputs {

@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TeamNotAllowedError } from '../errors.ts';
-import type { LookupFlow } from '../flows/lookup.ts';
+import type { LookupFlow } from '../flows/lookup/index.ts';
 import {
   readWindowTool,
   type ToolContext,

@@ -447,6 +447,7 @@ function checkChart(block: LooseBlock, path: string, checker: Checker): void {
 export function assertWithinBlockKitLimits(surface: Renderable, kind: Surface = 'message'): void {
   const problems = checkBlockKitLimits(surface, kind);
   if (problems.length > 0) {
+    // Not an AppError: a renderer bug, named with its limit; people get the generic words.
     throw new Error(`Rendered ${kind} breaks Block Kit limits: ${problems.join('; ')}`);
   }
 }

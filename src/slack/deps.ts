@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { PollSchedule } from '../async/poll.ts';
 import type { DigestService } from '../flows/digest-service.ts';
-import type { LookupFlow } from '../flows/lookup.ts';
+import type { LookupFlow } from '../flows/lookup/index.ts';
 import type { Logger } from '../logger.ts';
 import type { SeenRequests } from '../requests/seen-requests.ts';
 import type { InFlight } from './process/in-flight.ts';

@@ -12,6 +12,7 @@ import type { HttpConfig, SocketConfig } from '../config/app-config.ts';
 import { storeWhere } from '../config/sections.ts';
 import type { Core } from '../core/core.ts';
 import { defaultSqlitePath } from '../digests/store/sqlite.ts';
+import { DigestStoreOpenFailedError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
 import { SeenRequests } from '../requests/seen-requests.ts';
 import type { SlackDeps } from './deps.ts';
@@ -23,7 +24,7 @@ import { unreadableRequestHandler } from './http/unreadable.ts';
 import { register } from './index.ts';
 import { boltLogger } from './process/bolt-logger.ts';
 import { InFlight } from './process/in-flight.ts';
-import { type BotIdentity, StoreUnavailableError, verifyBotToken } from './process/startup.ts';
+import { type BotIdentity, verifyBotToken } from './process/startup.ts';
 import type { SlackAccess } from './web-api/access.ts';
 import { webClientOptions } from './web-api/client.ts';
 import { AdminDirectory } from './web-api/digest-access.ts';
@@ -177,7 +178,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
         await app.init();
         // Before any request passes the gate: a digest command and the replay check need the store.
         await core.open().catch((error: unknown) => {
-          throw new StoreUnavailableError(
+          throw new DigestStoreOpenFailedError(
             storeWhere(
               config.storage.databaseUrl?.reveal(),
               config.storage.sqlitePath ?? defaultSqlitePath,

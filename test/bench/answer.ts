@@ -9,7 +9,7 @@
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
-import { LookupFlow } from '../../src/flows/lookup.ts';
+import { LookupFlow } from '../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { metricNames } from '../../src/model/metrics.ts';

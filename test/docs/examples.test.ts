@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsApi } from '../../src/analytics/types.ts';
 import { ParseError } from '../../src/errors.ts';
-import { LookupFlow } from '../../src/flows/lookup.ts';
+import { LookupFlow } from '../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { slashCommand } from '../../src/model/commands.ts';
 import { isConferenceCommand, parseConferenceCommand } from '../../src/parsing/conference.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
 import { ExportFailedError } from '../../src/errors.ts';
-import { shownInMessage, toQuery } from '../../src/flows/lookup.ts';
+import { shownInMessage, toQuery } from '../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { withPreviousPeriod } from '../../src/parsing/index.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../src/analytics/types.ts';
-import { shownInMessage } from '../../src/flows/lookup.ts';
+import { shownInMessage } from '../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { decodeShareValue, renderAnswer, renderShared } from '../../src/render/answer.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow, shownInMessage } from '../../src/flows/lookup.ts';
+import { LookupFlow, shownInMessage } from '../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow } from '../../src/flows/lookup.ts';
+import { LookupFlow } from '../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { functionIds } from '../../src/render/ids.ts';
 import { renderPerson } from '../../src/render/person.ts';

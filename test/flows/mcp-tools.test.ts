@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
-import { LookupFlow } from '../../src/flows/lookup.ts';
+import { LookupFlow } from '../../src/flows/lookup/index.ts';
 import {
   readWindowTool,
   type TopInfluencersInputs,

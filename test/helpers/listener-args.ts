@@ -31,7 +31,7 @@ import { type ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, type Mock, vi } from 'vitest';
 import { createApp, type RunningApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/app-config.ts';
-import { shownInMessage } from '../../src/flows/lookup.ts';
+import { shownInMessage } from '../../src/flows/lookup/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';

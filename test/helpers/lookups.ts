@@ -4,7 +4,7 @@
  * the answer the app should give, rendered from the sandbox's own rankings.
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow, type Rankings, shownInMessage } from '../../src/flows/lookup.ts';
+import { LookupFlow, type Rankings, shownInMessage } from '../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';

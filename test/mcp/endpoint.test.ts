@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TeamNotAllowedError } from '../../src/errors.ts';
-import { renderMade } from '../../src/flows/lookup-answers.ts';
+import { renderMade } from '../../src/flows/lookup/answer.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { errorText } from '../../src/render/errors.ts';
 import { toolRefusals, toolText } from '../../src/render/mcp-tools.ts';

@@ -1,40 +1,21 @@
-/**
- * The conference engine: at each tick it claims the conferences due (the digest leases: one
- * updater per conference across instances), asks each distinct question once (the digest
- * questions: conferences of one hashtag with the same options share a call), and brings each
- * leaderboard up to date (run.ts): posts and pins it on the first day, recaps every day that
- * ended in the leaderboard's thread, updates it in place, and ends with the final recap.
- *
- * Every post has a record written right before it is sent (see `ConferenceStore`), and what was
- * posted is read back from the records when a conference is claimed, so a runner killed at any
- * point neither loses a day's recap nor posts one twice. A post cut off mid-request (it may or
- * may not have reached Slack) is never sent again; for a leaderboard, the next one is posted
- * instead, since a conference cannot go on without one.
- */
+/** Claims the conferences due at each tick and has each brought up to date, one updater each. */
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi } from '../../analytics/types.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { Conference, ConferenceEnd } from '../../model/conference.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { type Limiter, limiter } from '../limiter.ts';
+import { limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
-import type { ConferenceCanvasKeeper, ConferencePoster, ConferenceWords } from './outlet.ts';
 import {
   ConferenceEndedError,
-  ConferenceRun,
   type ConferenceTickReport,
-  nextRefresh,
-  type RunContext,
-  SkipToNextRefresh,
-} from './run.ts';
+  SkipToNextRefreshError,
+} from './outcomes.ts';
+import type { ConferenceCanvasKeeper, ConferencePoster, ConferenceWords } from './outlet.ts';
+import { ConferenceRefresh, nextRefresh, type RefreshParts } from './refresh.ts';
 import type { ConferenceStore } from './store.ts';
 
-export {
-  type ConferenceTickReport,
-  conferenceQuestion,
-  nextRefresh,
-  rankedFor,
-} from './run.ts';
+export type { ConferenceTickReport } from './outcomes.ts';
 
 export interface ConferenceRunnerOptions {
   readonly leaseMs?: number;
@@ -71,16 +52,24 @@ const defaults = {
   backoffMs: 1000,
 } as const;
 
-export class ConferenceRunner implements RunContext {
+/**
+ * The conference engine: at each tick it claims the conferences due (the digest leases: one
+ * updater per conference across instances), asks each distinct question once (the digest
+ * questions: conferences of one hashtag with the same options share a call), and brings each
+ * leaderboard up to date (`ConferenceRefresh`): posts and pins it on the first day, recaps every
+ * day that ended in the leaderboard's thread, updates it in place, and ends with the final recap.
+ * A failure a person must fix ends the conference and tells its creator.
+ */
+export class ConferenceRunner {
   readonly owner: string;
   readonly #store: ConferenceStore;
   readonly #poster: ConferencePoster;
   readonly #words: ConferenceWords;
-  readonly #canvas: ConferenceCanvasKeeper | undefined;
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #questions: Questions;
-  readonly #slack: Limiter;
+  /** What every refresh of this runner posts with. */
+  readonly #parts: RefreshParts;
   readonly #options: Required<Omit<ConferenceRunnerOptions, 'owner'>>;
 
   constructor(deps: ConferenceRunnerDeps) {
@@ -89,7 +78,6 @@ export class ConferenceRunner implements RunContext {
     this.#store = deps.store;
     this.#poster = deps.poster;
     this.#words = deps.words;
-    this.#canvas = deps.canvas;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
     this.#options = {
@@ -109,7 +97,16 @@ export class ConferenceRunner implements RunContext {
       answersKept: Math.max(1000, 2 * this.#options.claimBatchSize),
       onAnswer: () => undefined,
     });
-    this.#slack = limiter(Math.max(1, this.#options.postConcurrency));
+    this.#parts = {
+      owner: this.owner,
+      store: this.#store,
+      poster: this.#poster,
+      words: this.#words,
+      canvas: deps.canvas,
+      clock: this.#clock,
+      logger: this.#logger,
+      slack: limiter(Math.max(1, this.#options.postConcurrency)),
+    };
   }
 
   /** One tick: every conference due at `now` brought up to date. */
@@ -147,18 +144,18 @@ export class ConferenceRunner implements RunContext {
     ask: AskQuestion,
     report: ConferenceTickReport,
   ): Promise<void> {
-    const run = new ConferenceRun(this, conference, now, ask, report);
+    const refresh = new ConferenceRefresh(this.#parts, conference, now, ask, report);
     try {
-      const outcome = await run.bringUpToDate();
+      const outcome = await refresh.bringUpToDate();
       await this.#store.finish(conference.id, this.owner, outcome, this.#clock.now());
     } catch (error) {
-      if (error instanceof SkipToNextRefresh) {
+      if (error instanceof SkipToNextRefreshError) {
         report.skipped++;
         await this.#store
           .finish(
             conference.id,
             this.owner,
-            { state: run.state, nextRunAt: nextRefresh(conference, now) },
+            { state: refresh.state, nextRunAt: nextRefresh(conference, now) },
             this.#clock.now(),
           )
           .catch((cause: unknown) => this.#logger.warn({ err: cause }, 'conference not saved'));
@@ -166,7 +163,7 @@ export class ConferenceRunner implements RunContext {
       }
       if (error instanceof ConferenceEndedError) {
         report.ended++;
-        await this.#end(run, error);
+        await this.#end(refresh, error);
         return;
       }
       this.#logger.error({ err: error, conferenceId: conference.id }, 'conference update failed');
@@ -174,8 +171,8 @@ export class ConferenceRunner implements RunContext {
     }
   }
 
-  async #end(run: ConferenceRun, error: ConferenceEndedError): Promise<void> {
-    const { conference } = run;
+  async #end(refresh: ConferenceRefresh, error: ConferenceEndedError): Promise<void> {
+    const { conference } = refresh;
     const ended: ConferenceEnd = `failed:${error.code}${error.detail === undefined ? '' : `:${error.detail}`}`;
     this.#logger.warn(
       { err: error.cause, conferenceId: conference.id, code: error.code },
@@ -184,7 +181,7 @@ export class ConferenceRunner implements RunContext {
     await this.#store.finish(
       conference.id,
       this.owner,
-      { state: run.state, ended },
+      { state: refresh.state, ended },
       this.#clock.now(),
     );
     const detail = error.detail === undefined ? {} : { detail: error.detail };
@@ -199,28 +196,5 @@ export class ConferenceRunner implements RunContext {
           'could not tell the creator',
         ),
       );
-  }
-
-  // The parts a run uses, kept on the runner so one instance serves every run of a tick.
-  get store(): ConferenceStore {
-    return this.#store;
-  }
-  get poster(): ConferencePoster {
-    return this.#poster;
-  }
-  get words(): ConferenceWords {
-    return this.#words;
-  }
-  get canvas(): ConferenceCanvasKeeper | undefined {
-    return this.#canvas;
-  }
-  get clock(): Clock {
-    return this.#clock;
-  }
-  get logger(): Logger {
-    return this.#logger;
-  }
-  slack<T>(job: () => Promise<T>): Promise<T> {
-    return this.#slack(job);
   }
 }

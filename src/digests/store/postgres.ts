@@ -390,6 +390,7 @@ class PostgresExecutor implements SqlExecutor {
 /** Connects lazily (the pool opens connections on first use); call `migrate()` before first use. */
 export function openPostgresStore(options: PostgresStoreOptions): SqlDigestStore {
   if (options.schema !== undefined && !identifier.test(options.schema)) {
+    // Not an AppError: a caller's bug (only tests pick a schema), refused before it reaches SQL.
     throw new Error(`Invalid PostgreSQL schema name "${options.schema}"`);
   }
   const config = postgresConnectionConfig(options.connectionString, options.tls);

@@ -268,6 +268,7 @@ export async function insertWithFreshId(
   for (let attempt = 1; ; attempt++) {
     try {
       const row = (await insert(newId()))[0];
+      // Not an AppError: an invariant (RETURNING gives the row back); a bug if broken.
       if (!row) throw new Error('INSERT ... RETURNING returned no row');
       return row;
     } catch (error) {

@@ -286,6 +286,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
     const start = { digestId, slot, owner, now };
     if (this.#sql.beginDeliveryRows) {
       const [result] = await this.beginDeliveries([start]);
+      // Not an AppError: an invariant (one result per start); a bug if broken.
       if (!result) throw new Error('beginDeliveries returned no result');
       return result;
     }
@@ -337,6 +338,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
   ): Promise<BeginDeliveryResult[]> {
     const rows = await this.#sql.beginDeliveryRows?.(db, starts);
     if (!rows || rows.length !== starts.length) {
+      // Not an AppError: an invariant (one row per start); a bug if broken.
       throw new Error('set-based beginDeliveries returned a row count unlike its input');
     }
     return Promise.all(
@@ -360,6 +362,7 @@ export class SqlDigestStore extends TeamRecords implements DigestStore {
       'SELECT * FROM digest_deliveries WHERE digest_id = $1 AND slot = $2',
       [digestId, slot],
     );
+    // Not an AppError: an invariant (the row is locked by this transaction); a bug if broken.
     if (!existing[0]) throw new Error('delivery record vanished inside its transaction');
     return rowToDelivery(existing[0]);
   }

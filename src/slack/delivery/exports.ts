@@ -3,7 +3,7 @@
  * everyone in a channel sees (a mention, a shared answer), into its thread there. Shared by the
  * lookups that ask for an export in their text and the Export CSV button.
  */
-import type { CsvFile } from '../../flows/lookup.ts';
+import type { CsvFile } from '../../flows/lookup/index.ts';
 import type { SlackDeps } from '../deps.ts';
 import type { Conversation } from '../web-api/conversation.ts';
 import { directMessageWith, uploadFile } from '../web-api/files.ts';

@@ -3,7 +3,7 @@
  * post replaced by the answer. Shared by the slash command, DMs, mentions and the lookup modal.
  */
 import type { WebClient } from '@slack/web-api';
-import type { CsvFile, LookupOutcome, LookupPlan } from '../../flows/lookup.ts';
+import type { CsvFile, LookupOutcome, LookupPlan } from '../../flows/lookup/index.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';

@@ -6,7 +6,12 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { WebClient } from '@slack/web-api';
-import { ConfigError, SlackTokenRejectedError } from '../../errors.ts';
+import {
+  ConfigError,
+  DigestStoreOpenFailedError,
+  SlackTokenRejectedError,
+  SlackUnreachableError,
+} from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { StartFailure } from '../../render/startup.ts';
 import { singleAttemptClientOptions, slackErrorString, slackFailure } from '../web-api/client.ts';
@@ -25,29 +30,6 @@ const maxRetryMs = 8_000;
 export interface BotIdentity {
   readonly botId: string | undefined;
   readonly botUserId: string | undefined;
-}
-
-/** Slack kept failing (or never answered) until the start-up budget ran out. */
-export class SlackUnreachableError extends Error {
-  readonly waitedMs: number;
-
-  constructor(waitedMs: number, cause: unknown) {
-    super(`Slack did not confirm the bot token within ${Math.round(waitedMs / 1000)} s`, {
-      cause,
-    });
-    this.waitedMs = waitedMs;
-  }
-}
-
-/** The digest store could not be opened or migrated. */
-export class StoreUnavailableError extends Error {
-  /** Where the store is (`SQLite ./data/digests.sqlite`, `PostgreSQL host:5432/db`). */
-  readonly where: string;
-
-  constructor(where: string, cause: unknown) {
-    super(`the digest store (${where}) could not be opened`, { cause });
-    this.where = where;
-  }
 }
 
 /**
@@ -132,7 +114,7 @@ export function startFailure(error: unknown, port: number): StartFailure {
       detail: briefly(error.cause),
     };
   }
-  if (error instanceof StoreUnavailableError) {
+  if (error instanceof DigestStoreOpenFailedError) {
     const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
     const detail = typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? cause);
     return { kind: 'store_unavailable', where: error.where, detail };

@@ -67,6 +67,7 @@ export class SlackConferencePoster implements ConferencePoster {
             ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
           });
           if (typeof result.ts !== 'string') {
+            // Not an AppError: toDigestError just below turns it into the Slack layer's own error.
             throw new Error('chat.postMessage answered ok without a message ts');
           }
           return { ts: result.ts };

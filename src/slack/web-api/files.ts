@@ -29,6 +29,7 @@ export async function directMessageWith(client: WebClient, userId: string): Prom
   try {
     const opened = await client.conversations.open({ users: userId });
     const id = opened.channel?.id;
+    // Not an AppError: toExportError just below turns it into an ExportFailedError.
     if (typeof id !== 'string' || id === '') throw new Error('conversations.open gave no channel');
     return id;
   } catch (error) {

@@ -196,6 +196,7 @@ export class SlackDigestPoster implements DigestPoster {
       unfurl_media: false,
     });
     if (typeof result.ts !== 'string') {
+      // Not an AppError: every caller turns it into the Slack layer's own error (toDigestError).
       throw new Error('chat.postMessage answered ok without a message ts');
     }
     return { ts: result.ts };

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConfigError, SlackTokenRejectedError } from '../../../src/errors.ts';
+import {
+  ConfigError,
+  DigestStoreOpenFailedError,
+  SlackTokenRejectedError,
+  SlackUnreachableError,
+} from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { startFailureText } from '../../../src/render/startup.ts';
-import {
-  SlackUnreachableError,
-  StoreUnavailableError,
-  startFailure,
-  verifyBotToken,
-} from '../../../src/slack/process/startup.ts';
+import { startFailure, verifyBotToken } from '../../../src/slack/process/startup.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
 const token = 'xoxb-startup-test-token';
@@ -153,7 +153,7 @@ describe('startFailure and its sentence', () => {
     ],
     [
       'a database that refuses connections',
-      new StoreUnavailableError(
+      new DigestStoreOpenFailedError(
         'PostgreSQL db.example.com:5432/app',
         Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
       ),

@@ -7,7 +7,7 @@
  * once; a failure is told to the person who pressed, and the answer stays as it was.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { isParseError, type LookupSink, type RunOptions } from '../../../flows/lookup.ts';
+import { isParseError, type LookupSink, type RunOptions } from '../../../flows/lookup/index.ts';
 import type { LookupRequest } from '../../../model/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import type { Presentation } from '../../../model/presentation.ts';

@@ -13,7 +13,7 @@ import type {
   SlackEventMiddlewareArgs,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type CsvFile, type LookupPlan, stoppedByPerson } from '../../../flows/lookup.ts';
+import { type CsvFile, type LookupPlan, stoppedByPerson } from '../../../flows/lookup/index.ts';
 import type { LookupRequest } from '../../../model/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import { renderUnderstood } from '../../../render/agent.ts';

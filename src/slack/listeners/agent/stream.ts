@@ -7,7 +7,7 @@
  */
 import type { KnownBlock, TaskUpdateChunk } from '@slack/types';
 import type { ChatStreamer, WebClient } from '@slack/web-api';
-import { stoppedByPerson } from '../../../flows/lookup.ts';
+import { stoppedByPerson } from '../../../flows/lookup/index.ts';
 import type { WatchedWindow, WindowWatch } from '../../../flows/window-watch.ts';
 import type { Logger } from '../../../logger.ts';
 import type { LookupRequest } from '../../../model/lookup.ts';

@@ -5,7 +5,7 @@ import {
   type AssistantThreadStartedMiddleware,
   type AssistantUserMessageMiddleware,
 } from '@slack/bolt';
-import type { CsvFile } from '../../../flows/lookup.ts';
+import type { CsvFile } from '../../../flows/lookup/index.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import {
   renderAssistantPrompts,

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { isParseError } from '../../../flows/lookup.ts';
+import { isParseError } from '../../../flows/lookup/index.ts';
 import { lookupTextFromModal, modalErrors } from '../../../render/home.ts';
 import { utcFallbackNote } from '../../../render/status.ts';
 import { deliverLookup } from '../../delivery/lookup-delivery.ts';

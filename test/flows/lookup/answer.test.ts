@@ -3,16 +3,16 @@
  * windows asked at once and shared, the ranking metric, tables and exports.
  */
 import { describe, expect, it } from 'vitest';
-import { ExportFailedError } from '../../src/errors.ts';
-import { type CsvFile, LookupFlow, shownInMessage } from '../../src/flows/lookup.ts';
-import { createLogger } from '../../src/logger.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
-import { parseLookup } from '../../src/parsing/index.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
-import { renderCsv } from '../../src/render/csv.ts';
-import { renderError } from '../../src/render/errors.ts';
-import { harnessPerTest } from '../analytics/helpers.ts';
+import { ExportFailedError } from '../../../src/errors.ts';
+import { type CsvFile, LookupFlow, shownInMessage } from '../../../src/flows/lookup/index.ts';
+import { createLogger } from '../../../src/logger.ts';
+import type { LookupRequest } from '../../../src/model/lookup.ts';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { parseLookup } from '../../../src/parsing/index.ts';
+import { renderAnswer } from '../../../src/render/answer.ts';
+import { renderCsv } from '../../../src/render/csv.ts';
+import { renderError } from '../../../src/render/errors.ts';
+import { harnessPerTest } from '../../analytics/helpers.ts';
 
 const start = harnessPerTest();
 

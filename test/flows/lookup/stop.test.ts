@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SharedCalls } from '../../src/analytics/shared-calls.ts';
-import type { InfluencersResult } from '../../src/analytics/types.ts';
-import { UnknownDatabaseError } from '../../src/errors.ts';
-import { LookupFlow, stoppedByPerson } from '../../src/flows/lookup.ts';
-import type { WindowWatch } from '../../src/flows/window-watch.ts';
-import { createLogger } from '../../src/logger.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
-import { parseLookup } from '../../src/parsing/index.ts';
-import { renderStoppedByPerson } from '../../src/render/status.ts';
+import { SharedCalls } from '../../../src/analytics/shared-calls.ts';
+import type { InfluencersResult } from '../../../src/analytics/types.ts';
+import { UnknownDatabaseError } from '../../../src/errors.ts';
+import { LookupFlow, stoppedByPerson } from '../../../src/flows/lookup/index.ts';
+import type { WindowWatch } from '../../../src/flows/window-watch.ts';
+import { createLogger } from '../../../src/logger.ts';
+import type { LookupRequest } from '../../../src/model/lookup.ts';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { parseLookup } from '../../../src/parsing/index.ts';
+import { renderStoppedByPerson } from '../../../src/render/status.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {

@@ -4,16 +4,16 @@
  * asking the same, and the answers and files rendered from what the sandbox sent.
  */
 import { describe, expect, it } from 'vitest';
-import { type CsvFile, LookupFlow } from '../../src/flows/lookup.ts';
-import { silentLogger } from '../../src/logger.ts';
-import type { LookupRequest } from '../../src/model/lookup.ts';
-import type { SlackMessage } from '../../src/model/message.ts';
-import { renderPerson } from '../../src/render/person.ts';
-import { renderPending } from '../../src/render/status.ts';
-import { renderTrend } from '../../src/render/trend.ts';
-import { renderTrendCsv } from '../../src/render/trend-csv.ts';
-import { recentPeriods } from '../../src/time/periods.ts';
-import { harnessPerTest } from '../analytics/helpers.ts';
+import { type CsvFile, LookupFlow } from '../../../src/flows/lookup/index.ts';
+import { silentLogger } from '../../../src/logger.ts';
+import type { LookupRequest } from '../../../src/model/lookup.ts';
+import type { SlackMessage } from '../../../src/model/message.ts';
+import { renderPerson } from '../../../src/render/person.ts';
+import { renderPending } from '../../../src/render/status.ts';
+import { renderTrend } from '../../../src/render/trend.ts';
+import { renderTrendCsv } from '../../../src/render/trend-csv.ts';
+import { recentPeriods } from '../../../src/time/periods.ts';
+import { harnessPerTest } from '../../analytics/helpers.ts';
 
 const start = harnessPerTest();
 const zone = 'America/New_York';

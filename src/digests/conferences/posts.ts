@@ -1,0 +1,223 @@
+/** Sends a conference's leaderboards and recaps, each under a record, and keeps what they leave. */
+import type { Logger } from '../../logger.ts';
+import type { Conference, ConferenceState, DayResult } from '../../model/conference.ts';
+import type { Clock } from '../clock.ts';
+import { mayHavePosted } from '../failures.ts';
+import { dayNumber, eventDays } from './days.ts';
+import { asRunError, type ConferenceTickReport } from './outcomes.ts';
+import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
+import { type Ranked, rankedAccounts } from './ranking.ts';
+import type { ConferenceStore } from './store.ts';
+
+/** What posting uses, built once by the runner and shared by every conference of a tick. */
+export interface PostParts {
+  readonly owner: string;
+  readonly store: ConferenceStore;
+  readonly poster: ConferencePoster;
+  readonly words: ConferenceWords;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Slack calls go through it, a bounded number at once. */
+  slack<T>(job: () => Promise<T>): Promise<T>;
+}
+
+const boardKey = (n: number) => `board:${n}`;
+const recapKey = (day: string) => `recap:${day}`;
+const finalKey = 'final';
+const pinNoteKey = 'pin-note';
+
+/**
+ * One conference's posts at one tick, and the state they leave. Every post has a record written
+ * right before it is sent (see `ConferenceStore`), and what was posted is read back from the
+ * records when a conference is claimed, so a runner killed at any point neither loses a day's
+ * recap nor posts one twice. A post cut off mid-request (it may or may not have reached Slack) is
+ * never sent again; for a leaderboard, the next one is posted instead, since a conference cannot
+ * go on without one.
+ */
+export class ConferencePosts {
+  readonly #parts: PostParts;
+  readonly #conference: Conference;
+  readonly #report: ConferenceTickReport;
+  state: ConferenceState;
+  /** Keys of the posts already recorded (sent, or cut off while being sent). */
+  #recorded = new Set<string>();
+
+  constructor(parts: PostParts, conference: Conference, report: ConferenceTickReport) {
+    this.#parts = parts;
+    this.#conference = conference;
+    this.#report = report;
+    this.state = conference.state;
+  }
+
+  /** What the records say was posted: the leaderboard to update, the recaps already sent. */
+  async restore(): Promise<void> {
+    const posts = await this.#parts.store.posts(this.#conference.id);
+    this.#recorded = new Set(posts.map((post) => post.key));
+    let boards = this.state.boards;
+    let messageTs = this.state.messageTs;
+    for (const post of posts) {
+      const n = /^board:(\d+)$/.exec(post.key)?.[1];
+      if (n === undefined) continue;
+      boards = Math.max(boards, Number(n));
+      if (Number(n) === boards) messageTs = post.messageTs;
+    }
+    this.state = { ...this.state, boards, ...(messageTs === undefined ? {} : { messageTs }) };
+    if (messageTs === undefined) {
+      const { messageTs: _lost, ...rest } = this.state;
+      this.state = rest;
+    }
+  }
+
+  /** True once `day` is recapped in the state: nothing is asked or posted for it again. */
+  recapped(day: string): boolean {
+    return this.state.days.some((done) => done.day === day);
+  }
+
+  /** True once the final recap was recorded (sent, or cut off while being sent). */
+  get finalRecorded(): boolean {
+    return this.#recorded.has(finalKey);
+  }
+
+  /** Posts a new leaderboard and pins it; the previous one (if any) is left as it was. */
+  async postBoard(board: Leaderboard): Promise<void> {
+    const conference = this.#conference;
+    const parts = this.#parts;
+    const n = this.state.boards + 1;
+    const ts = await this.#post(boardKey(n), parts.words.leaderboard(conference, board));
+    this.#report.boards++;
+    this.state = { ...this.state, boards: n, pinned: false, ...this.#shown(board) };
+    if (ts === undefined) return;
+    this.state = { ...this.state, messageTs: ts };
+    await this.#save();
+    const pinned = await parts
+      .slack(() => parts.poster.pin(conference.channelId, ts))
+      .catch((error: unknown) => {
+        throw asRunError(error);
+      });
+    this.state = { ...this.state, pinned: pinned === 'pinned' };
+    if (pinned === 'refused') await this.#post(pinNoteKey, parts.words.unpinned(conference), ts);
+    await this.#save();
+  }
+
+  #shown(board: Leaderboard): Pick<ConferenceState, 'shownDay' | 'lastRanking' | 'updatedAt'> {
+    return {
+      shownDay: board.day,
+      lastRanking: rankedAccounts(board.result),
+      updatedAt: board.updatedAt.toISOString(),
+    };
+  }
+
+  /** Edits the leaderboard in place; one Slack can no longer edit is replaced by a new one. */
+  async update(board: Leaderboard): Promise<void> {
+    const conference = this.#conference;
+    const parts = this.#parts;
+    const ts = this.state.messageTs;
+    if (ts === undefined) {
+      await this.postBoard(board);
+      return;
+    }
+    const message = parts.words.leaderboard(conference, board);
+    const outcome = await parts
+      .slack(() => parts.poster.update(conference.channelId, ts, message))
+      .catch((error: unknown) => {
+        throw asRunError(error);
+      });
+    if (outcome === 'gone') {
+      parts.logger.info(
+        { conferenceId: conference.id },
+        'leaderboard no longer editable; posting a new one',
+      );
+      const { messageTs: _gone, ...rest } = this.state;
+      this.state = rest;
+      if (this.state.pinned) {
+        await parts
+          .slack(() => parts.poster.unpin(conference.channelId, ts))
+          .catch((error: unknown) =>
+            parts.logger.info({ err: error }, 'old leaderboard not unpinned'),
+          );
+      }
+      await this.postBoard(board);
+      return;
+    }
+    this.state = { ...this.state, ...this.#shown(board) };
+  }
+
+  /** Recaps the ended `day` in the leaderboard's thread, unless its recap was recorded before. */
+  async recap(day: string, { result, watch }: Ranked): Promise<void> {
+    const conference = this.#conference;
+    const dayResult: DayResult = { day, top: rankedAccounts(result), watch };
+    if (!this.#recorded.has(recapKey(day))) {
+      const dayBefore = this.state.days.at(-1);
+      const message = this.#parts.words.dayRecap(conference, {
+        day,
+        dayNumber: dayNumber(conference, day),
+        dayCount: eventDays(conference).length,
+        result,
+        ...(dayBefore === undefined ? {} : { dayBefore }),
+        watch,
+      });
+      await this.#post(recapKey(day), message, this.state.messageTs);
+      this.#report.recaps++;
+    }
+    this.state = { ...this.state, days: [...this.state.days, dayResult] };
+    await this.#save();
+  }
+
+  /** Recaps the whole event in the leaderboard's thread. */
+  async final({ result, watch }: Ranked, stoppedEarly: boolean): Promise<void> {
+    const message = this.#parts.words.finalRecap(this.#conference, {
+      result,
+      days: this.state.days,
+      watch,
+      stoppedEarly,
+    });
+    await this.#post(finalKey, message, this.state.messageTs);
+    this.#report.finals++;
+  }
+
+  /**
+   * Sends one post under its record: undefined when the record was there (sent before) or the
+   * post may have reached Slack although it failed (never sent twice); its ts otherwise.
+   */
+  async #post(
+    key: string,
+    message: Parameters<ConferencePoster['post']>[1],
+    threadTs?: string,
+  ): Promise<string | undefined> {
+    const conference = this.#conference;
+    const parts = this.#parts;
+    const { store } = parts;
+    if (!(await store.beginPost(conference.id, key, parts.owner, parts.clock.now())))
+      return undefined;
+    this.#recorded.add(key);
+    try {
+      const { ts } = await parts.slack(() =>
+        parts.poster.post(conference.channelId, message, threadTs),
+      );
+      await store.completePost(conference.id, key, ts);
+      return ts;
+    } catch (error) {
+      if (mayHavePosted(error)) {
+        parts.logger.warn(
+          { err: error, conferenceId: conference.id, key },
+          'conference post unconfirmed; not sent again',
+        );
+        // Not sent again, so its creator is told: they can look, and post it by hand if missing.
+        await parts.poster
+          .notifyCreator(conference.creatorId, parts.words.unconfirmed(conference, message))
+          .catch((cause: unknown) =>
+            parts.logger.warn({ err: cause, conferenceId: conference.id }, 'creator not told'),
+          );
+        return undefined;
+      }
+      await store.abandonPost(conference.id, key);
+      this.#recorded.delete(key);
+      throw asRunError(error);
+    }
+  }
+
+  async #save(): Promise<void> {
+    const parts = this.#parts;
+    await parts.store.saveState(this.#conference.id, parts.owner, this.state, parts.clock.now());
+  }
+}
