@@ -11,16 +11,16 @@
  * `digests` or `watch` makes a digest command, `conference` a conference command, anything else a lookup; without the command it is
  * a direct message, and `@Influencers …` a mention, both read as a conversation.
  */
+
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsApi } from '../../src/analytics/types.ts';
 import { ParseError } from '../../src/errors.ts';
-import { LookupFlow } from '../../src/flows/lookup/index.ts';
-import { silentLogger } from '../../src/logger.ts';
 import { slashCommand } from '../../src/model/commands.ts';
 import { isConferenceCommand, parseConferenceCommand } from '../../src/parsing/conference.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/lookup.ts';
+import { testCore } from '../helpers/core.ts';
 
 const root = new URL('../..', import.meta.url);
 const now = new Date('2026-11-21T15:30:00Z');
@@ -121,12 +121,11 @@ const unusedAnalytics = new Proxy({} as AnalyticsApi, {
     throw new Error('reading an example must not call the analytics service');
   },
 });
-const flow = new LookupFlow({
+const flow = testCore({
   analytics: unusedAnalytics,
-  logger: silentLogger,
-  policy: { progressUpdateMs: 8_000, timeoutMs: 120_000 },
+  lookup: { progressUpdateMs: 8_000, timeoutMs: 120_000 },
   now: () => now,
-});
+}).lookup;
 
 type Reading =
   | { readonly outcome: 'read'; readonly as: string }

@@ -4,10 +4,10 @@
  * given: the slash command's trend with its table and chart, its CSV file, Share in channel, the
  * fallback where Slack refuses the new blocks, and a person asked about in a DM.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow, shownInMessage } from '../../src/flows/lookup/index.ts';
-import { silentLogger } from '../../src/logger.ts';
+import type { Core } from '../../src/core/core.ts';
+import { type LookupFlow, shownInMessage } from '../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { encodeShareValue, renderShared } from '../../src/render/answer.ts';
@@ -16,7 +16,7 @@ import { actionIds } from '../../src/render/ids.ts';
 import { renderPerson } from '../../src/render/person.ts';
 import { renderTrend } from '../../src/render/trend.ts';
 import { renderTrendCsv } from '../../src/render/trend-csv.ts';
-import { demoClient } from '../../src/sandbox/server.ts';
+import { testCore } from '../helpers/core.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -30,7 +30,7 @@ import {
 } from '../helpers/payloads.ts';
 
 let h: Harness;
-let client: AnalyticsClient;
+let core: Core;
 /** The lookup flow at the app's clock on a client of the test's own: what the app should answer. */
 let flow: LookupFlow;
 
@@ -40,21 +40,16 @@ beforeAll(async () => {
     sandbox: { now },
     overrides: { now },
   });
-  client = new AnalyticsClient({
-    baseUrl: h.sandbox.url,
-    clientId: demoClient.id,
-    clientSecret: demoClient.secret,
-  });
-  flow = new LookupFlow({
-    analytics: client,
-    logger: silentLogger,
-    policy: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
+  core = testCore({
+    sandboxUrl: h.sandbox.url,
+    lookup: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
     now,
   });
+  flow = core.lookup;
 });
 
 afterAll(async () => {
-  await client?.close();
+  await core?.close(1_000);
   await h?.close();
 });
 

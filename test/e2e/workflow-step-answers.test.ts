@@ -4,22 +4,22 @@
  * given: a trend and one person are answered as every other surface answers them, in words, and
  * the step's Who input keeps only those people.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow } from '../../src/flows/lookup/index.ts';
-import { silentLogger } from '../../src/logger.ts';
+import type { Core } from '../../src/core/core.ts';
+import type { LookupFlow } from '../../src/flows/lookup/index.ts';
 import { functionIds } from '../../src/render/ids.ts';
 import { renderPerson } from '../../src/render/person.ts';
 import { renderTrend, trendOf } from '../../src/render/trend.ts';
 import { renderStepSummary, stepSummaryOf } from '../../src/render/workflow-step.ts';
-import { demoClient } from '../../src/sandbox/server.ts';
+import { testCore } from '../helpers/core.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { now, request } from '../helpers/lookups.ts';
 import { eventCallback, functionExecutedEvent } from '../helpers/payloads.ts';
 
 let h: Harness;
-let client: AnalyticsClient;
+let core: Core;
 /** The lookup flow at the app's clock on a client of the test's own: what the step should say. */
 let flow: LookupFlow;
 
@@ -29,21 +29,16 @@ beforeAll(async () => {
     sandbox: { now },
     overrides: { now },
   });
-  client = new AnalyticsClient({
-    baseUrl: h.sandbox.url,
-    clientId: demoClient.id,
-    clientSecret: demoClient.secret,
-  });
-  flow = new LookupFlow({
-    analytics: client,
-    logger: silentLogger,
-    policy: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
+  core = testCore({
+    sandboxUrl: h.sandbox.url,
+    lookup: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
     now,
   });
+  flow = core.lookup;
 });
 
 afterAll(async () => {
-  await client?.close();
+  await core?.close(1_000);
   await h?.close();
 });
 

@@ -1,14 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsApi, InfluencersResult } from '../../src/analytics/types.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
-import { LookupFlow } from '../../src/flows/lookup/index.ts';
 import {
   readWindowTool,
   type TopInfluencersInputs,
   toolLookupText,
   topInfluencersTool,
 } from '../../src/flows/mcp-tools.ts';
-import { silentLogger } from '../../src/logger.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { renderAnswer } from '../../src/render/answer.ts';
@@ -16,6 +14,7 @@ import { renderError } from '../../src/render/errors.ts';
 import { toolRefusals, toolText, toolTextLimit } from '../../src/render/mcp-tools.ts';
 import { renderTimedOut, utcFallbackNote } from '../../src/render/status.ts';
 import { mrkdwnToPlain } from '../../src/render/text.ts';
+import { testCore } from '../helpers/core.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {
@@ -43,17 +42,16 @@ function flowWith(
   timeoutMs = 5_000,
 ) {
   const asked: unknown[] = [];
-  const flow = new LookupFlow({
+  const flow = testCore({
     analytics: {
       getInfluencers: (query, options) => {
         asked.push(query);
         return getInfluencers(query, options);
       },
     },
-    logger: silentLogger,
-    policy: { progressUpdateMs: 1_000, timeoutMs },
+    lookup: { progressUpdateMs: 1_000, timeoutMs },
     now: () => now,
-  });
+  }).lookup;
   return { flow, asked };
 }
 

@@ -3,14 +3,14 @@
  * fake Slack gives people, the request a text reads as then, the message that ends a lookup, and
  * the answer the app should give, rendered from the sandbox's own rankings.
  */
-import { AnalyticsClient } from '../../src/analytics/client.ts';
-import { LookupFlow, type Rankings, shownInMessage } from '../../src/flows/lookup/index.ts';
-import { silentLogger } from '../../src/logger.ts';
+
+import { type Rankings, shownInMessage } from '../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import { testCore } from './core.ts';
 import type { SlackCall } from './fake-slack.ts';
 import { type Harness, startHarness } from './harness.ts';
 
@@ -39,21 +39,15 @@ export function finalResponse(h: Harness, url: string): Promise<SlackCall> {
 
 /** The sandbox's rankings for a request, asked by a client of the test's own. */
 export async function rankings(h: Harness, asked: LookupRequest): Promise<Rankings> {
-  const client = new AnalyticsClient({
-    baseUrl: h.sandbox.url,
-    clientId: demoClient.id,
-    clientSecret: demoClient.secret,
+  const core = testCore({
+    sandboxUrl: h.sandbox.url,
+    lookup: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
+    now,
   });
   try {
-    const flow = new LookupFlow({
-      analytics: client,
-      logger: silentLogger,
-      policy: { progressUpdateMs: 10_000, timeoutMs: 10_000 },
-      now,
-    });
-    return await flow.results(asked);
+    return await core.lookup.results(asked);
   } finally {
-    await client.close();
+    await core.close(1_000);
   }
 }
 
