@@ -11,11 +11,11 @@ import { parseEnv } from 'node:util';
 import { readArguments } from './cli/command.ts';
 import { type Config, type ConsoleConfig, loadConfig } from './config/app-config.ts';
 import { ConfigError } from './errors.ts';
+import { listen, slackServer } from './http/server.ts';
+import { startingGate } from './http/starting.ts';
 import { createLogger } from './logger.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText, startUsageText } from './render/startup.ts';
-import { listen, slackServer } from './slack/http/server.ts';
-import { startingGate } from './slack/http/starting.ts';
 
 /**
  * `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only).

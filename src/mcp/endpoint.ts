@@ -13,6 +13,7 @@
  */
 import { createHash, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { RefusalLog } from '../http/refusal-log.ts';
 import type { Logger } from '../logger.ts';
 import {
   declaredTooLarge,
@@ -23,7 +24,6 @@ import {
   signedHeaders,
   signingKey,
 } from '../slack/http/front-door.ts';
-import { RefusalLog } from '../slack/http/refusal-log.ts';
 import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';

@@ -6,8 +6,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headersTimeoutMs, requestTimeoutMs } from '../../src/http/server.ts';
 import { actionIds } from '../../src/render/ids.ts';
-import { headersTimeoutMs, requestTimeoutMs } from '../../src/slack/http/server.ts';
 import { type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
 import { finalResponse, now } from '../helpers/lookups.ts';
 import {

@@ -20,8 +20,8 @@ import type {
   ServerResponse,
 } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
+import { RefusalLog, type WindowTimer } from '../../http/refusal-log.ts';
 import type { Logger } from '../../logger.ts';
-import { RefusalLog, type WindowTimer } from './refusal-log.ts';
 
 /** The one endpoint Slack posts commands, events and interactivity to. */
 export const slackEventsPath = '/slack/events';

@@ -2,9 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { close, listen, type ServerTimeouts, slackServer } from '../../../src/http/server.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
-import { close, listen, type ServerTimeouts, slackServer } from '../../../src/slack/http/server.ts';
 import { signSlackRequest } from '../../helpers/signing.ts';
 
 const secret = 'front-door-signing-secret';

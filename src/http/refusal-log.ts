@@ -6,7 +6,7 @@
  * which would crowd everything else out of a log drain with a bounded buffer (Heroku's drops lines
  * when it overflows) and cost about 20 µs of the event loop each.
  */
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../logger.ts';
 
 /** How long refusals are counted before their summary is logged. */
 export const refusalSummaryMs = 10_000;
