@@ -18,7 +18,7 @@ import { defaultSqlitePath } from './digests/store/sqlite.ts';
 import type { DigestStore } from './digests/store/store.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
-import { close, listen, slackServer } from './http/server.ts';
+import { appServer, close, listen } from './http/server.ts';
 import { startingGate } from './http/starting.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
@@ -238,7 +238,7 @@ export function createApp(
       ready: () => ready,
       about: { version: config.version, mode: config.mode },
     });
-    server = overrides.server ?? slackServer(gate);
+    server = overrides.server ?? appServer(gate);
     if (overrides.server !== undefined) {
       overrides.server.removeAllListeners('request');
       overrides.server.on('request', gate);

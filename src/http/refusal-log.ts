@@ -1,5 +1,5 @@
 /**
- * The log of the front door's refusals. A refusal after a quiet spell is logged at once, so that a
+ * The log of a door's refusals (the front door's, the MCP endpoint's). A refusal after a quiet spell is logged at once, so that a
  * misconfigured sender (a wrong signing secret, a clock far off) shows up straight away; the ones
  * that follow within the next `windowMs` are counted and logged as one line per window. A flood of
  * hostile requests (hundreds a second) then writes one line every few seconds instead of hundreds,

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { close, listen, type ServerTimeouts, slackServer } from '../../../src/http/server.ts';
+import { appServer, close, listen, type ServerTimeouts } from '../../../src/http/server.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
 import { signSlackRequest } from '../../helpers/signing.ts';
@@ -39,7 +39,7 @@ async function startServer(timeouts: ServerTimeouts): Promise<void> {
       done();
     },
   });
-  server = slackServer(
+  server = appServer(
     frontDoor({
       signingSecret: secret,
       next: (req, res) => {
