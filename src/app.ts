@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { analyticsClientFor } from './analytics/from-config.ts';
 import type { AnalyticsApi } from './analytics/types.ts';
@@ -27,6 +27,7 @@ import { startFailureText } from './render/startup.ts';
 import { SeenRequests } from './requests/seen-requests.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { frontDoor } from './slack/http/front-door.ts';
+import { ReplayedRequest, SightedReceiver } from './slack/http/sighted-receiver.ts';
 import { unreadableRequestHandler } from './slack/http/unreadable.ts';
 import { register } from './slack/index.ts';
 import { isAllowedRequest } from './slack/middleware/team-guard.ts';
@@ -67,6 +68,8 @@ export interface AppOverrides {
   readonly now?: () => Date;
   /** Listeners registered after the app's own (tests). */
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
+  /** How long a request's work waits for the store to say whether it is new (tests hold it). */
+  readonly sightingWaitMs?: number;
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
@@ -131,6 +134,7 @@ export function createApp(
     seen: new SeenRequests({
       sightings: () => digests.store,
       logger: logger.child({ component: 'requests' }),
+      ...defined({ waitMs: overrides.sightingWaitMs }),
     }),
     chat: new WebClient(
       config.slack.botToken.reveal(),
@@ -169,7 +173,9 @@ export function createApp(
   let server: Server | undefined;
   let app: App;
   if (config.mode === 'http') {
-    const receiver = new HTTPReceiver({
+    const receiver = new SightedReceiver({
+      track: (work) => inFlight.track(work),
+      log: logger.child({ component: 'http' }),
       signingSecret: config.slack.signingSecret.reveal(),
       // The front door has checked the signature, and more, before a request gets here.
       signatureVerification: false,
@@ -207,14 +213,13 @@ export function createApp(
       ],
     });
     app = new App({ ...common, receiver });
-    const firstSignature = (signature: string) => deps.seen.firstSignature(signature);
     const gate = startingGate({
       // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).
       next: mcpEndpoint({
         next: frontDoor({
           signingSecret: config.slack.signingSecret.reveal(),
           next: receiver.requestListener,
-          firstSignature,
+          sight: (signature) => deps.seen.sightSignature(signature),
           logger: logger.child({ component: 'http' }),
         }),
         ...defined({
@@ -223,7 +228,7 @@ export function createApp(
             ? config.slack.signingSecret.reveal()
             : undefined,
         }),
-        firstSignature,
+        firstSignature: (signature) => deps.seen.firstSignature(signature),
         tools: {
           flow: deps.flow,
           logger,
@@ -248,6 +253,8 @@ export function createApp(
   }
 
   app.error(async (error) => {
+    // A replay's ack stops its listener; the receiver has logged it.
+    if ((error.original ?? error) instanceof ReplayedRequest) return;
     logger.error(
       { err: error.original ?? error, code: error.code },
       'unhandled error in a Slack listener',

@@ -7,7 +7,9 @@
  *   any request, signed or not);
  * - the signature itself, then a body Bolt can route: an object, never `null` (Bolt reads a
  *   property of whatever the body parses to, and a TypeError there used to end the process);
- * - a signature not seen before by any instance, so a captured request cannot be replayed.
+ * - a signature this instance has not seen, so a captured request cannot be replayed here; whether
+ *   another instance has seen it the store answers on the side, and the request's work waits for
+ *   that answer while its ack does not (see `sighted-receiver.ts`).
  * A refused request's connection is closed once the refusal is out, the rest of its body unread.
  * A request that passes reaches the receiver with its body already read (`rawBody`), and the
  * receiver is told not to verify it again. The checks themselves are `http/`'s, shared with `/mcp`.
@@ -19,6 +21,7 @@ import { type Refusal, refuse } from '../../http/refusal.ts';
 import { RefusalLog, type WindowTimer } from '../../http/refusal-log.ts';
 import { signatureMatches, signedHeaders, signingKey } from '../../http/slack-signature.ts';
 import type { Logger } from '../../logger.ts';
+import type { SightedRequest } from './sighted-receiver.ts';
 
 /** The one endpoint Slack posts commands, events and interactivity to. */
 export const slackEventsPath = '/slack/events';
@@ -54,8 +57,11 @@ export interface FrontDoorOptions {
   readonly signingSecret: string;
   /** Bolt's receiver: every request that passed, with its body read. */
   readonly next: RequestListener;
-  /** False for a signature already handled. */
-  readonly firstSignature: (signature: string) => Promise<boolean>;
+  /**
+   * Undefined for a signature this instance has handled; else whether no instance has, which the
+   * request carries to the receiver (`SeenRequests.sightSignature`).
+   */
+  readonly sight: (signature: string) => Promise<boolean> | undefined;
   readonly logger: Logger;
   readonly nowMs?: () => number;
   /** How long refusals are counted before one line sums them up (see {@link RefusalLog}). */
@@ -92,14 +98,15 @@ export function frontDoor(options: FrontDoorOptions): RequestListener {
     }
     const problem = bodyShapeProblem(req.headers['content-type'], body);
     if (problem !== undefined) return refuseLogged(res, problem);
-    if (!(await options.firstSignature(signed.signature))) {
+    const firstSighting = options.sight(signed.signature);
+    if (firstSighting === undefined) {
       // Already handled: an empty 200 so a sender that retries stops, and nothing runs again.
       logger.warn('refused a request already handled (a replay)');
       res.writeHead(200);
       res.end();
       return;
     }
-    Object.assign(req, { rawBody: body });
+    Object.assign(req, { rawBody: body, firstSighting } satisfies Partial<SightedRequest>);
     pass(req, res);
   };
 
