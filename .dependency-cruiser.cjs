@@ -1,7 +1,8 @@
 /**
  * The layering of src/, checked by `npm run layers` (in `npm run check` and CI). Imports run one
  * way: surfaces (slack, mcp, console, cli) -> flows -> parsing and render -> digests and analytics ->
- * model, time, async, config, errors, logger. Type-only imports count too, except where a rule says so.
+ * model, time, async, config, errors, logger; http, the plain HTTP both Slack and MCP use, sits
+ * just above config. Type-only imports count too, except where a rule says so.
  */
 
 /** Bottom to top: a folder may import its own files and the folders before it, never after. */
@@ -12,6 +13,8 @@ const layers = [
   'time',
   'async',
   'config',
+  // Plain HTTP below both surfaces: Slack's signature, body limits, refusals, the server.
+  'http',
   'sandbox',
   'requests',
   'analytics',
@@ -22,7 +25,7 @@ const layers = [
   // Builds the analytics client, the lookup flow, the database and the jobs once for every surface.
   'core',
   'slack',
-  // Reads Slack's signature as slack/http does, then serves flows/ to MCP clients.
+  // Reads Slack's signature through http/, as slack/ does, then serves flows/ to MCP clients.
   'mcp',
   'console',
   'cli',
@@ -89,6 +92,13 @@ module.exports = {
       severity: 'error',
       from: { path: anyOf(['console', 'cli']) },
       to: { path: anyOf(['slack', 'mcp']) },
+    },
+    {
+      name: 'mcp-not-slack',
+      comment: 'MCP shares plain HTTP with Slack through http/, never through the Slack layer.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/slack/' },
     },
     {
       name: 'config-and-sandbox-alone',

@@ -44,6 +44,8 @@ export interface AppOverrides {
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
   /** The poll for Stop pressed on another instance: its interval and timer (tests drive it). */
   readonly stopPoll?: PollSchedule;
+  /** How long a request's work waits for the store to say whether it is new (tests hold it). */
+  readonly sightingWaitMs?: number;
   /** Port to bind instead of the configured one (0 in tests). */
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
@@ -105,6 +107,7 @@ export function createApp(
     ...defined({
       modules: overrides.modules,
       stopPoll: overrides.stopPoll,
+      sightingWaitMs: overrides.sightingWaitMs,
       port: overrides.port,
       server: overrides.server,
       // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).

@@ -3,7 +3,7 @@
  * HTTP mode. HTTP mode binds `$PORT` before it loads the Slack app (Bolt and the rest take most of
  * a second to load, several on a busy machine): a platform that stops a process which has not
  * bound its port in time sees it bound at once, and `/healthz` says "starting" until the app is
- * ready (`slack/http/starting.ts`). Tests and benchmarks import `createApp` from `app.ts` instead.
+ * ready (`http/starting.ts`). Tests and benchmarks import `createApp` from `app.ts` instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +11,11 @@ import { parseEnv } from 'node:util';
 import { readArguments } from './cli/command.ts';
 import { type Config, type ConsoleConfig, loadConfig } from './config/app-config.ts';
 import { ConfigError } from './errors.ts';
+import { appServer, listen } from './http/server.ts';
+import { startingGate } from './http/starting.ts';
 import { createLogger } from './logger.ts';
 import { defined } from './model/defined.ts';
 import { startFailureText, startUsageText } from './render/startup.ts';
-import { listen, slackServer } from './slack/http/server.ts';
-import { startingGate } from './slack/http/starting.ts';
 
 /**
  * `--tz Europe/Paris` or `--tz=Europe/Paris` on the command line (console mode only).
@@ -93,9 +93,9 @@ export async function main(io: StartIo = processIo()): Promise<number | undefine
   if (config.mode === 'console') return runConsoleMode(config, io);
 
   const logger = createLogger({ level: config.logLevel });
-  let server: ReturnType<typeof slackServer> | undefined;
+  let server: ReturnType<typeof appServer> | undefined;
   if (config.mode === 'http') {
-    server = slackServer(
+    server = appServer(
       startingGate({
         next: () => undefined,
         ready: () => false,

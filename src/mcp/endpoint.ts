@@ -13,17 +13,11 @@
  */
 import { createHash, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { declaredTooLarge, readBody } from '../http/body.ts';
+import { type Refusal, refuse } from '../http/refusal.ts';
+import { RefusalLog } from '../http/refusal-log.ts';
+import { signatureMatches, signedHeaders, signingKey } from '../http/slack-signature.ts';
 import type { Logger } from '../logger.ts';
-import {
-  declaredTooLarge,
-  type Refusal,
-  readBody,
-  refuse,
-  signatureMatches,
-  signedHeaders,
-  signingKey,
-} from '../slack/http/front-door.ts';
-import { RefusalLog } from '../slack/http/refusal-log.ts';
 import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.ts';
 import { timedOut, within } from '../time/within.ts';
 import type { Sightings } from './sightings.ts';
@@ -15,21 +16,31 @@ export const eventTtlMs = 60 * 60_000;
  */
 export const executionTtlMs = eventTtlMs;
 /**
- * How long a request waits for the store before it is handled anyway: the ack must leave within
- * Slack's 3 seconds, and a slow database must not turn every command into a timeout.
+ * How long a request's work waits for the store before it goes on anyway: a slow database must not
+ * hold up every answer, nor the ack of a modal's submission (which waits for it) past Slack's
+ * 3 seconds.
  */
 export const sightingWaitMs = 500;
+/**
+ * Signatures this instance keeps in memory to refuse a replay without asking the store. Slack sends
+ * an app a few requests a second; ten thousand cover the ten-minute window at fifteen a second. A
+ * signature pushed out sooner is still refused by the store, only later (after its ack).
+ */
+export const recentSignaturesMax = 10_000;
 
 export interface SeenRequestsOptions {
   /** The digest store, open by the time the app listens. */
   readonly sightings: () => Sightings;
   readonly logger: Logger;
   readonly now?: () => Date;
+  /** How long a request waits for the store; default {@link sightingWaitMs} (tests hold it longer). */
+  readonly waitMs?: number;
 }
 
 /**
  * What the app has already handled, across every instance sharing the digest store: request
- * signatures, so a captured request replayed inside the timestamp window runs nothing, event ids,
+ * signatures, so a captured request replayed inside the timestamp window runs nothing (answered at
+ * once from this instance's memory, then by the store for every instance), event ids,
  * so each of Slack's redeliveries of an event is answered once whichever instance it reaches, and
  * workflow step runs, so each ends once.
  * When the store fails or is slow, a request counts as new: a replay needs a signed request to have
@@ -37,14 +48,34 @@ export interface SeenRequestsOptions {
  */
 export class SeenRequests {
   readonly #options: SeenRequestsOptions;
+  readonly #recentSignatures = new LRUCache<string, true>({
+    max: recentSignaturesMax,
+    ttl: signatureTtlMs,
+  });
 
   constructor(options: SeenRequestsOptions) {
     this.#options = options;
   }
 
-  /** True the first time a request signature is seen. */
+  /**
+   * A request signature's sighting in two steps, so that an ack need not wait for the store.
+   * Undefined, decided at once, when this instance has seen the signature. Otherwise whether no
+   * instance has: the store is asked on the next turn of the event loop, once the ack has left
+   * (SQLite runs its statements on this thread), and its answer comes within
+   * {@link sightingWaitMs}. Work with side effects waits for that answer; the promise never rejects.
+   */
+  sightSignature(signature: string): Promise<boolean> | undefined {
+    if (this.#recentSignatures.has(signature)) return undefined;
+    this.#recentSignatures.set(signature, true);
+    const now = this.#now();
+    return new Promise((resolve) => {
+      setImmediate(() => resolve(this.#first(`signature:${signature}`, signatureTtlMs, now)));
+    });
+  }
+
+  /** True the first time a request signature is seen, here or by any instance. */
   firstSignature(signature: string): Promise<boolean> {
-    return this.#first(`signature:${signature}`, signatureTtlMs);
+    return this.sightSignature(signature) ?? Promise.resolve(false);
   }
 
   /** True the first time an event id is seen; an event without one is always new. */
@@ -62,16 +93,17 @@ export class SeenRequests {
       : this.#first(`execution:${executionId}`, executionTtlMs);
   }
 
-  async #first(key: string, ttlMs: number): Promise<boolean> {
-    const now = this.#options.now?.() ?? new Date();
+  #now(): Date {
+    return this.#options.now?.() ?? new Date();
+  }
+
+  async #first(key: string, ttlMs: number, now = this.#now()): Promise<boolean> {
+    const waitMs = this.#options.waitMs ?? sightingWaitMs;
     try {
-      const first = await within(
-        this.#options.sightings().firstSighting(key, now, ttlMs),
-        sightingWaitMs,
-      );
+      const first = await within(this.#options.sightings().firstSighting(key, now, ttlMs), waitMs);
       if (first !== timedOut) return first;
       this.#options.logger.warn(
-        { waitMs: sightingWaitMs },
+        { waitMs },
         'the store was too slow to check a request for a repeat',
       );
     } catch (error) {

@@ -6,20 +6,21 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import type { PollSchedule } from '../async/poll.ts';
 import type { HttpConfig, SocketConfig } from '../config/app-config.ts';
 import { storeWhere } from '../config/sections.ts';
 import type { Core } from '../core/core.ts';
 import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { DigestStoreOpenFailedError } from '../errors.ts';
+import { appServer, close, listen } from '../http/server.ts';
+import { startingGate } from '../http/starting.ts';
 import { defined } from '../model/defined.ts';
 import { SeenRequests } from '../requests/seen-requests.ts';
 import type { SlackDeps } from './deps.ts';
 import { frontDoor } from './http/front-door.ts';
 import { healthRoute } from './http/health.ts';
-import { close, listen, slackServer } from './http/server.ts';
-import { startingGate } from './http/starting.ts';
+import { ReplayedRequest, SightedReceiver } from './http/sighted-receiver.ts';
 import { unreadableRequestHandler } from './http/unreadable.ts';
 import { register } from './index.ts';
 import { boltLogger } from './process/bolt-logger.ts';
@@ -47,6 +48,8 @@ export interface SlackSurfaceOptions {
   readonly wrap?: (frontDoor: RequestListener, deps: SlackDeps) => RequestListener;
   /** Listeners registered after the app's own (tests). */
   readonly modules?: readonly ((app: App, deps: SlackDeps) => void)[];
+  /** How long a request's work waits for the store to say whether it is new (tests hold it). */
+  readonly sightingWaitMs?: number;
   /** The poll for Stop pressed on another instance: its interval and timer (tests drive it). */
   readonly stopPoll?: PollSchedule;
   readonly port?: number;
@@ -80,6 +83,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     seen: new SeenRequests({
       sightings: () => core.digests.store,
       logger: logger.child({ component: 'requests' }),
+      ...defined({ waitMs: options.sightingWaitMs }),
     }),
     chat: workspace.chat,
     fetch: access.fetch,
@@ -113,7 +117,9 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
   let server: Server | undefined;
   let app: App;
   if (config.mode === 'http') {
-    const receiver = new HTTPReceiver({
+    const receiver = new SightedReceiver({
+      track: (work) => inFlight.track(work),
+      log: logger.child({ component: 'http' }),
       signingSecret: config.slack.signingSecret.reveal(),
       // The front door has checked the signature, and more, before a request gets here.
       signatureVerification: false,
@@ -131,7 +137,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     const door = frontDoor({
       signingSecret: config.slack.signingSecret.reveal(),
       next: receiver.requestListener,
-      firstSignature: (signature) => deps.seen.firstSignature(signature),
+      sight: (signature) => deps.seen.sightSignature(signature),
       logger: logger.child({ component: 'http' }),
     });
     const gate = startingGate({
@@ -139,7 +145,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
       ready: () => ready,
       about: { version: config.version, mode: config.mode },
     });
-    server = options.server ?? slackServer(gate);
+    server = options.server ?? appServer(gate);
     if (options.server !== undefined) {
       options.server.removeAllListeners('request');
       options.server.on('request', gate);
@@ -149,6 +155,8 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
   }
 
   app.error(async (error) => {
+    // A replay's ack stops its listener; the receiver has logged it.
+    if ((error.original ?? error) instanceof ReplayedRequest) return;
     logger.error(
       { err: error.original ?? error, code: error.code },
       'unhandled error in a Slack listener',

@@ -36,6 +36,38 @@ describe('SeenRequests', () => {
     expect(signatureTtlMs).toBe(10 * 60_000);
   });
 
+  it('refuses a signature seen here from memory, and asks the store after this turn', async () => {
+    const asked: string[] = [];
+    const seen = new SeenRequests({
+      sightings: () => ({
+        firstSighting: async (key) => {
+          asked.push(key);
+          return false;
+        },
+      }),
+      logger: silentLogger,
+    });
+    const sighting = seen.sightSignature('v0=1');
+    expect(asked).toEqual([]);
+    expect(seen.sightSignature('v0=1')).toBeUndefined();
+    // Another instance saw it first: the store says so once asked.
+    expect(await sighting).toBe(false);
+    expect(asked).toEqual(['signature:v0=1']);
+    expect(await seen.firstSignature('v0=1')).toBe(false);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('refuses a signature seen here even while the store fails', async () => {
+    const seen = new SeenRequests({
+      sightings: () => ({ firstSighting: () => Promise.reject(new Error('database unavailable')) }),
+      logger: silentLogger,
+    });
+    expect([await seen.firstSignature('v0=1'), await seen.firstSignature('v0=1')]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
   it.each([
     ['fails', () => Promise.reject(new Error('database unavailable'))],
     ['does not answer', () => new Promise<boolean>(() => {})],

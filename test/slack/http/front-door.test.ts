@@ -2,9 +2,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appServer, close, listen, type ServerTimeouts } from '../../../src/http/server.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { frontDoor, maxBodyBytes } from '../../../src/slack/http/front-door.ts';
-import { close, listen, type ServerTimeouts, slackServer } from '../../../src/slack/http/server.ts';
+import type { SightedRequest } from '../../../src/slack/http/sighted-receiver.ts';
 import { signSlackRequest } from '../../helpers/signing.ts';
 
 const secret = 'front-door-signing-secret';
@@ -15,7 +16,11 @@ let server: Server;
 let url: string;
 /** What reached the receiver behind the front door. */
 let passed: { path: string; rawBody: string | undefined }[];
+/** The sightings that came with what passed. */
+let sightings: Promise<boolean>[];
 let seen: Set<string>;
+/** What the store says of every new signature: no other instance has seen it. */
+const sighting = Promise.resolve(true);
 /** What the front door logged, one parsed record per line. */
 let logged: { msg: string; [field: string]: unknown }[];
 /** The refusal summary window, short here. */
@@ -30,6 +35,7 @@ function windowTimePasses(): void {
 
 async function startServer(timeouts: ServerTimeouts): Promise<void> {
   passed = [];
+  sightings = [];
   seen = new Set();
   logged = [];
   windows = [];
@@ -39,19 +45,20 @@ async function startServer(timeouts: ServerTimeouts): Promise<void> {
       done();
     },
   });
-  server = slackServer(
+  server = appServer(
     frontDoor({
       signingSecret: secret,
       next: (req, res) => {
-        const rawBody = (req as IncomingMessage & { rawBody?: Buffer }).rawBody;
+        const { rawBody, firstSighting } = req as SightedRequest;
         passed.push({ path: req.url ?? '', rawBody: rawBody?.toString('utf8') });
+        if (firstSighting !== undefined) sightings.push(firstSighting);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"ok":true}');
       },
-      firstSignature: async (signature) => {
-        if (seen.has(signature)) return false;
+      sight: (signature) => {
+        if (seen.has(signature)) return undefined;
         seen.add(signature);
-        return true;
+        return sighting;
       },
       logger: createLogger({ level: 'info', destination }),
       refusalSummaryMs: summaryMs,
@@ -250,6 +257,12 @@ describe('frontDoor', () => {
     const response = await post(body, signSlackRequest(secret, body), contentType);
     expect(response).toEqual({ status: 400, text: '' });
     expect(passed).toEqual([]);
+  });
+
+  it('passes a new signature on with its sighting, which the receiver awaits', async () => {
+    await post(command, signSlackRequest(secret, command));
+    expect(sightings).toHaveLength(1);
+    expect(sightings[0]).toBe(sighting);
   });
 
   it('answers a replayed request with an empty 200 and does not pass it on again', async () => {

@@ -1,5 +1,5 @@
 /**
- * The app's own HTTP server in HTTP mode, with Bolt's receiver behind the front door. Bolt's
+ * The app's own HTTP server in HTTP mode, serving `/slack/events`, `/mcp` and `/healthz`. Bolt's
  * `app.start()` would make a server without timeouts, where a client that trickles its headers or
  * body holds a connection forever.
  */
@@ -20,7 +20,7 @@ export interface ServerTimeouts {
 }
 
 /** An HTTP server that cuts slow clients; nothing listens until {@link listen}. */
-export function slackServer(listener: RequestListener, timeouts: ServerTimeouts = {}): Server {
+export function appServer(listener: RequestListener, timeouts: ServerTimeouts = {}): Server {
   return createServer(
     {
       headersTimeout: timeouts.headersTimeoutMs ?? headersTimeoutMs,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startingGate } from '../../../src/slack/http/starting.ts';
+import { startingGate } from '../../src/http/starting.ts';
 
 let server: Server | undefined;
 

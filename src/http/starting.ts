@@ -6,7 +6,7 @@
  * with a Retry-After, which Slack retries; nothing reaches the front door or Bolt before then.
  */
 import type { RequestListener } from 'node:http';
-import { refuse } from './front-door.ts';
+import { refuse } from './refusal.ts';
 
 /** Slack retries a refused event after about a minute; a second is enough for anyone polling. */
 const retryAfterS = 1;

@@ -1,12 +1,12 @@
 /**
- * The log of the front door's refusals. A refusal after a quiet spell is logged at once, so that a
+ * The log of a door's refusals (the front door's, the MCP endpoint's). A refusal after a quiet spell is logged at once, so that a
  * misconfigured sender (a wrong signing secret, a clock far off) shows up straight away; the ones
  * that follow within the next `windowMs` are counted and logged as one line per window. A flood of
  * hostile requests (hundreds a second) then writes one line every few seconds instead of hundreds,
  * which would crowd everything else out of a log drain with a bounded buffer (Heroku's drops lines
  * when it overflows) and cost about 20 µs of the event loop each.
  */
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../logger.ts';
 
 /** How long refusals are counted before their summary is logged. */
 export const refusalSummaryMs = 10_000;
