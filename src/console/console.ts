@@ -34,9 +34,9 @@ import {
   noMessageYetText,
   unknownConsoleCommandText,
 } from '../render/console.ts';
-import { renderDigestHelp } from '../render/digest-help.ts';
 import { renderError } from '../render/errors.ts';
-import { renderHelp } from '../render/help.ts';
+import { renderHelp } from '../render/lookups/help.ts';
+import { renderDigestHelp } from '../render/management/digest-help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
 import { saveCanvas, saveExport } from './exports.ts';

@@ -14,7 +14,7 @@ import type { SlackMessage } from '../model/message.ts';
 import {
   renderConferenceCanvas,
   renderConferenceCanvasNotice,
-} from '../render/conference-canvas.ts';
+} from '../render/canvases/conference-canvas.ts';
 import { canvasCreationHoldMs } from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {

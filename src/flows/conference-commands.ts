@@ -13,15 +13,15 @@ import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { ConferenceCommand } from '../parsing/conference.ts';
-import { conferenceWords } from '../render/conference.ts';
+import { conferenceWords } from '../render/conferences/conference.ts';
+import { renderError } from '../render/errors.ts';
 import {
   renderConferenceAction,
   renderConferenceCreated,
   renderConferenceDuplicate,
   renderConferenceHelp,
   renderConferenceList,
-} from '../render/conference-management.ts';
-import { renderError } from '../render/errors.ts';
+} from '../render/management/conference-management.ts';
 import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';

@@ -10,7 +10,7 @@ import type { ConferenceRunner, ConferenceTickReport } from '../digests/conferen
 import type { ConferenceSettings, ConferenceStore } from '../digests/conferences/store.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { Conference, ConferenceSpec } from '../model/conference.ts';
-import type { ConferenceActionResult } from '../render/conference-management.ts';
+import type { ConferenceActionResult } from '../render/management/conference-management.ts';
 import { checkDatabases } from './digest-checks.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
 

@@ -12,10 +12,10 @@ import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvas.ts';
-import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/digest-canvas.ts';
-import { failureWords } from '../render/digest-failures.ts';
-import { skipWords } from '../render/digest-management.ts';
+import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvases/canvas.ts';
+import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/canvases/digest-canvas.ts';
+import { failureWords } from '../render/digests/digest-failures.ts';
+import { skipWords } from '../render/management/digest-management.ts';
 
 /**
  * The earlier runs a digest's canvas lists, newest first, before the run at `slot`. `digest` is

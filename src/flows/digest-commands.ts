@@ -12,15 +12,15 @@ import { defined } from '../model/defined.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { DigestCommand } from '../parsing/digest.ts';
-import { historyRunsShown, renderDigestHistory } from '../render/digest-history.ts';
+import { renderError } from '../render/errors.ts';
+import { historyRunsShown, renderDigestHistory } from '../render/management/digest-history.ts';
 import {
   type DigestActionResult,
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestDuplicate,
   renderDigestList,
-} from '../render/digest-management.ts';
-import { renderError } from '../render/errors.ts';
+} from '../render/management/digest-management.ts';
 import type {
   CreatedDigest,
   DigestAccess,

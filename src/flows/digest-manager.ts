@@ -17,7 +17,7 @@ import { defined } from '../model/defined.ts';
 import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
-import { scheduleNeverRunsText } from '../render/schedule.ts';
+import { scheduleNeverRunsText } from '../render/digests/schedule.ts';
 import {
   type ComparedSetting,
   checkDatabases,

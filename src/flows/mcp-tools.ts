@@ -15,7 +15,7 @@ import {
   toolText,
   type WindowReading,
   windowReading,
-} from '../render/mcp-tools.ts';
+} from '../render/lookups/mcp-tools.ts';
 import { mrkdwnToPlain } from '../render/text.ts';
 import { renderMade } from './lookup/answer.ts';
 import { isParseError, type LookupFlow } from './lookup/index.ts';

@@ -9,10 +9,14 @@ import type { LookupRequest } from '../model/lookup.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { topRange } from '../parsing/index.ts';
 import { cleanText } from '../render/format.ts';
-import { personPlace, renderPerson } from '../render/person.ts';
-import { bareHandle, rankingOf } from '../render/ranking.ts';
-import { renderTrend, trendOf } from '../render/trend.ts';
-import { renderStepSummary, stepSummaryOf, stepTopOutOfRange } from '../render/workflow-step.ts';
+import { personPlace, renderPerson } from '../render/lookups/person.ts';
+import { bareHandle, rankingOf } from '../render/lookups/ranking.ts';
+import { renderTrend, trendOf } from '../render/lookups/trend.ts';
+import {
+  renderStepSummary,
+  stepSummaryOf,
+  stepTopOutOfRange,
+} from '../render/lookups/workflow-step.ts';
 import { isParseError, type LookupFlow, type Made } from './lookup/index.ts';
 
 /** The step's inputs as Workflow Builder sends them: any may be missing or of another type. */

@@ -19,7 +19,7 @@ import {
 import type { Logger } from '../logger.ts';
 import { metricNames } from '../model/metrics.ts';
 import { errorText } from '../render/errors.ts';
-import { toolRefusals } from '../render/mcp-tools.ts';
+import { toolRefusals } from '../render/lookups/mcp-tools.ts';
 
 /** Who the endpoint let in. */
 export type Caller = { readonly kind: 'bearer' } | { readonly kind: 'slack' };

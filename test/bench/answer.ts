@@ -15,9 +15,9 @@ import type { LookupRequest } from '../../src/model/lookup.ts';
 import { metricNames } from '../../src/model/metrics.ts';
 import { stakeholderCategoryNames } from '../../src/model/stakeholders.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
-import { renderTrend } from '../../src/render/trend.ts';
+import { renderAnswer } from '../../src/render/lookups/answer.ts';
+import { renderTrend } from '../../src/render/lookups/trend.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 import { recentPeriods } from '../../src/time/periods.ts';
 

@@ -20,7 +20,7 @@ import { ConferenceRunner } from '../../src/digests/conferences/runner.ts';
 import { defaultAnalyticsConcurrency } from '../../src/digests/runner.ts';
 import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
-import { conferenceWords } from '../../src/render/conference.ts';
+import { conferenceWords } from '../../src/render/conferences/conference.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
 
 const conferenceCount = 1_000;

@@ -47,7 +47,7 @@ import { openPostgresStore } from '../../src/digests/store/postgres.ts';
 import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { conferencesPart } from './conferences-part.ts';
 

@@ -8,7 +8,7 @@ import { ParseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { consoleZoneErrorText } from '../../src/render/console.ts';
 import { errorText } from '../../src/render/errors.ts';
-import { renderHelp } from '../../src/render/help.ts';
+import { renderHelp } from '../../src/render/lookups/help.ts';
 import { startUsageText } from '../../src/render/startup.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import { parseCsv } from '../helpers/csv.ts';

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import { nextRuns } from '../../src/digests/schedule.ts';
-import { renderDigestPaused } from '../../src/render/digest-post.ts';
+import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import {
   announcePostgresSkip,
   describeEachStore,

@@ -13,7 +13,7 @@ import {
 import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { renderDigestPaused } from '../../src/render/digest-post.ts';
+import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import {
   announcePostgresSkip,
   digestInput,

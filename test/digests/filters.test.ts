@@ -13,8 +13,8 @@ import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
-import { renderDigestMessage } from '../../src/render/digest-post.ts';
-import { digestSubject } from '../../src/render/digest-words.ts';
+import { renderDigestMessage } from '../../src/render/digests/digest-post.ts';
+import { digestSubject } from '../../src/render/digests/digest-words.ts';
 import { texts } from '../render/helpers.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster } from './helpers.ts';
 

@@ -22,7 +22,7 @@ import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
 

@@ -8,8 +8,8 @@ import type { CronSchedule } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
-import { renderDigestCreated } from '../../src/render/digest-management.ts';
-import { describeSchedule, schedulePhrase } from '../../src/render/schedule.ts';
+import { describeSchedule, schedulePhrase } from '../../src/render/digests/schedule.ts';
+import { renderDigestCreated } from '../../src/render/management/digest-management.ts';
 import { digest, texts } from '../render/helpers.ts';
 
 // Saturday 21 November 2026, 15:30 in London.

@@ -7,7 +7,10 @@
 import { beforeEach, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import { renderDigestsResumed, renderOutageNotice } from '../../src/render/digest-outages.ts';
+import {
+  renderDigestsResumed,
+  renderOutageNotice,
+} from '../../src/render/digests/digest-outages.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,

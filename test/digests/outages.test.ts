@@ -7,8 +7,8 @@ import type { DigestRunnerOptions } from '../../src/digests/runner.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import { renderDigestList } from '../../src/render/digest-management.ts';
-import { renderOutageNotice } from '../../src/render/digest-outages.ts';
+import { renderOutageNotice } from '../../src/render/digests/digest-outages.ts';
+import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,

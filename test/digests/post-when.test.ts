@@ -1,7 +1,7 @@
 /** `only when changed` and `only new`: a run posts only when the ranking moved as asked. */
 import { expect, it } from 'vitest';
 import type { Digest, PostWhen } from '../../src/model/digest.ts';
-import { renderDigestList } from '../../src/render/digest-management.ts';
+import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,

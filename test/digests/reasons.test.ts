@@ -1,7 +1,7 @@
 /** The right reason for a failed run, in the record and in the words people read. */
 import { expect, it } from 'vitest';
 import type { DigestRunner } from '../../src/digests/runner.ts';
-import { renderDigestList } from '../../src/render/digest-management.ts';
+import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import { announcePostgresSkip, describeEachStore, digestInput } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import {
   announcePostgresSkip,
   digestInput,

@@ -17,8 +17,8 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { AccessDeniedError, ChannelUnreachableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
-import { pauseReasonWords } from '../../src/render/digest-failures.ts';
-import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import { pauseReasonWords } from '../../src/render/digests/digest-failures.ts';
+import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import {
   digestInput,
   FakeAnalytics,

@@ -17,7 +17,7 @@ import {
   describeWindow,
   monthDayOf,
   shortMonthSkipDay,
-} from '../../src/render/schedule.ts';
+} from '../../src/render/digests/schedule.ts';
 
 function cron(
   expression: string,

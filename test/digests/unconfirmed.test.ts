@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { DigestPoster } from '../../src/digests/runner.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { renderUnconfirmedNotice } from '../../src/render/digest-unconfirmed.ts';
+import { renderUnconfirmedNotice } from '../../src/render/digests/digest-unconfirmed.ts';
 import { digestActionIds, readDigestSlotValue } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
 import {

@@ -2,7 +2,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { DigestRunner } from '../../src/digests/runner.ts';
 import type { Digest } from '../../src/model/digest.ts';
-import { renderDigestsResumed } from '../../src/render/digest-outages.ts';
+import { renderDigestsResumed } from '../../src/render/digests/digest-outages.ts';
 import { toPlainText } from '../../src/render/text.ts';
 import {
   announcePostgresSkip,

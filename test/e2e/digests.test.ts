@@ -9,15 +9,15 @@ import {
 } from '../../src/errors.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
-import { pauseReasonWords } from '../../src/render/digest-failures.ts';
+import { pauseReasonWords } from '../../src/render/digests/digest-failures.ts';
+import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
+import { renderError } from '../../src/render/errors.ts';
+import { digestActionIds, digestHomeBlockId } from '../../src/render/ids.ts';
 import {
   renderDigestActionResult,
   renderDigestCreated,
   renderDigestList,
-} from '../../src/render/digest-management.ts';
-import { renderDigestPaused } from '../../src/render/digest-post.ts';
-import { renderError } from '../../src/render/errors.ts';
-import { digestActionIds, digestHomeBlockId } from '../../src/render/ids.ts';
+} from '../../src/render/management/digest-management.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {

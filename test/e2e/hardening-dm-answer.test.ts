@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderHelp } from '../../src/render/help.ts';
-import { renderDeliveryInDoubt, renderPending } from '../../src/render/status.ts';
+import { renderHelp } from '../../src/render/lookups/help.ts';
+import { renderDeliveryInDoubt, renderPending } from '../../src/render/lookups/status.ts';
 import type { FakeSlack, SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { fixedNow, now, request } from '../helpers/lookups.ts';

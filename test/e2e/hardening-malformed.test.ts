@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHelp } from '../../src/render/help.ts';
 import { actionIds, functionIds, shortcutIds } from '../../src/render/ids.ts';
+import { renderHelp } from '../../src/render/lookups/help.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { now } from '../helpers/lookups.ts';
 import {

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DigestStore } from '../../src/digests/store/store.ts';
-import { renderUnderstood } from '../../src/render/agent.ts';
+import { renderUnderstood } from '../../src/render/lookups/agent.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { type StoreUnderTest, storesUnderTest } from '../digests/helpers.ts';
 import type { FakeStream } from '../helpers/fake-slack.ts';

@@ -1,9 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccessDeniedError } from '../../src/errors.ts';
 import { type LookupRequest, parseLookup } from '../../src/parsing/index.ts';
-import { renderSessionTitle, renderUnderstood, renderWindowRows } from '../../src/render/agent.ts';
-import { defaultAssistantPrompts } from '../../src/render/assistant.ts';
 import { renderError } from '../../src/render/errors.ts';
+import {
+  renderSessionTitle,
+  renderUnderstood,
+  renderWindowRows,
+} from '../../src/render/lookups/agent.ts';
+import { defaultAssistantPrompts } from '../../src/render/lookups/assistant.ts';
 import type { FakeStream, SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
 import {

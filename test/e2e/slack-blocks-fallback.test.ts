@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { encodeShareValue } from '../../src/render/answer.ts';
 import { withoutNewBlocks } from '../../src/render/blocks.ts';
 import { actionIds } from '../../src/render/ids.ts';
+import { encodeShareValue } from '../../src/render/lookups/answer.ts';
 import { forgetNewBlocksRefusal } from '../../src/slack/web-api/blocks-fallback.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ParseError, UnknownDatabaseError } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { defaultAssistantPrompts, renderAssistantTitle } from '../../src/render/assistant.ts';
 import { renderError } from '../../src/render/errors.ts';
-import { renderHelp } from '../../src/render/help.ts';
 import { callbackIds, functionIds, shortcutIds } from '../../src/render/ids.ts';
-import { rankingOf } from '../../src/render/ranking.ts';
-import { renderStepSummary, stepTopOutOfRange } from '../../src/render/workflow-step.ts';
+import {
+  defaultAssistantPrompts,
+  renderAssistantTitle,
+} from '../../src/render/lookups/assistant.ts';
+import { renderHelp } from '../../src/render/lookups/help.ts';
+import { rankingOf } from '../../src/render/lookups/ranking.ts';
+import { renderStepSummary, stepTopOutOfRange } from '../../src/render/lookups/workflow-step.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
 import {

@@ -10,21 +10,25 @@ import {
   UnknownDatabaseError,
 } from '../../src/errors.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { encodeShareValue } from '../../src/render/answer.ts';
 import { errorText, renderError } from '../../src/render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../../src/render/help.ts';
-import {
-  lookupModalUnavailableText,
-  modalErrors,
-  renderRefusedHome,
-} from '../../src/render/home.ts';
 import { actionIds, callbackIds, lookupModalInputs } from '../../src/render/ids.ts';
+import { encodeShareValue } from '../../src/render/lookups/answer.ts';
+import {
+  digestInConversationHint,
+  digestVerbHint,
+  renderHelp,
+} from '../../src/render/lookups/help.ts';
 import {
   renderPending,
   renderStoppedByRestart,
   renderTimedOut,
   utcFallbackNote,
-} from '../../src/render/status.ts';
+} from '../../src/render/lookups/status.ts';
+import {
+  lookupModalUnavailableText,
+  modalErrors,
+  renderRefusedHome,
+} from '../../src/render/management/home.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';

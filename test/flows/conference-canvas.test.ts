@@ -5,8 +5,8 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ConferenceCanvases } from '../../src/flows/conference-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
-import { renderConferenceList } from '../../src/render/conference-management.ts';
-import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
+import { canvasProblemWords } from '../../src/render/canvases/digest-canvas.ts';
+import { renderConferenceList } from '../../src/render/management/conference-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
 import {

@@ -5,8 +5,8 @@ import type { DigestStore } from '../../src/digests/store/store.ts';
 import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
-import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
-import { renderDigestList } from '../../src/render/digest-management.ts';
+import { canvasProblemWords } from '../../src/render/canvases/digest-canvas.ts';
+import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
 import {

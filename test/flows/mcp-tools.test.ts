@@ -9,10 +9,10 @@ import {
 } from '../../src/flows/mcp-tools.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
 import { renderError } from '../../src/render/errors.ts';
-import { toolRefusals, toolText, toolTextLimit } from '../../src/render/mcp-tools.ts';
-import { renderTimedOut, utcFallbackNote } from '../../src/render/status.ts';
+import { renderAnswer } from '../../src/render/lookups/answer.ts';
+import { toolRefusals, toolText, toolTextLimit } from '../../src/render/lookups/mcp-tools.ts';
+import { renderTimedOut, utcFallbackNote } from '../../src/render/lookups/status.ts';
 import { mrkdwnToPlain } from '../../src/render/text.ts';
 import { testCore } from '../helpers/core.ts';
 

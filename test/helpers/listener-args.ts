@@ -36,7 +36,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
+import { type AnswerOptions, renderAnswer } from '../../src/render/lookups/answer.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import type { SlackDeps } from '../../src/slack/deps.ts';
 import { webClientOptions } from '../../src/slack/web-api/client.ts';

@@ -8,7 +8,7 @@ import { type Rankings, shownInMessage } from '../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
-import { type AnswerOptions, renderAnswer } from '../../src/render/answer.ts';
+import { type AnswerOptions, renderAnswer } from '../../src/render/lookups/answer.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { testCore } from './core.ts';
 import type { SlackCall } from './fake-slack.ts';

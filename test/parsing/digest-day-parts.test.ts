@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
-import { describeSchedule } from '../../src/render/schedule.ts';
+import { describeSchedule } from '../../src/render/digests/schedule.ts';
 
 const context = { now: new Date('2026-11-21T15:30:00Z'), zone: 'UTC' };
 

@@ -2,9 +2,9 @@ import type { ImageElement } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { Influencer } from '../../src/analytics/types.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
 import { context, section, withoutImages, withoutNewBlocks } from '../../src/render/blocks.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import { renderAnswer } from '../../src/render/lookups/answer.ts';
 import { influencer, lookup, texts } from './helpers.ts';
 
 const picture: ImageElement = {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
 import { UnknownDatabaseError } from '../../src/errors.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
-import { renderAnswer } from '../../src/render/answer.ts';
 import { renderError } from '../../src/render/errors.ts';
+import { renderAnswer } from '../../src/render/lookups/answer.ts';
 import { mrkdwnToPlain, toPlainText } from '../../src/render/text.ts';
 import { bar, chartText, tableText } from '../../src/render/text-figures.ts';
 

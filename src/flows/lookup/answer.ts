@@ -5,17 +5,17 @@ import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import { lookupTopRange } from '../../parsing/index.ts';
-import { type AnswerOptions, renderAnswer } from '../../render/answer.ts';
-import { type CsvFile, renderCsv } from '../../render/csv.ts';
 import { renderError } from '../../render/errors.ts';
-import { renderPerson } from '../../render/person.ts';
+import { type AnswerOptions, renderAnswer } from '../../render/lookups/answer.ts';
+import { type CsvFile, renderCsv } from '../../render/lookups/csv.ts';
+import { renderPerson } from '../../render/lookups/person.ts';
 import {
   renderStoppedByPerson,
   renderStoppedByRestart,
   renderTimedOut,
-} from '../../render/status.ts';
-import { renderTrend } from '../../render/trend.ts';
-import { renderTrendCsv } from '../../render/trend-csv.ts';
+} from '../../render/lookups/status.ts';
+import { renderTrend } from '../../render/lookups/trend.ts';
+import { renderTrendCsv } from '../../render/lookups/trend-csv.ts';
 import { statusOptions } from './plan.ts';
 import { type Made, stopCause } from './run.ts';
 

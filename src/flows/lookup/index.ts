@@ -10,11 +10,11 @@ import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import type { Presentation } from '../../model/presentation.ts';
 import { lookupTopRange } from '../../parsing/index.ts';
-import { type CsvFile, renderCsv } from '../../render/csv.ts';
 import { renderError } from '../../render/errors.ts';
-import type { PersonRankings } from '../../render/person.ts';
-import type { PeriodRanking } from '../../render/trend.ts';
-import { renderTrendCsv } from '../../render/trend-csv.ts';
+import { type CsvFile, renderCsv } from '../../render/lookups/csv.ts';
+import type { PersonRankings } from '../../render/lookups/person.ts';
+import type { PeriodRanking } from '../../render/lookups/trend.ts';
+import { renderTrendCsv } from '../../render/lookups/trend-csv.ts';
 import type { WindowWatch } from '../window-watch.ts';
 import {
   failureReply,
@@ -27,7 +27,7 @@ import {
 import { type LookupPlan, LookupPlanner, type PlanContext } from './plan.ts';
 import { LookupRunner, type Made, type Rankings } from './run.ts';
 
-export type { CsvFile } from '../../render/csv.ts';
+export type { CsvFile } from '../../render/lookups/csv.ts';
 export {
   isPersonsMistake,
   type LookupOutcome,

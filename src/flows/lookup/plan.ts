@@ -12,8 +12,8 @@ import {
   withPreviousPeriod,
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/help.ts';
-import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/status.ts';
+import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/lookups/help.ts';
+import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/lookups/status.ts';
 
 /** What a person's text asks for, decided before anything slow happens. */
 export type LookupPlan =

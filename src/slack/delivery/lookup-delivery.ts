@@ -7,7 +7,7 @@ import type { CsvFile, LookupOutcome, LookupPlan } from '../../flows/lookup/inde
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { renderDeliveryInDoubt } from '../../render/status.ts';
+import { renderDeliveryInDoubt } from '../../render/lookups/status.ts';
 import type { SlackDeps } from '../deps.ts';
 import { slackFailure } from '../web-api/client.ts';
 import {

@@ -3,8 +3,8 @@ import type { WebClient } from '@slack/web-api';
 import { TeamNotAllowedError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { errorText, renderError } from '../../render/errors.ts';
-import { renderRefusedHome } from '../../render/home.ts';
 import { lookupModalInputs } from '../../render/ids.ts';
+import { renderRefusedHome } from '../../render/management/home.ts';
 import type { SeenRequests } from '../../requests/seen-requests.ts';
 import { postInConversation } from '../web-api/conversation.ts';
 

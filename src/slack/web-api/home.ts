@@ -1,9 +1,9 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../logger.ts';
-import { renderConferenceHome } from '../../render/conference-management.ts';
-import { renderDigestHomeSection } from '../../render/digest-management.ts';
-import { renderHome } from '../../render/home.ts';
+import { renderConferenceHome } from '../../render/management/conference-management.ts';
+import { renderDigestHomeSection } from '../../render/management/digest-management.ts';
+import { renderHome } from '../../render/management/home.ts';
 import type { SlackDeps } from '../deps.ts';
 import { withBlocksFallback } from './blocks-fallback.ts';
 

@@ -7,7 +7,7 @@ import {
 import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
 import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
-import { conferenceWords } from '../../../src/render/conference.ts';
+import { conferenceWords } from '../../../src/render/conferences/conference.ts';
 import { toDigestError } from '../../../src/slack/web-api/poster.ts';
 import type { FakeAnalytics, FakeClock } from '../helpers.ts';
 

@@ -9,9 +9,9 @@ import { createLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { parseLookup } from '../../../src/parsing/index.ts';
-import { renderAnswer } from '../../../src/render/answer.ts';
-import { renderCsv } from '../../../src/render/csv.ts';
 import { renderError } from '../../../src/render/errors.ts';
+import { renderAnswer } from '../../../src/render/lookups/answer.ts';
+import { renderCsv } from '../../../src/render/lookups/csv.ts';
 import { harnessPerTest } from '../../analytics/helpers.ts';
 
 const start = harnessPerTest();

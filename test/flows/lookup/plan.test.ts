@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { digestVerbs } from '../../../src/model/commands.ts';
 import { leadingWord } from '../../../src/parsing/leading-word.ts';
 import { renderError } from '../../../src/render/errors.ts';
-import { digestVerbHint, renderHelp } from '../../../src/render/help.ts';
-import { renderPending, utcFallbackNote, zoneAliasNote } from '../../../src/render/status.ts';
+import { digestVerbHint, renderHelp } from '../../../src/render/lookups/help.ts';
+import {
+  renderPending,
+  utcFallbackNote,
+  zoneAliasNote,
+} from '../../../src/render/lookups/status.ts';
 import { flowWith, now, request, result } from './helpers.ts';
 
 describe('LookupFlow.plan', () => {

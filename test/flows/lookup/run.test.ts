@@ -9,13 +9,13 @@ import {
 import { toQuery } from '../../../src/flows/lookup/index.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import { parseLookup } from '../../../src/parsing/index.ts';
-import { renderAnswer } from '../../../src/render/answer.ts';
 import { genericErrorText, renderError } from '../../../src/render/errors.ts';
+import { renderAnswer } from '../../../src/render/lookups/answer.ts';
 import {
   renderStillRunning,
   renderStoppedByRestart,
   renderTimedOut,
-} from '../../../src/render/status.ts';
+} from '../../../src/render/lookups/status.ts';
 import { flowWith, now, recordingSink, request, result } from './helpers.ts';
 
 describe('LookupFlow.run', () => {

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { parseLookup } from '../../../src/parsing/index.ts';
-import { renderStoppedByPerson } from '../../../src/render/status.ts';
+import { renderStoppedByPerson } from '../../../src/render/lookups/status.ts';
 
 const now = new Date('2026-11-21T15:00:00Z');
 const result: InfluencersResult = {

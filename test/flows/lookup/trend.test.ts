@@ -8,10 +8,10 @@ import { type CsvFile, LookupFlow } from '../../../src/flows/lookup/index.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
-import { renderPerson } from '../../../src/render/person.ts';
-import { renderPending } from '../../../src/render/status.ts';
-import { renderTrend } from '../../../src/render/trend.ts';
-import { renderTrendCsv } from '../../../src/render/trend-csv.ts';
+import { renderPerson } from '../../../src/render/lookups/person.ts';
+import { renderPending } from '../../../src/render/lookups/status.ts';
+import { renderTrend } from '../../../src/render/lookups/trend.ts';
+import { renderTrendCsv } from '../../../src/render/lookups/trend-csv.ts';
 import { recentPeriods } from '../../../src/time/periods.ts';
 import { harnessPerTest } from '../../analytics/helpers.ts';
 

@@ -9,8 +9,8 @@ import type { InfluencersResult } from '../../../src/analytics/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
-import { renderAnswer } from '../../../src/render/answer.ts';
 import { section, withoutImages, withoutNewBlocks } from '../../../src/render/blocks.ts';
+import { renderAnswer } from '../../../src/render/lookups/answer.ts';
 import {
   blocksFallbackPoster,
   forgetNewBlocksRefusal,

@@ -11,8 +11,8 @@ import { isParseError, type LookupSink, type RunOptions } from '../../../flows/l
 import type { LookupRequest } from '../../../model/lookup.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import type { Presentation } from '../../../model/presentation.ts';
-import { decodeShareValue, renderShared, sharedByOf } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
+import { decodeShareValue, renderShared, sharedByOf } from '../../../render/lookups/answer.ts';
 import { sendExport } from '../../delivery/exports.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackFailure } from '../../web-api/client.ts';

@@ -12,10 +12,13 @@ import { digestActionResult, logDigestFailure } from '../../../flows/digest-comm
 import type { DigestAction } from '../../../model/commands.ts';
 import { normalizeDigestId } from '../../../model/digest.ts';
 import type { SlackMessage } from '../../../model/message.ts';
-import { renderDigestActionResult, renderDigestList } from '../../../render/digest-management.ts';
-import { renderRepostResult } from '../../../render/digest-unconfirmed.ts';
+import { renderRepostResult } from '../../../render/digests/digest-unconfirmed.ts';
 import { renderError } from '../../../render/errors.ts';
 import { digestNoticeBlockPrefix, readDigestSlotValue } from '../../../render/ids.ts';
+import {
+  renderDigestActionResult,
+  renderDigestList,
+} from '../../../render/management/digest-management.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';

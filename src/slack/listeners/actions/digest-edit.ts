@@ -7,8 +7,8 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import { DigestNotFoundError } from '../../../errors.ts';
 import { logDigestFailure } from '../../../flows/digest-commands.ts';
 import { normalizeDigestId } from '../../../model/digest.ts';
-import { renderDigestEditModal } from '../../../render/digest-edit.ts';
 import { renderError } from '../../../render/errors.ts';
+import { renderDigestEditModal } from '../../../render/management/digest-edit.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';

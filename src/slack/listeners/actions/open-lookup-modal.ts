@@ -1,6 +1,9 @@
 import type { AllMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { renderLookupModal, renderLookupModalUnavailable } from '../../../render/home.ts';
+import {
+  renderLookupModal,
+  renderLookupModalUnavailable,
+} from '../../../render/management/home.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackFailure, slackRetryAfterMs } from '../../web-api/client.ts';
 import { postInConversation } from '../../web-api/conversation.ts';

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { decodeShareValue, renderShared } from '../../../render/answer.ts';
 import { renderError } from '../../../render/errors.ts';
+import { decodeShareValue, renderShared } from '../../../render/lookups/answer.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { ResponseUrl } from '../../web-api/response-url.ts';
 

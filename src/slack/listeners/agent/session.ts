@@ -12,8 +12,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../../logger.ts';
 import type { LookupRequest } from '../../../model/lookup.ts';
-import { renderSessionTitle } from '../../../render/agent.ts';
-import { renderAssistantStatus, renderAssistantTitle } from '../../../render/assistant.ts';
+import { renderSessionTitle } from '../../../render/lookups/agent.ts';
+import { renderAssistantStatus, renderAssistantTitle } from '../../../render/lookups/assistant.ts';
 import { slackErrorString, slackFailure } from '../../web-api/client.ts';
 import type { AgentConversations } from './conversations.ts';
 

@@ -18,7 +18,7 @@ import {
   renderWindowRows,
   renderWindowTask,
   streamLimits,
-} from '../../../render/agent.ts';
+} from '../../../render/lookups/agent.ts';
 import { withBlocksFallback } from '../../web-api/blocks-fallback.ts';
 import { slackErrorString, slackFailure } from '../../web-api/client.ts';
 

@@ -11,7 +11,7 @@ import {
   renderAssistantPrompts,
   renderAssistantStatus,
   renderAssistantTitle,
-} from '../../../render/assistant.ts';
+} from '../../../render/lookups/assistant.ts';
 import { sendExport } from '../../delivery/exports.ts';
 import { planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';

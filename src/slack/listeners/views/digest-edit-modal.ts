@@ -13,6 +13,7 @@ import type { EditOutcome } from '../../../flows/digest-manager.ts';
 import { slashCommand } from '../../../model/commands.ts';
 import type { SlackMessage } from '../../../model/message.ts';
 import { parseDigestCommand } from '../../../parsing/digest.ts';
+import { renderError } from '../../../render/errors.ts';
 import {
   type DigestEditState,
   duplicateModalErrors,
@@ -20,9 +21,11 @@ import {
   editTextFromModal,
   stakeholderModalErrors,
   stakeholdersFromModal,
-} from '../../../render/digest-edit.ts';
-import { renderDigestDuplicate, renderDigestList } from '../../../render/digest-management.ts';
-import { renderError } from '../../../render/errors.ts';
+} from '../../../render/management/digest-edit.ts';
+import {
+  renderDigestDuplicate,
+  renderDigestList,
+} from '../../../render/management/digest-management.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
 import { postInConversation } from '../../web-api/conversation.ts';

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { isParseError } from '../../../flows/lookup/index.ts';
-import { lookupTextFromModal, modalErrors } from '../../../render/home.ts';
-import { utcFallbackNote } from '../../../render/status.ts';
+import { utcFallbackNote } from '../../../render/lookups/status.ts';
+import { lookupTextFromModal, modalErrors } from '../../../render/management/home.ts';
 import { deliverLookup } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 

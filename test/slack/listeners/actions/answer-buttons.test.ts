@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ExportFailedError, type ParseError } from '../../../../src/errors.ts';
 import type { LookupRequest } from '../../../../src/model/lookup.ts';
 import type { SlackMessage } from '../../../../src/model/message.ts';
-import { encodeShareValue, renderShared } from '../../../../src/render/answer.ts';
 import { renderError } from '../../../../src/render/errors.ts';
+import { encodeShareValue, renderShared } from '../../../../src/render/lookups/answer.ts';
 import {
   answerButton,
   answerPlace,

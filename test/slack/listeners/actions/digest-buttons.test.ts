@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DigestNotFoundError, DigestPermissionError } from '../../../../src/errors.ts';
 import type { DigestAction } from '../../../../src/model/commands.ts';
 import type { Digest } from '../../../../src/model/digest.ts';
+import { renderError } from '../../../../src/render/errors.ts';
+import { digestActionIds } from '../../../../src/render/ids.ts';
 import {
   renderDigestActionResult,
   renderDigestList,
-} from '../../../../src/render/digest-management.ts';
-import { renderError } from '../../../../src/render/errors.ts';
-import { digestActionIds } from '../../../../src/render/ids.ts';
+} from '../../../../src/render/management/digest-management.ts';
 import { digestButton } from '../../../../src/slack/listeners/actions/digest-buttons.ts';
 import {
   buttonArgs,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DigestNotFoundError, DigestPermissionError } from '../../../../src/errors.ts';
-import { renderDigestEditModal } from '../../../../src/render/digest-edit.ts';
 import { renderError } from '../../../../src/render/errors.ts';
 import { digestActionIds } from '../../../../src/render/ids.ts';
+import { renderDigestEditModal } from '../../../../src/render/management/digest-edit.ts';
 import {
   decodeEditOrigin,
   digestEditButton,

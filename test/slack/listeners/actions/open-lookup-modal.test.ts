@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { lookupModalUnavailableText, renderLookupModal } from '../../../../src/render/home.ts';
 import { actionIds } from '../../../../src/render/ids.ts';
+import {
+  lookupModalUnavailableText,
+  renderLookupModal,
+} from '../../../../src/render/management/home.ts';
 import { openLookupModal } from '../../../../src/slack/listeners/actions/open-lookup-modal.ts';
 import {
   buttonArgs,

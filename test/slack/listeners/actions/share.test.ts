@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UnknownDatabaseError } from '../../../../src/errors.ts';
-import { encodeShareValue, renderShared } from '../../../../src/render/answer.ts';
 import { renderError } from '../../../../src/render/errors.ts';
 import { actionIds } from '../../../../src/render/ids.ts';
+import { encodeShareValue, renderShared } from '../../../../src/render/lookups/answer.ts';
 import { shareAnswer } from '../../../../src/slack/listeners/actions/share.ts';
 import {
   answerFor,

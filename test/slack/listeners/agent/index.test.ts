@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAssistantPrompts } from '../../../../src/render/assistant.ts';
-import { renderHelp } from '../../../../src/render/help.ts';
+import { defaultAssistantPrompts } from '../../../../src/render/lookups/assistant.ts';
+import { renderHelp } from '../../../../src/render/lookups/help.ts';
 import { register } from '../../../../src/slack/listeners/agent/index.ts';
 import {
   eventArgs,

@@ -4,8 +4,8 @@ import {
   renderAssistantPrompts,
   renderAssistantStatus,
   renderAssistantTitle,
-} from '../../../../src/render/assistant.ts';
-import { renderHelp } from '../../../../src/render/help.ts';
+} from '../../../../src/render/lookups/assistant.ts';
+import { renderHelp } from '../../../../src/render/lookups/help.ts';
 import { register } from '../../../../src/slack/listeners/assistant/index.ts';
 import {
   eventArgs,

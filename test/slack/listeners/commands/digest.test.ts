@@ -8,10 +8,10 @@ import {
 import { confirmation } from '../../../../src/flows/digest-commands.ts';
 import type { Digest } from '../../../../src/model/digest.ts';
 import { parseDigestCommand } from '../../../../src/parsing/digest.ts';
-import { renderDigestHelp } from '../../../../src/render/digest-help.ts';
-import { renderDigestList } from '../../../../src/render/digest-management.ts';
 import { renderError } from '../../../../src/render/errors.ts';
-import { digestUtcFallbackNote } from '../../../../src/render/status.ts';
+import { digestUtcFallbackNote } from '../../../../src/render/lookups/status.ts';
+import { renderDigestHelp } from '../../../../src/render/management/digest-help.ts';
+import { renderDigestList } from '../../../../src/render/management/digest-management.ts';
 import { digestCommand } from '../../../../src/slack/listeners/commands/digest.ts';
 import {
   commandArgs,

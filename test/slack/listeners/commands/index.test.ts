@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderHelp } from '../../../../src/render/help.ts';
+import { renderHelp } from '../../../../src/render/lookups/help.ts';
 import { register } from '../../../../src/slack/listeners/commands/index.ts';
 import {
   type CommandArgs,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type ParseError, UnknownDatabaseError } from '../../../../src/errors.ts';
 import { parseLookup } from '../../../../src/parsing/index.ts';
-import { renderConferenceHelp } from '../../../../src/render/conference-management.ts';
-import { renderDigestHelp } from '../../../../src/render/digest-help.ts';
-import { renderDigestList } from '../../../../src/render/digest-management.ts';
 import { renderError } from '../../../../src/render/errors.ts';
-import { renderHelp } from '../../../../src/render/help.ts';
 import { actionIds } from '../../../../src/render/ids.ts';
-import { renderPending, utcFallbackNote } from '../../../../src/render/status.ts';
+import { renderHelp } from '../../../../src/render/lookups/help.ts';
+import { renderPending, utcFallbackNote } from '../../../../src/render/lookups/status.ts';
+import { renderConferenceHelp } from '../../../../src/render/management/conference-management.ts';
+import { renderDigestHelp } from '../../../../src/render/management/digest-help.ts';
+import { renderDigestList } from '../../../../src/render/management/digest-management.ts';
 import { influencersCommand } from '../../../../src/slack/listeners/commands/influencers.ts';
 import { commandArgs, useListenerWorld } from '../../../helpers/listener-args.ts';
 import { fixedNow, request, userZone } from '../../../helpers/lookups.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderDigestHomeSection } from '../../../../src/render/digest-management.ts';
-import { renderHome } from '../../../../src/render/home.ts';
+import { renderDigestHomeSection } from '../../../../src/render/management/digest-management.ts';
+import { renderHome } from '../../../../src/render/management/home.ts';
 import { appHomeOpened } from '../../../../src/slack/listeners/events/app-home-opened.ts';
 import { eventArgs, storedDigest, useListenerWorld } from '../../../helpers/listener-args.ts';
 import { fixedNow } from '../../../helpers/lookups.ts';

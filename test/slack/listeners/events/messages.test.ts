@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderHelp } from '../../../../src/render/help.ts';
-import { renderPending } from '../../../../src/render/status.ts';
+import { renderHelp } from '../../../../src/render/lookups/help.ts';
+import { renderPending } from '../../../../src/render/lookups/status.ts';
 import { appMention, directMessage } from '../../../../src/slack/listeners/events/messages.ts';
 import { eventArgs, type ListenerWorld, useListenerWorld } from '../../../helpers/listener-args.ts';
 import { fixedNow, request } from '../../../helpers/lookups.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ParseError, UnknownDatabaseError } from '../../../../src/errors.ts';
 import { errorText } from '../../../../src/render/errors.ts';
 import { functionIds } from '../../../../src/render/ids.ts';
-import { stepTopOutOfRange } from '../../../../src/render/workflow-step.ts';
+import { stepTopOutOfRange } from '../../../../src/render/lookups/workflow-step.ts';
 import {
   register,
   topInfluencersFunction,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderLookupModal } from '../../../../src/render/home.ts';
 import { shortcutIds } from '../../../../src/render/ids.ts';
+import { renderLookupModal } from '../../../../src/render/management/home.ts';
 import { register } from '../../../../src/slack/listeners/shortcuts/index.ts';
 import {
   fakeApp,

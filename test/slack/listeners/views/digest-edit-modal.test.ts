@@ -2,10 +2,10 @@ import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { DigestPermissionError } from '../../../../src/errors.ts';
 import type { Digest } from '../../../../src/model/digest.ts';
-import { renderDigestEditModal } from '../../../../src/render/digest-edit.ts';
-import { renderDigestList } from '../../../../src/render/digest-management.ts';
 import { renderError } from '../../../../src/render/errors.ts';
 import { digestEditCallbackId } from '../../../../src/render/ids.ts';
+import { renderDigestEditModal } from '../../../../src/render/management/digest-edit.ts';
+import { renderDigestList } from '../../../../src/render/management/digest-management.ts';
 import {
   type EditOrigin,
   encodeEditOrigin,

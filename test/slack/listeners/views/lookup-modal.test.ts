@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ParseError } from '../../../../src/errors.ts';
-import { modalErrors } from '../../../../src/render/home.ts';
 import { callbackIds, lookupModalInputs } from '../../../../src/render/ids.ts';
-import { renderPending, utcFallbackNote } from '../../../../src/render/status.ts';
+import { renderPending, utcFallbackNote } from '../../../../src/render/lookups/status.ts';
+import { modalErrors } from '../../../../src/render/management/home.ts';
 import { lookupModalSubmit } from '../../../../src/slack/listeners/views/lookup-modal.ts';
 import { type ListenerWorld, useListenerWorld, viewArgs } from '../../../helpers/listener-args.ts';
 import { fixedNow, request, userZone } from '../../../helpers/lookups.ts';

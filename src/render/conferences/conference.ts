@@ -1,0 +1,337 @@
+/**
+ * A conference's messages: the live leaderboard (edited in place), each day's recap and the final
+ * recap in its thread, and the DMs to its creator. Tables and charts are Slack's native blocks;
+ * the poster's fallback turns them into text where a workspace refuses them.
+ */
+import type { KnownBlock } from '@slack/types';
+import { DateTime } from 'luxon';
+import type { InfluencersResult } from '../../analytics/types.ts';
+import type { DayRecap, FinalRecap, Leaderboard } from '../../digests/conferences/outlet.ts';
+import type { ErrorCode } from '../../errors.ts';
+import type { Conference, DayResult, WatchedRank } from '../../model/conference.ts';
+import type { RankedAccount } from '../../model/digest.ts';
+import type { MessageBlock, SlackMessage } from '../../model/message.ts';
+import { defaultMetric } from '../../model/metrics.ts';
+import { zoneFor } from '../../time/zones.ts';
+import { context, section } from '../blocks.ts';
+import { failureWords, fixWords } from '../digests/digest-failures.ts';
+import {
+  escapeMrkdwn,
+  formatDatabases,
+  neutralizeMrkdwn,
+  truncate,
+  truncateMrkdwn,
+} from '../format.ts';
+import { blockKitLimits } from '../limits.ts';
+import { answerButtons, header } from '../lookups/answer.ts';
+import { maxChartBars, rankingBarChart } from '../lookups/chart.ts';
+import { rankingTable } from '../lookups/data-table.ts';
+import { moveSymbol, type RankedRow, type Ranking, rankingOf } from '../lookups/ranking.ts';
+import { mixLine, stakeholderMix } from '../lookups/stakeholder-mix.ts';
+import { channelMention } from '../mentions.ts';
+
+/** The most rows a leaderboard or recap lists as text beside its table. */
+const listedRows = 10;
+
+/** "Central" for America/Chicago: the zone's generic name, without "Time". */
+export function zoneWords(zone: string, at: Date): string {
+  if (zone === 'UTC') return 'UTC';
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longGeneric' })
+      .formatToParts(at)
+      .find((part) => part.type === 'timeZoneName')?.value;
+    if (parts !== undefined && !/^GMT/.test(parts)) return parts.replace(/ Time$/u, '');
+  } catch {
+    // An unknown zone name: say the name.
+  }
+  return zone;
+}
+
+/** "Sun May 31". */
+export function dayWords(day: string, zone: string): string {
+  return DateTime.fromISO(day, { zone: zoneFor(zone) }).toFormat('ccc LLL d');
+}
+
+/** "May 29 – Jun 2". */
+export function daysWords(conference: Pick<Conference, 'firstDay' | 'lastDay' | 'zone'>): string {
+  const first = DateTime.fromISO(conference.firstDay, { zone: zoneFor(conference.zone) });
+  const last = DateTime.fromISO(conference.lastDay, { zone: zoneFor(conference.zone) });
+  if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d');
+  return `${first.toFormat('LLL d')} – ${last.toFormat('LLL d')}`;
+}
+
+const asResult = (accounts: readonly RankedAccount[]): InfluencersResult => ({
+  influencers: accounts.map(({ screenName, rank }) => ({
+    screenName,
+    rank,
+    stakeholderCategories: [],
+    metrics: {},
+  })),
+});
+
+function rankingFor(
+  conference: Conference,
+  result: InfluencersResult,
+  previous: readonly RankedAccount[] | undefined,
+): Ranking {
+  return rankingOf(
+    result,
+    defaultMetric,
+    conference.top,
+    previous === undefined ? undefined : asResult(previous),
+  );
+}
+
+function rowLine(row: RankedRow, compared: boolean): string {
+  const name = row.name.length > 0 ? ` ${neutralizeMrkdwn(row.name)}` : '';
+  const move = compared ? ` ${moveSymbol(row)}` : '';
+  return `${row.rank}. @${escapeMrkdwn(row.handle)}${name}${move}`;
+}
+
+function listBlock(ranking: Ranking): MessageBlock[] {
+  if (ranking.rows.length === 0) return [section('_Nobody ranks yet._')];
+  const lines = ranking.rows.slice(0, listedRows).map((row) => rowLine(row, ranking.compared));
+  return [section(truncateMrkdwn(lines.join('\n'), blockKitLimits.sectionText))];
+}
+
+function tableAndChart(ranking: Ranking, caption: string, title: string): MessageBlock[] {
+  if (ranking.rows.length === 0) return [];
+  const blocks: MessageBlock[] = [];
+  const table = rankingTable(ranking, truncate(caption, blockKitLimits.dataTableCaption), 6_000);
+  if (table !== undefined) blocks.push(table.block);
+  // The moves are since the previous update, whose figures are not kept: one series only.
+  const chart = rankingBarChart({ ...ranking, compared: false }, title);
+  if (chart !== undefined) blocks.push(chart);
+  return blocks;
+}
+
+/** "Watchlist: @a #4 · @b not in the top 500". */
+export function watchLine(watch: readonly WatchedRank[]): string | undefined {
+  if (watch.length === 0) return undefined;
+  const parts = watch.map(
+    (each) =>
+      `@${escapeMrkdwn(each.screenName)} ${each.rank === undefined ? 'not in the top 500' : `#${each.rank}`}`,
+  );
+  return `*Watchlist:* ${parts.join(' · ')}`;
+}
+
+function mixBlocks(ranking: Ranking): MessageBlock[] {
+  const mix = mixLine(stakeholderMix(ranking.rows));
+  return mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))];
+}
+
+function fallback(prefix: string, ranking: Ranking): string {
+  const names = ranking.rows
+    .slice(0, 5)
+    .map((row) => `${row.rank}. @${row.handle}`)
+    .join(', ');
+  return truncate(`${prefix}: ${names.length > 0 ? names : 'nobody ranks yet'}`, 3000);
+}
+
+function timeWords(at: Date, zone: string): string {
+  return DateTime.fromJSDate(at, { zone: zoneFor(zone) }).toFormat('HH:mm');
+}
+
+/** The live leaderboard: "Day 3 of 5 · Sun May 31 (Central)", today's top N, the watchlist. */
+export function renderLeaderboard(conference: Conference, board: Leaderboard): SlackMessage {
+  const databases = formatDatabases(conference.databases);
+  const ranking = rankingFor(conference, board.result, board.previous);
+  const when = `Day ${board.dayNumber} of ${board.dayCount} · ${dayWords(board.day, conference.zone)} (${zoneWords(conference.zone, board.updatedAt)})`;
+  const status = board.final
+    ? `Final · ${daysWords(conference)} · no further updates`
+    : `updated ${timeWords(board.updatedAt, conference.zone)} · every ${conference.refreshMinutes} minutes`;
+  const watch = watchLine(board.watch);
+  const blocks: MessageBlock[] = [
+    header(
+      truncate(`${board.final ? 'Final leaderboard' : 'Live leaderboard'} · ${databases}`, 150),
+    ),
+    context(escapeMrkdwn(`${when} · ${status}`)),
+    ...listBlock(ranking),
+    ...tableAndChart(
+      ranking,
+      `Top ${conference.top} for ${databases}, ${dayWords(board.day, conference.zone)}`,
+      `Top ${Math.min(maxChartBars, ranking.rows.length)} by mentions · ${dayWords(board.day, conference.zone)}`,
+    ),
+    ...(watch === undefined ? [] : [section(truncateMrkdwn(watch, blockKitLimits.sectionText))]),
+    ...mixBlocks(ranking),
+  ];
+  return {
+    text: fallback(
+      `${databases}, day ${board.dayNumber} of ${board.dayCount}${board.final ? ' (final)' : ''}`,
+      ranking,
+    ),
+    blocks,
+  };
+}
+
+/** A day's final top N against the day before, its newcomers and the watchlist. */
+export function renderDayRecap(conference: Conference, recap: DayRecap): SlackMessage {
+  const databases = formatDatabases(conference.databases);
+  const ranking = rankingFor(conference, recap.result, recap.dayBefore?.top);
+  const newcomers =
+    recap.dayBefore === undefined ? [] : ranking.rows.filter((row) => row.before === undefined);
+  const watch = watchLine(recap.watch);
+  const blocks: MessageBlock[] = [
+    header(truncate(`Day ${recap.dayNumber} of ${recap.dayCount} recap · ${databases}`, 150)),
+    context(
+      escapeMrkdwn(
+        `${dayWords(recap.day, conference.zone)}, the whole day (${zoneWords(conference.zone, new Date(Date.parse(`${recap.day}T12:00:00Z`)))})${recap.dayBefore === undefined ? '' : ' · moves against the day before'}`,
+      ),
+    ),
+    ...listBlock(ranking),
+    ...tableAndChart(
+      ranking,
+      `Top ${conference.top} for ${databases}, ${dayWords(recap.day, conference.zone)}`,
+      `Top ${Math.min(maxChartBars, ranking.rows.length)} by mentions · day ${recap.dayNumber}`,
+    ),
+  ];
+  if (newcomers.length > 0) {
+    blocks.push(
+      section(
+        truncateMrkdwn(
+          `*New today:* ${newcomers.map((row) => `@${escapeMrkdwn(row.handle)}`).join(', ')}`,
+          blockKitLimits.sectionText,
+        ),
+      ),
+    );
+  }
+  if (watch !== undefined) blocks.push(section(truncateMrkdwn(watch, blockKitLimits.sectionText)));
+  blocks.push(...mixBlocks(ranking));
+  return { text: fallback(`${databases}, day ${recap.dayNumber} recap`, ranking), blocks };
+}
+
+/** "Day 1 #4 · Day 2 — · Day 3 #1": one watched account over the days. */
+function watchOverDays(screenName: string, days: readonly DayResult[]): string {
+  const places = days.map((day, index) => {
+    const rank = day.watch.find(
+      (each) => each.screenName.toLowerCase() === screenName.toLowerCase(),
+    )?.rank;
+    return `Day ${index + 1} ${rank === undefined ? '—' : `#${rank}`}`;
+  });
+  return `@${escapeMrkdwn(screenName)}: ${places.join(' · ')}`;
+}
+
+function dailyTopTable(conference: Conference, days: readonly DayResult[]): MessageBlock[] {
+  if (days.length === 0) return [];
+  const cell = (text: string) => ({
+    type: 'raw_text' as const,
+    text: text.length > 0 ? text : '—',
+  });
+  const rows = days
+    .slice(0, blockKitLimits.dataTableRows - 1)
+    .map((day, index) => [
+      cell(`Day ${index + 1} · ${dayWords(day.day, conference.zone)}`),
+      ...[0, 1, 2].map((at) =>
+        cell(day.top[at] === undefined ? '' : `@${day.top[at]?.screenName}`),
+      ),
+    ]);
+  return [
+    {
+      type: 'data_table',
+      caption: 'Each day’s top 3',
+      page_size: 10,
+      rows: [[cell('Day'), cell('#1'), cell('#2'), cell('#3')], ...rows],
+    } as unknown as KnownBlock,
+  ];
+}
+
+/** The whole congress: its top N, each day's top 3, the watchlist over the days, Export CSV. */
+export function renderFinalRecap(conference: Conference, recap: FinalRecap): SlackMessage {
+  const databases = formatDatabases(conference.databases);
+  const ranking = rankingFor(conference, recap.result, undefined);
+  const blocks: MessageBlock[] = [
+    header(truncate(`Final recap · ${databases}`, 150)),
+    context(
+      escapeMrkdwn(
+        `${daysWords(conference)} (${zoneWords(conference.zone, new Date(Date.parse(`${conference.firstDay}T12:00:00Z`)))})${recap.stoppedEarly ? ' · stopped before its last day' : ''} · the whole congress`,
+      ),
+    ),
+    ...listBlock(ranking),
+    ...tableAndChart(
+      ranking,
+      `Top ${conference.top} for ${databases}, ${daysWords(conference)}`,
+      `Top ${Math.min(maxChartBars, ranking.rows.length)} by mentions · the congress`,
+    ),
+    ...dailyTopTable(conference, recap.days),
+  ];
+  if (conference.watch.length > 0) {
+    const lines = conference.watch.map((name) => watchOverDays(name, recap.days));
+    const whole = watchLine(recap.watch);
+    blocks.push(
+      section(
+        truncateMrkdwn(
+          `*Watchlist over the days*\n${lines.join('\n')}${whole === undefined ? '' : `\n${whole.replace('*Watchlist:*', '*Whole congress:*')}`}`,
+          blockKitLimits.sectionText,
+        ),
+      ),
+    );
+  }
+  blocks.push(...mixBlocks(ranking));
+  const first = DateTime.fromISO(conference.firstDay, { zone: zoneFor(conference.zone) }).startOf(
+    'day',
+  );
+  const last = DateTime.fromISO(conference.lastDay, { zone: zoneFor(conference.zone) })
+    .plus({ days: 1 })
+    .startOf('day');
+  blocks.push(
+    ...answerButtons(
+      {
+        databases: conference.databases,
+        start: first.toISO({ suppressMilliseconds: true }) ?? '',
+        end: last.toISO({ suppressMilliseconds: true }) ?? '',
+        timezone: conference.zone,
+        top: Math.min(50, conference.top),
+        ...(conference.stakeholders === undefined ? {} : { stakeholders: conference.stakeholders }),
+      },
+      { actions: true },
+      { compare: false, table: false, chart: false, export: true },
+    ),
+  );
+  return { text: fallback(`${databases}, final recap`, ranking), blocks };
+}
+
+export function renderUnpinned(_conference: Conference): SlackMessage {
+  const text =
+    'I could not pin this leaderboard (the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission); it still updates here. Pin it by hand to keep it at hand.';
+  return { text, blocks: [context(escapeMrkdwn(text))] };
+}
+
+/**
+ * The DM to the creator about a post Slack may not have received: what it said, so they can check
+ * the channel and post it by hand if it is missing (it is never sent twice).
+ */
+export function renderConferenceUnconfirmed(
+  conference: Conference,
+  message: SlackMessage,
+): SlackMessage {
+  const head = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')} may not have reached it: Slack did not confirm it, and it is not sent twice. If it is missing, here is what it said:`;
+  const blocks = [section(head), ...message.blocks].slice(0, blockKitLimits.messageBlocks);
+  return { text: truncate(`${head} ${message.text}`, 3000), blocks };
+}
+
+/** The DM to the creator when a failure no retry can fix ended the conference. */
+export function renderConferenceEnded(
+  conference: Conference,
+  failure: { readonly code: string; readonly detail?: string },
+): SlackMessage {
+  const code = failure.code as ErrorCode | 'unknown';
+  const why = failureWords(code, failure.detail);
+  const fix = fixWords(
+    { code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) },
+    undefined,
+  );
+  const text = `Your conference leaderboard for ${formatDatabases(conference.databases)} in ${channelMention(conference.channelId, 'its channel')} (\`${conference.id}\`) has ended: ${why}.${fix === undefined ? '' : ` ${fix}, then start it again with \`/influencers conference …\`.`}`;
+  return {
+    text: truncate(text, 3000),
+    blocks: [section(truncateMrkdwn(text, blockKitLimits.sectionText))],
+  };
+}
+
+export const conferenceWords = {
+  leaderboard: renderLeaderboard,
+  dayRecap: renderDayRecap,
+  finalRecap: renderFinalRecap,
+  unpinned: renderUnpinned,
+  unconfirmed: renderConferenceUnconfirmed,
+  ended: renderConferenceEnded,
+};
