@@ -1,3 +1,8 @@
+/**
+ * The blocks most messages are made of, and a message's fallbacks when Slack refuses it.
+ * Without its pictures when one cannot be fetched; without its native tables and charts (drawn as
+ * text) where a workspace does not have them yet.
+ */
 import type { ContextBlock, DataTableBlock, ImageElement, SectionBlock } from '@slack/types';
 import type { DataVisualizationBlock, MessageBlock, SlackMessage } from '../model/message.ts';
 import { escapeMrkdwn, neutralizeMrkdwn, truncate } from './format.ts';

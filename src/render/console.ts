@@ -1,6 +1,7 @@
 /**
- * Words only the local console prints (it has no Slack to render Block Kit in): they live here with
- * every other user-facing text.
+ * The words only the local console prints: its banner, its commands, their answers, its log lines.
+ * The console has no Slack to render Block Kit in; its words live here with every other
+ * user-facing text.
  */
 import { slashCommand } from '../model/commands.ts';
 

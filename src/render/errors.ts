@@ -1,3 +1,8 @@
+/**
+ * Every error in the words a person reads, from one exhaustive switch on its `code`.
+ * Each says what happened and what the person can do; anything that is not an AppError gets
+ * {@link genericErrorText}, and the caller logs it with its cause.
+ */
 import {
   AccessDeniedError,
   BadRequestError,

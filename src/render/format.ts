@@ -1,3 +1,7 @@
+/**
+ * How every message writes what it shows: safe mrkdwn, clean names, numbers, dates and windows.
+ * Whatever came from the service or a person goes through here before it lands in a message.
+ */
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { LookupRequest } from '../model/lookup.ts';

@@ -1,7 +1,7 @@
 /**
- * Every identifier the rendered messages and views carry and the Slack layer listens for. Handlers
- * register with these constants, so a renamed id cannot silently orphan a button. Each is at most
- * 255 characters (Block Kit's limit for action, block and callback ids).
+ * Every identifier the rendered messages and views carry and the Slack layer listens for.
+ * Handlers register with these constants, so a renamed id cannot silently orphan a button. Each is
+ * at most 255 characters (Block Kit's limit for action, block and callback ids).
  */
 
 /** `action_id` of interactive elements. */

@@ -1,3 +1,8 @@
+/**
+ * Block Kit's limits, and the check every rendering passes before it is sent.
+ * Renderers truncate against {@link blockKitLimits}; {@link checked} throws on a breach, naming the
+ * limit, so a renderer bug fails here rather than as Slack's opaque `invalid_blocks`.
+ */
 import type { AnyBlock } from '@slack/types';
 import { cellText } from './text-figures.ts';
 

@@ -1,6 +1,7 @@
 /**
- * Channel and user ids are letters and digits only: anything else (a stored value gone wrong, an id
- * from elsewhere) would put arbitrary text inside a `<#…>` or `<@…>` token, so it gets words instead.
+ * Channel and user mentions that only ever hold a Slack id, and words in their place otherwise.
+ * Ids are letters and digits only: anything else (a stored value gone wrong, an id from elsewhere)
+ * would put arbitrary text inside a `<#…>` or `<@…>` token.
  */
 const slackId = /^[A-Z0-9]{2,20}$/;
 

@@ -1,6 +1,6 @@
 /**
- * The one sentence a failed start prints, for whoever runs the app (a newcomer in a terminal, an
- * operator reading Heroku's logs): what failed and what to change.
+ * The one sentence a failed start prints (what failed and what to change), and `npm start`'s usage.
+ * Whoever runs the app reads it: a newcomer in a terminal, an operator reading Heroku's logs.
  */
 import { unhandled } from './unhandled.ts';
 

@@ -1,7 +1,8 @@
 /**
- * Tables and charts drawn with characters, read from the blocks themselves (a `data_table`'s rows,
- * a `data_visualization`'s series), so any message can be shown where those blocks cannot: in a
- * code block when Slack refuses them, and in the console, which shows what Slack would.
+ * Native tables and charts drawn with characters, for wherever those blocks cannot be shown.
+ * They are read from the blocks themselves (a `data_table`'s rows, a `data_visualization`'s
+ * series), so any message works: in a code block when Slack refuses them, and in the console,
+ * which shows what Slack would.
  */
 import { compactNumber, truncate } from './format.ts';
 

@@ -1,3 +1,6 @@
+/**
+ * Any message or view as readable plain text, for the console and the MCP tools' text content.
+ */
 import type { AnyBlock } from '@slack/types';
 import { unescapeMrkdwn } from './format.ts';
 import { type ChartLike, chartText, type TableLike, tableText } from './text-figures.ts';

@@ -1,7 +1,8 @@
 /**
- * A report canvas as Slack's canvas markdown: the question and its window, the current ranking as
- * a markdown table, who moved and who is new, and the history of earlier runs, newest first. Pure;
- * whoever keeps a canvas (a digest, a leaderboard) maps its data to a `CanvasReport`.
+ * A report canvas in Slack's canvas markdown, the frame both digest and conference canvases use.
+ * It holds the question and its window, the current ranking as a markdown table, who moved and
+ * who is new, and the history of earlier runs, newest first. Pure; whoever keeps a canvas (a
+ * digest, a leaderboard) maps its data to a `CanvasReport`.
  *
  * Decisions:
  * - No leading `# ` heading: the canvas shows its title as one. Sections are `##`.

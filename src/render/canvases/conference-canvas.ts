@@ -1,6 +1,7 @@
 /**
- * A conference's channel canvas: the congress's standing report, rewritten after each day's recap
- * and after the final one, from the same building blocks as a digest's canvas (canvas.ts).
+ * A conference's channel canvas: the congress's standing report.
+ * It is rewritten after each day's recap and after the final one, from the same building blocks
+ * as a digest's canvas (canvas.ts).
  *
  * Decisions:
  * - No leading `# ` heading (the canvas shows its title as one); sections are `##`.

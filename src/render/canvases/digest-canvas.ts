@@ -1,6 +1,7 @@
 /**
- * A digest's channel canvas: the run just posted as a `CanvasReport` (see canvas.ts), the words of
- * why a canvas could not be written, and the DM its creator gets, once per reason.
+ * A digest's channel canvas, and the words of a canvas that could not be written.
+ * The run just posted becomes a `CanvasReport` (see canvas.ts); why a canvas could not be written
+ * is said in the list and in the DM its creator gets, once per reason.
  */
 import type { KnownBlock } from '@slack/types';
 import type { InfluencersQuery, InfluencersResult } from '../../analytics/types.ts';

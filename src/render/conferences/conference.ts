@@ -1,7 +1,8 @@
 /**
- * A conference's messages: the live leaderboard (edited in place), each day's recap and the final
- * recap in its thread, and the DMs to its creator. Tables and charts are Slack's native blocks;
- * the poster's fallback turns them into text where a workspace refuses them.
+ * A conference's messages: its live leaderboard, its recaps, and the DMs to its creator.
+ * The leaderboard is edited in place; each day's recap and the final recap go in its thread.
+ * Tables and charts are Slack's native blocks; the poster's fallback turns them into text where a
+ * workspace refuses them.
  */
 import type { KnownBlock } from '@slack/types';
 import { DateTime } from 'luxon';

@@ -1,7 +1,7 @@
 /**
- * A digest's failures in words: what went wrong, for the list, the run answer and the pause notice,
- * and what the creator can do about it. The runner stores only codes and data; the words are made
- * here, when they are shown.
+ * A digest's failures in words: what went wrong, and what its creator can do about it.
+ * They show in the list, the run answer and the pause notice. The runner stores only codes and
+ * data; the words are made here, when they are shown.
  */
 import type { ChannelProblem, ErrorCode } from '../../errors.ts';
 import type { PauseReason, WorkspaceGone } from '../../model/digest.ts';

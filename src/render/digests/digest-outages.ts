@@ -1,8 +1,8 @@
 /**
- * A workspace's digests held or resumed as a whole, in words: why they are on hold for an outage
- * (the DM its admins get once, the list's line, the skipped runs it shows) and the DM a creator
- * gets when they run again (the app works in the workspace again, or the outage is over), with the
- * runs each skipped. The engine stores only codes.
+ * A workspace's digests held or resumed as a whole, in words.
+ * Why they are on hold for an outage (the DM its admins get once, the list's line, the skipped
+ * runs it shows), and the DM a creator gets when they run again (the app works in the workspace
+ * again, or the outage is over), with the runs each skipped. The engine stores only codes.
  */
 import type { ActionsBlock, KnownBlock } from '@slack/types';
 import type { SkippedSlots } from '../../digests/resumed.ts';

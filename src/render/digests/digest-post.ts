@@ -1,7 +1,7 @@
 /**
- * The digest as its channel reads it on every run, and the notice its creator gets when repeated
- * failures pause it. Both are injected into the runner as they are (`RenderDigest`,
- * `RenderPauseNotice`), so the engine holds no words.
+ * A digest's post on every run, and the notice its creator gets when repeated failures pause it.
+ * Both are injected into the runner as they are (`RenderDigest`, `RenderPauseNotice`), so the
+ * engine holds no words.
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { InfluencersQuery, InfluencersResult, Metric } from '../../analytics/types.ts';

@@ -1,7 +1,8 @@
 /**
- * A slot whose post may not have reached its channel (its runner stopped mid-post, or Slack never
- * confirmed it), in words: the DM its creator gets once, with "Post it now", and what pressing it
- * came to. The engine never posts such a slot again by itself.
+ * A slot whose post may not have reached its channel, in words: its creator's DM, and a repost.
+ * Its runner stopped mid-post, or Slack never confirmed the post. The DM comes once, with "Post it
+ * now"; the person who presses it reads what the repost came to. The engine never posts such a
+ * slot again by itself.
  */
 import type { ActionsBlock } from '@slack/types';
 import type { RepostResult } from '../../digests/delivery.ts';

@@ -1,6 +1,7 @@
 /**
- * How every digest message names a digest: its subject, channel, creator, schedule and run times,
- * so the confirmation, the list, the post and the notices call it by the same words.
+ * How every digest message names a digest, so each calls it by the same words.
+ * Its subject, channel, creator, schedule and run times, for the confirmation, the list, the post
+ * and the notices.
  */
 import { DateTime } from 'luxon';
 import type { Digest, Presentation } from '../../model/digest.ts';

@@ -1,8 +1,8 @@
 /**
- * The words of a streamed answer in the app's Messages tab (Slack's agent messaging): the line
- * that says at once what was understood, one task per window the service is asked about, and the
- * pieces a long markdown text is sent in. Streamed text is standard markdown, not mrkdwn, so
- * names people typed are escaped for it.
+ * The words of a streamed answer in the app's Messages tab (Slack's agent messaging).
+ * The line that says at once what was understood, one task per window the service is asked about,
+ * and the pieces a long markdown text is sent in. Streamed text is standard markdown, not mrkdwn,
+ * so names people typed are escaped for it.
  */
 import type { LookupRequest } from '../../model/lookup.ts';
 import { renderError } from '../errors.ts';

@@ -1,7 +1,7 @@
 /**
- * The answer's list: one section per person with the picture beside it, readable on a phone, and
- * in a compared answer each person's move and who dropped out. Everything from the service is
- * neutralized here before it becomes mrkdwn.
+ * The answer's list of people: one section each, with the picture beside it.
+ * It reads well on a phone, and a compared answer shows each person's move and who dropped out.
+ * Everything from the service is neutralized here before it becomes mrkdwn.
  */
 import type { ImageElement, SectionBlock } from '@slack/types';
 import { section } from '../blocks.ts';

@@ -1,3 +1,8 @@
+/**
+ * The answer to a lookup: the ranking as a list, a table or a chart, its window and its buttons.
+ * Also what other answers and a digest's post build on (the frame a digest fills, the header, the
+ * buttons), an answer shared in a channel, and the request a button carries to ask again.
+ */
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { InfluencersResult } from '../../analytics/types.ts';

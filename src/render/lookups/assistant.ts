@@ -1,7 +1,8 @@
 /**
- * The words of the assistant pane (Slack's split view): the suggested prompts a new thread offers,
- * the status shown while the service works, and the thread's title. Prompts are lookups the
- * parser reads as they are, so choosing one gets an answer, never a refusal.
+ * The words of the assistant pane (Slack's split view): prompts, status and the thread's title.
+ * The suggested prompts a new thread offers, the status shown while the service works, and the
+ * thread's title. Prompts are lookups the parser reads as they are, so choosing one gets an
+ * answer, never a refusal.
  */
 import type { LookupRequest } from '../../model/lookup.ts';
 import { cleanText, formatDatabases, truncate, windowWords } from '../format.ts';

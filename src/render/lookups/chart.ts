@@ -1,7 +1,8 @@
 /**
- * The ranking as Slack's native `data_visualization` block: a bar chart of the top people by the
- * ranking metric (this period beside the previous one when compared), or the stakeholder
- * categories among them, counted by people. Labels are short and plain (at most 20 characters), as the block asks.
+ * The ranking as Slack's native `data_visualization` block, by person or by category.
+ * A bar chart of the top people by the ranking metric (this period beside the previous one when
+ * compared), or the stakeholder categories among them, counted by people. Labels are short and
+ * plain (at most 20 characters), as the block asks.
  */
 import type { DataVisualizationBlock } from '../../model/message.ts';
 import { cleanText, truncate } from '../format.ts';

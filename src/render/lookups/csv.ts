@@ -1,7 +1,7 @@
 /**
- * The whole ranking as a CSV file (the "Export CSV" button, `export` in a lookup): exact figures,
- * full names, one row per person, for a spreadsheet. Names come from strangers on social media, so
- * a cell a spreadsheet would read as a formula is neutralized.
+ * The whole ranking as a CSV file, for the "Export CSV" button and `export` in a lookup.
+ * Exact figures, full names, one row per person, for a spreadsheet. Names come from strangers on
+ * social media, so a cell a spreadsheet would read as a formula is neutralized.
  */
 import type { InfluencersResult } from '../../analytics/types.ts';
 import { defined } from '../../model/defined.ts';

@@ -1,8 +1,8 @@
 /**
- * The whole ranking as Slack's native `data_table` block: sortable numbers, ten rows a page, and
- * within its documented limits whatever the service sent (2-101 rows with the header, at most 20
- * columns of equal length, about 10,000 characters across the cells: names and categories are
- * shortened until every row fits, and rows are left out only when even that is not enough).
+ * The whole ranking as Slack's native `data_table` block: sortable numbers, ten rows a page.
+ * Within its documented limits it holds whatever the service sent (2-101 rows with the header, at
+ * most 20 columns of equal length, about 10,000 characters across the cells: names and categories
+ * are shortened until every row fits, and rows are left out only when even that is not enough).
  */
 import type { DataTableBlock, RawNumberElement, RawTextElement } from '@slack/types';
 import { compactNumber, truncate } from '../format.ts';

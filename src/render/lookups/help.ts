@@ -1,3 +1,7 @@
+/**
+ * The usage message (`help`), and how every message names the command and shows its examples.
+ * Also the hints for a digest command typed where a lookup was expected.
+ */
 import type { KnownBlock } from '@slack/types';
 import { digestVerbs, slashCommand } from '../../model/commands.ts';
 import type { SlackMessage } from '../../model/message.ts';

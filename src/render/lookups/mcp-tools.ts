@@ -1,7 +1,7 @@
 /**
- * What the MCP tools give back: the data an agent reads (structured content) and the words a
- * person would read (text content, as the DM answer says it), plus the tools' own refusals. Pure:
- * the flow passes the request and what the service answered.
+ * What the MCP tools give back: the data an agent reads and the words a person would read.
+ * Structured content for the agent, text content as the DM answer says it, plus the tools' own
+ * refusals. Pure: the flow passes the request and what the service answered.
  */
 import type { InfluencersResult } from '../../analytics/types.ts';
 import type { LookupRequest } from '../../model/lookup.ts';

@@ -1,7 +1,7 @@
 /**
- * How every message names a metric and its figures: the answer's list and table, the charts, the
- * CSV file and the digests all read "1.2K mentions", "HSG score 87" and "ranked by impressions"
- * from here.
+ * How every message names a metric and its figures ("1.2K mentions", "HSG score 87").
+ * The answer's list and table, the charts, the CSV file and the digests all read those, and
+ * "ranked by impressions", from here.
  */
 import type { Influencer, Metric } from '../../analytics/types.ts';
 import { metricNames } from '../../model/metrics.ts';

@@ -1,8 +1,9 @@
 /**
- * One person's answer (`@DrFerreiraI in #hcsm last month`): their place among the top 500 of the
- * window, the move since the period it is compared with, who they are (the profile and the
- * categories the service gives them), and their rank in each of the last eight ISO weeks; or
- * that they are not among the top 500, which is as deep as the service ranks.
+ * One person's answer (`@DrFerreiraI in #hcsm last month`): where they rank, and who they are.
+ * Their place among the top 500 of the window, the move since the period it is compared with, who
+ * they are (the profile and the categories the service gives them), and their rank in each of the
+ * last eight ISO weeks; or that they are not among the top 500, which is as deep as the service
+ * ranks.
  */
 import type { KnownBlock } from '@slack/types';
 import type { InfluencersResult } from '../../analytics/types.ts';

@@ -1,6 +1,6 @@
 /**
- * A ranking as every view of it reads it (the list, the table, the charts, the CSV file, a digest):
- * the rows in rank order with their cleaned names, and, when compared, each row's place in the
+ * A ranking as every view of it reads it: the list, the table, the charts, the CSV file, a digest.
+ * The rows in rank order with their cleaned names, and, when compared, each row's place in the
  * previous period and who dropped out, from the one comparison digests use too.
  */
 import type { Influencer, InfluencersResult, Metric } from '../../analytics/types.ts';

@@ -1,6 +1,6 @@
 /**
- * The words for a ranking chosen here rather than by the service (`analytics/local-ranking.ts`):
- * who was kept of the service's top people, and what the ranking is by.
+ * The words for a ranking chosen here rather than by the service (`analytics/local-ranking.ts`).
+ * They say who was kept of the service's top people, and what the ranking is by.
  */
 import type { InfluencersResult } from '../../analytics/types.ts';
 import type { LookupRequest } from '../../model/lookup.ts';

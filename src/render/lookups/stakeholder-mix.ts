@@ -1,7 +1,8 @@
 /**
- * Who the people of a ranking are, counted by people: "Doctors 5 · Patient advocates 2 ·
- * Researchers 2 · Pharma orgs 1". A person in two categories counts in each, and the line says so
- * then, since its counts no longer add up to the people ranked.
+ * Who the people of a ranking are, by stakeholder category, counted by people.
+ * "Doctors 5 · Patient advocates 2 · Researchers 2 · Pharma orgs 1". A person in two categories
+ * counts in each, and the line says so then, since its counts no longer add up to the people
+ * ranked.
  */
 import type { RankedRow } from './ranking.ts';
 

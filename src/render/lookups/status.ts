@@ -1,3 +1,8 @@
+/**
+ * A lookup's progress in words: pending, still running, timed out, stopped, maybe not delivered.
+ * Also the notes on the zone a lookup or a new digest uses (the UTC fallback, a zone read from a
+ * place or an abbreviation).
+ */
 import type { KnownBlock } from '@slack/types';
 import type { LookupRequest } from '../../model/lookup.ts';
 import type { SlackMessage } from '../../model/message.ts';

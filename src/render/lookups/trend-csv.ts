@@ -1,7 +1,7 @@
 /**
- * A trend as a CSV file: one row per person and period, for a spreadsheet's pivot table. The
- * people are every period's top N (the latest period's first); a period a person was not ranked
- * in has their row with an empty rank and empty figures.
+ * A trend as a CSV file: one row per person and period, for a spreadsheet's pivot table.
+ * The people are every period's top N (the latest period's first); a period a person was not
+ * ranked in has their row with an empty rank and empty figures.
  */
 import type { LookupRequest } from '../../model/lookup.ts';
 import { formatDatabases } from '../format.ts';

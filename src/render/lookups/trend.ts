@@ -1,6 +1,6 @@
 /**
- * A trend: one ranking per period (days, ISO weeks or months), shown as the rank over time of the
- * people of the latest period's top N. The answer holds a line saying what moved, a line chart of
+ * A trend's answer: the rank over time of the latest period's top N, one ranking per period.
+ * Periods are days, ISO weeks or months. The answer holds a line saying what moved, a line chart of
  * the top five's metric per period, and a native table with people as rows, periods as columns
  * and the rank and the metric in each cell; its file holds one row per person and period. Every
  * Block Kit limit holds for any input, and the fallback without tables and charts reads the same

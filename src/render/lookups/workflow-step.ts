@@ -1,6 +1,7 @@
 /**
- * The words of the Workflow Builder step `top_influencers`: its `summary` output, mrkdwn that a
- * "Send a message" step posts as it is, and its refusal of a count outside the step's range.
+ * The words of the Workflow Builder step `top_influencers`.
+ * Its `summary` output, mrkdwn that a "Send a message" step posts as it is, and its refusal of a
+ * count outside the step's range.
  */
 import type { InfluencersResult } from '../../analytics/types.ts';
 import type { LookupRequest } from '../../model/lookup.ts';

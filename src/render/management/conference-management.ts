@@ -1,6 +1,7 @@
 /**
- * The words of conference commands: the confirmation (the days, the zone, the refresh, the id),
- * the list, the answers to stop, edit and tick, the help, and the Home tab's lines.
+ * The words of the conference commands, and a conference's lines on the Home tab.
+ * The confirmation (the days, the zone, the refresh, the id), the list, the answers to stop, edit
+ * and tick, and the help.
  */
 import { DateTime } from 'luxon';
 import type { Conference } from '../../model/conference.ts';

@@ -1,6 +1,6 @@
 /**
- * The Edit modal of a digest: its settings prefilled as words the digest grammar reads, and its
- * submission read back as one `digest edit <id> …` command, so the modal and the command agree
+ * A digest's Edit modal, and its submission read back as one `digest edit <id> …` command.
+ * Its settings are prefilled as words the digest grammar reads, so the modal and the command agree
  * and the grammar's errors show under the input they concern. Who to keep is the exception: its
  * selects hold the service's category names, which no grammar word names one by one (`orgs` is
  * five), so they are read as a filter beside the command and saved by the same edit.

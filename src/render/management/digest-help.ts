@@ -1,6 +1,6 @@
 /**
- * How to create and manage digests, for `digest help` and a bare `digest`: every schedule and
- * window form the digest grammar reads, in one message.
+ * How to create and manage digests, for `digest help` and a bare `digest`.
+ * Every schedule and window form the digest grammar reads, in one message.
  */
 import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from '../../model/message.ts';

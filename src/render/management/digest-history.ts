@@ -1,7 +1,7 @@
 /**
- * `/influencers digest history <id>`: a digest's latest runs, newest first, each with when it ran,
- * the window it covered, its top 3 and who entered or left its top N, or why it did not post.
- * Pure; the runs come from the store (`DigestStore.recentRuns`).
+ * A digest's latest runs, newest first, for `/influencers digest history <id>`.
+ * Each says when it ran, the window it covered, its top 3 and who entered or left its top N, or
+ * why it did not post. Pure; the runs come from the store (`DigestStore.recentRuns`).
  */
 import type { KnownBlock } from '@slack/types';
 import type { DigestRun, DigestRunEntry } from '../../digests/runs.ts';

@@ -1,7 +1,8 @@
 /**
- * Managing digests: the confirmation of a new one, the channel's list and the Home section with
- * their buttons, and the short answers to pause, resume, remove and run. Pure: the instant to
- * reason from is passed in, and every output is checked against Block Kit's limits.
+ * The words of the digest commands: a new digest's confirmation, the lists, the short answers.
+ * The channel's list and the Home section come with their buttons; the short answers are to
+ * pause, resume, remove and run. Pure: the instant to reason from is passed in, and every output
+ * is checked against Block Kit's limits.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { DigestRun } from '../../digests/runs.ts';

@@ -1,3 +1,7 @@
+/**
+ * The Home tab, and the lookup modal it opens, read back as one line of the lookup grammar.
+ * Lists other features own (the person's digests) come in as blocks under the bot's own content.
+ */
 import type { HomeView, InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { ParseError, ParseErrorReason } from '../../errors.ts';
 import type { SlackMessage } from '../../model/message.ts';
