@@ -44,6 +44,31 @@ const layerRules = layers.slice(0, -1).map((name, i) => ({
   to: { path: anyOf(layers.slice(i + 1)) },
 }));
 
+/**
+ * render/'s folders by what they render, bottom to top, above what every renderer uses (its own
+ * top-level files): a digest post frames a lookup's answer, a conference reuses both, a canvas
+ * reports a digest or a conference, and management lists them all.
+ */
+const renderFolders = ['lookups', 'digests', 'conferences', 'canvases', 'management'];
+
+/** Rule 8: inside render/, imports run from the folders down to the shared files. */
+const renderRules = [
+  {
+    name: 'render-shared-below-its-folders',
+    comment: "render/'s top-level files are what every renderer uses: they import none of its folders.",
+    severity: 'error',
+    from: { path: '^src/render/[^/]+\\.ts$' },
+    to: { path: '^src/render/[^/]+/' },
+  },
+  ...renderFolders.slice(0, -1).map((name, i) => ({
+    name: `render-${name}`,
+    comment: `render/${name} is below render/${renderFolders.slice(i + 1).join(', render/')}.`,
+    severity: 'error',
+    from: { path: `^src/render/${name}/` },
+    to: { path: `^src/render/(${renderFolders.slice(i + 1).join('|')})/` },
+  })),
+];
+
 module.exports = {
   forbidden: [
     {
@@ -122,6 +147,7 @@ module.exports = {
       },
     },
     ...layerRules,
+    ...renderRules,
     {
       name: 'no-circular',
       comment: 'Rule 7: no cycle between files, type imports included.',
