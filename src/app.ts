@@ -13,9 +13,6 @@ import type { AnalyticsApi } from './analytics/types.ts';
 import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
 import { storeWhere } from './config/sections.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
-import { openDigestStore } from './digests/store/open.ts';
-import { defaultSqlitePath } from './digests/store/sqlite.ts';
-import type { DigestStore } from './digests/store/store.ts';
 import { DigestService } from './flows/digest-service.ts';
 import { LookupFlow } from './flows/lookup.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
@@ -44,6 +41,9 @@ import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
+import type { DigestStore } from './store/digests.ts';
+import { openDigestStore } from './store/open.ts';
+import { defaultSqlitePath } from './store/sql/sqlite.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
 export const shutdownBudgetMs = 25_000;

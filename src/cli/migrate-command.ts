@@ -6,10 +6,10 @@
 import { loadStorageConfig } from '../config/job-config.ts';
 import type { PostgresTls } from '../config/sections.ts';
 import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sections.ts';
-import { openDigestStore } from '../digests/store/open.ts';
-import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { ConfigError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
+import { openDigestStore } from '../store/open.ts';
+import { defaultSqlitePath } from '../store/sql/sqlite.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';
 

@@ -9,7 +9,6 @@ import type { AnalyticsApi } from '../analytics/types.ts';
 import type { ConsoleConfig } from '../config/app-config.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import type { DigestPoster } from '../digests/runner.ts';
-import { openDigestStore } from '../digests/store/open.ts';
 import { ParseError } from '../errors.ts';
 import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
@@ -41,6 +40,7 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
+import { openDigestStore } from '../store/open.ts';
 import { saveCanvas, saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 

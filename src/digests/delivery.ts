@@ -8,6 +8,14 @@ import type {
   SkipReason,
 } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type {
+  BeginDeliveryResult,
+  Completion,
+  Delivery,
+  DeliveryStart,
+  DigestStore,
+  SlotCompletion,
+} from '../store/digests.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
 import {
@@ -24,14 +32,6 @@ import {
 import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
 import type { DigestRunDetails } from './runs.ts';
-import type {
-  BeginDeliveryResult,
-  Completion,
-  Delivery,
-  DeliveryStart,
-  DigestStore,
-  SlotCompletion,
-} from './store/store.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {

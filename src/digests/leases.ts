@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
+import type { DigestStore } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
-import type { DigestStore } from './store/store.ts';
 
 export interface LeaseRenewalOptions {
   readonly store: DigestStore;

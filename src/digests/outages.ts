@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Outage, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { DigestStore } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
 import {
   type RenderResumeNotice,
@@ -8,7 +9,6 @@ import {
   skippedSlots,
   tellCreatorsResumed,
 } from './resumed.ts';
-import type { DigestStore } from './store/store.ts';
 
 /** The DM to a workspace's admins when its digests go on hold; `cause` says why. */
 export type RenderOutageNotice = (teamId: string, cause: OutageCause) => SlackMessage;

@@ -8,6 +8,7 @@ import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
+import type { DigestStore } from '../store/digests.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
@@ -26,7 +27,6 @@ import { type AskQuestion, localSelection, Questions, questionFor } from './ques
 import { tellCreatorsLate } from './resumed.ts';
 import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
-import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
 import { type RenderUnconfirmedNotice, UnconfirmedPosts } from './unconfirmed.ts';
 import { type RenderResumeNotice, Workspaces } from './workspaces.ts';

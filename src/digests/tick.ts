@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, Outage, SkipReason } from '../model/digest.ts';
+import type { Claim, DigestStore } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
@@ -14,7 +15,6 @@ import {
   runWindow,
   slotsKey,
 } from './schedule.ts';
-import type { Claim, DigestStore } from './store/store.ts';
 
 /** What one tick did, for logs, the CLI's output and tests. */
 export interface TickReport {

@@ -1,9 +1,9 @@
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { DigestStore } from '../store/digests.ts';
 import type { DigestPoster } from './delivery.ts';
 import { classifyFailure } from './failures.ts';
-import type { DigestStore } from './store/store.ts';
 
 /**
  * The DM to a digest's creator about a slot whose post may not have reached the channel, with the

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
+import type { DigestStore } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
 import {
@@ -9,7 +10,6 @@ import {
   tellCreatorsResumed,
 } from './resumed.ts';
 import { nextRunAfter } from './schedule.ts';
-import type { DigestStore } from './store/store.ts';
 
 export type { RenderResumeNotice } from './resumed.ts';
 

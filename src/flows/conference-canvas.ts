@@ -6,7 +6,6 @@
  * logged and recorded, and the leaderboard goes on.
  */
 import type { ConferenceCanvasKeeper, ConferenceReport } from '../digests/conferences/outlet.ts';
-import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasProblem, CanvasWriter } from '../model/canvas.ts';
 import type { Conference } from '../model/conference.ts';
@@ -15,6 +14,7 @@ import {
   renderConferenceCanvas,
   renderConferenceCanvasNotice,
 } from '../render/conference-canvas.ts';
+import type { ConferenceStore } from '../store/conferences.ts';
 import { canvasCreationHoldMs } from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {

@@ -8,7 +8,6 @@ import type { AnalyticsApi } from '../analytics/types.ts';
 import type { Clock } from '../digests/clock.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
-import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -22,6 +21,7 @@ import {
   renderConferenceList,
 } from '../render/conference-management.ts';
 import { renderError } from '../render/errors.ts';
+import type { ConferenceStore } from '../store/conferences.ts';
 import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';

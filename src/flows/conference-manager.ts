@@ -7,10 +7,10 @@
 import type { AnalyticsApi } from '../analytics/types.ts';
 import { dayStart } from '../digests/conferences/days.ts';
 import type { ConferenceRunner, ConferenceTickReport } from '../digests/conferences/runner.ts';
-import type { ConferenceSettings, ConferenceStore } from '../digests/conferences/store.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { Conference, ConferenceSpec } from '../model/conference.ts';
 import type { ConferenceActionResult } from '../render/conference-management.ts';
+import type { ConferenceSettings, ConferenceStore } from '../store/conferences.ts';
 import { checkDatabases } from './digest-checks.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
 

@@ -7,7 +7,6 @@
  */
 import type { PostedRun } from '../digests/runner.ts';
 import type { DigestRun } from '../digests/runs.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
@@ -16,6 +15,7 @@ import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canv
 import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/digest-canvas.ts';
 import { failureWords } from '../render/digest-failures.ts';
 import { skipWords } from '../render/digest-management.ts';
+import type { DigestStore } from '../store/digests.ts';
 
 /**
  * The earlier runs a digest's canvas lists, newest first, before the run at `slot`. `digest` is

@@ -10,13 +10,13 @@ import {
   DigestRunner,
   type DigestRunnerOptions,
 } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 import { renderUnconfirmedNotice } from '../render/digest-unconfirmed.ts';
+import type { DigestStore } from '../store/digests.ts';
 import { type CanvasHistory, DigestCanvases, runsHistory } from './digest-canvas.ts';
 
 export interface DigestRunnerBuildOptions {

@@ -12,12 +12,12 @@ import type {
   ConferenceTickReport,
 } from '../digests/conferences/runner.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
+import type { DigestStore } from '../store/digests.ts';
 import { timedOut, within } from '../time/within.ts';
 import { createConferenceRunner } from './conference-commands.ts';
 import { ConferenceManager } from './conference-manager.ts';

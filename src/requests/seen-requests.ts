@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
+import type { Sightings } from '../store/sightings.ts';
 import { timedOut, within } from '../time/within.ts';
-import type { Sightings } from './sightings.ts';
 
 /**
  * A signature is remembered for as long as its timestamp can be accepted: from five minutes before

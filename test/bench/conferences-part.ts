@@ -18,10 +18,10 @@ import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { ConferencePoster } from '../../src/digests/conferences/outlet.ts';
 import { ConferenceRunner } from '../../src/digests/conferences/runner.ts';
 import { defaultAnalyticsConcurrency } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { conferenceWords } from '../../src/render/conference.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
 
 const conferenceCount = 1_000;
 const latencyMs = 200;

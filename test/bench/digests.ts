@@ -43,12 +43,12 @@ import {
   defaultAnalyticsConcurrency,
   defaultPostConcurrency,
 } from '../../src/digests/runner.ts';
-import { openPostgresStore } from '../../src/digests/store/postgres.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openPostgresStore } from '../../src/store/sql/postgres.ts';
+import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
 import { conferencesPart } from './conferences-part.ts';
 
 const digestCount = 100_000;

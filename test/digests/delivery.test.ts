@@ -10,10 +10,10 @@ import {
   DigestRunner,
   type DigestRunnerOptions,
 } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestPaused } from '../../src/render/digest-post.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openDigestStore } from '../../src/store/open.ts';
 import {
   announcePostgresSkip,
   digestInput,

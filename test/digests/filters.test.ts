@@ -6,8 +6,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
@@ -15,6 +13,8 @@ import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
 import { renderDigestMessage } from '../../src/render/digest-post.ts';
 import { digestSubject } from '../../src/render/digest-words.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openDigestStore } from '../../src/store/open.ts';
 import { texts } from '../render/helpers.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster } from './helpers.ts';
 

@@ -17,14 +17,14 @@ import {
   DigestRunner,
   type DigestRunnerDeps,
 } from '../../src/digests/runner.ts';
-import { openPostgresStore } from '../../src/digests/store/postgres.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openPostgresStore } from '../../src/store/sql/postgres.ts';
+import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 

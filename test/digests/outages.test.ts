@@ -4,12 +4,12 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import type { DigestRunnerOptions } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
 import { renderOutageNotice } from '../../src/render/digest-outages.ts';
 import { toPlainText } from '../../src/render/text.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import {
   announcePostgresSkip,
   dailyLondon,

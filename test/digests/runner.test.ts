@@ -12,13 +12,13 @@ import {
   type DigestRunnerOptions,
   digestRunnerDefaults,
 } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { AccessDeniedError, ChannelUnreachableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { pauseReasonWords } from '../../src/render/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openDigestStore } from '../../src/store/open.ts';
 import {
   digestInput,
   FakeAnalytics,

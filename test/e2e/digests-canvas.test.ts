@@ -3,8 +3,8 @@
  * running app, run slot by slot against the sandbox, its canvas written to the fake Slack.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';

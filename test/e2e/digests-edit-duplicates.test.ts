@@ -4,9 +4,9 @@
  * the words under the input that made it so; either way the digest is left as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds } from '../../src/render/ids.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';

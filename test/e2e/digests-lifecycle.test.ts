@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { AnalyticsApi, InfluencersQuery } from '../../src/analytics/types.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError } from '../../src/errors.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';

@@ -5,10 +5,10 @@
  * digest and answers in the DM, leaving the notice in place.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import {
   dailyLondon,
   digestInput,

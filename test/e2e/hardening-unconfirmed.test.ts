@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestActionIds, digestSlotValue } from '../../src/render/ids.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import {
   announcePostgresSkip,
   DyingPoster,

@@ -1,7 +1,5 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../src/digests/conferences/store.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ConferenceCanvases } from '../../src/flows/conference-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
@@ -9,6 +7,8 @@ import { renderConferenceList } from '../../src/render/conference-management.ts'
 import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
+import type { ConferenceStore } from '../../src/store/conferences.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import {
   ascoInput,
   conferenceRunner,

@@ -1,7 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it, vi } from 'vitest';
 import type { Clock, DigestRunner } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
@@ -9,6 +8,7 @@ import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import {
   dailyLondon,
   describeEachStore,

@@ -1,8 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunNowResult } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,
@@ -13,6 +11,8 @@ import { silentLogger } from '../../src/logger.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { AdminDirectory, assertBotCanPost } from '../../src/slack/web-api/digest-access.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 const now = new Date('2026-03-27T10:00:00Z');

@@ -5,8 +5,8 @@
  * question has data.
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const startedAt = new Date('2026-11-21T15:00:00Z').getTime();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openDigestStore } from '../../src/digests/store/open.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { eventTtlMs, SeenRequests, signatureTtlMs } from '../../src/requests/seen-requests.ts';
+import { openDigestStore } from '../../src/store/open.ts';
 
 describe('SeenRequests', () => {
   it('answers true only the first time a signature or an event id is seen', async () => {

@@ -15,6 +15,7 @@ import type {
 } from '../../model/conference.ts';
 import type { RankedAccount } from '../../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
+import type { ConferenceStore } from '../../store/conferences.ts';
 import type { Clock } from '../clock.ts';
 import { failureDetail, mayHavePosted, outageCause, runFailure } from '../failures.ts';
 import type { AskQuestion } from '../questions.ts';
@@ -34,7 +35,6 @@ import type {
   ConferenceWords,
   Leaderboard,
 } from './outlet.ts';
-import type { ConferenceStore } from './store.ts';
 
 /** What one tick did, for logs, the CLI's output, tests and the bench. */
 export interface ConferenceTickReport {

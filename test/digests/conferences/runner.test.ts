@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
 import { CredentialsRejectedError } from '../../../src/errors.ts';
+import type { ConferenceStore } from '../../../src/store/conferences.ts';
+import type { DigestStore } from '../../../src/store/digests.ts';
 import { describeEachStore, influencers, until } from '../helpers.ts';
 import { ascoInput, conferenceRunner, FakeConferencePoster } from './helpers.ts';
 

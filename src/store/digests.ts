@@ -21,8 +21,10 @@
  * would, in one transaction (SQLite) or one set-based statement (PostgreSQL), so a tick of
  * thousands of digests costs a handful of round trips per batch instead of several per digest.
  */
-import type { ErrorCode } from '../../errors.ts';
-import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
+
+import type { DigestRun, DigestRunDetails } from '../digests/runs.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { CanvasProblem, CanvasWrite } from '../model/canvas.ts';
 import type {
   Digest,
   ErrorDetail,
@@ -34,10 +36,9 @@ import type {
   RunOutcome,
   SkipReason,
   WorkspaceGone,
-} from '../../model/digest.ts';
-import type { Sightings } from '../../requests/sightings.ts';
-import type { ConferenceStore } from '../conferences/store.ts';
-import type { DigestRun, DigestRunDetails } from '../runs.ts';
+} from '../model/digest.ts';
+import type { ConferenceStore } from './conferences.ts';
+import type { Sightings } from './sightings.ts';
 
 export interface ClaimOptions {
   /** At most this many digests per call. */

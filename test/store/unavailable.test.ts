@@ -3,13 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../src/digests/store/postgres.ts';
-import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { unavailableReason } from '../../../src/digests/store/unavailable.ts';
-import { DigestStoreUnavailableError } from '../../../src/errors.ts';
-import { TcpProxy } from '../../helpers/tcp-proxy.ts';
-import { announcePostgresSkip, digestInput, TestPostgres, testDatabaseUrl } from '../helpers.ts';
+import { DigestStoreUnavailableError } from '../../src/errors.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { openPostgresStore } from '../../src/store/sql/postgres.ts';
+import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import { unavailableReason } from '../../src/store/unavailable.ts';
+import {
+  announcePostgresSkip,
+  digestInput,
+  TestPostgres,
+  testDatabaseUrl,
+} from '../digests/helpers.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const timeouts = { connectTimeoutMs: 300, answerTimeoutMs: 600 };
 

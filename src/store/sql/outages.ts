@@ -4,8 +4,8 @@
  * time) and its digests paused because the app left it.
  */
 import type { Digest, Outage, OutageCause, WorkspaceGone } from '../../model/digest.ts';
+import type { LateCreator, OutageSkips } from '../digests.ts';
 import { encodePauseReason, rowToDigest, rowToOutage, type SqlRunner, toDate } from './rows.ts';
-import type { LateCreator, OutageSkips } from './store.ts';
 
 /**
  * Slots a runner (`$1`) recorded as skipped since `$2` because it came to them too late (`missed`:

@@ -3,11 +3,11 @@
  * embedded SQLite file. Migrations run here, at start, so an instance never works on an old
  * schema; running them again (the release phase, a second instance) is a no-op.
  */
-import type { PostgresTls, StorageConfig } from '../../config/sections.ts';
-import type { Logger } from '../../logger.ts';
-import { defined } from '../../model/defined.ts';
-import { defaultSqlitePath, openSqliteStore } from './sqlite.ts';
-import type { DigestStore } from './store.ts';
+import type { PostgresTls, StorageConfig } from '../config/sections.ts';
+import type { Logger } from '../logger.ts';
+import { defined } from '../model/defined.ts';
+import type { DigestStore } from './digests.ts';
+import { defaultSqlitePath, openSqliteStore } from './sql/sqlite.ts';
 
 /**
  * The configured {@link StorageConfig} fits as it is (`{ ...config.storage, logger }`), and so do
@@ -35,7 +35,7 @@ export async function openDigestStore(options: OpenDigestStoreOptions = {}): Pro
     typeof options.databaseUrl === 'string' ? options.databaseUrl : options.databaseUrl?.reveal();
   const store = databaseUrl
     ? // Loaded only for PostgreSQL: an app on SQLite never pays for pg in memory or start time.
-      (await import('./postgres.ts')).openPostgresStore({
+      (await import('./sql/postgres.ts')).openPostgresStore({
         connectionString: databaseUrl,
         ...(options.databaseTls ? { tls: options.databaseTls } : {}),
         ...(options.postgresSchema ? { schema: options.postgresSchema } : {}),

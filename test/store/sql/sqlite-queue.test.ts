@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteExecutor } from '../../../src/digests/store/sqlite.ts';
+import { SqliteExecutor } from '../../../src/store/sql/sqlite.ts';
 
 describe('the SQLite connection’s queue', () => {
   let folder: string | undefined;

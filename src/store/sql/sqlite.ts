@@ -8,12 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { ClaimOptions } from '../digests.ts';
+import { answering, asUnavailable } from '../unavailable.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './digests.ts';
+import { SqlDigestStore } from './digests.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
-import { SqlDigestStore } from './sql.ts';
 import { claimableSql, claimParams } from './statements.ts';
-import type { ClaimOptions } from './store.ts';
-import { answering, asUnavailable } from './unavailable.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postgresClaimSql } from '../../../src/digests/store/postgres.ts';
-import { openSqliteStore, sqliteClaimSql } from '../../../src/digests/store/sqlite.ts';
-import { claimParams } from '../../../src/digests/store/statements.ts';
-import type { ClaimOptions } from '../../../src/digests/store/store.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../helpers.ts';
+import type { ClaimOptions } from '../../../src/store/digests.ts';
+import { postgresClaimSql } from '../../../src/store/sql/postgres.ts';
+import { openSqliteStore, sqliteClaimSql } from '../../../src/store/sql/sqlite.ts';
+import { claimParams } from '../../../src/store/sql/statements.ts';
+import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../../digests/helpers.ts';
 
 const now = new Date('2026-06-08T08:00:10Z');
 const due = 2_000;

@@ -4,9 +4,9 @@
  * keeps. `store.test.ts` runs it per adapter.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestRunDetails, runsKept } from '../../../src/digests/runs.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { digestInput } from '../helpers.ts';
+import { type DigestRunDetails, runsKept } from '../../src/digests/runs.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 
 const slot = new Date('2026-06-08T08:00:00Z');

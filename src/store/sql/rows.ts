@@ -6,6 +6,8 @@
  * (`missed`, `outage:analytics_unavailable`). The renderer words them when they are shown, so
  * changing the words never touches stored rows.
  */
+
+import type { DigestRun, DigestRunDetails } from '../../digests/runs.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { canvasKinds, canvasProblems, type DigestCanvas } from '../../model/canvas.ts';
 import { defined } from '../../model/defined.ts';
@@ -20,8 +22,7 @@ import {
   type SkipReason,
   workspaceGoneKinds,
 } from '../../model/digest.ts';
-import type { DigestRun, DigestRunDetails } from '../runs.ts';
-import type { Delivery } from './store.ts';
+import type { Delivery } from '../digests.ts';
 
 export type SqlScalar = string | number | Date | null;
 /** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */

@@ -4,9 +4,9 @@
  * per adapter, beside `storeContract`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { DigestNotFoundError } from '../../../src/errors.ts';
-import { digestInput } from '../helpers.ts';
+import { DigestNotFoundError } from '../../src/errors.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 
 const slot = new Date('2026-06-08T08:00:00Z');

@@ -5,8 +5,8 @@
  * exactly one posts.
  */
 import { DigestNotFoundError } from '../../errors.ts';
+import type { BeginDeliveryResult, UnconfirmedPost } from '../digests.ts';
 import { rowToDelivery, rowToDigest, type SqlRunner, toDate } from './rows.ts';
-import type { BeginDeliveryResult, UnconfirmedPost } from './store.ts';
 
 export class UnconfirmedRecords {
   readonly #db: SqlRunner;

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveryColumns, openPostgresStore } from '../../../src/digests/store/postgres.ts';
-import type { SqlDigestStore } from '../../../src/digests/store/sql.ts';
-import { announcePostgresSkip, digestInput, testDatabaseUrl } from '../helpers.ts';
+import type { SqlDigestStore } from '../../../src/store/sql/digests.ts';
+import { deliveryColumns, openPostgresStore } from '../../../src/store/sql/postgres.ts';
+import { announcePostgresSkip, digestInput, testDatabaseUrl } from '../../digests/helpers.ts';
 
 announcePostgresSkip();
 

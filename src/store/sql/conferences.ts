@@ -11,20 +11,14 @@ import {
   newConferenceId,
 } from '../../model/conference.ts';
 import { defined } from '../../model/defined.ts';
-import { CanvasRecords } from '../store/canvases.ts';
-import {
-  insertWithFreshId,
-  rowToCanvas,
-  type SqlRow,
-  type SqlRunner,
-  toDate,
-} from '../store/rows.ts';
 import type {
   ConferenceClaim,
   ConferencePost,
   ConferenceSettings,
   ConferenceStore,
-} from './store.ts';
+} from '../conferences.ts';
+import { CanvasRecords } from './canvases.ts';
+import { insertWithFreshId, rowToCanvas, type SqlRow, type SqlRunner, toDate } from './rows.ts';
 
 /** What the SQL needs of the digest store's executor. */
 export interface ConferenceSql extends SqlRunner {

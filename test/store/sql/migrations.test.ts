@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrations, schemaMigrationsTable } from '../../../src/digests/store/migrations.ts';
-import { openSqliteStore } from '../../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../helpers.ts';
+import type { DigestStore } from '../../../src/store/digests.ts';
+import { migrations, schemaMigrationsTable } from '../../../src/store/sql/migrations.ts';
+import { openSqliteStore } from '../../../src/store/sql/sqlite.ts';
+import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../../digests/helpers.ts';
 
 /** A database at `version`, where `insert` runs one parameterless statement. */
 interface LegacyDatabase {

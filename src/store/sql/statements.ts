@@ -4,7 +4,8 @@
  * PostgreSQL's set-based statements are built from the same pieces as the single ones.
  */
 
-import { runsKept } from '../runs.ts';
+import { runsKept } from '../../digests/runs.ts';
+import type { ClaimOptions, SlotCompletion } from '../digests.ts';
 import {
   encodePauseReason,
   encodeProblem,
@@ -12,7 +13,6 @@ import {
   type SqlScalar,
   type SqlValue,
 } from './rows.ts';
-import type { ClaimOptions, SlotCompletion } from './store.ts';
 
 /**
  * The conditions a due digest meets to be claimed, read with the parameters of `claimParams`: `$3`

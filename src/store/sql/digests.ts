@@ -3,36 +3,13 @@
  * adapter supplies an executor that runs it (SQLite renumbers them, stores instants as epoch
  * milliseconds and JSON as text; PostgreSQL uses timestamptz and jsonb) plus its own claim query.
  */
+
+import type { DigestRun } from '../../digests/runs.ts';
 import { DigestNotFoundError } from '../../errors.ts';
 import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
 import type { Digest, NewDigest, PauseReason } from '../../model/digest.ts';
 import { newDigestId } from '../../model/digest.ts';
-import { SqlSightings } from '../../requests/sightings.ts';
-import { SqlConferenceStore } from '../conferences/sql-store.ts';
-import type { ConferenceStore } from '../conferences/store.ts';
-import type { DigestRun } from '../runs.ts';
-import { CanvasRecords } from './canvases.ts';
-import {
-  encodePauseReason,
-  encodeProblem,
-  encodeSkipReason,
-  insertWithFreshId,
-  rowToDelivery,
-  rowToDigest,
-  type SqlRow,
-  type SqlRunner,
-  toDate,
-} from './rows.ts';
-import { RunRecords } from './runs.ts';
-import {
-  completionAssignments,
-  completionFields,
-  completionValues,
-  failedMayOverwrite,
-  postedMayOverwrite,
-  pruneRunsSql,
-  skippedMayOverwrite,
-} from './statements.ts';
+import type { ConferenceStore } from '../conferences.ts';
 import type {
   BeginDeliveryResult,
   Claim,
@@ -45,8 +22,32 @@ import type {
   SkipRecord,
   SlotCompletion,
   UnconfirmedPost,
-} from './store.ts';
-import { TeamRecords } from './teams.ts';
+} from '../digests.ts';
+import { SqlSightings } from '../sightings.ts';
+import { CanvasRecords } from './canvases.ts';
+import { SqlConferenceStore } from './conferences.ts';
+import { TeamRecords } from './outages.ts';
+import {
+  encodePauseReason,
+  encodeProblem,
+  encodeSkipReason,
+  insertWithFreshId,
+  rowToDelivery,
+  rowToDigest,
+  type SqlRow,
+  type SqlRunner,
+  toDate,
+} from './rows.ts';
+import { RunRecords } from './run-history.ts';
+import {
+  completionAssignments,
+  completionFields,
+  completionValues,
+  failedMayOverwrite,
+  postedMayOverwrite,
+  pruneRunsSql,
+  skippedMayOverwrite,
+} from './statements.ts';
 import { UnconfirmedRecords } from './unconfirmed.ts';
 
 export type { SqlRow, SqlRunner, SqlScalar, SqlValue } from './rows.ts';

@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { beginDeliveriesSql } from '../../../src/digests/store/postgres.ts';
-import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../helpers.ts';
+import { beginDeliveriesSql } from '../../../src/store/sql/postgres.ts';
+import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../../digests/helpers.ts';
 
 const records = 5_000;
 const slot = '2026-06-08T08:00:00Z';

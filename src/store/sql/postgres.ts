@@ -7,9 +7,11 @@
 import pg from 'pg';
 import { configDefaults, type PostgresTls } from '../../config/sections.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
+import type { ClaimOptions, DeliveryStart, SlotCompletion } from '../digests.ts';
+import { answering, type StoreTimeouts, unavailableReason } from '../unavailable.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './digests.ts';
+import { SqlDigestStore } from './digests.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './sql.ts';
-import { SqlDigestStore } from './sql.ts';
 import {
   type CompletionField,
   claimableSql,
@@ -21,8 +23,6 @@ import {
   postedMayOverwrite,
   skippedMayOverwrite,
 } from './statements.ts';
-import type { ClaimOptions, DeliveryStart, SlotCompletion } from './store.ts';
-import { answering, type StoreTimeouts, unavailableReason } from './unavailable.ts';
 
 /**
  * `off`: plain TCP. `no-verify`: TLS without checking the certificate chain, what Heroku Postgres

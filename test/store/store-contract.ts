@@ -1,9 +1,9 @@
 /** The one DigestStore contract every adapter must pass; `store.test.ts` runs it per adapter. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Completion, DigestStore } from '../../../src/digests/store/store.ts';
-import { DigestNotFoundError } from '../../../src/errors.ts';
-import type { NewDigest } from '../../../src/model/digest.ts';
-import { digestInput } from '../helpers.ts';
+import { DigestNotFoundError } from '../../src/errors.ts';
+import type { NewDigest } from '../../src/model/digest.ts';
+import type { Completion, DigestStore } from '../../src/store/digests.ts';
+import { digestInput } from '../digests/helpers.ts';
 
 export interface StoreFixture {
   readonly store: DigestStore;

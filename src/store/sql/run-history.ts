@@ -2,9 +2,9 @@
  * What both adapters read and prune of the run history (`digest_runs`): the latest runs of a
  * digest, newest first, and no more than `runsKept` of them.
  */
-import { type DigestRun, runsKept } from '../runs.ts';
+import { type DigestRun, runsKept } from '../../digests/runs.ts';
+import type { SlotCompletion } from '../digests.ts';
 import { rowToRun, type SqlRunner } from './rows.ts';
-import type { SlotCompletion } from './store.ts';
 
 export class RunRecords {
   readonly #db: SqlRunner;

@@ -10,14 +10,14 @@
  * sent again, so a runner killed at any point doubles nothing: the next one reads what was
  * posted from the records.
  */
-import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
+import type { CanvasProblem, CanvasWrite } from '../model/canvas.ts';
 import type {
   Conference,
   ConferenceEnd,
   ConferenceSpec,
   ConferenceState,
   NewConference,
-} from '../../model/conference.ts';
+} from '../model/conference.ts';
 
 export interface ConferenceClaim {
   readonly conference: Conference;

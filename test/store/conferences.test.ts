@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { describeEachStore } from '../helpers.ts';
-import { ascoInput } from './helpers.ts';
+import type { ConferenceStore } from '../../src/store/conferences.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { ascoInput } from '../digests/conferences/helpers.ts';
+import { describeEachStore } from '../digests/helpers.ts';
 
 const conferencesOf = (store: DigestStore): ConferenceStore => {
   if (store.conferences === undefined) throw new Error('the store keeps no conferences');

@@ -4,8 +4,8 @@
  * `store.test.ts` runs it per adapter, beside `storeContract`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
-import { digestInput } from '../helpers.ts';
+import type { DigestStore } from '../../src/store/digests.ts';
+import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 
 const now = new Date('2026-06-08T08:00:30Z');
