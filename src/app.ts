@@ -41,8 +41,8 @@ import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
-import type { DigestStore } from './store/digests.ts';
-import { openDigestStore } from './store/open.ts';
+import type { DigestStore } from './store/digest-store.ts';
+import { openDigestStore } from './store/digest-store.ts';
 import { defaultSqlitePath } from './store/sql/sqlite.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */

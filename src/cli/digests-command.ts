@@ -13,7 +13,7 @@ import type { DigestPoster, TickReport } from '../digests/runner.ts';
 import { ConfigError } from '../errors.ts';
 import { DigestService } from '../flows/digest-service.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { openDigestStore } from '../store/open.ts';
+import { openDigestStore } from '../store/digest-store.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-command.ts';

@@ -8,7 +8,7 @@ import type { PostgresTls } from '../config/sections.ts';
 import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sections.ts';
 import { ConfigError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
-import { openDigestStore } from '../store/open.ts';
+import { openDigestStore } from '../store/digest-store.ts';
 import { defaultSqlitePath } from '../store/sql/sqlite.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';

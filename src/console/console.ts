@@ -40,7 +40,7 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { openDigestStore } from '../store/open.ts';
+import { openDigestStore } from '../store/digest-store.ts';
 import { saveCanvas, saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 

@@ -7,6 +7,7 @@ import type {
   RankedAccount,
   SkipReason,
 } from '../model/digest.ts';
+import type { DigestRunDetails } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type {
   BeginDeliveryResult,
@@ -15,7 +16,7 @@ import type {
   DeliveryStart,
   DigestStore,
   SlotCompletion,
-} from '../store/digests.ts';
+} from '../store/digest-store.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
 import {
@@ -31,7 +32,6 @@ import {
 } from './failures.ts';
 import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
-import type { DigestRunDetails } from './runs.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {

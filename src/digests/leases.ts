@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import type { Clock } from './clock.ts';
 
 export interface LeaseRenewalOptions {

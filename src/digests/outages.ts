@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Outage, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import type { Clock } from './clock.ts';
 import {
   type RenderResumeNotice,

@@ -5,7 +5,7 @@
 import type { Logger } from '../logger.ts';
 import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import { countRunsBetween, nextRunAfter } from './schedule.ts';
 
 /** How many skipped slots of one digest a notice names; the rest are counted. */

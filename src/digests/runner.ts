@@ -8,7 +8,7 @@ import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,

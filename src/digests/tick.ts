@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, Outage, SkipReason } from '../model/digest.ts';
-import type { Claim, DigestStore } from '../store/digests.ts';
+import type { Claim, DigestStore } from '../store/digest-store.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import type { DigestPoster } from './delivery.ts';
 import { classifyFailure } from './failures.ts';
 

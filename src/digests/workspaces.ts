@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
 import {

@@ -14,7 +14,7 @@ import {
   renderConferenceCanvas,
   renderConferenceCanvasNotice,
 } from '../render/conference-canvas.ts';
-import type { ConferenceStore } from '../store/conferences.ts';
+import type { ConferenceStore } from '../store/digest-store.ts';
 import { canvasCreationHoldMs } from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {

@@ -21,7 +21,7 @@ import {
   renderConferenceList,
 } from '../render/conference-management.ts';
 import { renderError } from '../render/errors.ts';
-import type { ConferenceStore } from '../store/conferences.ts';
+import type { ConferenceStore } from '../store/digest-store.ts';
 import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';

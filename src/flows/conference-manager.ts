@@ -10,7 +10,8 @@ import type { ConferenceRunner, ConferenceTickReport } from '../digests/conferen
 import { type Logger, silentLogger } from '../logger.ts';
 import type { Conference, ConferenceSpec } from '../model/conference.ts';
 import type { ConferenceActionResult } from '../render/conference-management.ts';
-import type { ConferenceSettings, ConferenceStore } from '../store/conferences.ts';
+import type { ConferenceSettings } from '../store/conferences.ts';
+import type { ConferenceStore } from '../store/digest-store.ts';
 import { checkDatabases } from './digest-checks.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
 

@@ -6,16 +6,16 @@
  * is recorded, and every failure is logged and recorded, never thrown.
  */
 import type { PostedRun } from '../digests/runner.ts';
-import type { DigestRun } from '../digests/runs.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
+import type { DigestRun } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvas.ts';
 import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/digest-canvas.ts';
 import { failureWords } from '../render/digest-failures.ts';
 import { skipWords } from '../render/digest-management.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 
 /**
  * The earlier runs a digest's canvas lists, newest first, before the run at `slot`. `digest` is

@@ -7,17 +7,17 @@
 
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RepostResult, RunNowResult } from '../digests/runner.ts';
-import type { DigestRun } from '../digests/runs.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { Digest, Outage } from '../model/digest.ts';
+import type { DigestRun } from '../model/digest-run.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import {
   type ComparedSetting,
   checkDatabases,

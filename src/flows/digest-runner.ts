@@ -16,7 +16,7 @@ import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digest-post.ts';
 import { renderUnconfirmedNotice } from '../render/digest-unconfirmed.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import { type CanvasHistory, DigestCanvases, runsHistory } from './digest-canvas.ts';
 
 export interface DigestRunnerBuildOptions {

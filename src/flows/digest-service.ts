@@ -17,7 +17,7 @@ import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
-import type { DigestStore } from '../store/digests.ts';
+import type { DigestStore } from '../store/digest-store.ts';
 import { timedOut, within } from '../time/within.ts';
 import { createConferenceRunner } from './conference-commands.ts';
 import { ConferenceManager } from './conference-manager.ts';

@@ -4,8 +4,8 @@
  * Pure; the runs come from the store (`DigestStore.recentRuns`).
  */
 import type { KnownBlock } from '@slack/types';
-import type { DigestRun, DigestRunEntry } from '../digests/runs.ts';
 import type { Digest } from '../model/digest.ts';
+import type { DigestRun, DigestRunEntry } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { context, section } from './blocks.ts';
 import { failureWords } from './digest-failures.ts';

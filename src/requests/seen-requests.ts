@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { Sightings } from '../store/sightings.ts';
+import type { Sightings } from '../store/digest-store.ts';
 import { timedOut, within } from '../time/within.ts';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Where conferences live, beside the digests in the same database (SQLite or PostgreSQL): one
- * interface, one SQL implementation over the digest store's executor, held to one contract suite
- * on both adapters.
+ * interface, one SQL implementation (`sql/conferences.ts`), held to one contract suite on both
+ * dialects. Their canvases are the canvas repository's (`canvases.ts`).
  *
  * Exactly one updater per conference rests on the same two mechanisms as digests: a lease
  * (`claimDue` hands a due conference to one runner for `leaseMs`; a runner that dies lets it go
@@ -10,7 +10,6 @@
  * sent again, so a runner killed at any point doubles nothing: the next one reads what was
  * posted from the records.
  */
-import type { CanvasProblem, CanvasWrite } from '../model/canvas.ts';
 import type {
   Conference,
   ConferenceEnd,
@@ -36,7 +35,7 @@ export type ConferenceSettings = Partial<Pick<ConferenceSpec, 'watch' | 'refresh
   readonly canvas?: boolean;
 };
 
-export interface ConferenceStore {
+export interface ConferenceRepository {
   create(input: NewConference, now: Date): Promise<Conference>;
   get(id: string): Promise<Conference | undefined>;
   listByChannel(teamId: string, channelId: string): Promise<Conference[]>;
@@ -76,13 +75,4 @@ export interface ConferenceStore {
   dueNow(teamId: string, channelId: string, now: Date): Promise<number>;
   /** Changes the watchlist or the refresh of an active conference; undefined when none. */
   update(id: string, settings: ConferenceSettings, now: Date): Promise<Conference | undefined>;
-  /** Records a canvas write: the canvas written (a new one replaces the old), or its problem. */
-  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void>;
-  /**
-   * True for the one caller that may create the conference's canvas now, held until `until`;
-   * false once a canvas is recorded or while another caller holds it. `recordCanvas` releases it.
-   */
-  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean>;
-  /** True for the one caller that is first to tell the creator about `problem`. */
-  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean>;
 }

@@ -6,14 +6,14 @@
 import type { PostgresTls, StorageConfig } from '../config/sections.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
-import type { DigestStore } from './digests.ts';
-import { defaultSqlitePath, openSqliteStore } from './sql/sqlite.ts';
+import type { Database } from './database.ts';
+import { defaultSqlitePath, openSqliteDatabase } from './sql/sqlite.ts';
 
 /**
  * The configured {@link StorageConfig} fits as it is (`{ ...config.storage, logger }`), and so do
  * the CLI's flags, whose database URL is a plain string.
  */
-export interface OpenDigestStoreOptions {
+export interface OpenDatabaseOptions {
   /** PostgreSQL URL; when set, SQLite options are ignored. */
   readonly databaseUrl?: StorageConfig['databaseUrl'] | string;
   /** Default `./data/digests.sqlite`; `:memory:` for tests. */
@@ -21,21 +21,21 @@ export interface OpenDigestStoreOptions {
   readonly databaseTls?: PostgresTls;
   readonly postgresSchema?: string;
   readonly postgresMaxConnections?: number;
-  /** See `PostgresStoreOptions.connectTimeoutMs`. */
+  /** See `PostgresDatabaseOptions.connectTimeoutMs`. */
   readonly databaseConnectTimeoutMs?: number;
-  /** See `PostgresStoreOptions.statementTimeoutMs`. */
+  /** See `PostgresDatabaseOptions.statementTimeoutMs`. */
   readonly databaseStatementTimeoutMs?: number;
   /** Default true. */
   readonly migrate?: boolean;
   readonly logger?: Logger;
 }
 
-export async function openDigestStore(options: OpenDigestStoreOptions = {}): Promise<DigestStore> {
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const databaseUrl =
     typeof options.databaseUrl === 'string' ? options.databaseUrl : options.databaseUrl?.reveal();
-  const store = databaseUrl
+  const database = databaseUrl
     ? // Loaded only for PostgreSQL: an app on SQLite never pays for pg in memory or start time.
-      (await import('./sql/postgres.ts')).openPostgresStore({
+      (await import('./sql/postgres.ts')).openPostgresDatabase({
         connectionString: databaseUrl,
         ...(options.databaseTls ? { tls: options.databaseTls } : {}),
         ...(options.postgresSchema ? { schema: options.postgresSchema } : {}),
@@ -48,16 +48,16 @@ export async function openDigestStore(options: OpenDigestStoreOptions = {}): Pro
         }),
         ...(options.logger ? { logger: options.logger } : {}),
       })
-    : openSqliteStore({ path: options.sqlitePath ?? defaultSqlitePath });
+    : openSqliteDatabase({ path: options.sqlitePath ?? defaultSqlitePath });
   if (options.migrate ?? true) {
     try {
-      const applied = await store.migrate();
+      const applied = await database.migrate();
       if (applied > 0)
-        options.logger?.info({ applied, dialect: store.dialect }, 'digest store migrated');
+        options.logger?.info({ applied, dialect: database.dialect }, 'digest store migrated');
     } catch (error) {
-      await store.close().catch(() => undefined);
+      await database.close().catch(() => undefined);
       throw error;
     }
   }
-  return store;
+  return database;
 }

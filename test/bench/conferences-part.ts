@@ -20,8 +20,9 @@ import { ConferenceRunner } from '../../src/digests/conferences/runner.ts';
 import { defaultAnalyticsConcurrency } from '../../src/digests/runner.ts';
 import { conferenceWords } from '../../src/render/conference.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 
 const conferenceCount = 1_000;
 const latencyMs = 200;
@@ -139,7 +140,7 @@ export async function conferencesPart(
 ): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'conferences-bench-'));
   try {
-    const store = openSqliteStore({ path: join(folder, 'conferences.sqlite') });
+    const store = digestStoreOf(openSqliteDatabase({ path: join(folder, 'conferences.sqlite') }));
     await store.migrate();
     await part(store, 'SQLite', verdict);
     await store.close();

@@ -46,9 +46,10 @@ import {
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openPostgresStore } from '../../src/store/sql/postgres.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { conferencesPart } from './conferences-part.ts';
 
 const digestCount = 100_000;
@@ -448,7 +449,7 @@ async function tickRole(): Promise<void> {
   if (process.env.BENCH_DIGESTS_STORE === 'sqlite') {
     const folder = mkdtempSync(join(tmpdir(), 'digests-bench-'));
     try {
-      const store = openSqliteStore({ path: join(folder, 'tick.sqlite') });
+      const store = digestStoreOf(openSqliteDatabase({ path: join(folder, 'tick.sqlite') }));
       await store.migrate();
       await tick(store, 'SQLite tick');
       await store.close();
@@ -479,7 +480,7 @@ async function withPostgres(work: (open: OpenPostgres) => Promise<void>): Promis
     await work(async () => {
       const schema = `digests_bench_${randomBytes(6).toString('hex')}`;
       schemas.push(schema);
-      const store = openPostgresStore({ connectionString: url, schema });
+      const store = digestStoreOf(openPostgresDatabase({ connectionString: url, schema }));
       await store.migrate();
       const analyze = async () => {
         await admin.query(`ANALYZE ${schema}.digests`);
@@ -496,14 +497,14 @@ export async function run(): Promise<void> {
   await tickInItsOwnProcess('sqlite');
   const folder = mkdtempSync(join(tmpdir(), 'digests-bench-'));
   try {
-    const claimStore = openSqliteStore({ path: join(folder, 'claims.sqlite') });
+    const claimStore = digestStoreOf(openSqliteDatabase({ path: join(folder, 'claims.sqlite') }));
     await claimStore.migrate();
     console.log(
       `SQLite: ${(await claimsPerSecond(claimStore)).toFixed(0)} claims/s (batches of 200, ${claimedCount} due)`,
     );
     await claimStore.close();
 
-    const heldStore = openSqliteStore({ path: join(folder, 'held.sqlite') });
+    const heldStore = digestStoreOf(openSqliteDatabase({ path: join(folder, 'held.sqlite') }));
     await heldStore.migrate();
     await onHold(heldStore, 'SQLite');
     await heldStore.close();

@@ -8,7 +8,7 @@ import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 import { FakeConferencePoster } from '../digests/conferences/helpers.ts';
 import { FakeClock } from '../digests/helpers.ts';
 

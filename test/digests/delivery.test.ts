@@ -12,8 +12,8 @@ import {
 } from '../../src/digests/runner.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestPaused } from '../../src/render/digest-post.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 import {
   announcePostgresSkip,
   digestInput,

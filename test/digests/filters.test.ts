@@ -13,8 +13,8 @@ import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
 import { renderDigestMessage } from '../../src/render/digest-post.ts';
 import { digestSubject } from '../../src/render/digest-words.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 import { texts } from '../render/helpers.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster } from './helpers.ts';
 

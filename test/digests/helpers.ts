@@ -22,9 +22,10 @@ import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openPostgresStore } from '../../src/store/sql/postgres.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -272,7 +273,9 @@ export class TestPostgres {
 
   open(): DigestStore {
     if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
-    const store = openPostgresStore({ connectionString: testDatabaseUrl, schema: this.schema });
+    const store = digestStoreOf(
+      openPostgresDatabase({ connectionString: testDatabaseUrl, schema: this.schema }),
+    );
     this.#stores.push(store);
     return store;
   }
@@ -348,12 +351,12 @@ export const storesUnderTest: readonly {
     async open() {
       const folder = mkdtempSync(join(tmpdir(), 'digests-runner-'));
       const path = join(folder, 'digests.sqlite');
-      const opened = [openSqliteStore({ path })];
+      const opened = [digestStoreOf(openSqliteDatabase({ path }))];
       await opened[0]?.migrate();
       return {
         store: opened[0] as DigestStore,
         sibling: async () => {
-          const sibling = openSqliteStore({ path });
+          const sibling = digestStoreOf(openSqliteDatabase({ path }));
           opened.push(sibling);
           return sibling;
         },

@@ -9,7 +9,7 @@ import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
 import { renderOutageNotice } from '../../src/render/digest-outages.ts';
 import { toPlainText } from '../../src/render/text.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import {
   announcePostgresSkip,
   dailyLondon,

@@ -17,8 +17,8 @@ import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { pauseReasonWords } from '../../src/render/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 import {
   digestInput,
   FakeAnalytics,

@@ -4,7 +4,7 @@
  */
 import { setImmediate as turn } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { describeEachStore, digestInput, influencers } from './helpers.ts';
 
 const slot = new Date('2026-06-08T08:00:00Z');

@@ -9,7 +9,7 @@ import { questionFor } from '../../src/digests/questions.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { accountMove, rankChanges } from '../../src/model/rank-changes.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { slashCommand, teamId, userId } from '../helpers/payloads.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 import { migrations } from '../../src/store/sql/migrations.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { type CliRun, runCli, spawnCli } from '../helpers/run-cli.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds } from '../../src/render/ids.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';

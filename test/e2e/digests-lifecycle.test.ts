@@ -9,7 +9,7 @@ import type { AnalyticsApi, InfluencersQuery } from '../../src/analytics/types.t
 import { CredentialsRejectedError } from '../../src/errors.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';

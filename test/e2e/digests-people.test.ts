@@ -4,7 +4,7 @@
  * as digest-runs.ts moves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { FakeSlack } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';

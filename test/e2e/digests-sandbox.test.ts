@@ -10,7 +10,7 @@ import { runWindow } from '../../src/digests/schedule.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds } from '../../src/render/ids.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';

@@ -17,7 +17,7 @@ import {
 import { renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { digestActionIds, digestHomeBlockId } from '../../src/render/ids.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import {
   dailyLondon,
   digestInput,

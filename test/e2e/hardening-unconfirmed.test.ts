@@ -9,7 +9,7 @@ import { DigestRunner } from '../../src/digests/runner.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest-post.ts';
 import { digestActionIds, digestSlotValue } from '../../src/render/ids.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import {
   announcePostgresSkip,
   DyingPoster,

@@ -7,8 +7,7 @@ import { renderConferenceList } from '../../src/render/conference-management.ts'
 import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
-import type { ConferenceStore } from '../../src/store/conferences.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { ConferenceStore, DigestStore } from '../../src/store/digest-store.ts';
 import {
   ascoInput,
   conferenceRunner,

@@ -8,7 +8,7 @@ import { canvasProblemWords } from '../../src/render/digest-canvas.ts';
 import { renderDigestList } from '../../src/render/digest-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import {
   dailyLondon,
   describeEachStore,

@@ -11,8 +11,9 @@ import { silentLogger } from '../../src/logger.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { AdminDirectory, assertBotCanPost } from '../../src/slack/web-api/digest-access.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 const now = new Date('2026-03-27T10:00:00Z');
@@ -50,7 +51,7 @@ function access(options: { admins?: string[]; channelError?: Error } = {}): Dige
 }
 
 beforeEach(async () => {
-  store = openSqliteStore({ path: ':memory:' });
+  store = digestStoreOf(openSqliteDatabase({ path: ':memory:' }));
   await store.migrate();
   runs = [];
   adminChecks = [];

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
 import type { SlackCall } from './fake-slack.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -88,7 +89,7 @@ export async function conferenceE2e(folderPrefix: string): Promise<ConferenceE2e
         const path = join(folder, 'digests.sqlite');
         return {
           store: async () => {
-            const store = openSqliteStore({ path });
+            const store = digestStoreOf(openSqliteDatabase({ path }));
             await store.migrate();
             return store;
           },

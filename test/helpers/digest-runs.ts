@@ -6,7 +6,7 @@
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const startedAt = new Date('2026-11-21T15:00:00Z').getTime();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import { eventTtlMs, SeenRequests, signatureTtlMs } from '../../src/requests/seen-requests.ts';
-import { openDigestStore } from '../../src/store/open.ts';
+import { openDigestStore } from '../../src/store/digest-store.ts';
 
 describe('SeenRequests', () => {
   it('answers true only the first time a signature or an event id is seen', async () => {

@@ -4,7 +4,7 @@
  * `store.test.ts` runs it per adapter, beside `storeContract`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 

@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../src/store/conferences.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { ConferenceStore, DigestStore } from '../../src/store/digest-store.ts';
 import { ascoInput } from '../digests/conferences/helpers.ts';
 import { describeEachStore } from '../digests/helpers.ts';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDigestStore } from '../../src/store/open.ts';
+import { digestStoreOf, openDigestStore } from '../../src/store/digest-store.ts';
 import { postgresConnectionConfig } from '../../src/store/sql/postgres.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../digests/helpers.ts';
 import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
@@ -31,7 +31,7 @@ contracts('SQLite file', async () => {
   return {
     store: opened[0] as NonNullable<(typeof opened)[0]>,
     openSibling: async () => {
-      const sibling = openSqliteStore({ path });
+      const sibling = digestStoreOf(openSqliteDatabase({ path }));
       opened.push(sibling);
       return sibling;
     },

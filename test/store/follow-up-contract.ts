@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DigestNotFoundError } from '../../src/errors.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 

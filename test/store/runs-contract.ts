@@ -4,8 +4,9 @@
  * keeps. `store.test.ts` runs it per adapter.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestRunDetails, runsKept } from '../../src/digests/runs.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
+import type { DigestRunDetails } from '../../src/model/digest-run.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { runsKept } from '../../src/store/runs.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DigestNotFoundError } from '../../src/errors.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
-import type { Completion, DigestStore } from '../../src/store/digests.ts';
+import type { Completion, DigestStore } from '../../src/store/digest-store.ts';
 import { digestInput } from '../digests/helpers.ts';
 
 export interface StoreFixture {

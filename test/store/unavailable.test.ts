@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DigestStoreUnavailableError } from '../../src/errors.ts';
-import type { DigestStore } from '../../src/store/digests.ts';
-import { openPostgresStore } from '../../src/store/sql/postgres.ts';
-import { openSqliteStore } from '../../src/store/sql/sqlite.ts';
+import type { DigestStore } from '../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../src/store/digest-store.ts';
+import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { unavailableReason } from '../../src/store/unavailable.ts';
 import {
   announcePostgresSkip,
@@ -69,11 +70,13 @@ describe('a PostgreSQL store that stops answering', () => {
   it('says it is unavailable within its connect timeout when connections are never answered', async () => {
     const hole = await TcpProxy.start();
     proxies.push(hole);
-    const store = openPostgresStore({
-      connectionString: `postgres://postgres:secret@127.0.0.1:${hole.port}/test`,
-      connectTimeoutMs: 300,
-      statementTimeoutMs: 300,
-    });
+    const store = digestStoreOf(
+      openPostgresDatabase({
+        connectionString: `postgres://postgres:secret@127.0.0.1:${hole.port}/test`,
+        connectTimeoutMs: 300,
+        statementTimeoutMs: 300,
+      }),
+    );
     stores.push(store);
     const started = performance.now();
     const failure = await store.get('ABC123').catch((error: unknown) => error);
@@ -100,12 +103,14 @@ describe('a PostgreSQL store that stops answering', () => {
       proxies.push(proxy);
       const through = new URL(target);
       through.host = `127.0.0.1:${proxy.port}`;
-      const store = openPostgresStore({
-        connectionString: through.toString(),
-        schema: database.schema,
-        connectTimeoutMs: 300,
-        statementTimeoutMs: 300,
-      });
+      const store = digestStoreOf(
+        openPostgresDatabase({
+          connectionString: through.toString(),
+          schema: database.schema,
+          connectTimeoutMs: 300,
+          statementTimeoutMs: 300,
+        }),
+      );
       stores.push(store);
       try {
         await store.migrate();
@@ -135,7 +140,7 @@ describe('a SQLite store locked by another process', () => {
   it('says it is unavailable once its busy timeout ran out', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'digests-locked-'));
     const path = join(folder, 'digests.sqlite');
-    const store = openSqliteStore({ path, busyTimeoutMs: 100 });
+    const store = digestStoreOf(openSqliteDatabase({ path, busyTimeoutMs: 100 }));
     const other = new DatabaseSync(path);
     try {
       await store.migrate();

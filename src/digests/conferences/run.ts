@@ -15,7 +15,7 @@ import type {
 } from '../../model/conference.ts';
 import type { RankedAccount } from '../../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
-import type { ConferenceStore } from '../../store/conferences.ts';
+import type { ConferenceStore } from '../../store/digest-store.ts';
 import type { Clock } from '../clock.ts';
 import { failureDetail, mayHavePosted, outageCause, runFailure } from '../failures.ts';
 import type { AskQuestion } from '../questions.ts';

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi } from '../../analytics/types.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { Conference, ConferenceEnd } from '../../model/conference.ts';
-import type { ConferenceStore } from '../../store/conferences.ts';
+import type { ConferenceStore } from '../../store/digest-store.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Limiter, limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';

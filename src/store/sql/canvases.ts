@@ -1,20 +1,20 @@
 /**
- * What both adapters keep about a digest's or a conference's canvas (the same columns on either
- * table): whether it keeps one, the canvas the app created for it, the last write's problem and
- * the problems its creator was told about. Each step is one statement deciding on the row itself,
- * so of several instances exactly one tells the creator about a problem.
+ * The canvas records in SQL: the canvas columns of `digests` or of `conferences` (the same on
+ * either table). Each step is one statement deciding on the row itself, so of several instances
+ * exactly one creates a canvas or tells the creator about a problem.
  */
 import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
-import type { SqlRunner } from './rows.ts';
+import type { CanvasRecords } from '../canvases.ts';
+import type { SqlRunner } from './executor.ts';
 
 /** The tables whose rows keep a canvas. */
 export type CanvasTable = 'digests' | 'conferences';
 
-export class CanvasRecords {
+export class SqlCanvasRecords implements CanvasRecords {
   readonly #db: SqlRunner;
   readonly #table: CanvasTable;
 
-  constructor(db: SqlRunner, table: CanvasTable = 'digests') {
+  constructor(db: SqlRunner, table: CanvasTable) {
     this.#db = db;
     this.#table = table;
   }
@@ -38,7 +38,7 @@ export class CanvasRecords {
   }
 
   /**
-   * True for the one caller that may create the digest's canvas now: it has none recorded, and no
+   * True for the one caller that may create the owner's canvas now: it has none recorded, and no
    * other caller holds its creation (or that hold ran out at `now`). Held until `until`.
    */
   async claimCreation(id: string, now: Date, until: Date): Promise<boolean> {

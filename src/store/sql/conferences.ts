@@ -1,6 +1,4 @@
-/** The conference store in SQL, over the digest store's executor; the same text on both dialects. */
-
-import type { CanvasProblem, CanvasWrite } from '../../model/canvas.ts';
+/** The conferences in SQL (`conferences`, `conference_posts`); the same text on both dialects. */
 import {
   type Conference,
   type ConferenceEnd,
@@ -14,17 +12,14 @@ import { defined } from '../../model/defined.ts';
 import type {
   ConferenceClaim,
   ConferencePost,
+  ConferenceRepository,
   ConferenceSettings,
-  ConferenceStore,
 } from '../conferences.ts';
-import { CanvasRecords } from './canvases.ts';
-import { insertWithFreshId, rowToCanvas, type SqlRow, type SqlRunner, toDate } from './rows.ts';
+import type { SqlExecutor, SqlRow } from './executor.ts';
+import { insertWithFreshId, rowToCanvas, toDate } from './rows.ts';
 
-/** What the SQL needs of the digest store's executor. */
-export interface ConferenceSql extends SqlRunner {
-  readonly dialect: 'sqlite' | 'postgres';
-  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
-}
+/** What the SQL needs of a dialect's executor. */
+export type ConferenceSql = Pick<SqlExecutor, 'dialect' | 'query' | 'transaction'>;
 
 function optionalDate(value: unknown): Date | undefined {
   return value === null || value === undefined ? undefined : toDate(value);
@@ -67,13 +62,11 @@ function specOf(conference: ConferenceSpec): ConferenceSpec {
   };
 }
 
-export class SqlConferenceStore implements ConferenceStore {
+export class SqlConferences implements ConferenceRepository {
   readonly #sql: ConferenceSql;
-  readonly #canvases: CanvasRecords;
 
   constructor(sql: ConferenceSql) {
     this.#sql = sql;
-    this.#canvases = new CanvasRecords(sql, 'conferences');
   }
 
   async create(input: NewConference, now: Date): Promise<Conference> {
@@ -272,17 +265,5 @@ export class SqlConferenceStore implements ConferenceStore {
       );
       return updated[0] ? rowToConference(updated[0]) : undefined;
     });
-  }
-
-  recordCanvas(id: string, write: CanvasWrite, now: Date): Promise<void> {
-    return this.#canvases.record(id, write, now);
-  }
-
-  claimCanvasCreation(id: string, now: Date, until: Date): Promise<boolean> {
-    return this.#canvases.claimCreation(id, now, until);
-  }
-
-  markCanvasTold(id: string, problem: CanvasProblem): Promise<boolean> {
-    return this.#canvases.markTold(id, problem);
   }
 }

@@ -7,10 +7,11 @@
 import pg from 'pg';
 import { configDefaults, type PostgresTls } from '../../config/sections.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
-import type { ClaimOptions, DeliveryStart, SlotCompletion } from '../digests.ts';
+import type { ClaimOptions } from '../digests.ts';
+import type { DeliveryStart, SlotCompletion } from '../runs.ts';
 import { answering, type StoreTimeouts, unavailableReason } from '../unavailable.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './digests.ts';
-import { SqlDigestStore } from './digests.ts';
+import { SqlDatabase } from './database.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './executor.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import {
   type CompletionField,
@@ -29,7 +30,7 @@ import {
  * documents (its certificates are not signed by a public CA). `verify`: TLS with full checks.
  */
 
-export interface PostgresStoreOptions {
+export interface PostgresDatabaseOptions {
   /** `postgres://user:pass@host:5432/db?sslmode=require`, e.g. Heroku's DATABASE_URL. */
   readonly connectionString: string;
   /** Overrides what the URL implies (see `postgresConnectionConfig`). */
@@ -124,7 +125,7 @@ export const deliveryColumns = [
  * Many `beginDelivery` in one statement. The INSERT locks in key order so that two runners' batches
  * never wait on each other in a cycle. A record that existed before the statement is reported as
  * the statement's snapshot saw it; one another transaction created meanwhile comes back without
- * columns and the store reads it afterwards.
+ * columns and `SqlRuns` reads it afterwards.
  *
  * The existing record is looked up per input row, in a subquery kept apart (`OFFSET 0`) whose
  * first condition depends on the outer row alone: PostgreSQL checks it once per row and reads
@@ -174,7 +175,7 @@ const completionTypes: Record<CompletionField, string> = {
  * CTE, then the bookkeeping UPDATE, which PostgreSQL re-evaluates on the latest version of a row
  * another transaction changed meanwhile, as the single-row SELECT ... FOR UPDATE did. The
  * conflict clause is checked on the latest version of an existing record, so a completion that
- * may not overwrite it (see `DigestStore.complete`) writes nothing, and `recorded` tells the
+ * may not overwrite it (see `RunRepository.complete`) writes nothing, and `recorded` tells the
  * bookkeeping which completions were accepted, and `runs` which slots enter the history.
  *
  * It commits without waiting for its WAL to reach the disk (`unflushed`): that flush took longer
@@ -388,7 +389,7 @@ class PostgresExecutor implements SqlExecutor {
 }
 
 /** Connects lazily (the pool opens connections on first use); call `migrate()` before first use. */
-export function openPostgresStore(options: PostgresStoreOptions): SqlDigestStore {
+export function openPostgresDatabase(options: PostgresDatabaseOptions): SqlDatabase {
   if (options.schema !== undefined && !identifier.test(options.schema)) {
     throw new Error(`Invalid PostgreSQL schema name "${options.schema}"`);
   }
@@ -408,5 +409,5 @@ export function openPostgresStore(options: PostgresStoreOptions): SqlDigestStore
   // An idle client losing its connection emits on the pool; without a listener that would crash.
   const logger = options.logger ?? silentLogger;
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
-  return new SqlDigestStore(new PostgresExecutor(pool, options.schema, timeouts));
+  return new SqlDatabase(new PostgresExecutor(pool, options.schema, timeouts));
 }

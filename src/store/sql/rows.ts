@@ -7,7 +7,6 @@
  * changing the words never touches stored rows.
  */
 
-import type { DigestRun, DigestRunDetails } from '../../digests/runs.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { canvasKinds, canvasProblems, type DigestCanvas } from '../../model/canvas.ts';
 import { defined } from '../../model/defined.ts';
@@ -22,16 +21,9 @@ import {
   type SkipReason,
   workspaceGoneKinds,
 } from '../../model/digest.ts';
-import type { Delivery } from '../digests.ts';
-
-export type SqlScalar = string | number | Date | null;
-/** Arrays are for PostgreSQL's set-based statements (`unnest($1::text[])`); SQLite takes none. */
-export type SqlValue = SqlScalar | readonly SqlScalar[];
-export type SqlRow = Record<string, unknown>;
-
-export interface SqlRunner {
-  query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
-}
+import type { DigestRun, DigestRunDetails } from '../../model/digest-run.ts';
+import type { Delivery } from '../runs.ts';
+import type { SqlRow } from './executor.ts';
 
 export function toDate(value: unknown): Date {
   if (value instanceof Date) return value;

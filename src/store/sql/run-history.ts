@@ -1,10 +1,11 @@
 /**
- * What both adapters read and prune of the run history (`digest_runs`): the latest runs of a
+ * What both dialects read and prune of the run history (`digest_runs`): the latest runs of a
  * digest, newest first, and no more than `runsKept` of them.
  */
-import { type DigestRun, runsKept } from '../../digests/runs.ts';
-import type { SlotCompletion } from '../digests.ts';
-import { rowToRun, type SqlRunner } from './rows.ts';
+import type { DigestRun } from '../../model/digest-run.ts';
+import { runsKept, type SlotCompletion } from '../runs.ts';
+import type { SqlRunner } from './executor.ts';
+import { rowToRun } from './rows.ts';
 
 export class RunRecords {
   readonly #db: SqlRunner;

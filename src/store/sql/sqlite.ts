@@ -10,17 +10,17 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { ClaimOptions } from '../digests.ts';
 import { answering, asUnavailable } from '../unavailable.ts';
-import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './digests.ts';
-import { SqlDigestStore } from './digests.ts';
+import { SqlDatabase } from './database.ts';
+import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './executor.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import { claimableSql, claimParams } from './statements.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 
-/** WAL pages written between two automatic checkpoints (see `openSqliteStore`). */
+/** WAL pages written between two automatic checkpoints (see `openSqliteDatabase`). */
 const walCheckpointPages = 10_000;
 
-export interface SqliteStoreOptions {
+export interface SqliteDatabaseOptions {
   /** A file path, or `:memory:` for tests. Missing parent folders are created. */
   readonly path?: string;
   /** How long a writer waits for another process's lock before failing. */
@@ -71,7 +71,7 @@ export function sqliteClaimSql(options: ClaimOptions): string {
     RETURNING *`;
 }
 
-/** Runs the store's statements on one connection; exported for the test of its queue. */
+/** Runs the repositories' statements on one connection; exported for the test of its queue. */
 export class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
   readonly #db: DatabaseSync;
@@ -190,7 +190,7 @@ export class SqliteExecutor implements SqlExecutor {
 }
 
 /** Opens (creating when needed) the SQLite file; call `migrate()` before first use. */
-export function openSqliteStore(options: SqliteStoreOptions = {}): SqlDigestStore {
+export function openSqliteDatabase(options: SqliteDatabaseOptions = {}): SqlDatabase {
   const path = options.path ?? defaultSqlitePath;
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -206,5 +206,5 @@ export function openSqliteStore(options: SqliteStoreOptions = {}): SqlDigestStor
     db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`);
   }
   db.exec('PRAGMA foreign_keys = ON');
-  return new SqlDigestStore(new SqliteExecutor(db, path));
+  return new SqlDatabase(new SqliteExecutor(db, path));
 }

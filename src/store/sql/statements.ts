@@ -1,18 +1,13 @@
 /**
- * The SQL both adapters share beyond the store's own statements: which due digests a claim may
- * take, and what a completion writes to a digest and when it may overwrite a delivery record.
+ * The SQL both dialects share beyond the repositories' own statements: which due digests a claim
+ * may take, and what a completion writes to a digest and when it may overwrite a delivery record.
  * PostgreSQL's set-based statements are built from the same pieces as the single ones.
  */
 
-import { runsKept } from '../../digests/runs.ts';
-import type { ClaimOptions, SlotCompletion } from '../digests.ts';
-import {
-  encodePauseReason,
-  encodeProblem,
-  encodeSkipReason,
-  type SqlScalar,
-  type SqlValue,
-} from './rows.ts';
+import type { ClaimOptions } from '../digests.ts';
+import { runsKept, type SlotCompletion } from '../runs.ts';
+import type { SqlScalar, SqlValue } from './executor.ts';
+import { encodePauseReason, encodeProblem, encodeSkipReason } from './rows.ts';
 
 /**
  * The conditions a due digest meets to be claimed, read with the parameters of `claimParams`: `$3`
@@ -84,7 +79,7 @@ export function completionValues(item: SlotCompletion): Record<CompletionField, 
  * A completion's digest bookkeeping as the SET list of one UPDATE, decided on the row being
  * updated (so no read-then-write, and PostgreSQL re-evaluates it on the latest row version):
  * - the last run, failure count, ranking and pause change only when the completion was
- *   `accepted` (it could write the slot's delivery record, see `DigestStore.complete`) and for
+ *   `accepted` (it could write the slot's delivery record, see `RunRepository.complete`) and for
  *   the newest slot (a later slot than the recorded one, or the same slot neither `posted` nor
  *   `skipped`), so a late completion never rewrites what another runner settled;
  * - `next_run_at` moves only while it is still at or before the slot, so never back;
@@ -121,7 +116,7 @@ export function completionAssignments(
 
 /**
  * The delivery record a `posted` or `failed` completion writes, and when it may overwrite an
- * existing one (see `DigestStore.complete`); shared by both adapters' statements.
+ * existing one (see `RunRepository.complete`); shared by both dialects' statements.
  */
 export const postedMayOverwrite = (record: string, incoming: string) =>
   `${record}.status = 'posting' AND ${record}.owner = ${incoming}.owner`;

@@ -1,12 +1,13 @@
 /**
- * What both adapters keep about slots whose post was never confirmed (left `posting`): whether
+ * What both dialects keep about slots whose post was never confirmed (left `posting`): whether
  * the digest's creator was told, and who chose to post it again. Each step is one statement that
  * decides on the row itself, so of several instances exactly one tells, and of several presses
  * exactly one posts.
  */
 import { DigestNotFoundError } from '../../errors.ts';
-import type { BeginDeliveryResult, UnconfirmedPost } from '../digests.ts';
-import { rowToDelivery, rowToDigest, type SqlRunner, toDate } from './rows.ts';
+import type { BeginDeliveryResult, UnconfirmedPost } from '../runs.ts';
+import type { SqlRunner } from './executor.ts';
+import { rowToDelivery, rowToDigest, toDate } from './rows.ts';
 
 export class UnconfirmedRecords {
   readonly #db: SqlRunner;

@@ -8,7 +8,7 @@ import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conference.ts';
 import { toDigestError } from '../../../src/slack/web-api/poster.ts';
-import type { ConferenceStore } from '../../../src/store/conferences.ts';
+import type { ConferenceStore } from '../../../src/store/digest-store.ts';
 import type { FakeAnalytics, FakeClock } from '../helpers.ts';
 
 export interface ConferenceCall {

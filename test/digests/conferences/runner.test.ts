@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { CredentialsRejectedError } from '../../../src/errors.ts';
-import type { ConferenceStore } from '../../../src/store/conferences.ts';
-import type { DigestStore } from '../../../src/store/digests.ts';
+import type { ConferenceStore, DigestStore } from '../../../src/store/digest-store.ts';
 import { describeEachStore, influencers, until } from '../helpers.ts';
 import { ascoInput, conferenceRunner, FakeConferencePoster } from './helpers.ts';
 

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../../src/store/digests.ts';
+import type { DigestStore } from '../../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../../src/store/digest-store.ts';
 import { migrations, schemaMigrationsTable } from '../../../src/store/sql/migrations.ts';
-import { openSqliteStore } from '../../../src/store/sql/sqlite.ts';
+import { openSqliteDatabase } from '../../../src/store/sql/sqlite.ts';
 import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../../digests/helpers.ts';
 
 /** A database at `version`, where `insert` runs one parameterless statement. */
@@ -42,7 +43,7 @@ async function sqliteAt(version: number): Promise<LegacyDatabase> {
     },
     migrated: async () => {
       db.close();
-      store = openSqliteStore({ path });
+      store = digestStoreOf(openSqliteDatabase({ path }));
       await store.migrate();
       return store;
     },

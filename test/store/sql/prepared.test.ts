@@ -5,8 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SqlDigestStore } from '../../../src/store/sql/digests.ts';
-import { deliveryColumns, openPostgresStore } from '../../../src/store/sql/postgres.ts';
+import type { DigestStore } from '../../../src/store/digest-store.ts';
+import { digestStoreOf } from '../../../src/store/digest-store.ts';
+import { deliveryColumns, openPostgresDatabase } from '../../../src/store/sql/postgres.ts';
 import { announcePostgresSkip, digestInput, testDatabaseUrl } from '../../digests/helpers.ts';
 
 announcePostgresSkip();
@@ -15,7 +16,7 @@ const slot = new Date('2026-06-08T08:00:00Z');
 const now = new Date('2026-06-08T08:00:10Z');
 
 describe.skipIf(!testDatabaseUrl)('the prepared delivery statements on PostgreSQL', () => {
-  let store: SqlDigestStore | undefined;
+  let store: DigestStore | undefined;
   let admin: pg.Client;
   let schema: string;
 
@@ -27,15 +28,17 @@ describe.skipIf(!testDatabaseUrl)('the prepared delivery statements on PostgreSQ
   });
 
   /** One connection, so every statement runs where the one before it was prepared. */
-  async function open(): Promise<SqlDigestStore> {
+  async function open(): Promise<DigestStore> {
     schema = `digests_prepared_${randomBytes(6).toString('hex')}`;
     admin = new pg.Client({ connectionString: testDatabaseUrl });
     await admin.connect();
-    store = openPostgresStore({
-      connectionString: testDatabaseUrl ?? '',
-      schema,
-      maxConnections: 1,
-    });
+    store = digestStoreOf(
+      openPostgresDatabase({
+        connectionString: testDatabaseUrl ?? '',
+        schema,
+        maxConnections: 1,
+      }),
+    );
     await store.migrate();
     return store;
   }
