@@ -41,8 +41,8 @@ import { AdminDirectory } from './slack/web-api/digest-access.ts';
 import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
-import type { DigestStore } from './store/digest-store.ts';
-import { openDigestStore } from './store/digest-store.ts';
+import type { Database } from './store/database.ts';
+import { openDatabase } from './store/open.ts';
 import { defaultSqlitePath } from './store/sql/sqlite.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
@@ -71,9 +71,9 @@ export interface AppOverrides {
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
   readonly server?: Server;
-  /** Digest wiring for tests: a store already open, the runner's clock and finer settings. */
+  /** Digest wiring for tests: a database already open, the runner's clock and finer settings. */
   readonly digests?: {
-    readonly store?: DigestStore;
+    readonly database?: Database;
     readonly clock?: Clock;
     readonly runnerOptions?: DigestRunnerOptions;
   };
@@ -106,9 +106,9 @@ export function createApp(
   // One users.info cache for zones, admin rights and names.
   const users = new UserDirectory();
   const digests = new DigestService({
-    openStore: async () =>
-      overrides.digests?.store ??
-      openDigestStore({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
+    openDatabase: async () =>
+      overrides.digests?.database ??
+      openDatabase({ ...config.storage, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
     ...slackDigestOutlet(config.slack, logger, { fetch: fetchFn, directory: users }),
     policy: config.digests,
@@ -129,7 +129,7 @@ export function createApp(
     zones: new UserZones({ logger, waitMs: config.lookup.userZoneWaitMs, directory: users }),
     inFlight,
     seen: new SeenRequests({
-      sightings: () => digests.store,
+      sightings: () => digests.database.sightings,
       logger: logger.child({ component: 'requests' }),
     }),
     chat: new WebClient(

@@ -116,8 +116,8 @@ describe('what the app loads', () => {
       const loaded = [];
       registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
       await import(${JSON.stringify(new URL('../src/app.ts', import.meta.url).href)});
-      const { openDigestStore } = await import(${JSON.stringify(new URL('../src/store/digest-store.ts', import.meta.url).href)});
-      await (await openDigestStore({ sqlitePath: ':memory:' })).close();
+      const { openDatabase } = await import(${JSON.stringify(new URL('../src/store/open.ts', import.meta.url).href)});
+      await (await openDatabase({ sqlitePath: ':memory:' })).close();
       console.log(JSON.stringify(loaded));
     `;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {

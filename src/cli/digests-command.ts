@@ -13,7 +13,7 @@ import type { DigestPoster, TickReport } from '../digests/runner.ts';
 import { ConfigError } from '../errors.ts';
 import { DigestService } from '../flows/digest-service.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { openDigestStore } from '../store/digest-store.ts';
+import { openDatabase } from '../store/open.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { writeLine } from './command.ts';
 import { describeLocation, parseStoreLocation, storeFlagsHelp } from './migrate-command.ts';
@@ -112,8 +112,8 @@ export async function runDigests(
     logger,
   );
   const service = new DigestService({
-    openStore: () =>
-      openDigestStore({ ...location, logger: logger.child({ component: 'digest-store' }) }),
+    openDatabase: () =>
+      openDatabase({ ...location, logger: logger.child({ component: 'digest-store' }) }),
     analytics,
     ...outlet(config.slack, logger),
     logger,

@@ -40,7 +40,7 @@ import { renderError } from '../render/errors.ts';
 import { renderHelp } from '../render/help.ts';
 import { toPlainText } from '../render/text.ts';
 import { demoClient, startSandbox } from '../sandbox/server.ts';
-import { openDigestStore } from '../store/digest-store.ts';
+import { openDatabase } from '../store/open.ts';
 import { saveCanvas, saveExport } from './exports.ts';
 import { Screen } from './screen.ts';
 
@@ -168,7 +168,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   };
   const now = options.now ?? (() => new Date());
   const service = new DigestService({
-    openStore: () => openDigestStore({ sqlitePath: ':memory:' }),
+    openDatabase: () => openDatabase({ sqlitePath: ':memory:' }),
     analytics,
     poster,
     logger: logger.child({ component: 'digests' }),
@@ -278,7 +278,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   });
   screen.attach(lines);
   const madeHere = async () =>
-    (await service.store.listByChannel(consoleCaller.teamId, consoleChannel)).length;
+    (await service.database.digests.listByChannel(consoleCaller.teamId, consoleChannel)).length;
   onInterrupt(lines, {
     confirm: () => {
       void madeHere().then((count) => print(leaveConfirmText(count)));

@@ -21,7 +21,7 @@ import {
   renderConferenceList,
 } from '../render/conference-management.ts';
 import { renderError } from '../render/errors.ts';
-import type { ConferenceStore } from '../store/digest-store.ts';
+import type { Database } from '../store/database.ts';
 import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';
@@ -114,7 +114,8 @@ export async function answerConferenceCommand(
 }
 
 export interface ConferenceRunnerBuildOptions {
-  readonly store: ConferenceStore;
+  /** The conferences, and their canvases' records. */
+  readonly db: Pick<Database, 'conferences' | 'canvases'>;
   readonly analytics: AnalyticsApi;
   readonly poster: ConferencePoster;
   readonly logger: Logger;
@@ -134,14 +135,15 @@ export function createConferenceRunner(options: ConferenceRunnerBuildOptions): C
     options.canvasWriter === undefined
       ? undefined
       : new ConferenceCanvases({
-          store: options.store,
+          conferences: options.db.conferences,
+          canvases: options.db.canvases.conferences,
           writer: options.canvasWriter,
           notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
         });
   return new ConferenceRunner({
-    store: options.store,
+    conferences: options.db.conferences,
     analytics: options.analytics,
     poster,
     words: conferenceWords,

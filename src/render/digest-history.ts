@@ -1,7 +1,7 @@
 /**
  * `/influencers digest history <id>`: a digest's latest runs, newest first, each with when it ran,
  * the window it covered, its top 3 and who entered or left its top N, or why it did not post.
- * Pure; the runs come from the store (`DigestStore.recentRuns`).
+ * Pure; the runs come from the store (`RunRepository.recent`).
  */
 import type { KnownBlock } from '@slack/types';
 import type { Digest } from '../model/digest.ts';

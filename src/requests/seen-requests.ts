@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { Sightings } from '../store/digest-store.ts';
+import type { SightingRepository } from '../store/sightings.ts';
 import { timedOut, within } from '../time/within.ts';
 
 /**
@@ -21,8 +21,8 @@ export const executionTtlMs = eventTtlMs;
 export const sightingWaitMs = 500;
 
 export interface SeenRequestsOptions {
-  /** The digest store, open by the time the app listens. */
-  readonly sightings: () => Sightings;
+  /** The database's sightings, open by the time the app listens. */
+  readonly sightings: () => SightingRepository;
   readonly logger: Logger;
   readonly now?: () => Date;
 }

@@ -1,19 +1,13 @@
 import { expect, it } from 'vitest';
-import type { ConferenceStore, DigestStore } from '../../src/store/digest-store.ts';
 import { ascoInput } from '../digests/conferences/helpers.ts';
 import { describeEachStore } from '../digests/helpers.ts';
 
-const conferencesOf = (store: DigestStore): ConferenceStore => {
-  if (store.conferences === undefined) throw new Error('the store keeps no conferences');
-  return store.conferences;
-};
-
 const lease = { limit: 10, leaseMs: 60_000, owner: 'a' };
 
-describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
+describeEachStore('ConferenceRepository', '2026-05-29T06:00:00Z', (world) => {
   it('stores a conference as created, and lists the active ones soonest first', async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const later = await store.create(
       ascoInput({
         nextRunAt: new Date('2026-05-29T07:00:00Z'),
@@ -37,8 +31,8 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
 
   it('leases a due conference to one claimer until the lease expires or is given back', async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
-    const other = conferencesOf(await db.sibling());
+    const store = db.store.conferences;
+    const other = (await db.sibling()).conferences;
     const created = await store.create(ascoInput(), clock.now());
     expect(await store.claimDue(clock.now(), lease)).toHaveLength(1);
     expect(await other.claimDue(clock.now(), { ...lease, owner: 'b' })).toEqual([]);
@@ -73,7 +67,7 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
 
   it('records each post once: a second begin of the same post is refused', async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const { id } = await store.create(ascoInput(), clock.now());
     expect(await store.beginPost(id, 'recap:2026-05-29', 'a', clock.now())).toBe(true);
     expect(await store.beginPost(id, 'recap:2026-05-29', 'b', clock.now())).toBe(false);
@@ -87,7 +81,7 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
 
   it('keeps a stop asked for during a run due at once when the run finishes', async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const created = await store.create(ascoInput(), clock.now());
     await store.claimDue(clock.now(), lease);
     await store.requestStop(created.id, clock.now());
@@ -100,7 +94,7 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
 
   it('stops, edits and makes due only active conferences', async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const created = await store.create(
       ascoInput({ nextRunAt: new Date('2026-05-29T09:00:00Z') }),
       clock.now(),
@@ -127,33 +121,30 @@ describeEachStore('ConferenceStore', '2026-05-29T06:00:00Z', (world) => {
 
   it("keeps a conference's canvas: on or off, which, its creation held by one, each problem told once", async () => {
     const { db, clock } = world();
-    const store = conferencesOf(db.store);
-    const other = conferencesOf(await db.sibling());
+    const store = db.store.conferences;
+    const canvases = db.store.canvases.conferences;
+    const otherCanvases = (await db.sibling()).canvases.conferences;
     const plain = await store.create(ascoInput(), clock.now());
     expect(plain.canvas).toBeUndefined();
     const created = await store.create(ascoInput({ channelId: 'C2', canvas: true }), clock.now());
     expect(created.canvas).toEqual({ enabled: true, told: [] });
 
     const until = new Date(clock.now().getTime() + 60_000);
-    expect(await store.claimCanvasCreation(created.id, clock.now(), until)).toBe(true);
-    expect(await other.claimCanvasCreation(created.id, clock.now(), until)).toBe(false);
-    await store.recordCanvas(
-      created.id,
-      { kind: 'failed', problem: 'editing_failed' },
-      clock.now(),
-    );
+    expect(await canvases.claimCreation(created.id, clock.now(), until)).toBe(true);
+    expect(await otherCanvases.claimCreation(created.id, clock.now(), until)).toBe(false);
+    await canvases.record(created.id, { kind: 'failed', problem: 'editing_failed' }, clock.now());
     expect((await store.get(created.id))?.canvas).toEqual({
       enabled: true,
       problem: 'editing_failed',
       told: [],
     });
-    expect(await store.markCanvasTold(created.id, 'editing_failed')).toBe(true);
-    expect(await other.markCanvasTold(created.id, 'editing_failed')).toBe(false);
+    expect(await canvases.markTold(created.id, 'editing_failed')).toBe(true);
+    expect(await otherCanvases.markTold(created.id, 'editing_failed')).toBe(false);
 
-    expect(await other.claimCanvasCreation(created.id, clock.now(), until)).toBe(true);
+    expect(await otherCanvases.claimCreation(created.id, clock.now(), until)).toBe(true);
     const canvas = { id: 'F0CANVAS0001', kind: 'standalone' } as const;
-    await other.recordCanvas(created.id, { kind: 'written', canvas }, clock.now());
-    expect(await store.claimCanvasCreation(created.id, clock.now(), until)).toBe(false);
+    await otherCanvases.record(created.id, { kind: 'written', canvas }, clock.now());
+    expect(await canvases.claimCreation(created.id, clock.now(), until)).toBe(false);
     expect((await store.get(created.id))?.canvas).toEqual({
       enabled: true,
       canvas,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { digestStoreOf, openDigestStore } from '../../src/store/digest-store.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { postgresConnectionConfig } from '../../src/store/sql/postgres.ts';
 import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../digests/helpers.ts';
@@ -20,18 +20,18 @@ function contracts(name: string, open: () => Promise<StoreFixture>): void {
 }
 
 contracts('SQLite :memory:', async () => {
-  const store = await openDigestStore({ sqlitePath: ':memory:' });
+  const store = await openDatabase({ sqlitePath: ':memory:' });
   return { store, cleanup: () => store.close() };
 });
 
 contracts('SQLite file', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'digests-'));
   const path = join(folder, 'nested', 'digests.sqlite');
-  const opened = [await openDigestStore({ sqlitePath: path })];
+  const opened = [await openDatabase({ sqlitePath: path })];
   return {
     store: opened[0] as NonNullable<(typeof opened)[0]>,
     openSibling: async () => {
-      const sibling = digestStoreOf(openSqliteDatabase({ path }));
+      const sibling = openSqliteDatabase({ path });
       opened.push(sibling);
       return sibling;
     },

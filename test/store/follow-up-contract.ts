@@ -1,11 +1,11 @@
 /**
- * The part of the DigestStore contract about following up on what a runner left behind: slots
+ * The part of the Database contract about following up on what a runner left behind: slots
  * whose post was never confirmed (who is told, who may post them again). `store.test.ts` runs it
  * per adapter, beside `storeContract`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DigestNotFoundError } from '../../src/errors.ts';
-import type { DigestStore } from '../../src/store/digest-store.ts';
+import type { Database } from '../../src/store/database.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { StoreFixture } from './store-contract.ts';
 
@@ -17,9 +17,9 @@ const afterLease = new Date(claimedAt.getTime() + leaseMs + 60_000);
 const oldEnough = (now: Date) => new Date(now.getTime() - leaseMs);
 
 export function followUpContract(name: string, open: () => Promise<StoreFixture>): void {
-  describe(`DigestStore contract, following up: ${name}`, () => {
+  describe(`Database contract, following up: ${name}`, () => {
     let fixture: StoreFixture;
-    let store: DigestStore;
+    let store: Database;
 
     beforeEach(async () => {
       fixture = await open();
@@ -31,25 +31,28 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
 
     /** A digest whose runner claimed it, wrote its slot `posting` and died. */
     async function leftPosting(overrides = {}) {
-      const digest = await store.create(digestInput({ nextRunAt: slot, ...overrides }), claimedAt);
-      await store.claimDue(claimedAt, { ...lease, limit: 1 });
-      await store.beginDelivery(digest.id, slot, 'runner-a', claimedAt);
+      const digest = await store.digests.create(
+        digestInput({ nextRunAt: slot, ...overrides }),
+        claimedAt,
+      );
+      await store.digests.claimDue(claimedAt, { ...lease, limit: 1 });
+      await store.runs.beginDelivery(digest.id, slot, 'runner-a', claimedAt);
       return digest;
     }
 
     it('hands an unconfirmed slot to one caller once its runner’s lease ended, and never again', async () => {
       const digest = await leftPosting();
       const during = new Date(claimedAt.getTime() + leaseMs - 1_000);
-      expect(await store.takeUnconfirmed(during, new Date(during.getTime() + 1))).toEqual([]);
+      expect(await store.runs.takeUnconfirmed(during, new Date(during.getTime() + 1))).toEqual([]);
       const taken = await Promise.all([
-        store.takeUnconfirmed(afterLease, oldEnough(afterLease)),
-        store.takeUnconfirmed(afterLease, oldEnough(afterLease)),
+        store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease)),
+        store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease)),
       ]);
       expect(taken.flat()).toEqual([
         { digest: expect.objectContaining({ id: digest.id }), slot, startedAt: claimedAt },
       ]);
-      expect(await store.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
-      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+      expect(await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
+      expect(await store.runs.getDelivery(digest.id, slot)).toMatchObject({
         status: 'posting',
         noticedAt: afterLease,
       });
@@ -57,43 +60,43 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
 
     it('leaves a slot alone while a runner still holds the lease, and slots too recent', async () => {
       const digest = await leftPosting();
-      await store.renewLeases('runner-a', afterLease, leaseMs);
-      expect(await store.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
-      await store.releaseLease(digest.id, 'runner-a');
-      expect(await store.takeUnconfirmed(afterLease, new Date(claimedAt.getTime() - 1))).toEqual(
-        [],
-      );
-      expect(await store.takeUnconfirmed(afterLease, oldEnough(afterLease))).toHaveLength(1);
+      await store.digests.renewLeases('runner-a', afterLease, leaseMs);
+      expect(await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
+      await store.digests.releaseLease(digest.id, 'runner-a');
+      expect(
+        await store.runs.takeUnconfirmed(afterLease, new Date(claimedAt.getTime() - 1)),
+      ).toEqual([]);
+      expect(await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease))).toHaveLength(1);
     });
 
     it('never hands out a posted, failed or skipped slot', async () => {
       const digest = await leftPosting();
-      await store.complete(digest.id, slot, {
+      await store.runs.complete(digest.id, slot, {
         owner: 'runner-a',
         outcome: 'posted',
         at: claimedAt,
         messageTs: '1.1',
       });
-      expect(await store.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
+      expect(await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease))).toEqual([]);
     });
 
     it('gives a slot back for a creator not told yet', async () => {
       const digest = await leftPosting();
-      expect(await store.takeUnconfirmed(afterLease, oldEnough(afterLease))).toHaveLength(1);
-      await store.untakeUnconfirmed(digest.id, slot);
+      expect(await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease))).toHaveLength(1);
+      await store.runs.untakeUnconfirmed(digest.id, slot);
       const later = new Date(afterLease.getTime() + 30_000);
-      expect(await store.takeUnconfirmed(later, oldEnough(later))).toHaveLength(1);
+      expect(await store.runs.takeUnconfirmed(later, oldEnough(later))).toHaveLength(1);
     });
 
     it('lets one person post a told slot again, once; a certain failure lets them try again', async () => {
       const digest = await leftPosting();
       const retake = (owner: string, by: string) =>
-        store.retakeUnconfirmed(digest.id, slot, owner, by, afterLease);
+        store.runs.retakeUnconfirmed(digest.id, slot, owner, by, afterLease);
       expect(await retake('runner-b:U1', 'U1')).toMatchObject({
         kind: 'already',
         delivery: { status: 'posting', owner: 'runner-a' },
       });
-      await store.takeUnconfirmed(afterLease, oldEnough(afterLease));
+      await store.runs.takeUnconfirmed(afterLease, oldEnough(afterLease));
       const presses = await Promise.all([retake('runner-b:U1', 'U1'), retake('runner-c:U2', 'U2')]);
       expect(presses.filter((press) => press.kind === 'started')).toHaveLength(1);
       const winner = presses[0]?.kind === 'started' ? 'U1' : 'U2';
@@ -101,14 +104,14 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
       expect(presses.find((press) => press.kind === 'already')).toMatchObject({
         delivery: { status: 'posting', owner, repostBy: winner },
       });
-      await store.complete(digest.id, slot, {
+      await store.runs.complete(digest.id, slot, {
         owner,
         outcome: 'failed',
         at: afterLease,
         errorCode: 'slack_rate_limited',
       });
       expect(await retake('runner-b:U1', 'U1')).toEqual({ kind: 'started' });
-      await store.complete(digest.id, slot, {
+      await store.runs.complete(digest.id, slot, {
         owner: 'runner-b:U1',
         outcome: 'posted',
         at: afterLease,
@@ -118,7 +121,7 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
         kind: 'already',
         delivery: { status: 'posted', messageTs: '2.2', repostBy: 'U1' },
       });
-      expect((await store.get(digest.id))?.lastRun).toMatchObject({
+      expect((await store.digests.get(digest.id))?.lastRun).toMatchObject({
         slot,
         outcome: 'posted',
         messageTs: '2.2',
@@ -133,9 +136,9 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
         from: string,
         count: number,
         at: string,
-        reason: Parameters<DigestStore['recordSkipped']>[2]['reason'] = outage,
+        reason: Parameters<Database['runs']['recordSkipped']>[2]['reason'] = outage,
       ) =>
-        store.recordSkipped(id, new Date(from), {
+        store.runs.recordSkipped(id, new Date(from), {
           owner: 'runner-a',
           at: new Date(at),
           reason,
@@ -148,16 +151,25 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
         zone: 'UTC',
         cadence: 'daily',
       } as const;
-      const a = await store.create(digestInput({ schedule: daily, creatorId: 'U1' }), since);
-      const b = await store.create(digestInput({ schedule: daily, channelId: 'C2' }), since);
-      const elsewhere = await store.create(digestInput({ teamId: 'T2', schedule: daily }), since);
+      const a = await store.digests.create(
+        digestInput({ schedule: daily, creatorId: 'U1' }),
+        since,
+      );
+      const b = await store.digests.create(
+        digestInput({ schedule: daily, channelId: 'C2' }),
+        since,
+      );
+      const elsewhere = await store.digests.create(
+        digestInput({ teamId: 'T2', schedule: daily }),
+        since,
+      );
       await skip(a.id, '2026-06-08T08:00:00Z', 2, '2026-06-09T09:00:00Z');
       await skip(a.id, '2026-06-10T08:00:00Z', 1, '2026-06-10T09:30:00Z');
       await skip(a.id, '2026-06-11T08:00:00Z', 1, '2026-06-11T09:00:00Z', { kind: 'missed' });
       await skip(b.id, '2026-06-07T08:00:00Z', 1, '2026-06-07T09:00:00Z');
       await skip(b.id, '2026-06-12T08:00:00Z', 1, '2026-06-12T09:00:00Z', { kind: 'unchanged' });
       await skip(elsewhere.id, '2026-06-08T08:00:00Z', 1, '2026-06-09T09:00:00Z');
-      expect(await store.outageSkips('T1', since)).toEqual([
+      expect(await store.runs.outageSkips('T1', since)).toEqual([
         {
           digest: expect.objectContaining({ id: a.id, creatorId: 'U1' }),
           runs: [
@@ -166,14 +178,14 @@ export function followUpContract(name: string, open: () => Promise<StoreFixture>
           ],
         },
       ]);
-      expect(await store.outageSkips('T3', since)).toEqual([]);
+      expect(await store.runs.outageSkips('T3', since)).toEqual([]);
     });
 
     it('says a removed digest’s slot is not found', async () => {
       const digest = await leftPosting();
-      await store.remove(digest.id);
+      await store.digests.remove(digest.id);
       await expect(
-        store.retakeUnconfirmed(digest.id, slot, 'runner-b:U1', 'U1', afterLease),
+        store.runs.retakeUnconfirmed(digest.id, slot, 'runner-b:U1', 'U1', afterLease),
       ).rejects.toBeInstanceOf(DigestNotFoundError);
     });
   });

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DigestStoreUnavailableError } from '../../src/errors.ts';
-import type { DigestStore } from '../../src/store/digest-store.ts';
-import { digestStoreOf } from '../../src/store/digest-store.ts';
+import type { Database } from '../../src/store/database.ts';
 import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
 import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { unavailableReason } from '../../src/store/unavailable.ts';
@@ -60,7 +59,7 @@ describe('unavailableReason', () => {
 });
 
 describe('a PostgreSQL store that stops answering', () => {
-  const stores: DigestStore[] = [];
+  const stores: Database[] = [];
   const proxies: TcpProxy[] = [];
   afterEach(async () => {
     await Promise.all(stores.splice(0).map((store) => store.close().catch(() => undefined)));
@@ -70,16 +69,14 @@ describe('a PostgreSQL store that stops answering', () => {
   it('says it is unavailable within its connect timeout when connections are never answered', async () => {
     const hole = await TcpProxy.start();
     proxies.push(hole);
-    const store = digestStoreOf(
-      openPostgresDatabase({
-        connectionString: `postgres://postgres:secret@127.0.0.1:${hole.port}/test`,
-        connectTimeoutMs: 300,
-        statementTimeoutMs: 300,
-      }),
-    );
+    const store = openPostgresDatabase({
+      connectionString: `postgres://postgres:secret@127.0.0.1:${hole.port}/test`,
+      connectTimeoutMs: 300,
+      statementTimeoutMs: 300,
+    });
     stores.push(store);
     const started = performance.now();
-    const failure = await store.get('ABC123').catch((error: unknown) => error);
+    const failure = await store.digests.get('ABC123').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DigestStoreUnavailableError);
     expect((failure as DigestStoreUnavailableError).reason).toBe('no connection within 300 ms');
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -103,30 +100,28 @@ describe('a PostgreSQL store that stops answering', () => {
       proxies.push(proxy);
       const through = new URL(target);
       through.host = `127.0.0.1:${proxy.port}`;
-      const store = digestStoreOf(
-        openPostgresDatabase({
-          connectionString: through.toString(),
-          schema: database.schema,
-          connectTimeoutMs: 300,
-          statementTimeoutMs: 300,
-        }),
-      );
+      const store = openPostgresDatabase({
+        connectionString: through.toString(),
+        schema: database.schema,
+        connectTimeoutMs: 300,
+        statementTimeoutMs: 300,
+      });
       stores.push(store);
       try {
         await store.migrate();
-        const digest = await store.create(digestInput(), new Date('2026-06-01T08:00:00Z'));
+        const digest = await store.digests.create(digestInput(), new Date('2026-06-01T08:00:00Z'));
         proxy.blackHole();
         const started = performance.now();
-        const read = await store.get(digest.id).catch((error: unknown) => error);
+        const read = await store.digests.get(digest.id).catch((error: unknown) => error);
         expect(read).toBeInstanceOf(DigestStoreUnavailableError);
         expect((read as DigestStoreUnavailableError).reason).toMatch(
           /^no (answer within 600|connection within 300) ms$/,
         );
-        const write = await store.remove(digest.id).catch((error: unknown) => error);
+        const write = await store.digests.remove(digest.id).catch((error: unknown) => error);
         expect(write).toBeInstanceOf(DigestStoreUnavailableError);
         expect(performance.now() - started).toBeLessThan(3_000);
         proxy.forward();
-        expect((await store.get(digest.id))?.id).toBe(digest.id);
+        expect((await store.digests.get(digest.id))?.id).toBe(digest.id);
         await store.ping();
       } finally {
         await store.close().catch(() => undefined);
@@ -140,18 +135,18 @@ describe('a SQLite store locked by another process', () => {
   it('says it is unavailable once its busy timeout ran out', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'digests-locked-'));
     const path = join(folder, 'digests.sqlite');
-    const store = digestStoreOf(openSqliteDatabase({ path, busyTimeoutMs: 100 }));
+    const store = openSqliteDatabase({ path, busyTimeoutMs: 100 });
     const other = new DatabaseSync(path);
     try {
       await store.migrate();
-      const digest = await store.create(digestInput(), new Date('2026-06-01T08:00:00Z'));
+      const digest = await store.digests.create(digestInput(), new Date('2026-06-01T08:00:00Z'));
       other.exec('BEGIN IMMEDIATE');
-      const failure = await store
+      const failure = await store.digests
         .pause(digest.id, new Date('2026-06-01T08:01:00Z'))
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(DigestStoreUnavailableError);
       other.exec('ROLLBACK');
-      expect((await store.pause(digest.id, new Date('2026-06-01T08:02:00Z'))).status).toBe(
+      expect((await store.digests.pause(digest.id, new Date('2026-06-01T08:02:00Z'))).status).toBe(
         'paused',
       );
     } finally {

@@ -15,7 +15,7 @@ import type {
 } from '../../model/conference.ts';
 import type { RankedAccount } from '../../model/digest.ts';
 import { defaultMetric, metricsRankedBy } from '../../model/metrics.ts';
-import type { ConferenceStore } from '../../store/digest-store.ts';
+import type { ConferenceRepository } from '../../store/conferences.ts';
 import type { Clock } from '../clock.ts';
 import { failureDetail, mayHavePosted, outageCause, runFailure } from '../failures.ts';
 import type { AskQuestion } from '../questions.ts';
@@ -52,7 +52,7 @@ export interface ConferenceTickReport {
 /** What a run uses of the runner that runs it. */
 export interface RunContext {
   readonly owner: string;
-  readonly store: ConferenceStore;
+  readonly conferences: ConferenceRepository;
   readonly poster: ConferencePoster;
   readonly words: ConferenceWords;
   readonly clock: Clock;
@@ -253,7 +253,7 @@ export class ConferenceRun {
 
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */
   async #restore(): Promise<void> {
-    const posts = await this.#runner.store.posts(this.conference.id);
+    const posts = await this.#runner.conferences.posts(this.conference.id);
     this.#recorded = new Set(posts.map((post) => post.key));
     let boards = this.state.boards;
     let messageTs = this.state.messageTs;
@@ -422,15 +422,15 @@ export class ConferenceRun {
   ): Promise<string | undefined> {
     const { conference } = this;
     const runner = this.#runner;
-    const { store } = runner;
-    if (!(await store.beginPost(conference.id, key, runner.owner, runner.clock.now())))
+    const { conferences } = runner;
+    if (!(await conferences.beginPost(conference.id, key, runner.owner, runner.clock.now())))
       return undefined;
     this.#recorded.add(key);
     try {
       const { ts } = await runner.slack(() =>
         runner.poster.post(conference.channelId, message, threadTs),
       );
-      await store.completePost(conference.id, key, ts);
+      await conferences.completePost(conference.id, key, ts);
       return ts;
     } catch (error) {
       if (mayHavePosted(error)) {
@@ -446,7 +446,7 @@ export class ConferenceRun {
           );
         return undefined;
       }
-      await store.abandonPost(conference.id, key);
+      await conferences.abandonPost(conference.id, key);
       this.#recorded.delete(key);
       throw asRunError(error);
     }
@@ -454,7 +454,12 @@ export class ConferenceRun {
 
   async #save(): Promise<void> {
     const runner = this.#runner;
-    await runner.store.saveState(this.conference.id, runner.owner, this.state, runner.clock.now());
+    await runner.conferences.saveState(
+      this.conference.id,
+      runner.owner,
+      this.state,
+      runner.clock.now(),
+    );
   }
 }
 

@@ -5,9 +5,9 @@
  * leaderboard up to date (run.ts): posts and pins it on the first day, recaps every day that
  * ended in the leaderboard's thread, updates it in place, and ends with the final recap.
  *
- * Every post has a record written right before it is sent (see `ConferenceStore`), and what was
- * posted is read back from the records when a conference is claimed, so a runner killed at any
- * point neither loses a day's recap nor posts one twice. A post cut off mid-request (it may or
+ * Every post has a record written right before it is sent (see `ConferenceRepository`), and
+ * what was posted is read back from the records when a conference is claimed, so a runner killed
+ * at any point neither loses a day's recap nor posts one twice. A post cut off mid-request (it may or
  * may not have reached Slack) is never sent again; for a leaderboard, the next one is posted
  * instead, since a conference cannot go on without one.
  */
@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi } from '../../analytics/types.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { Conference, ConferenceEnd } from '../../model/conference.ts';
-import type { ConferenceStore } from '../../store/digest-store.ts';
+import type { ConferenceRepository } from '../../store/conferences.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Limiter, limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
@@ -50,7 +50,7 @@ export interface ConferenceRunnerOptions {
 }
 
 export interface ConferenceRunnerDeps {
-  readonly store: ConferenceStore;
+  readonly conferences: ConferenceRepository;
   readonly analytics: AnalyticsApi;
   readonly poster: ConferencePoster;
   readonly words: ConferenceWords;
@@ -73,7 +73,7 @@ const defaults = {
 
 export class ConferenceRunner implements RunContext {
   readonly owner: string;
-  readonly #store: ConferenceStore;
+  readonly #conferences: ConferenceRepository;
   readonly #poster: ConferencePoster;
   readonly #words: ConferenceWords;
   readonly #canvas: ConferenceCanvasKeeper | undefined;
@@ -86,7 +86,7 @@ export class ConferenceRunner implements RunContext {
   constructor(deps: ConferenceRunnerDeps) {
     const options = deps.options ?? {};
     this.owner = options.owner ?? `conferences-${randomUUID()}`;
-    this.#store = deps.store;
+    this.#conferences = deps.conferences;
     this.#poster = deps.poster;
     this.#words = deps.words;
     this.#canvas = deps.canvas;
@@ -127,7 +127,7 @@ export class ConferenceRunner implements RunContext {
     const ask = this.#questions.round(report);
     const { claimBatchSize, maxPerTick, leaseMs } = this.#options;
     while (report.claimed < maxPerTick) {
-      const claims = await this.#store.claimDue(now, {
+      const claims = await this.#conferences.claimDue(now, {
         limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
         leaseMs,
         owner: this.owner,
@@ -150,11 +150,11 @@ export class ConferenceRunner implements RunContext {
     const run = new ConferenceRun(this, conference, now, ask, report);
     try {
       const outcome = await run.bringUpToDate();
-      await this.#store.finish(conference.id, this.owner, outcome, this.#clock.now());
+      await this.#conferences.finish(conference.id, this.owner, outcome, this.#clock.now());
     } catch (error) {
       if (error instanceof SkipToNextRefresh) {
         report.skipped++;
-        await this.#store
+        await this.#conferences
           .finish(
             conference.id,
             this.owner,
@@ -170,7 +170,7 @@ export class ConferenceRunner implements RunContext {
         return;
       }
       this.#logger.error({ err: error, conferenceId: conference.id }, 'conference update failed');
-      await this.#store.releaseLease(conference.id, this.owner).catch(() => undefined);
+      await this.#conferences.releaseLease(conference.id, this.owner).catch(() => undefined);
     }
   }
 
@@ -181,7 +181,7 @@ export class ConferenceRunner implements RunContext {
       { err: error.cause, conferenceId: conference.id, code: error.code },
       'conference ended by a failure a person must fix',
     );
-    await this.#store.finish(
+    await this.#conferences.finish(
       conference.id,
       this.owner,
       { state: run.state, ended },
@@ -202,8 +202,8 @@ export class ConferenceRunner implements RunContext {
   }
 
   // The parts a run uses, kept on the runner so one instance serves every run of a tick.
-  get store(): ConferenceStore {
-    return this.#store;
+  get conferences(): ConferenceRepository {
+    return this.#conferences;
   }
   get poster(): ConferencePoster {
     return this.#poster;

@@ -395,7 +395,7 @@ export const migrations: readonly Migration[] = [
     name: 'conferences: live leaderboards and the posts each made',
     // What the engine keeps between updates is one JSON document (`state`): only the columns a
     // claim or a list reads are columns. A post's record is written before it is sent, so a
-    // post is never sent twice (see `ConferenceStore.beginPost`).
+    // post is never sent twice (see `ConferenceRepository.beginPost`).
     sqlite: conferenceTables('INTEGER'),
     postgres: conferenceTables('TIMESTAMPTZ'),
   },

@@ -8,7 +8,7 @@ import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conference.ts';
 import { toDigestError } from '../../../src/slack/web-api/poster.ts';
-import type { ConferenceStore } from '../../../src/store/digest-store.ts';
+import type { ConferenceRepository } from '../../../src/store/conferences.ts';
 import type { FakeAnalytics, FakeClock } from '../helpers.ts';
 
 export interface ConferenceCall {
@@ -110,14 +110,14 @@ export function ascoInput(overrides: Partial<NewConference> = {}): NewConference
 }
 
 export function conferenceRunner(
-  store: ConferenceStore,
+  store: ConferenceRepository,
   analytics: FakeAnalytics,
   poster: FakeConferencePoster,
   clock: FakeClock,
   overrides: Partial<ConferenceRunnerDeps> = {},
 ): ConferenceRunner {
   return new ConferenceRunner({
-    store,
+    conferences: store,
     analytics,
     poster,
     clock,

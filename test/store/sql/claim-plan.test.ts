@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClaimOptions } from '../../../src/store/digest-store.ts';
-import { digestStoreOf } from '../../../src/store/digest-store.ts';
+import type { ClaimOptions } from '../../../src/store/digests.ts';
 import { postgresClaimSql } from '../../../src/store/sql/postgres.ts';
 import { openSqliteDatabase, sqliteClaimSql } from '../../../src/store/sql/sqlite.ts';
 import { claimParams } from '../../../src/store/sql/statements.ts';
@@ -49,7 +48,7 @@ describe('the claim statement on SQLite', () => {
   it.each(forms)('walks an index in claim order for %s', async (_name, options) => {
     folder = mkdtempSync(join(tmpdir(), 'digests-plan-'));
     const path = join(folder, 'digests.sqlite');
-    const store = digestStoreOf(openSqliteDatabase({ path }));
+    const store = openSqliteDatabase({ path });
     await store.migrate();
     await store.close();
     const db = new DatabaseSync(path);

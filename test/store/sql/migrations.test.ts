@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../../src/store/digest-store.ts';
-import { digestStoreOf } from '../../../src/store/digest-store.ts';
+import type { Database } from '../../../src/store/database.ts';
 import { migrations, schemaMigrationsTable } from '../../../src/store/sql/migrations.ts';
 import { openSqliteDatabase } from '../../../src/store/sql/sqlite.ts';
 import { announcePostgresSkip, TestPostgres, testDatabaseUrl } from '../../digests/helpers.ts';
@@ -19,7 +18,7 @@ interface LegacyDatabase {
   readonly dialect: 'sqlite' | 'postgres';
   insert(sql: string): Promise<void>;
   /** The store over that database, migrated to the latest version. */
-  migrated(): Promise<DigestStore>;
+  migrated(): Promise<Database>;
   cleanup(): Promise<void>;
 }
 
@@ -35,7 +34,7 @@ async function sqliteAt(version: number): Promise<LegacyDatabase> {
       migration.name,
     );
   }
-  let store: DigestStore | undefined;
+  let store: Database | undefined;
   return {
     dialect: 'sqlite',
     insert: async (sql) => {
@@ -43,7 +42,7 @@ async function sqliteAt(version: number): Promise<LegacyDatabase> {
     },
     migrated: async () => {
       db.close();
-      store = digestStoreOf(openSqliteDatabase({ path }));
+      store = openSqliteDatabase({ path });
       await store.migrate();
       return store;
     },
@@ -138,7 +137,7 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
       }
       const store = await db.migrated();
       const reasons = await Promise.all(
-        rows.map(async ([id]) => (await store.get(id))?.pauseReason),
+        rows.map(async ([id]) => (await store.digests.get(id))?.pauseReason),
       );
       expect(reasons).toEqual([
         { kind: 'failures', failures: 3, code: 'channel_unreachable', detail: 'archived' },
@@ -148,7 +147,7 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
         { kind: 'failures', failures: 4, code: 'unknown' },
         undefined,
       ]);
-      expect((await store.get('AAAAA6'))?.status).toBe('active');
+      expect((await store.digests.get('AAAAA6'))?.status).toBe('active');
     });
 
     it('drops stored schedule descriptions, keeping the schedule itself', async () => {
@@ -166,7 +165,7 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
         }),
       );
       const store = await db.migrated();
-      expect((await store.get('BBBBB1'))?.schedule).toEqual(hourly);
+      expect((await store.digests.get('BBBBB1'))?.schedule).toEqual(hourly);
     });
   });
 
@@ -188,12 +187,12 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
       );
       const store = await db.migrated();
       const slot = new Date('2026-06-08T08:00:00Z');
-      expect(await store.getDelivery('CCCCC1', slot)).toMatchObject({
+      expect(await store.runs.getDelivery('CCCCC1', slot)).toMatchObject({
         status: 'posting',
         noticedAt: slot,
       });
       const later = new Date('2026-07-01T00:00:00Z');
-      expect(await store.takeUnconfirmed(later, later)).toEqual([]);
+      expect(await store.runs.takeUnconfirmed(later, later)).toEqual([]);
     });
   });
 }

@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../../src/store/digest-store.ts';
-import { digestStoreOf } from '../../../src/store/digest-store.ts';
+import type { Database } from '../../../src/store/database.ts';
 import { deliveryColumns, openPostgresDatabase } from '../../../src/store/sql/postgres.ts';
 import { announcePostgresSkip, digestInput, testDatabaseUrl } from '../../digests/helpers.ts';
 
@@ -16,7 +15,7 @@ const slot = new Date('2026-06-08T08:00:00Z');
 const now = new Date('2026-06-08T08:00:10Z');
 
 describe.skipIf(!testDatabaseUrl)('the prepared delivery statements on PostgreSQL', () => {
-  let store: DigestStore | undefined;
+  let store: Database | undefined;
   let admin: pg.Client;
   let schema: string;
 
@@ -28,17 +27,15 @@ describe.skipIf(!testDatabaseUrl)('the prepared delivery statements on PostgreSQ
   });
 
   /** One connection, so every statement runs where the one before it was prepared. */
-  async function open(): Promise<DigestStore> {
+  async function open(): Promise<Database> {
     schema = `digests_prepared_${randomBytes(6).toString('hex')}`;
     admin = new pg.Client({ connectionString: testDatabaseUrl });
     await admin.connect();
-    store = digestStoreOf(
-      openPostgresDatabase({
-        connectionString: testDatabaseUrl ?? '',
-        schema,
-        maxConnections: 1,
-      }),
-    );
+    store = openPostgresDatabase({
+      connectionString: testDatabaseUrl ?? '',
+      schema,
+      maxConnections: 1,
+    });
     await store.migrate();
     return store;
   }
@@ -55,22 +52,24 @@ describe.skipIf(!testDatabaseUrl)('the prepared delivery statements on PostgreSQ
 
   it('keep working when a column is added while they are prepared', async () => {
     const opened = await open();
-    const digest = await opened.create(digestInput({ nextRunAt: slot }), now);
-    expect(await opened.beginDeliveries([{ digestId: digest.id, slot, owner: 'a', now }])).toEqual([
-      { kind: 'started' },
-    ]);
+    const digest = await opened.digests.create(digestInput({ nextRunAt: slot }), now);
+    expect(
+      await opened.runs.beginDeliveries([{ digestId: digest.id, slot, owner: 'a', now }]),
+    ).toEqual([{ kind: 'started' }]);
     await admin.query(`ALTER TABLE ${schema}.digest_deliveries ADD COLUMN added_later TEXT`);
 
-    const [again] = await opened.beginDeliveries([{ digestId: digest.id, slot, owner: 'b', now }]);
+    const [again] = await opened.runs.beginDeliveries([
+      { digestId: digest.id, slot, owner: 'b', now },
+    ]);
     expect(again).toMatchObject({ kind: 'already', delivery: { status: 'posting', owner: 'a' } });
-    await opened.completeMany([
+    await opened.runs.completeMany([
       {
         digestId: digest.id,
         slot,
         completion: { owner: 'a', outcome: 'posted', at: now, messageTs: '1.1' },
       },
     ]);
-    expect(await opened.getDelivery(digest.id, slot)).toMatchObject({
+    expect(await opened.runs.getDelivery(digest.id, slot)).toMatchObject({
       status: 'posted',
       messageTs: '1.1',
     });
