@@ -9,7 +9,6 @@ import { configDefaults, type PostgresTls } from '../../config/sections.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { ClaimOptions } from '../digests.ts';
 import type { DeliveryStart, SlotCompletion } from '../runs.ts';
-import { answering, type StoreTimeouts, unavailableReason } from '../unavailable.ts';
 import { SqlDatabase } from './database.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './executor.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
@@ -24,6 +23,7 @@ import {
   postedMayOverwrite,
   skippedMayOverwrite,
 } from './statements.ts';
+import { answering, type StoreTimeouts, unavailableReason } from './unavailable.ts';
 
 /**
  * `off`: plain TCP. `no-verify`: TLS without checking the certificate chain, what Heroku Postgres

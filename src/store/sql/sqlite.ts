@@ -9,11 +9,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { ClaimOptions } from '../digests.ts';
-import { answering, asUnavailable } from '../unavailable.ts';
 import { SqlDatabase } from './database.ts';
 import type { SqlExecutor, SqlRow, SqlRunner, SqlValue } from './executor.ts';
 import { migrations, schemaMigrationsTable } from './migrations.ts';
 import { claimableSql, claimParams } from './statements.ts';
+import { answering, asUnavailable } from './unavailable.ts';
 
 export const defaultSqlitePath = './data/digests.sqlite';
 

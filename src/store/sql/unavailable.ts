@@ -5,7 +5,7 @@
  * timeout. Those become `DigestStoreUnavailableError`, which people are told in words and
  * `/healthz` reports; anything else (a constraint, a bug in a statement) is left as it is.
  */
-import { DigestStoreUnavailableError } from '../errors.ts';
+import { DigestStoreUnavailableError } from '../../errors.ts';
 
 /** The timeouts an adapter applies, to say which one ran out. */
 export interface StoreTimeouts {

@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DigestStoreUnavailableError } from '../../src/errors.ts';
-import type { Database } from '../../src/store/database.ts';
-import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
-import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
-import { unavailableReason } from '../../src/store/unavailable.ts';
+import { DigestStoreUnavailableError } from '../../../src/errors.ts';
+import type { Database } from '../../../src/store/database.ts';
+import { openPostgresDatabase } from '../../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../../src/store/sql/sqlite.ts';
+import { unavailableReason } from '../../../src/store/sql/unavailable.ts';
 import {
   announcePostgresSkip,
   digestInput,
   TestPostgres,
   testDatabaseUrl,
-} from '../digests/helpers.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+} from '../../digests/helpers.ts';
+import { TcpProxy } from '../../helpers/tcp-proxy.ts';
 
 const timeouts = { connectTimeoutMs: 300, answerTimeoutMs: 600 };
 
