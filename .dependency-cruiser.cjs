@@ -1,7 +1,8 @@
 /**
  * The layering of src/, checked by `npm run layers` (in `npm run check` and CI). Imports run one
  * way: surfaces (slack, mcp, console, cli) -> flows -> parsing and render -> digests and analytics ->
- * model, time, async, config, errors, logger. Type-only imports count too, except where a rule says so.
+ * requests -> store -> model, time, async, config, errors, logger. Type-only imports count too,
+ * except where a rule says so.
  */
 
 /** Bottom to top: a folder may import its own files and the folders before it, never after. */
@@ -13,6 +14,8 @@ const layers = [
   'async',
   'config',
   'sandbox',
+  // The database: its dialects, migrations and one repository per concern.
+  'store',
   'requests',
   'analytics',
   'digests',
@@ -56,12 +59,39 @@ module.exports = {
       to: { path: anyOf(['slack', 'render', 'parsing', 'flows', 'console', 'cli']) },
     },
     {
+      name: 'engine-never-owns-tables',
+      comment:
+        'Rule 2: the digest engine works through the repositories of store/ (their interfaces and openDatabase), never a driver or the SQL behind them.',
+      severity: 'error',
+      from: { path: '^src/digests/' },
+      to: { path: ['(^|/)node_modules/pg/', '^node:sqlite$', '^src/store/sql/'] },
+    },
+    {
+      name: 'sql-only-in-store',
+      comment:
+        'Rule 2: only store/ talks to a database driver or its own SQL; everything else takes a repository, or opens the database with openDatabase.',
+      severity: 'error',
+      // digests/ has its own rule, above.
+      from: { path: '^src/', pathNot: '^src/(store|digests)/' },
+      to: { path: ['(^|/)node_modules/pg/', '^node:sqlite$', '^src/store/sql/'] },
+    },
+    {
       name: 'analytics-alone',
       comment: 'Rule 3: the analytics client knows no other feature folder.',
       severity: 'error',
       from: { path: '^src/analytics/' },
       to: {
-        path: anyOf(['slack', 'render', 'parsing', 'flows', 'console', 'cli', 'digests', 'sandbox']),
+        path: anyOf([
+          'slack',
+          'render',
+          'parsing',
+          'flows',
+          'console',
+          'cli',
+          'digests',
+          'sandbox',
+          'store',
+        ]),
       },
     },
     {
@@ -105,6 +135,7 @@ module.exports = {
           'analytics',
           'sandbox',
           'config',
+          'store',
         ]),
         pathNot: '^src/$1/',
       },

@@ -42,8 +42,7 @@ import { slackDigestOutlet } from './slack/web-api/digest-outlet.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
 import { UserZones } from './slack/web-api/user-zones.ts';
 import type { Database } from './store/database.ts';
-import { openDatabase } from './store/open.ts';
-import { defaultSqlitePath } from './store/sql/sqlite.ts';
+import { defaultSqlitePath, openDatabase } from './store/open.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
 export const shutdownBudgetMs = 25_000;

@@ -8,8 +8,7 @@ import type { PostgresTls } from '../config/sections.ts';
 import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sections.ts';
 import { ConfigError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
-import { openDatabase } from '../store/open.ts';
-import { defaultSqlitePath } from '../store/sql/sqlite.ts';
+import { defaultSqlitePath, openDatabase } from '../store/open.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';
 

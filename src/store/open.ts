@@ -9,6 +9,9 @@ import { defined } from '../model/defined.ts';
 import type { Database } from './database.ts';
 import { defaultSqlitePath, openSqliteDatabase } from './sql/sqlite.ts';
 
+/** Where the SQLite file is when no path is configured; surfaces name it in help and errors. */
+export { defaultSqlitePath };
+
 /**
  * The configured {@link StorageConfig} fits as it is (`{ ...config.storage, logger }`), and so do
  * the CLI's flags, whose database URL is a plain string.

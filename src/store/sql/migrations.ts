@@ -4,7 +4,9 @@
  * IMMEDIATE; PostgreSQL: a transaction-scoped advisory lock), so two instances starting at once,
  * or the release phase racing a web dyno, apply each migration exactly once.
  *
- * Append new migrations; never edit one that has shipped.
+ * Append new migrations at the end of the list, each with a version above the last one (a new
+ * table's statements for both dialects, its repository beside the others in store/); never edit
+ * one that has shipped.
  */
 
 export interface Migration {
