@@ -124,10 +124,10 @@ export class Outages {
   }
 
   async #tellCreators(outage: Outage): Promise<void> {
-    const { runs, clock, logger, notifyCreator, renderResumeNotice } = this.#options;
+    const { clock, logger, notifyCreator, renderResumeNotice } = this.#options;
     if (renderResumeNotice === undefined) return;
     try {
-      const skips = await runs.outageSkips(outage.teamId, outage.since);
+      const skips = await this.#options.runs.outageSkips(outage.teamId, outage.since);
       if (skips.length === 0) return;
       const skipped = new Map<string, SkippedSlots>(
         skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),

@@ -112,14 +112,14 @@ export async function tellCreatorsLate(
   since: Date,
   now: Date,
 ): Promise<void> {
-  const { runs, owner, logger } = options;
+  const { owner, logger } = options;
   if (options.renderResumeNotice === undefined) return;
-  const creators = await runs.lateCreators(owner, since);
+  const creators = await options.runs.lateCreators(owner, since);
   if (creators.length > 0) {
     logger.info({ creators: creators.length }, 'telling creators which digest runs came too late');
   }
   for (const creator of creators) {
-    const skips = await runs.lateSkips(owner, since, creator);
+    const skips = await options.runs.lateSkips(owner, since, creator);
     const skipped = new Map<string, SkippedSlots>(
       skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
     );
