@@ -1,8 +1,8 @@
 /**
  * The layering of src/, checked by `npm run layers` (in `npm run check` and CI). Imports run one
  * way: surfaces (slack, mcp, console, cli) -> flows -> parsing and render -> digests and analytics ->
- * model, time, async, config, errors, logger; http, the plain HTTP both Slack and MCP use, sits
- * just above config. Type-only imports count too, except where a rule says so.
+ * requests -> store -> model, time, async, config, errors, logger; http, the plain HTTP both Slack
+ * and MCP use, sits just above config. Type-only imports count too, except where a rule says so.
  */
 
 /** Bottom to top: a folder may import its own files and the folders before it, never after. */
@@ -16,6 +16,8 @@ const layers = [
   // Plain HTTP below both surfaces: Slack's signature, body limits, refusals, the server.
   'http',
   'sandbox',
+  // The database: its dialects, migrations and one repository per concern.
+  'store',
   'requests',
   'analytics',
   'digests',
@@ -86,12 +88,39 @@ module.exports = {
       to: { path: anyOf(['slack', 'render', 'parsing', 'flows', 'console', 'cli']) },
     },
     {
+      name: 'engine-never-owns-tables',
+      comment:
+        'Rule 2: the digest engine works through the repositories of store/ (their interfaces and openDatabase), never a driver or the SQL behind them.',
+      severity: 'error',
+      from: { path: '^src/digests/' },
+      to: { path: ['(^|/)node_modules/pg/', '^node:sqlite$', '^src/store/sql/'] },
+    },
+    {
+      name: 'sql-only-in-store',
+      comment:
+        'Rule 2: only store/ talks to a database driver or its own SQL; everything else takes a repository, or opens the database with openDatabase.',
+      severity: 'error',
+      // digests/ has its own rule, above.
+      from: { path: '^src/', pathNot: '^src/(store|digests)/' },
+      to: { path: ['(^|/)node_modules/pg/', '^node:sqlite$', '^src/store/sql/'] },
+    },
+    {
       name: 'analytics-alone',
       comment: 'Rule 3: the analytics client knows no other feature folder.',
       severity: 'error',
       from: { path: '^src/analytics/' },
       to: {
-        path: anyOf(['slack', 'render', 'parsing', 'flows', 'console', 'cli', 'digests', 'sandbox']),
+        path: anyOf([
+          'slack',
+          'render',
+          'parsing',
+          'flows',
+          'console',
+          'cli',
+          'digests',
+          'sandbox',
+          'store',
+        ]),
       },
     },
     {
@@ -142,6 +171,7 @@ module.exports = {
           'analytics',
           'sandbox',
           'config',
+          'store',
         ]),
         pathNot: '^src/$1/',
       },

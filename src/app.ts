@@ -11,7 +11,6 @@ import type { PollSchedule } from './async/poll.ts';
 import type { Config, HttpConfig, SocketConfig } from './config/app-config.ts';
 import { buildCore, type Core } from './core/core.ts';
 import type { Clock, DigestRunnerOptions } from './digests/runner.ts';
-import type { DigestStore } from './digests/store/store.ts';
 import type { DigestService } from './flows/digest-service.ts';
 import { createLogger, type Logger, releaseLogs, withoutUserinfo } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
@@ -24,6 +23,7 @@ import { startFailure } from './slack/process/startup.ts';
 import { slackSurface } from './slack/surface.ts';
 import { outletsOf, singleTokenAccess } from './slack/web-api/access.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
+import type { Database } from './store/database.ts';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; everything must be done well before. */
 export const shutdownBudgetMs = 25_000;
@@ -50,9 +50,9 @@ export interface AppOverrides {
   readonly port?: number;
   /** HTTP mode: a server already listening, whose requests the app takes over (`main.ts`). */
   readonly server?: Server;
-  /** Digest wiring for tests: a store already open, the runner's clock and finer settings. */
+  /** Digest wiring for tests: a database already open, the runner's clock and finer settings. */
   readonly digests?: {
-    readonly store?: DigestStore;
+    readonly database?: Database;
     readonly clock?: Clock;
     readonly runnerOptions?: DigestRunnerOptions;
   };
@@ -93,7 +93,7 @@ export function createApp(
     ...defined({
       analytics: overrides.analytics,
       now: overrides.now,
-      store: overrides.digests?.store,
+      database: overrides.digests?.database,
       clock: overrides.digests?.clock,
       runnerOptions: overrides.digests?.runnerOptions,
     }),

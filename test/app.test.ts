@@ -116,8 +116,8 @@ describe('what the app loads', () => {
       const loaded = [];
       registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
       await import(${JSON.stringify(new URL('../src/app.ts', import.meta.url).href)});
-      const { openDigestStore } = await import(${JSON.stringify(new URL('../src/digests/store/open.ts', import.meta.url).href)});
-      await (await openDigestStore({ sqlitePath: ':memory:' })).close();
+      const { openDatabase } = await import(${JSON.stringify(new URL('../src/store/open.ts', import.meta.url).href)});
+      await (await openDatabase({ sqlitePath: ':memory:' })).close();
       console.log(JSON.stringify(loaded));
     `;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -125,10 +125,10 @@ describe('what the app loads', () => {
     });
     const loaded = JSON.parse(child.stdout) as string[];
     expect(loaded.some((url) => url.endsWith('/src/app.ts'))).toBe(true);
-    expect(loaded.some((url) => url.endsWith('/src/digests/store/sqlite.ts'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/src/store/sql/sqlite.ts'))).toBe(true);
     expect(loaded.filter((url) => url.includes('/src/console/'))).toEqual([]);
     expect(loaded.filter((url) => url.includes('/src/sandbox/'))).toEqual([]);
     expect(loaded.filter((url) => /\/node_modules\/pg[^/]*\//.test(url))).toEqual([]);
-    expect(loaded.filter((url) => url.endsWith('/src/digests/store/postgres.ts'))).toEqual([]);
+    expect(loaded.filter((url) => url.endsWith('/src/store/sql/postgres.ts'))).toEqual([]);
   });
 });

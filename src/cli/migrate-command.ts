@@ -6,14 +6,13 @@
 import { loadStorageConfig } from '../config/job-config.ts';
 import type { PostgresTls } from '../config/sections.ts';
 import { postgresTlsModes, type StorageConfig, storeWhere } from '../config/sections.ts';
-import { openDigestStore } from '../digests/store/open.ts';
-import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { ConfigError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
+import { defaultSqlitePath, openDatabase } from '../store/open.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { readArguments, writeLine } from './command.ts';
 
-/** The digest store a command works on, in the shape `openDigestStore` takes. */
+/** The digest store a command works on, in the shape `openDatabase` takes. */
 export interface StoreLocation {
   readonly databaseUrl?: string;
   readonly sqlitePath: string;
@@ -108,15 +107,15 @@ export async function runMigrate(
     return 2;
   }
   try {
-    const store = await openDigestStore({ ...location, migrate: false });
+    const database = await openDatabase({ ...location, migrate: false });
     try {
-      const applied = await store.migrate();
+      const applied = await database.migrate();
       await writeLine(
         io.stdout,
         `${describeLocation(location)}: ${applied === 0 ? 'already up to date' : `applied ${applied} migration(s)`}`,
       );
     } finally {
-      await store.close();
+      await database.close();
     }
     return 0;
   } catch (error) {

@@ -272,7 +272,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   });
   screen.attach(lines);
   const madeHere = async () =>
-    (await service.store.listByChannel(consoleCaller.teamId, consoleChannel)).length;
+    (await service.database.digests.listByChannel(consoleCaller.teamId, consoleChannel)).length;
   onInterrupt(lines, {
     confirm: () => {
       void madeHere().then((count) => print(leaveConfirmText(count)));

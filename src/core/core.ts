@@ -10,12 +10,12 @@ import type { AnalyticsConfig, DigestPolicy, LookupPolicy } from '../config/sect
 import type { ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
 import type { Outlets } from '../digests/outlets.ts';
 import type { Clock, DigestRunnerOptions } from '../digests/runner.ts';
-import { type OpenDigestStoreOptions, openDigestStore } from '../digests/store/open.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import { DigestService } from '../flows/digest-service.ts';
 import { LookupFlow } from '../flows/lookup/index.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';
+import type { Database } from '../store/database.ts';
+import { type OpenDatabaseOptions, openDatabase } from '../store/open.ts';
 
 /** What the core is built from: the configuration's sections every surface shares. */
 export interface CoreSettings {
@@ -23,7 +23,7 @@ export interface CoreSettings {
   readonly analytics: AnalyticsConfig | SandboxAnalyticsSettings;
   readonly lookup: LookupPolicy;
   /** Where the database is; an in-memory SQLite (`sqlitePath: ':memory:'`) for the console. */
-  readonly storage: Omit<OpenDigestStoreOptions, 'logger'>;
+  readonly storage: Omit<OpenDatabaseOptions, 'logger'>;
   readonly digests: DigestPolicy;
 }
 
@@ -35,7 +35,7 @@ export interface CoreParts {
   /** Replaces the analytics client built from the settings (tests, the bench). */
   readonly analytics?: AnalyticsApi & { close?(): Promise<void> };
   /** A database already open, used instead of opening the configured one (tests). */
-  readonly store?: DigestStore;
+  readonly database?: Database;
   /** The clock of commands and parsing; default the system clock. */
   readonly now?: () => Date;
   /** The jobs' clock; default the system clock. */
@@ -73,9 +73,9 @@ export function buildCore(settings: CoreSettings, parts: CoreParts): Core {
     ...defined({ now: parts.now }),
   });
   const digests = new DigestService({
-    openStore: async () =>
-      parts.store ??
-      openDigestStore({
+    openDatabase: async () =>
+      parts.database ??
+      openDatabase({
         ...settings.storage,
         logger: logger.child({ component: 'digest-store' }),
       }),

@@ -7,7 +7,17 @@ import type {
   RankedAccount,
   SkipReason,
 } from '../model/digest.ts';
+import type { DigestRunDetails } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { DigestRepository } from '../store/digests.ts';
+import type {
+  BeginDeliveryResult,
+  Completion,
+  Delivery,
+  DeliveryStart,
+  RunRepository,
+  SlotCompletion,
+} from '../store/runs.ts';
 import type { Clock } from './clock.ts';
 import { Coalescer } from './coalescer.ts';
 import {
@@ -23,15 +33,6 @@ import {
 } from './failures.ts';
 import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
-import type { DigestRunDetails } from './runs.ts';
-import type {
-  BeginDeliveryResult,
-  Completion,
-  Delivery,
-  DeliveryStart,
-  DigestStore,
-  SlotCompletion,
-} from './store/store.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {
@@ -84,7 +85,10 @@ export type ComposedDigest = (
 };
 
 export interface DeliveriesOptions {
-  readonly store: DigestStore;
+  /** Where each slot's record is written. */
+  readonly runs: RunRepository;
+  /** Whose lease a slot held for an outage gives back. */
+  readonly digests: Pick<DigestRepository, 'releaseLease'>;
   readonly owner: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -142,22 +146,22 @@ export class Deliveries {
 
   constructor(options: DeliveriesOptions) {
     this.#options = options;
-    const { store, storeBatchSize: maxBatch } = options;
+    const { runs, storeBatchSize: maxBatch } = options;
     // Two batches in flight: one being written while the next fills, and PostgreSQL's pool can
     // run both on separate connections.
     const maxInFlight = 2;
     this.#begins = new Coalescer({
-      run: (starts) => store.beginDeliveries(starts),
-      single: (start) => store.beginDelivery(start.digestId, start.slot, start.owner, start.now),
+      run: (starts) => runs.beginDeliveries(starts),
+      single: (start) => runs.beginDelivery(start.digestId, start.slot, start.owner, start.now),
       maxBatch,
       maxInFlight,
     });
     this.#completions = new Coalescer({
       run: async (items) => {
-        await store.completeMany(items);
+        await runs.completeMany(items);
         return items.map(() => undefined);
       },
-      single: (item) => store.complete(item.digestId, item.slot, item.completion),
+      single: (item) => runs.complete(item.digestId, item.slot, item.completion),
       maxBatch,
       maxInFlight,
     });
@@ -276,12 +280,12 @@ export class Deliveries {
     report: DeliveryCounts,
     met?: { readonly failure: Failure; readonly cause: OutageCause },
   ): Promise<DeliveryOutcome> {
-    const { store, owner, outages } = this.#options;
+    const { runs, digests, owner, outages } = this.#options;
     if (met !== undefined) {
       await outages.met(digest.teamId, met.cause, met.failure.retryAfterMs);
-      await store.abandonDelivery(digest.id, slot, owner);
+      await runs.abandonDelivery(digest.id, slot, owner);
     }
-    await store.releaseLease(digest.id, owner);
+    await digests.releaseLease(digest.id, owner);
     report.held++;
     return 'held';
   }
@@ -295,14 +299,14 @@ export class Deliveries {
     slot: Date,
     compose: () => Promise<ComposedDigest>,
   ): Promise<RunNowResult> {
-    const { store, owner, clock, logger } = this.#options;
+    const { runs, owner, clock, logger } = this.#options;
     try {
       const composed = await compose();
       // Not an AppError: an invariant (a manual run always has a message); a bug if broken.
       if (!('message' in composed)) throw new Error('a manual run always has a message');
       const { ranking, message } = composed;
       const outcome = await this.#post(digest, slot, message, () =>
-        store.beginDelivery(digest.id, slot, owner, clock.now()),
+        runs.beginDelivery(digest.id, slot, owner, clock.now()),
       );
       if (outcome.kind === 'already') return { outcome: 'already' };
       if (outcome.kind === 'unconfirmed') {
@@ -348,7 +352,7 @@ export class Deliveries {
     person: string,
     compose: () => Promise<ComposedDigest>,
   ): Promise<RepostResult> {
-    const { store, owner, clock, logger, pacer } = this.#options;
+    const { runs, owner, clock, logger, pacer } = this.#options;
     const by = `${owner}:${person}`;
     const context = { digestId: digest.id, slot: slot.toISOString(), by: person };
     let composed: ComposedDigest;
@@ -366,13 +370,13 @@ export class Deliveries {
       this.#attempt(
         digest,
         message,
-        () => store.retakeUnconfirmed(digest.id, slot, by, person, clock.now()),
+        () => runs.retakeUnconfirmed(digest.id, slot, by, person, clock.now()),
         sending,
       ),
     );
     if (attempt.kind === 'already') return { outcome: 'already', delivery: attempt.delivery };
     if (attempt.kind === 'sent') {
-      await store.complete(digest.id, slot, {
+      await runs.complete(digest.id, slot, {
         owner: by,
         outcome: 'posted',
         at: clock.now(),
@@ -385,7 +389,7 @@ export class Deliveries {
     }
     const failure = classifyFailure(attempt.error);
     const outcome = mayHavePosted(attempt.error) ? 'unconfirmed' : 'failed';
-    await store.complete(digest.id, slot, {
+    await runs.complete(digest.id, slot, {
       owner: by,
       outcome,
       at: clock.now(),
@@ -405,8 +409,8 @@ export class Deliveries {
       'outcome' | 'errorCode' | 'errorDetail' | 'messageTs' | 'ranking' | 'run'
     >,
   ): Promise<void> {
-    const { store, owner, clock } = this.#options;
-    return store.complete(digest.id, slot, { owner, at: clock.now(), ...settled });
+    const { runs, owner, clock } = this.#options;
+    return runs.complete(digest.id, slot, { owner, at: clock.now(), ...settled });
   }
 
   /** Logs a post that may have reached Slack; returns the failure its record keeps. */
@@ -429,12 +433,12 @@ export class Deliveries {
     next: Date,
     report: DeliveryCounts,
   ): Promise<void> {
-    const { store, owner, clock, logger } = this.#options;
+    const { runs, owner, clock, logger } = this.#options;
     const at = clock.now();
     let settled: Pick<Completion, 'outcome' | 'messageTs' | 'errorCode' | 'errorDetail'>;
     switch (delivery.status) {
       case 'skipped':
-        await store.recordSkipped(digest.id, slot, {
+        await runs.recordSkipped(digest.id, slot, {
           owner,
           at,
           reason: delivery.skipReason ?? { kind: 'missed' },
@@ -543,7 +547,7 @@ export class Deliveries {
     message: SlackMessage,
     begin: () => Promise<BeginDeliveryResult>,
   ): Promise<PostOutcome> {
-    const { store, owner, clock, pacer, retry } = this.#options;
+    const { runs, owner, clock, pacer, retry } = this.#options;
     for (let tried = 1; ; tried++) {
       const attempt = await pacer.paced(digest, (sending) =>
         this.#attempt(digest, message, begin, sending),
@@ -558,7 +562,7 @@ export class Deliveries {
         throw new RunFailedError(failure, error);
       }
       try {
-        await store.abandonDelivery(digest.id, slot, owner);
+        await runs.abandonDelivery(digest.id, slot, owner);
       } catch (abandonError) {
         throw new RunFailedError(failure, abandonError);
       }

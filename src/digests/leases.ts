@@ -1,9 +1,9 @@
 import type { Logger } from '../logger.ts';
+import type { DigestRepository } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
-import type { DigestStore } from './store/store.ts';
 
 export interface LeaseRenewalOptions {
-  readonly store: DigestStore;
+  readonly digests: Pick<DigestRepository, 'renewLeases'>;
   readonly owner: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -37,7 +37,7 @@ export class LeaseRenewal {
    * posted twice.
    */
   renewWhileRunning(): () => Promise<void> {
-    const { store, owner, clock, logger, leaseMs, leaseRenewalMs } = this.#options;
+    const { digests, owner, clock, logger, leaseMs, leaseRenewalMs } = this.#options;
     let running: Promise<unknown> = Promise.resolve();
     let seen = this.#progress;
     const timer = setInterval(() => {
@@ -47,7 +47,7 @@ export class LeaseRenewal {
       }
       seen = this.#progress;
       running = running.then(() =>
-        store.renewLeases(owner, clock.now(), leaseMs).then(
+        digests.renewLeases(owner, clock.now(), leaseMs).then(
           (renewed) => logger.debug({ renewed, owner }, 'digest leases renewed'),
           (error: unknown) => logger.warn({ err: error, owner }, 'digest leases not renewed'),
         ),

@@ -1,6 +1,9 @@
 import type { Logger } from '../logger.ts';
 import type { Outage, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { DigestRepository } from '../store/digests.ts';
+import type { OutageRepository } from '../store/outages.ts';
+import type { RunRepository } from '../store/runs.ts';
 import type { Clock } from './clock.ts';
 import {
   type RenderResumeNotice,
@@ -8,7 +11,6 @@ import {
   skippedSlots,
   tellCreatorsResumed,
 } from './resumed.ts';
-import type { DigestStore } from './store/store.ts';
 
 /** The DM to a workspace's admins when its digests go on hold; `cause` says why. */
 export type RenderOutageNotice = (teamId: string, cause: OutageCause) => SlackMessage;
@@ -17,7 +19,12 @@ export type RenderOutageNotice = (teamId: string, cause: OutageCause) => SlackMe
 export type NotifyAdmins = (userIds: readonly string[], message: SlackMessage) => Promise<void>;
 
 export interface OutagesOptions {
-  readonly store: DigestStore;
+  /** The workspaces' outage records. */
+  readonly outages: OutageRepository;
+  /** Whose admins are told: those who created the workspace's digests. */
+  readonly digests: Pick<DigestRepository, 'teamCreators'>;
+  /** What an outage skipped, told once it is over. */
+  readonly runs: Pick<RunRepository, 'outageSkips'>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly notifyAdmins: NotifyAdmins;
@@ -63,7 +70,7 @@ export class Outages {
   /** At the start of a tick at `now`: the open outages, as the store has them. */
   async load(now: Date): Promise<Outage[]> {
     this.#now = now;
-    const outages = await this.#options.store.outages();
+    const outages = await this.#options.outages.list();
     this.#open = new Map(outages.map((outage) => [outage.teamId, outage.cause]));
     this.#meeting = new Map();
     return outages;
@@ -86,7 +93,7 @@ export class Outages {
   /** Takes the workspace's probe when it is due, for this instance alone. */
   claimProbe(outage: Outage, now: Date): Promise<boolean> {
     const next = new Date(now.getTime() + this.probeDelayMs(outage.probes + 1));
-    return this.#options.store.claimProbe(outage.teamId, now, next);
+    return this.#options.outages.claimProbe(outage.teamId, now, next);
   }
 
   /**
@@ -111,16 +118,16 @@ export class Outages {
   async cleared(outage: Outage): Promise<void> {
     const { teamId } = outage;
     this.#open.delete(teamId);
-    if (!(await this.#options.store.closeOutage(teamId))) return;
+    if (!(await this.#options.outages.close(teamId))) return;
     this.#options.logger.info({ teamId }, 'digests of this workspace resume: the outage cleared');
     await this.#tellCreators(outage);
   }
 
   async #tellCreators(outage: Outage): Promise<void> {
-    const { store, clock, logger, notifyCreator, renderResumeNotice } = this.#options;
+    const { clock, logger, notifyCreator, renderResumeNotice } = this.#options;
     if (renderResumeNotice === undefined) return;
     try {
-      const skips = await store.outageSkips(outage.teamId, outage.since);
+      const skips = await this.#options.runs.outageSkips(outage.teamId, outage.since);
       if (skips.length === 0) return;
       const skipped = new Map<string, SkippedSlots>(
         skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
@@ -148,10 +155,10 @@ export class Outages {
     cause: OutageCause,
     retryAfterMs: number | undefined,
   ): Promise<void> {
-    const { store, clock, logger } = this.#options;
+    const { outages, clock, logger } = this.#options;
     const now = this.#now ?? clock.now();
     const wait = Math.max(this.#options.probeFirstMs, retryAfterMs ?? 0);
-    const opened = await store.openOutage(teamId, cause, now, new Date(now.getTime() + wait));
+    const opened = await outages.open(teamId, cause, now, new Date(now.getTime() + wait));
     if (!opened) {
       logger.debug({ teamId, cause }, 'digests of this workspace are still on hold');
       return;
@@ -164,10 +171,10 @@ export class Outages {
   }
 
   async #tellAdmins(teamId: string, cause: OutageCause): Promise<void> {
-    const { store, logger, notifyAdmins, renderOutageNotice } = this.#options;
+    const { digests, logger, notifyAdmins, renderOutageNotice } = this.#options;
     if (renderOutageNotice === undefined) return;
     try {
-      const creators = await store.teamCreators(teamId);
+      const creators = await digests.teamCreators(teamId);
       if (creators.length > 0) await notifyAdmins(creators, renderOutageNotice(teamId, cause));
     } catch (error) {
       logger.warn({ err: error, teamId, cause }, 'could not tell the admins about the outage');

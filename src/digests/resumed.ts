@@ -5,8 +5,8 @@
 import type { Logger } from '../logger.ts';
 import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { RunRepository } from '../store/runs.ts';
 import { countRunsBetween, nextRunAfter } from './schedule.ts';
-import type { DigestStore } from './store/store.ts';
 
 /** How many skipped slots of one digest a notice names; the rest are counted. */
 export const skippedSlotsNamed = 5;
@@ -103,7 +103,7 @@ export async function tellCreatorsResumed(
  */
 export async function tellCreatorsLate(
   options: {
-    readonly store: Pick<DigestStore, 'lateCreators' | 'lateSkips'>;
+    readonly runs: Pick<RunRepository, 'lateCreators' | 'lateSkips'>;
     readonly owner: string;
     readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
     readonly logger: Logger;
@@ -112,14 +112,14 @@ export async function tellCreatorsLate(
   since: Date,
   now: Date,
 ): Promise<void> {
-  const { store, owner, logger } = options;
+  const { owner, logger } = options;
   if (options.renderResumeNotice === undefined) return;
-  const creators = await store.lateCreators(owner, since);
+  const creators = await options.runs.lateCreators(owner, since);
   if (creators.length > 0) {
     logger.info({ creators: creators.length }, 'telling creators which digest runs came too late');
   }
   for (const creator of creators) {
-    const skips = await store.lateSkips(owner, since, creator);
+    const skips = await options.runs.lateSkips(owner, since, creator);
     const skipped = new Map<string, SkippedSlots>(
       skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
     );

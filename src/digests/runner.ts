@@ -8,6 +8,7 @@ import type { Digest, PostWhen } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { defaultMetric } from '../model/metrics.ts';
 import { type RankChanges, rankChanges } from '../model/rank-changes.ts';
+import type { Database } from '../store/database.ts';
 import { type Clock, systemClock } from './clock.ts';
 import {
   type ComposedDigest,
@@ -27,7 +28,6 @@ import { type AskQuestion, localSelection, Questions, questionFor } from './ques
 import { tellCreatorsLate } from './resumed.ts';
 import { runDetails } from './runs.ts';
 import { manualRunWindow, runWindow } from './schedule.ts';
-import type { DigestStore } from './store/store.ts';
 import { DueTick, type TickOptions, type TickReport } from './tick.ts';
 import { type RenderUnconfirmedNotice, UnconfirmedPosts } from './unconfirmed.ts';
 import { type RenderResumeNotice, Workspaces } from './workspaces.ts';
@@ -135,7 +135,7 @@ export interface DigestRunnerOptions {
   /**
    * Analytics answers a tick keeps for digests it has yet to claim, the least recently asked
    * dropped first; never fewer than twice `claimBatchSize`. Default 500. Claims come grouped by
-   * question (see `DigestStore.claimDue`), so between two asks of one question come at most the
+   * question (see `DigestRepository.claimDue`), so between two asks of one question come at most the
    * other questions of two batches, and each question is asked once per tick; were they not
    * grouped, a question asked again after its answer was dropped would cost a second call.
    */
@@ -164,7 +164,8 @@ export interface DigestRunnerOptions {
 }
 
 export interface DigestRunnerDeps {
-  readonly store: DigestStore;
+  /** The digests, their runs and the workspaces' outages. */
+  readonly db: Pick<Database, 'digests' | 'runs' | 'outages'>;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
   readonly renderDigest: RenderDigest;
@@ -215,8 +216,8 @@ export interface DigestRunnerDeps {
  * digests and `answersKept` answers, however many are due: it claims as it finishes, so a tick
  * goes no faster than it posts (at most `postConcurrency` posts, each after its record is
  * written). Every instant comes from the clock: instances must keep theirs in sync (see
- * `DigestStore`). The work is split by job: tick.ts, questions.ts, delivery.ts, pacing.ts and
- * leases.ts.
+ * `DigestRepository`). The work is split by job: tick.ts, questions.ts, delivery.ts, pacing.ts
+ * and leases.ts.
  */
 export class DigestRunner {
   readonly owner: string;
@@ -245,7 +246,7 @@ export class DigestRunner {
     const clock = deps.clock ?? systemClock;
     const logger = deps.logger ?? silentLogger;
     const owner = options.owner ?? `runner-${randomUUID()}`;
-    const store = deps.store;
+    const { digests, runs } = deps.db;
     const leaseMs = options.leaseMs ?? policyDefaults.leaseMs;
     const claimBatchSize = options.claimBatchSize ?? policyDefaults.claimBatchSize;
     const retry = {
@@ -263,7 +264,7 @@ export class DigestRunner {
       logger,
     });
     this.#leases = new LeaseRenewal({
-      store,
+      digests,
       owner,
       clock,
       logger,
@@ -278,7 +279,7 @@ export class DigestRunner {
       onStep: progressed,
     });
     this.workspaces = new Workspaces({
-      store,
+      digests,
       clock,
       logger,
       poster: deps.poster,
@@ -286,7 +287,9 @@ export class DigestRunner {
       checkEveryMs: options.workspaceCheckMs ?? policyDefaults.workspaceCheckMs,
     });
     const outages = new Outages({
-      store,
+      outages: deps.db.outages,
+      digests,
+      runs,
       clock,
       logger,
       notifyAdmins: (userIds, message) => deps.poster.notifyAdmins(userIds, message),
@@ -305,7 +308,8 @@ export class DigestRunner {
       onAnswer: progressed,
     });
     this.#deliveries = new Deliveries({
-      store,
+      runs,
+      digests,
       owner,
       clock,
       logger,
@@ -319,21 +323,22 @@ export class DigestRunner {
       storeBatchSize: options.storeBatchSize ?? policyDefaults.storeBatchSize,
     });
     this.#unconfirmed = new UnconfirmedPosts({
-      store,
+      runs,
       logger,
       poster: deps.poster,
       renderNotice: deps.renderUnconfirmedNotice,
       leaseMs,
     });
     this.#late = {
-      store,
+      runs,
       owner,
       logger,
       notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
       renderResumeNotice: deps.renderResumeNotice,
     };
     this.#tickOptions = {
-      store,
+      digests,
+      runs,
       owner,
       clock,
       logger,

@@ -9,7 +9,7 @@ export type StoreHealthReport =
   | { readonly ok: false; readonly reason: string };
 
 export interface StoreHealthOptions {
-  /** Asks the store to answer (`DigestStore.ping`). */
+  /** Asks the store to answer (`Database.ping`). */
   readonly ping: () => Promise<void>;
   readonly logger: Logger;
   /** Milliseconds on a monotonic clock. */

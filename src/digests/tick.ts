@@ -2,6 +2,8 @@ import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, Outage, SkipReason } from '../model/digest.ts';
+import type { Claim, DigestRepository } from '../store/digests.ts';
+import type { RunRepository } from '../store/runs.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
@@ -14,7 +16,6 @@ import {
   runWindow,
   slotsKey,
 } from './schedule.ts';
-import type { Claim, DigestStore } from './store/store.ts';
 
 /** What one tick did, for logs, the CLI's output and tests. */
 export interface TickReport {
@@ -45,7 +46,8 @@ export interface TickReport {
 }
 
 export interface TickOptions {
-  readonly store: DigestStore;
+  readonly digests: Pick<DigestRepository, 'claimDue' | 'releaseLease'>;
+  readonly runs: Pick<RunRepository, 'recordSkipped'>;
   readonly owner: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -171,11 +173,11 @@ export class DueTick {
     mode: ClaimMode,
     only: { readonly teamId?: string; readonly dueBefore?: Date } = {},
   ): Promise<void> {
-    const { store, owner, leaseMs, claimBatchSize, maxClaimed, maxPerTick } = this.#options;
+    const { digests, owner, leaseMs, claimBatchSize, maxClaimed, maxPerTick } = this.#options;
     const { report } = this;
     while (report.claimed < maxPerTick) {
       await this.#until(Math.max(maxClaimed, claimBatchSize) - claimBatchSize);
-      const claims = await store.claimDue(this.now, {
+      const claims = await digests.claimDue(this.now, {
         limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
         leaseMs,
         owner,
@@ -213,8 +215,8 @@ export class DueTick {
    * it met no outage, which closes the workspace's outage.
    */
   async #probe(outage: Outage): Promise<boolean> {
-    const { store, owner, leaseMs, outages } = this.#options;
-    const [claim] = await store.claimDue(this.now, {
+    const { digests, owner, leaseMs, outages } = this.#options;
+    const [claim] = await digests.claimDue(this.now, {
       limit: 1,
       leaseMs,
       owner,
@@ -222,7 +224,7 @@ export class DueTick {
     });
     if (claim === undefined) return false;
     if (!(await outages.claimProbe(outage, this.now))) {
-      await store.releaseLease(claim.digest.id, owner);
+      await digests.releaseLease(claim.digest.id, owner);
       return false;
     }
     this.report.claimed++;
@@ -239,7 +241,7 @@ export class DueTick {
   }
 
   async #handleClaim(claim: Claim, mode: ClaimMode): Promise<DeliveryOutcome | undefined> {
-    const { store, owner, logger, graceMs, outages } = this.#options;
+    const { digests, owner, logger, graceMs, outages } = this.#options;
     const { digest } = claim;
     const now = this.now;
     const cause = mode === 'probe' ? undefined : outages.causeOf(digest.teamId);
@@ -256,7 +258,7 @@ export class DueTick {
         await this.#skipOlder(digest, claim.slot, slot, reason);
       }
       if (mode === 'held') {
-        await store.releaseLease(digest.id, owner);
+        await digests.releaseLease(digest.id, owner);
         this.report.held++;
         return 'held';
       }
@@ -264,7 +266,7 @@ export class DueTick {
       return await this.#options.deliver(digest, slot, next, this, mode === 'probe');
     } catch (error) {
       logger.error({ err: error, digestId: digest.id }, 'digest run could not be recorded');
-      await store.releaseLease(digest.id, owner).catch(() => undefined);
+      await digests.releaseLease(digest.id, owner).catch(() => undefined);
       return undefined;
     } finally {
       this.#options.onDigestDone();
@@ -299,9 +301,9 @@ export class DueTick {
     nextRunAt: Date,
     reason: SkipReason,
   ): Promise<void> {
-    const { store, owner, clock } = this.#options;
+    const { runs, owner, clock } = this.#options;
     if (reason.kind === 'missed') this.late = true;
-    return store.recordSkipped(digest.id, from, {
+    return runs.recordSkipped(digest.id, from, {
       owner,
       at: clock.now(),
       reason,

@@ -1,9 +1,9 @@
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
+import type { RunRepository } from '../store/runs.ts';
 import type { DigestPoster } from './delivery.ts';
 import { classifyFailure } from './failures.ts';
-import type { DigestStore } from './store/store.ts';
 
 /**
  * The DM to a digest's creator about a slot whose post may not have reached the channel, with the
@@ -12,7 +12,7 @@ import type { DigestStore } from './store/store.ts';
 export type RenderUnconfirmedNotice = (digest: Digest, slot: Date, now: Date) => SlackMessage;
 
 export interface UnconfirmedPostsOptions {
-  readonly store: DigestStore;
+  readonly runs: Pick<RunRepository, 'takeUnconfirmed' | 'untakeUnconfirmed'>;
   readonly logger: Logger;
   readonly poster: Pick<DigestPoster, 'notifyCreator'>;
   /** Without it the creators are not told (benchmarks); the slots are still logged. */
@@ -37,8 +37,8 @@ export class UnconfirmedPosts {
 
   /** Tells the creators of the slots left unconfirmed; returns how many were found. */
   async tellCreators(now: Date): Promise<number> {
-    const { store, logger, poster, renderNotice, leaseMs } = this.#options;
-    const found = await store.takeUnconfirmed(now, new Date(now.getTime() - leaseMs));
+    const { runs, logger, poster, renderNotice, leaseMs } = this.#options;
+    const found = await runs.takeUnconfirmed(now, new Date(now.getTime() - leaseMs));
     for (const { digest, slot, startedAt } of found) {
       const context = { digestId: digest.id, slot: slot.toISOString(), startedAt };
       logger.warn(context, 'a digest post was never confirmed; telling its creator');
@@ -57,7 +57,7 @@ export class UnconfirmedPosts {
           { err: error, ...context },
           'could not tell the creator about an unconfirmed post yet; trying again later',
         );
-        await store.untakeUnconfirmed(digest.id, slot);
+        await runs.untakeUnconfirmed(digest.id, slot);
       }
     }
     return found.length;

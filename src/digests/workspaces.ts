@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
+import type { DigestRepository } from '../store/digests.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
 import {
@@ -9,12 +10,14 @@ import {
   tellCreatorsResumed,
 } from './resumed.ts';
 import { nextRunAfter } from './schedule.ts';
-import type { DigestStore } from './store/store.ts';
 
 export type { RenderResumeNotice } from './resumed.ts';
 
 export interface WorkspacesOptions {
-  readonly store: DigestStore;
+  readonly digests: Pick<
+    DigestRepository,
+    'pauseWorkspace' | 'workspacesGone' | 'pausedWhileGone' | 'resumeFromGone'
+  >;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly poster: DigestPoster;
@@ -41,8 +44,8 @@ export class Workspaces {
 
   /** The app left the workspace: its active digests pause with that reason. */
   async left(teamId: string, kind: WorkspaceGone): Promise<number> {
-    const { store, clock, logger } = this.#options;
-    const paused = await store.pauseWorkspace(teamId, kind, clock.now());
+    const { digests, clock, logger } = this.#options;
+    const paused = await digests.pauseWorkspace(teamId, kind, clock.now());
     logger.warn({ teamId, kind, paused }, 'the app left a workspace; its digests are paused');
     return paused;
   }
@@ -52,14 +55,14 @@ export class Workspaces {
    * next slot after now, and their creators are told. Returns the digests resumed by this call.
    */
   async back(teamId: string): Promise<Digest[]> {
-    const { store, clock, logger } = this.#options;
+    const { digests, clock, logger } = this.#options;
     const now = clock.now();
     const resumed: Digest[] = [];
     const skipped = new Map<string, SkippedSlots>();
-    for (const digest of await store.pausedWhileGone(teamId)) {
+    for (const digest of await digests.pausedWhileGone(teamId)) {
       const next = nextRunAfter(digest.schedule, now);
       if (next === undefined) continue;
-      const again = await store.resumeFromGone(digest.id, now, next);
+      const again = await digests.resumeFromGone(digest.id, now, next);
       if (again === undefined) continue;
       resumed.push(again);
       // The slots it owed from its pause up to now, all of them skipped.
@@ -90,11 +93,11 @@ export class Workspaces {
    * asks Slack which workspace the bot token works for and resumes that one's.
    */
   async checkBack(): Promise<void> {
-    const { store, clock, poster, checkEveryMs } = this.#options;
+    const { digests, clock, poster, checkEveryMs } = this.#options;
     const now = clock.now().getTime();
     if (now - this.#checkedAt < checkEveryMs) return;
     this.#checkedAt = now;
-    const gone = await store.workspacesGone();
+    const gone = await digests.workspacesGone();
     if (gone.length === 0) return;
     const working = await poster.workspace();
     if (working !== undefined && gone.includes(working)) await this.back(working);

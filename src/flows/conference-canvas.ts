@@ -6,7 +6,6 @@
  * logged and recorded, and the leaderboard goes on.
  */
 import type { ConferenceCanvasKeeper, ConferenceReport } from '../digests/conferences/outlet.ts';
-import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasProblem, CanvasWriter } from '../model/canvas.ts';
 import type { Conference } from '../model/conference.ts';
@@ -15,10 +14,14 @@ import {
   renderConferenceCanvas,
   renderConferenceCanvasNotice,
 } from '../render/canvases/conference-canvas.ts';
+import type { CanvasRecords } from '../store/canvases.ts';
+import type { ConferenceRepository } from '../store/conferences.ts';
 import { canvasCreationHoldMs } from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {
-  readonly store: ConferenceStore;
+  readonly conferences: Pick<ConferenceRepository, 'get'>;
+  /** The canvas records of conferences. */
+  readonly canvases: CanvasRecords;
   readonly writer: CanvasWriter;
   /** A DM to the conference's creator. */
   readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
@@ -36,11 +39,11 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
   }
 
   async write(claimed: Conference, report: ConferenceReport, at: Date): Promise<void> {
-    const { store, writer, logger, now } = this.#options;
+    const { conferences, canvases, writer, logger, now } = this.#options;
     const conferenceId = claimed.id;
     try {
       // The canvas as stored now: an edit may have turned it off since the claim.
-      const conference = await store.get(conferenceId);
+      const conference = await conferences.get(conferenceId);
       const state = conference?.canvas;
       if (conference === undefined || state === undefined || !state.enabled) return;
       if (state.canvas === undefined) {
@@ -48,18 +51,18 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
         // hold has not run out), one creates and the other leaves it.
         const start = now();
         const until = new Date(start.getTime() + canvasCreationHoldMs);
-        if (!(await store.claimCanvasCreation(conferenceId, start, until))) {
+        if (!(await canvases.claimCreation(conferenceId, start, until))) {
           logger.info({ conferenceId }, 'another run is creating the conference canvas');
           return;
         }
       }
       const document = renderConferenceCanvas(conference, report, at);
       const write = await writer.write(conference.channelId, state.canvas, document);
-      await store.recordCanvas(conferenceId, write, now());
+      await canvases.record(conferenceId, write, now());
       if (write.kind === 'written') return;
       logger.warn({ conferenceId, problem: write.problem }, 'conference canvas not written');
       if (state.told.includes(write.problem)) return;
-      if (!(await store.markCanvasTold(conferenceId, write.problem))) return;
+      if (!(await canvases.markTold(conferenceId, write.problem))) return;
       await this.#tell(conference, write.problem);
     } catch (error) {
       logger.warn({ err: error, conferenceId }, 'could not keep the conference canvas');

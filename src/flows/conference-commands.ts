@@ -8,7 +8,6 @@ import type { AnalyticsApi } from '../analytics/types.ts';
 import type { Clock } from '../digests/clock.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
-import type { ConferenceStore } from '../digests/conferences/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -22,6 +21,7 @@ import {
   renderConferenceHelp,
   renderConferenceList,
 } from '../render/management/conference-management.ts';
+import type { Database } from '../store/database.ts';
 import { ConferenceCanvases } from './conference-canvas.ts';
 import type { ConferenceManager } from './conference-manager.ts';
 import { logDigestFailure } from './digest-commands.ts';
@@ -114,7 +114,8 @@ export async function answerConferenceCommand(
 }
 
 export interface ConferenceRunnerBuildOptions {
-  readonly store: ConferenceStore;
+  /** The conferences, and their canvases' records. */
+  readonly db: Pick<Database, 'conferences' | 'canvases'>;
   readonly analytics: AnalyticsApi;
   readonly poster: ConferencePoster;
   readonly logger: Logger;
@@ -134,14 +135,15 @@ export function createConferenceRunner(options: ConferenceRunnerBuildOptions): C
     options.canvasWriter === undefined
       ? undefined
       : new ConferenceCanvases({
-          store: options.store,
+          conferences: options.db.conferences,
+          canvases: options.db.canvases.conferences,
           writer: options.canvasWriter,
           notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
         });
   return new ConferenceRunner({
-    store: options.store,
+    conferences: options.db.conferences,
     analytics: options.analytics,
     poster,
     words: conferenceWords,

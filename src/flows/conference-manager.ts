@@ -7,15 +7,15 @@
 import type { AnalyticsApi } from '../analytics/types.ts';
 import { dayStart } from '../digests/conferences/days.ts';
 import type { ConferenceRunner, ConferenceTickReport } from '../digests/conferences/runner.ts';
-import type { ConferenceSettings, ConferenceStore } from '../digests/conferences/store.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { Conference, ConferenceSpec } from '../model/conference.ts';
 import type { ConferenceActionResult } from '../render/management/conference-management.ts';
+import type { ConferenceRepository, ConferenceSettings } from '../store/conferences.ts';
 import { checkDatabases } from './digest-checks.ts';
 import type { DigestAccess, DigestCaller } from './digest-manager.ts';
 
 export interface ConferenceManagerOptions {
-  readonly store: ConferenceStore;
+  readonly conferences: ConferenceRepository;
   readonly runner: ConferenceRunner;
   /** Asked about each database of a new conference; without it they are not checked (tests). */
   readonly analytics?: AnalyticsApi;
@@ -31,14 +31,14 @@ const databaseSet = (databases: readonly string[]) =>
   JSON.stringify([...new Set(databases.map((database) => database.toLowerCase()))].sort());
 
 export class ConferenceManager {
-  readonly #store: ConferenceStore;
+  readonly #conferences: ConferenceRepository;
   readonly #runner: ConferenceRunner;
   readonly #analytics: AnalyticsApi | undefined;
   readonly #now: () => Date;
   readonly #logger: Logger;
 
   constructor(options: ConferenceManagerOptions) {
-    this.#store = options.store;
+    this.#conferences = options.conferences;
     this.#runner = options.runner;
     this.#analytics = options.analytics;
     this.#now = options.now ?? (() => new Date());
@@ -56,7 +56,7 @@ export class ConferenceManager {
     access: DigestAccess,
     options: { readonly canvas?: boolean } = {},
   ): Promise<CreatedConference> {
-    const existing = (await this.#store.listByChannel(caller.teamId, channelId)).find(
+    const existing = (await this.#conferences.listByChannel(caller.teamId, channelId)).find(
       (conference) =>
         conference.status === 'active' &&
         databaseSet(conference.databases) === databaseSet(spec.databases) &&
@@ -70,7 +70,7 @@ export class ConferenceManager {
     }
     const now = this.#now();
     const start = dayStart(spec.firstDay, spec.zone);
-    const conference = await this.#store.create(
+    const conference = await this.#conferences.create(
       {
         ...spec,
         teamId: caller.teamId,
@@ -85,11 +85,11 @@ export class ConferenceManager {
   }
 
   listForChannel(teamId: string, channelId: string): Promise<Conference[]> {
-    return this.#store.listByChannel(teamId, channelId);
+    return this.#conferences.listByChannel(teamId, channelId);
   }
 
   listActive(teamId: string): Promise<Conference[]> {
-    return this.#store.listActive(teamId);
+    return this.#conferences.listActive(teamId);
   }
 
   /** Ends a conference the same way its last day would; the final recap follows at once. */
@@ -100,10 +100,10 @@ export class ConferenceManager {
   ): Promise<ConferenceActionResult> {
     const allowed = await this.#allowed(caller, id, access);
     if (allowed.kind !== 'allowed') return allowed;
-    const stopped = await this.#store.requestStop(id, this.#now());
+    const stopped = await this.#conferences.requestStop(id, this.#now());
     if (stopped === undefined) return { kind: 'not_found', id };
     await this.tick();
-    return { kind: 'stopped', conference: (await this.#store.get(id)) ?? stopped };
+    return { kind: 'stopped', conference: (await this.#conferences.get(id)) ?? stopped };
   }
 
   async edit(
@@ -114,7 +114,7 @@ export class ConferenceManager {
   ): Promise<ConferenceActionResult> {
     const allowed = await this.#allowed(caller, id, access);
     if (allowed.kind !== 'allowed') return allowed;
-    const edited = await this.#store.update(id, settings, this.#now());
+    const edited = await this.#conferences.update(id, settings, this.#now());
     return edited === undefined
       ? { kind: 'not_found', id }
       : { kind: 'edited', conference: edited };
@@ -127,7 +127,7 @@ export class ConferenceManager {
 
   /** `conference tick`: the channel's next updates, now rather than at their refresh. */
   async tickNow(teamId: string, channelId: string): Promise<ConferenceTickReport> {
-    await this.#store.dueNow(teamId, channelId, this.#now());
+    await this.#conferences.dueNow(teamId, channelId, this.#now());
     return this.tick();
   }
 
@@ -136,7 +136,7 @@ export class ConferenceManager {
     id: string,
     access: DigestAccess,
   ): Promise<ConferenceActionResult | { readonly kind: 'allowed' }> {
-    const conference = await this.#store.get(id);
+    const conference = await this.#conferences.get(id);
     if (
       conference === undefined ||
       conference.teamId !== caller.teamId ||

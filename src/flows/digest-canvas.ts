@@ -6,16 +6,18 @@
  * is recorded, and every failure is logged and recorded, never thrown.
  */
 import type { PostedRun } from '../digests/runner.ts';
-import type { DigestRun } from '../digests/runs.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
+import type { DigestRun } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
 import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvases/canvas.ts';
 import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/canvases/digest-canvas.ts';
 import { failureWords } from '../render/digests/digest-failures.ts';
 import { skipWords } from '../render/management/digest-management.ts';
+import type { CanvasRecords } from '../store/canvases.ts';
+import type { DigestRepository } from '../store/digests.ts';
+import type { RunRepository } from '../store/runs.ts';
 
 /**
  * The earlier runs a digest's canvas lists, newest first, before the run at `slot`. `digest` is
@@ -24,13 +26,13 @@ import { skipWords } from '../render/management/digest-management.ts';
 export type CanvasHistory = (digest: Digest, slot: Date) => Promise<CanvasHistoryEntry[]>;
 
 /**
- * The history from the store's run records (`recentRuns`): each earlier run's top 3 and who
+ * The history from the run records (`RunRepository.recent`): each earlier run's top 3 and who
  * entered its top N, or why it did not post.
  */
-export function runsHistory(store: DigestStore): CanvasHistory {
+export function runsHistory(runs: Pick<RunRepository, 'recent'>): CanvasHistory {
   return async (digest, slot) => {
-    const runs = await store.recentRuns(digest.id, canvasHistoryMaxEntries + 1);
-    return runs
+    const recent = await runs.recent(digest.id, canvasHistoryMaxEntries + 1);
+    return recent
       .filter((run) => run.slot.getTime() < slot.getTime())
       .slice(0, canvasHistoryMaxEntries)
       .map((run) => historyEntry(run, digest.top));
@@ -72,7 +74,9 @@ function historyEntry(run: DigestRun, top: number): CanvasHistoryEntry {
 export const canvasCreationHoldMs = 5 * 60_000;
 
 export interface DigestCanvasesOptions {
-  readonly store: DigestStore;
+  readonly digests: Pick<DigestRepository, 'get'>;
+  /** The canvas records of digests. */
+  readonly canvases: CanvasRecords;
   readonly writer: CanvasWriter;
   /** A DM to the digest's creator. */
   readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
@@ -92,17 +96,17 @@ export class DigestCanvases {
 
   /** Rewrites the canvas of a digest that keeps one, after `run` posted. Never throws. */
   async afterPost(run: PostedRun): Promise<void> {
-    const { store, writer, history, logger, now } = this.#options;
+    const { digests, canvases, writer, history, logger, now } = this.#options;
     const digestId = run.digest.id;
     try {
       // The canvas state as stored now: an edit may have turned it off since the claim.
-      const digest = await store.get(digestId);
+      const digest = await digests.get(digestId);
       const state = digest?.canvas;
       if (digest === undefined || state === undefined || !state.enabled) return;
       if (state.canvas === undefined) {
         const at = now();
         const until = new Date(at.getTime() + canvasCreationHoldMs);
-        if (!(await store.claimCanvasCreation(digestId, at, until))) {
+        if (!(await canvases.claimCreation(digestId, at, until))) {
           logger.info({ digestId }, 'another run is creating the digest canvas; leaving it to it');
           return;
         }
@@ -116,11 +120,11 @@ export class DigestCanvases {
         now(),
       );
       const write = await writer.write(digest.channelId, state.canvas, document);
-      await store.recordCanvas(digestId, write, now());
+      await canvases.record(digestId, write, now());
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
       if (state.told.includes(write.problem)) return;
-      if (!(await store.markCanvasTold(digestId, write.problem))) return;
+      if (!(await canvases.markTold(digestId, write.problem))) return;
       await this.#tell(digest, write.problem);
     } catch (error) {
       logger.warn({ err: error, digestId }, 'could not keep the digest canvas');

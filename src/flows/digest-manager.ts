@@ -7,17 +7,17 @@
 
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RepostResult, RunNowResult } from '../digests/runner.ts';
-import type { DigestRun } from '../digests/runs.ts';
 import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { Digest, Outage } from '../model/digest.ts';
+import type { DigestRun } from '../model/digest-run.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/digests/schedule.ts';
+import type { Database } from '../store/database.ts';
 import {
   type ComparedSetting,
   checkDatabases,
@@ -76,7 +76,7 @@ export interface ActHooks {
 }
 
 export interface DigestManagerOptions {
-  readonly store: DigestStore;
+  readonly db: Pick<Database, 'digests' | 'runs' | 'outages'>;
   /** Asked about each database of a new digest; without it they are not checked (tests). */
   readonly analytics?: AnalyticsApi;
   /** Posts a digest outside its schedule ("Run now"). */
@@ -88,7 +88,7 @@ export interface DigestManagerOptions {
 }
 
 export class DigestManager {
-  readonly #store: DigestStore;
+  readonly #db: DigestManagerOptions['db'];
   readonly #analytics: AnalyticsApi | undefined;
   readonly #runNow: (digest: Digest) => Promise<RunNowResult>;
   readonly #postUnconfirmed: DigestManagerOptions['postUnconfirmed'];
@@ -96,7 +96,7 @@ export class DigestManager {
   readonly #logger: Logger;
 
   constructor(options: DigestManagerOptions) {
-    this.#store = options.store;
+    this.#db = options.db;
     this.#analytics = options.analytics;
     this.#runNow = options.runNow;
     this.#postUnconfirmed = options.postUnconfirmed;
@@ -113,7 +113,11 @@ export class DigestManager {
     channelId: string,
     spec: DigestSpec,
   ): Promise<Digest | undefined> {
-    return identicalDigest(await this.#store.listByChannel(teamId, channelId), spec, this.#now());
+    return identicalDigest(
+      await this.#db.digests.listByChannel(teamId, channelId),
+      spec,
+      this.#now(),
+    );
   }
 
   /**
@@ -146,7 +150,7 @@ export class DigestManager {
         spec.schedule.expression,
       );
     }
-    const digest = await this.#store.create(
+    const digest = await this.#db.digests.create(
       {
         teamId: caller.teamId,
         channelId,
@@ -176,17 +180,17 @@ export class DigestManager {
   }
 
   listForChannel(teamId: string, channelId: string): Promise<Digest[]> {
-    return this.#store.listByChannel(teamId, channelId);
+    return this.#db.digests.listByChannel(teamId, channelId);
   }
 
   listForCreator(teamId: string, creatorId: string): Promise<Digest[]> {
-    return this.#store.listByCreator(teamId, creatorId);
+    return this.#db.digests.listByCreator(teamId, creatorId);
   }
 
   /** Each digest's latest run from its history, for the Home tab; at most `limit` digests. */
   async latestRuns(digests: readonly Digest[], limit = 40): Promise<Map<string, DigestRun>> {
     const runs = await Promise.all(
-      digests.slice(0, limit).map((digest) => this.#store.recentRuns(digest.id, 1)),
+      digests.slice(0, limit).map((digest) => this.#db.runs.recent(digest.id, 1)),
     );
     return new Map(
       runs.flatMap((each) => (each[0] === undefined ? [] : [[each[0].digestId, each[0]]])),
@@ -195,7 +199,7 @@ export class DigestManager {
 
   /** The workspace's outage, while its digests are on hold. */
   async outageOf(teamId: string): Promise<Outage | undefined> {
-    return (await this.#store.outages()).find((outage) => outage.teamId === teamId);
+    return (await this.#db.outages.list()).find((outage) => outage.teamId === teamId);
   }
 
   /**
@@ -208,12 +212,12 @@ export class DigestManager {
     limit: number,
   ): Promise<{ readonly digest: Digest; readonly runs: DigestRun[] }> {
     const digest = await this.find(teamId, id);
-    return { digest, runs: await this.#store.recentRuns(digest.id, limit) };
+    return { digest, runs: await this.#db.runs.recent(digest.id, limit) };
   }
 
   /** A digest of the caller's workspace; another workspace's id is not found, as if absent. */
   async find(teamId: string, id: string): Promise<Digest> {
-    const digest = await this.#store.get(id);
+    const digest = await this.#db.digests.get(id);
     if (digest === undefined || digest.teamId !== teamId) throw new DigestNotFoundError(id);
     return digest;
   }
@@ -260,7 +264,7 @@ export class DigestManager {
       );
     }
     const repeated = identicalAfterEdit(
-      await this.#store.listByChannel(digest.teamId, digest.channelId),
+      await this.#db.digests.listByChannel(digest.teamId, digest.channelId),
       digest,
       edited,
       now,
@@ -272,7 +276,7 @@ export class DigestManager {
       );
       return { kind: 'duplicate', digest, ...repeated };
     }
-    const updated = await this.#store.update(
+    const updated = await this.#db.digests.update(
       digest.id,
       {
         schedule: edited.schedule,
@@ -332,7 +336,7 @@ export class DigestManager {
     switch (action) {
       case 'pause': {
         if (digest.status === 'paused') return { action, digest, changed: false };
-        const paused = await this.#store.pause(digest.id, now);
+        const paused = await this.#db.digests.pause(digest.id, now);
         this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest paused');
         return { action, digest: paused, changed: true };
       }
@@ -346,19 +350,19 @@ export class DigestManager {
             digest.schedule.expression,
           );
         }
-        const resumed = await this.#store.resume(digest.id, now, next);
+        const resumed = await this.#db.digests.resume(digest.id, now, next);
         this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest resumed');
         return { action, digest: resumed, changed: true };
       }
       case 'remove': {
-        if (!(await this.#store.remove(digest.id))) throw new DigestNotFoundError(digest.id);
+        if (!(await this.#db.digests.remove(digest.id))) throw new DigestNotFoundError(digest.id);
         this.#logger.info({ digestId: digest.id, by: caller.userId }, 'digest removed');
         return { action, digest };
       }
       case 'run': {
         await hooks.beforeRun?.(digest);
         const result = await this.#runNow(digest);
-        return { action, digest: (await this.#store.get(digest.id)) ?? digest, result };
+        return { action, digest: (await this.#db.digests.get(digest.id)) ?? digest, result };
       }
     }
   }

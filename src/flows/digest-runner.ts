@@ -10,17 +10,18 @@ import {
   DigestRunner,
   type DigestRunnerOptions,
 } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digests/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digests/digest-post.ts';
 import { renderUnconfirmedNotice } from '../render/digests/digest-unconfirmed.ts';
+import type { Database } from '../store/database.ts';
 import { type CanvasHistory, DigestCanvases, runsHistory } from './digest-canvas.ts';
 
 export interface DigestRunnerBuildOptions {
-  readonly store: DigestStore;
+  /** The digests, their runs, the workspaces' outages and the digests' canvases. */
+  readonly db: Pick<Database, 'digests' | 'runs' | 'outages' | 'canvases'>;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
   readonly logger: Logger;
@@ -36,7 +37,7 @@ export interface DigestRunnerBuildOptions {
   readonly displayName?: (userId: string) => Promise<string | undefined>;
   /** Where the canvases of digests that keep one are written; without it none is. */
   readonly canvasWriter?: CanvasWriter;
-  /** The earlier runs a canvas lists; by default the store's run history (`runsHistory`). */
+  /** The earlier runs a canvas lists; by default the run history (`runsHistory`). */
   readonly canvasHistory?: CanvasHistory;
 }
 
@@ -46,15 +47,16 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
     options.canvasWriter === undefined
       ? undefined
       : new DigestCanvases({
-          store: options.store,
+          digests: options.db.digests,
+          canvases: options.db.canvases.digests,
           writer: options.canvasWriter,
           notifyCreator: (userId, message) => options.poster.notifyCreator(userId, message),
-          history: options.canvasHistory ?? runsHistory(options.store),
+          history: options.canvasHistory ?? runsHistory(options.db.runs),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
         });
   return new DigestRunner({
-    store: options.store,
+    db: options.db,
     analytics: options.analytics,
     poster: options.poster,
     renderDigest: async (digest, query, result, changes) => {

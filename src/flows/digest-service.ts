@@ -1,8 +1,8 @@
 /**
- * Scheduled digests as every surface runs them: the store, the runner and its timer, and the
+ * Scheduled digests as every surface runs them: the database, the runner and its timer, and the
  * rules people act through (`DigestManager`), composed once. The Slack app, the local console and
- * `digests run-due` each build one; the app opens the store before it listens, starts the timer
- * once it listens, and stops both on shutdown.
+ * `digests run-due` each build one; the app opens the database before it listens, starts the
+ * timer once it listens, and stops both on shutdown.
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
@@ -15,13 +15,13 @@ import type {
 } from '../digests/conferences/runner.ts';
 import { JobTimer } from '../digests/job-timer.ts';
 import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
-import type { DigestStore } from '../digests/store/store.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
 import type { TickReport } from '../digests/tick.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
+import type { Database } from '../store/database.ts';
 import { timedOut, within } from '../time/within.ts';
 import { createConferenceRunner } from './conference-commands.ts';
 import { ConferenceManager } from './conference-manager.ts';
@@ -30,8 +30,8 @@ import { DigestManager } from './digest-manager.ts';
 import { createDigestRunner } from './digest-runner.ts';
 
 export interface DigestServiceOptions {
-  /** Opens (and migrates) the store; called once, by `open()`. */
-  readonly openStore: () => Promise<DigestStore>;
+  /** Opens (and migrates) the database; called once, by `open()`. */
+  readonly openDatabase: () => Promise<Database>;
   readonly analytics: AnalyticsApi;
   readonly poster: DigestPoster;
   readonly policy: DigestPolicy;
@@ -45,7 +45,7 @@ export interface DigestServiceOptions {
   readonly displayName?: (userId: string) => Promise<string | undefined>;
   /** Where digest and conference canvases are written (Slack, or files in the console). */
   readonly canvasWriter?: CanvasWriter;
-  /** The earlier runs a canvas lists; by default from the store's run history. */
+  /** The earlier runs a canvas lists; by default from the run history. */
   readonly canvasHistory?: CanvasHistory;
   /** Where conferences post, edit and pin; without it no conference runs here. */
   readonly conferencePoster?: ConferencePoster;
@@ -82,7 +82,7 @@ export class DigestService {
   readonly now: () => Date;
   readonly #options: DigestServiceOptions;
   readonly #clock: Clock;
-  #store: DigestStore | undefined;
+  #database: Database | undefined;
   #runner: DigestRunner | undefined;
   #manager: DigestManager | undefined;
   #conferences: ConferenceManager | undefined;
@@ -105,7 +105,7 @@ export class DigestService {
     return opened(this.#manager);
   }
 
-  /** Conferences, when the store keeps them and a Slack outlet was given; after `open()`. */
+  /** Conferences, when a Slack outlet was given; after `open()`. */
   get conferences(): ConferenceManager | undefined {
     return this.#conferences;
   }
@@ -114,17 +114,17 @@ export class DigestService {
     return opened(this.#runner);
   }
 
-  get store(): DigestStore {
-    return opened(this.#store);
+  get database(): Database {
+    return opened(this.#database);
   }
 
-  /** Opens the store (migrations included) and builds the runner; before the app listens. */
+  /** Opens the database (migrations included) and builds the runner; before the app listens. */
   async open(): Promise<void> {
-    if (this.#store !== undefined) return;
-    const store = await this.#options.openStore();
-    this.#openConferences(store);
+    if (this.#database !== undefined) return;
+    const database = await this.#options.openDatabase();
+    this.#openConferences(database);
     const runner = createDigestRunner({
-      store,
+      db: database,
       analytics: this.#options.analytics,
       poster: this.#options.poster,
       logger: this.logger,
@@ -135,11 +135,11 @@ export class DigestService {
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
     });
-    this.#store = store;
+    this.#database = database;
     this.#runner = runner;
-    this.#health = new StoreHealth({ ping: () => store.ping(), logger: this.logger });
+    this.#health = new StoreHealth({ ping: () => database.ping(), logger: this.logger });
     this.#manager = new DigestManager({
-      store,
+      db: database,
       analytics: this.#options.analytics,
       runNow: (digest) => runner.runNow(digest),
       postUnconfirmed: (digest, slot, person) => runner.postUnconfirmed(digest, slot, person),
@@ -149,11 +149,11 @@ export class DigestService {
   }
 
   /** The conference engine and its rules: a job of its own, on a timer of its own. */
-  #openConferences(store: DigestStore): void {
+  #openConferences(database: Database): void {
     const { conferencePoster: poster } = this.#options;
-    if (store.conferences === undefined || poster === undefined) return;
+    if (poster === undefined) return;
     const runner = createConferenceRunner({
-      store: store.conferences,
+      db: database,
       analytics: this.#options.analytics,
       poster,
       logger: this.logger.child({ component: 'conferences' }),
@@ -164,7 +164,7 @@ export class DigestService {
       }),
     });
     this.#conferences = new ConferenceManager({
-      store: store.conferences,
+      conferences: database.conferences,
       runner,
       analytics: this.#options.analytics,
       now: this.now,
@@ -237,7 +237,7 @@ export class DigestService {
     this.runner.start();
     this.#conferenceJob?.start();
     this.logger.info(
-      { tickMs: this.#options.policy.tickMs, dialect: this.store.dialect },
+      { tickMs: this.#options.policy.tickMs, dialect: this.database.dialect },
       'digest timer started',
     );
     return true;
@@ -267,8 +267,8 @@ export class DigestService {
       }
       const left = Math.max(storeCloseGraceMs, budgetMs - (Date.now() - started));
       if (
-        this.#store !== undefined &&
-        (await within(settled(this.#store.close()), left)) === timedOut
+        this.#database !== undefined &&
+        (await within(settled(this.#database.close()), left)) === timedOut
       ) {
         this.logger.warn('the digest store did not close in time');
       }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.ts';
+import type { SightingRepository } from '../store/sightings.ts';
 import { timedOut, within } from '../time/within.ts';
-import type { Sightings } from './sightings.ts';
 
 /**
  * A signature is remembered for as long as its timestamp can be accepted: from five minutes before
@@ -29,8 +29,8 @@ export const sightingWaitMs = 500;
 export const recentSignaturesMax = 10_000;
 
 export interface SeenRequestsOptions {
-  /** The digest store, open by the time the app listens. */
-  readonly sightings: () => Sightings;
+  /** The database's sightings, open by the time the app listens. */
+  readonly sightings: () => SightingRepository;
   readonly logger: Logger;
   readonly now?: () => Date;
   /** How long a request waits for the store; default {@link sightingWaitMs} (tests hold it longer). */

@@ -11,16 +11,16 @@ import type { PollSchedule } from '../async/poll.ts';
 import type { HttpConfig, SocketConfig } from '../config/app-config.ts';
 import { storeWhere } from '../config/sections.ts';
 import type { Core } from '../core/core.ts';
-import { defaultSqlitePath } from '../digests/store/sqlite.ts';
 import { DigestStoreOpenFailedError } from '../errors.ts';
 import { appServer, close, listen } from '../http/server.ts';
 import { startingGate } from '../http/starting.ts';
 import { defined } from '../model/defined.ts';
 import { SeenRequests } from '../requests/seen-requests.ts';
+import { defaultSqlitePath } from '../store/open.ts';
 import type { SlackDeps } from './deps.ts';
 import { frontDoor } from './http/front-door.ts';
 import { healthRoute } from './http/health.ts';
-import { ReplayedRequest, SightedReceiver } from './http/sighted-receiver.ts';
+import { ReplayedRequestError, SightedReceiver } from './http/sighted-receiver.ts';
 import { unreadableRequestHandler } from './http/unreadable.ts';
 import { register } from './index.ts';
 import { boltLogger } from './process/bolt-logger.ts';
@@ -81,7 +81,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     }),
     inFlight,
     seen: new SeenRequests({
-      sightings: () => core.digests.store,
+      sightings: () => core.digests.database.sightings,
       logger: logger.child({ component: 'requests' }),
       ...defined({ waitMs: options.sightingWaitMs }),
     }),
@@ -156,7 +156,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
 
   app.error(async (error) => {
     // A replay's ack stops its listener; the receiver has logged it.
-    if ((error.original ?? error) instanceof ReplayedRequest) return;
+    if ((error.original ?? error) instanceof ReplayedRequestError) return;
     logger.error(
       { err: error.original ?? error, code: error.code },
       'unhandled error in a Slack listener',

@@ -18,10 +18,10 @@ import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { ConferencePoster } from '../../src/digests/conferences/outlet.ts';
 import { ConferenceRunner } from '../../src/digests/conferences/runner.ts';
 import { defaultAnalyticsConcurrency } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { conferenceWords } from '../../src/render/conferences/conference.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 
 const conferenceCount = 1_000;
 const latencyMs = 200;
@@ -67,7 +67,7 @@ const instantPoster = (): ConferencePoster & { posts: number; updates: number } 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function part(
-  store: DigestStore,
+  store: Database,
   label: string,
   verdict: (what: string, met: boolean) => string,
 ): Promise<void> {
@@ -102,7 +102,7 @@ async function part(
   try {
     const poster = instantPoster();
     const runner = new ConferenceRunner({
-      store: conferences,
+      conferences,
       analytics,
       poster,
       words: conferenceWords,
@@ -130,7 +130,7 @@ async function part(
   }
 }
 
-type OpenPostgres = () => Promise<{ store: DigestStore }>;
+type OpenPostgres = () => Promise<{ store: Database }>;
 
 /** Runs the part on SQLite, then on PostgreSQL through `withPostgres` when it is given. */
 export async function conferencesPart(
@@ -139,7 +139,7 @@ export async function conferencesPart(
 ): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'conferences-bench-'));
   try {
-    const store = openSqliteStore({ path: join(folder, 'conferences.sqlite') });
+    const store = openSqliteDatabase({ path: join(folder, 'conferences.sqlite') });
     await store.migrate();
     await part(store, 'SQLite', verdict);
     await store.close();

@@ -43,12 +43,13 @@ import {
   defaultAnalyticsConcurrency,
   defaultPostConcurrency,
 } from '../../src/digests/runner.ts';
-import { openPostgresStore } from '../../src/digests/store/postgres.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
+import { withRepositories } from '../helpers/repositories.ts';
 import { conferencesPart } from './conferences-part.ts';
 
 const digestCount = 100_000;
@@ -97,12 +98,12 @@ function input(i: number): NewDigest {
   };
 }
 
-async function fill(store: DigestStore, count: number): Promise<void> {
+async function fill(store: Database, count: number): Promise<void> {
   const workers = 8;
   let next = 0;
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      while (next < count) await store.create(input(next++), now);
+      while (next < count) await store.digests.create(input(next++), now);
     }),
   );
 }
@@ -240,13 +241,17 @@ function verdict(what: string, met: boolean): string {
 /** Brings the planner's statistics up to date, as autovacuum would after a bulk fill. */
 type Analyze = () => Promise<void>;
 
-async function claimsPerSecond(store: DigestStore, analyze?: Analyze): Promise<number> {
+async function claimsPerSecond(store: Database, analyze?: Analyze): Promise<number> {
   await fill(store, claimedCount);
   await analyze?.();
   const started = performance.now();
   let claimed = 0;
   for (;;) {
-    const batch = await store.claimDue(now, { limit: 200, leaseMs: 300_000, owner: 'bench' });
+    const batch = await store.digests.claimDue(now, {
+      limit: 200,
+      leaseMs: 300_000,
+      owner: 'bench',
+    });
     claimed += batch.length;
     if (batch.length === 0) break;
   }
@@ -261,16 +266,17 @@ interface CallTimes {
 }
 
 /**
- * The store with `methods` timed (calls, time until each answered, when the last one did); the
- * rest passes through. Methods run on the store itself, whose fields are private.
+ * The database with the digests' and runs' `methods` timed (calls, time until each answered, when
+ * the last one did); the rest passes through. Methods run on the repositories themselves, whose
+ * fields are private.
  */
 function timedStore(
-  store: DigestStore,
+  store: Database,
   methods: readonly string[],
   since: () => number,
-): { store: DigestStore; times: Map<string, CallTimes> } {
+): { store: Database; times: Map<string, CallTimes> } {
   const times = new Map(methods.map((name) => [name, { calls: 0, ms: 0, lastAt: 0 }]));
-  const proxy = new Proxy(store, {
+  const handler = <T extends object>(): ProxyHandler<T> => ({
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
@@ -288,10 +294,12 @@ function timedStore(
       };
     },
   });
-  return { store: proxy, times };
+  const digests = new Proxy(store.digests, handler());
+  const runs = new Proxy(store.runs, handler());
+  return { store: withRepositories(store, { digests, runs }), times };
 }
 
-async function tick(store: DigestStore, label: string, analyze?: Analyze): Promise<void> {
+async function tick(store: Database, label: string, analyze?: Analyze): Promise<void> {
   const sandbox = await startRemoteSandbox();
   const client = new AnalyticsClient({
     baseUrl: sandbox.url,
@@ -313,7 +321,7 @@ async function tick(store: DigestStore, label: string, analyze?: Analyze): Promi
     let lastAnswerAt = 0;
     const render = { count: 0, ms: 0, lastAt: 0 };
     const runner = new DigestRunner({
-      store: timed.store,
+      db: timed.store,
       analytics: {
         async getInfluencers(query, options) {
           const result = await client.getInfluencers(query, options);
@@ -374,7 +382,7 @@ async function tick(store: DigestStore, label: string, analyze?: Analyze): Promi
 }
 
 /** Two ticks with the workspace on hold: the first probes (and fails), the second waits. */
-async function onHold(store: DigestStore, label: string, analyze?: Analyze): Promise<void> {
+async function onHold(store: Database, label: string, analyze?: Analyze): Promise<void> {
   const sandbox = await startRemoteSandbox();
   const client = new AnalyticsClient({
     baseUrl: sandbox.url,
@@ -385,10 +393,10 @@ async function onHold(store: DigestStore, label: string, analyze?: Analyze): Pro
   try {
     await fill(store, claimedCount);
     await analyze?.();
-    await store.openOutage('T1', 'analytics_credentials_rejected', now, now);
+    await store.outages.open('T1', 'analytics_credentials_rejected', now, now);
     const poster = capturingPoster();
     const runner = new DigestRunner({
-      store,
+      db: store,
       analytics: client,
       poster,
       renderDigest: renderDigestMessage,
@@ -448,7 +456,7 @@ async function tickRole(): Promise<void> {
   if (process.env.BENCH_DIGESTS_STORE === 'sqlite') {
     const folder = mkdtempSync(join(tmpdir(), 'digests-bench-'));
     try {
-      const store = openSqliteStore({ path: join(folder, 'tick.sqlite') });
+      const store = openSqliteDatabase({ path: join(folder, 'tick.sqlite') });
       await store.migrate();
       await tick(store, 'SQLite tick');
       await store.close();
@@ -467,7 +475,7 @@ async function tickRole(): Promise<void> {
   process.disconnect?.();
 }
 
-type OpenPostgres = () => Promise<{ store: DigestStore; analyze: Analyze }>;
+type OpenPostgres = () => Promise<{ store: Database; analyze: Analyze }>;
 
 /** Stores in schemas of their own, all dropped once `work` is done. */
 async function withPostgres(work: (open: OpenPostgres) => Promise<void>): Promise<void> {
@@ -479,7 +487,7 @@ async function withPostgres(work: (open: OpenPostgres) => Promise<void>): Promis
     await work(async () => {
       const schema = `digests_bench_${randomBytes(6).toString('hex')}`;
       schemas.push(schema);
-      const store = openPostgresStore({ connectionString: url, schema });
+      const store = openPostgresDatabase({ connectionString: url, schema });
       await store.migrate();
       const analyze = async () => {
         await admin.query(`ANALYZE ${schema}.digests`);
@@ -496,14 +504,14 @@ export async function run(): Promise<void> {
   await tickInItsOwnProcess('sqlite');
   const folder = mkdtempSync(join(tmpdir(), 'digests-bench-'));
   try {
-    const claimStore = openSqliteStore({ path: join(folder, 'claims.sqlite') });
+    const claimStore = openSqliteDatabase({ path: join(folder, 'claims.sqlite') });
     await claimStore.migrate();
     console.log(
       `SQLite: ${(await claimsPerSecond(claimStore)).toFixed(0)} claims/s (batches of 200, ${claimedCount} due)`,
     );
     await claimStore.close();
 
-    const heldStore = openSqliteStore({ path: join(folder, 'held.sqlite') });
+    const heldStore = openSqliteDatabase({ path: join(folder, 'held.sqlite') });
     await heldStore.migrate();
     await onHold(heldStore, 'SQLite');
     await heldStore.close();

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OutletsFactory, runDigests } from '../../src/cli/digests-command.ts';
 import { sameOutletForEveryTeam } from '../../src/digests/outlets.ts';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { FakeConferencePoster } from '../digests/conferences/helpers.ts';
 import { FakeClock } from '../digests/helpers.ts';
 
@@ -45,7 +45,7 @@ describe('digests run-due', () => {
     const now = new Date();
     const latest = latestRunAtOrBefore(hourly, now) ?? now;
     const path = join(dir, 'report.sqlite');
-    const store = await openDigestStore({ sqlitePath: path });
+    const store = await openDatabase({ sqlitePath: path });
     const digest = (teamId: string, extra: Partial<NewDigest> = {}): NewDigest => ({
       teamId,
       channelId: `C${teamId}`,
@@ -58,16 +58,16 @@ describe('digests run-due', () => {
       ...extra,
     });
     // On hold, not yet probed: its slot from two hours ago is held (the older ones skipped).
-    await store.create(
+    await store.digests.create(
       digest('T1', { nextRunAt: new Date(latest.getTime() - 2 * 3_600_000) }),
       now,
     );
-    await store.openOutage('T1', 'analytics_unavailable', now, new Date(now.getTime() + 600_000));
+    await store.outages.open('T1', 'analytics_unavailable', now, new Date(now.getTime() + 600_000));
     // On hold with its probe due: the probe posts and closes the outage.
-    await store.create(digest('T2'), now);
-    await store.openOutage('T2', 'analytics_unavailable', now, new Date(now.getTime() - 1_000));
+    await store.digests.create(digest('T2'), now);
+    await store.outages.open('T2', 'analytics_unavailable', now, new Date(now.getTime() - 1_000));
     // A watch's first run records its ranking without posting.
-    await store.create(digest('T3', { top: 3, postWhen: 'new' }), now);
+    await store.digests.create(digest('T3', { top: 3, postWhen: 'new' }), now);
     await store.close();
 
     const posts: { channel: string; message: SlackMessage }[] = [];
@@ -117,7 +117,7 @@ describe('digests run-due', () => {
   it('brings the conferences due up to date in the same tick', async () => {
     const now = new Date();
     const path = join(dir, 'conferences.sqlite');
-    const store = await openDigestStore({ sqlitePath: path });
+    const store = await openDatabase({ sqlitePath: path });
     const day = (offset: number) =>
       new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
     await store.conferences?.create(

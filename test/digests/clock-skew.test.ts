@@ -36,7 +36,7 @@ describeEachStore('instances whose clocks differ by up to 30 s', start, (world) 
       const schedule = schedules[i % 2] ?? hourly;
       const [first] = nextRuns(schedule, start, 1);
       digests.push(
-        await db.store.create(
+        await db.store.digests.create(
           digestInput({ channelId: `C${i}`, schedule, nextRunAt: first as Date }),
           start,
         ),
@@ -49,7 +49,7 @@ describeEachStore('instances whose clocks differ by up to 30 s', start, (world) 
       offsets.map(async (offset, index) => {
         const clock = new FakeClock(new Date(start.getTime() + offset));
         const runner = new DigestRunner({
-          store: index === 0 ? db.store : await db.sibling(),
+          db: index === 0 ? db.store : await db.sibling(),
           analytics,
           poster,
           clock,
@@ -81,7 +81,7 @@ describeEachStore('instances whose clocks differ by up to 30 s', start, (world) 
     expect(expected.length).toBeGreaterThan(30);
     expect([...posted].sort()).toEqual([...expected].sort());
     for (const digest of digests) {
-      expect((await db.store.get(digest.id))?.lastRun?.outcome).toBe('posted');
+      expect((await db.store.digests.get(digest.id))?.lastRun?.outcome).toBe('posted');
     }
   });
 });

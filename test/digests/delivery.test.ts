@@ -10,10 +10,10 @@ import {
   DigestRunner,
   type DigestRunnerOptions,
 } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import {
   announcePostgresSkip,
   digestInput,
@@ -33,7 +33,7 @@ const nextWeek = new Date('2026-06-15T08:00:00Z');
 interface Adapter {
   readonly name: string;
   readonly skip: boolean;
-  open(postgres: () => TestPostgres): Promise<{ store: DigestStore; close(): Promise<void> }>;
+  open(postgres: () => TestPostgres): Promise<{ store: Database; close(): Promise<void> }>;
 }
 
 const adapters: Adapter[] = [
@@ -41,7 +41,7 @@ const adapters: Adapter[] = [
     name: 'SQLite',
     skip: false,
     open: async () => {
-      const store = await openDigestStore({ sqlitePath: ':memory:' });
+      const store = await openDatabase({ sqlitePath: ':memory:' });
       return { store, close: () => store.close() };
     },
   },
@@ -109,7 +109,7 @@ announcePostgresSkip();
 for (const adapter of adapters) {
   describe.skipIf(adapter.skip)(`DigestRunner delivery on ${adapter.name}`, () => {
     const postgres = reusedPostgres();
-    let store: DigestStore;
+    let store: Database;
     let close: () => Promise<void>;
 
     function runner(
@@ -120,7 +120,7 @@ for (const adapter of adapters) {
       options: DigestRunnerOptions = {},
     ): DigestRunner {
       return new DigestRunner({
-        store,
+        db: store,
         analytics,
         poster,
         clock,
@@ -138,8 +138,8 @@ for (const adapter of adapters) {
     });
 
     it('leaves a digest waiting for channel pacing to the next runner when the first dies there', async () => {
-      const first = await store.create(digestInput({ channelId: 'C1' }), slot);
-      const second = await store.create(digestInput({ channelId: 'C1', top: 7 }), slot);
+      const first = await store.digests.create(digestInput({ channelId: 'C1' }), slot);
+      const second = await store.digests.create(digestInput({ channelId: 'C1', top: 7 }), slot);
       const clock = new FakeClock('2026-06-08T08:00:05Z');
       const dying = dyingInFirstWait(clock);
       const posterA = new FakePoster(clock);
@@ -148,11 +148,11 @@ for (const adapter of adapters) {
       expect(posterA.posts).toHaveLength(1);
       const waiting = posterA.posts[0]?.message.text === first.id ? second : first;
       // Nothing was sent for the waiting digest, so nothing says it was.
-      expect(await store.getDelivery(waiting.id, slot)).toBeUndefined();
+      expect(await store.runs.getDelivery(waiting.id, slot)).toBeUndefined();
       // The slot posted is recorded by a batch that may still be in flight when the other digest
       // starts waiting for its turn: the runner dies once it is written.
       const posted = waiting === first ? second : first;
-      await until(async () => (await store.get(posted.id))?.lastRun?.outcome === 'posted');
+      await until(async () => (await store.digests.get(posted.id))?.lastRun?.outcome === 'posted');
 
       const later = new FakeClock('2026-06-08T08:05:06Z');
       const posterB = new FakePoster(later);
@@ -162,7 +162,7 @@ for (const adapter of adapters) {
         unconfirmed: 0,
       });
       expect(posterB.posts.map((post) => post.message.text)).toEqual([waiting.id]);
-      expect(await store.get(waiting.id)).toMatchObject({
+      expect(await store.digests.get(waiting.id)).toMatchObject({
         nextRunAt: nextWeek,
         lastRun: { slot, outcome: 'posted' },
       });
@@ -171,7 +171,7 @@ for (const adapter of adapters) {
     it('writes a posting record only for the posts being sent', async () => {
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) {
-        ids.push((await store.create(digestInput({ channelId: `C${i}` }), slot)).id);
+        ids.push((await store.digests.create(digestInput({ channelId: `C${i}` }), slot)).id);
       }
       const clock = new FakeClock('2026-06-08T08:00:05Z');
       const poster = new HeldPoster();
@@ -183,7 +183,7 @@ for (const adapter of adapters) {
         });
       await until(() => poster.inFlight.length === 4);
       const statuses = await Promise.all(
-        ids.map(async (id) => (await store.getDelivery(id, slot))?.status),
+        ids.map(async (id) => (await store.runs.getDelivery(id, slot))?.status),
       );
       // Four posts at once by default: the six others wait without a record.
       expect(statuses.filter((status) => status === 'posting')).toHaveLength(4);
@@ -196,13 +196,13 @@ for (const adapter of adapters) {
     });
 
     it('holds no record while it waits out a 429, then posts once', async () => {
-      const digest = await store.create(digestInput(), slot);
+      const digest = await store.digests.create(digestInput(), slot);
       const clock = new FakeClock('2026-06-08T08:00:05Z');
       const recordsDuringWaits: (string | undefined)[] = [];
       const watching: Clock = {
         now: () => clock.now(),
         sleep: async (ms) => {
-          recordsDuringWaits.push((await store.getDelivery(digest.id, slot))?.status);
+          recordsDuringWaits.push((await store.runs.getDelivery(digest.id, slot))?.status);
           await clock.sleep(ms);
         },
       };
@@ -216,11 +216,11 @@ for (const adapter of adapters) {
       expect(recordsDuringWaits).toEqual([undefined]);
       expect(clock.sleeps).toEqual([7000]);
       expect(poster.posts).toHaveLength(1);
-      expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posted' });
+      expect(await store.runs.getDelivery(digest.id, slot)).toMatchObject({ status: 'posted' });
     });
 
     it('records a post that may have reached Slack as unconfirmed and never sends it again', async () => {
-      const digest = await store.create(digestInput(), slot);
+      const digest = await store.digests.create(digestInput(), slot);
       const clock = new FakeClock('2026-06-08T08:00:05Z');
       const poster = new FakePoster(clock);
       poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 503 });
@@ -230,8 +230,8 @@ for (const adapter of adapters) {
         unconfirmed: 1,
       });
       expect(poster.attempts).toHaveLength(1);
-      expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
-      expect(await store.get(digest.id)).toMatchObject({
+      expect(await store.runs.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
+      expect(await store.digests.get(digest.id)).toMatchObject({
         nextRunAt: nextWeek,
         consecutiveFailures: 0,
         lastRun: { slot, outcome: 'unconfirmed', errorCode: 'slack_call_failed' },
@@ -243,7 +243,7 @@ for (const adapter of adapters) {
     });
 
     it('leaves a slot another runner skipped while it was slow skipped', async () => {
-      const digest = await store.create(digestInput(), slot);
+      const digest = await store.digests.create(digestInput(), slot);
       const slowAnalytics = new FakeAnalytics();
       let answer: (result: InfluencersResult) => void = () => undefined;
       slowAnalytics.answer = () =>
@@ -265,11 +265,11 @@ for (const adapter of adapters) {
       answer(influencers('alice', 'bob'));
       expect(await tickA).toMatchObject({ posted: 0, failed: 0, unconfirmed: 0 });
       expect(posterA.posts.length + posterB.posts.length).toBe(0);
-      expect(await store.getDelivery(digest.id, slot)).toMatchObject({
+      expect(await store.runs.getDelivery(digest.id, slot)).toMatchObject({
         status: 'skipped',
         owner: 'runner-b',
       });
-      const after = await store.get(digest.id);
+      const after = await store.digests.get(digest.id);
       expect(after).toMatchObject({ nextRunAt: nextWeek, lastRun: { slot, outcome: 'skipped' } });
       expect(after?.lastRun?.messageTs).toBeUndefined();
     });
@@ -277,7 +277,7 @@ for (const adapter of adapters) {
     it('renews its leases during a long tick so that no other runner takes its digests', async () => {
       const ids = new Set<string>();
       for (let top = 1; top <= 4; top++)
-        ids.add((await store.create(digestInput({ top }), slot)).id);
+        ids.add((await store.digests.create(digestInput({ top }), slot)).id);
       const clock = new FakeClock('2026-06-08T08:00:05Z');
       // Pacing waits take real time too, so that renewals run during the tick.
       const slow: Clock = {

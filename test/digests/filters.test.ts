@@ -6,8 +6,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
@@ -15,6 +13,8 @@ import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
 import { renderDigestMessage } from '../../src/render/digests/digest-post.ts';
 import { digestSubject } from '../../src/render/digests/digest-words.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { texts } from '../render/helpers.ts';
 import { digestInput, FakeAnalytics, FakeClock, FakePoster } from './helpers.ts';
 
@@ -114,14 +114,14 @@ describe('digest grammar: who the ranking keeps, by followers', () => {
 });
 
 describe('digest runs that choose people here', () => {
-  let store: DigestStore;
+  let store: Database;
   let clock: FakeClock;
   let analytics: FakeAnalytics;
   let poster: FakePoster;
   let rendered: { digest: Digest; result: InfluencersResult; limit: number | undefined }[];
 
   beforeEach(async () => {
-    store = await openDigestStore({ sqlitePath: ':memory:' });
+    store = await openDatabase({ sqlitePath: ':memory:' });
     clock = new FakeClock('2026-06-08T08:00:20Z');
     analytics = new FakeAnalytics();
     analytics.answer = async () => pool();
@@ -134,7 +134,7 @@ describe('digest runs that choose people here', () => {
 
   const runner = () =>
     new DigestRunner({
-      store,
+      db: store,
       analytics,
       poster,
       clock,
@@ -147,7 +147,7 @@ describe('digest runs that choose people here', () => {
     });
 
   it('asks for the top 500 once for every digest that chooses here, and keeps each one’s people', async () => {
-    const doctors = await store.create(
+    const doctors = await store.digests.create(
       digestInput({
         nextRunAt: slot,
         top: 3,
@@ -156,11 +156,11 @@ describe('digest runs that choose people here', () => {
       }),
       clock.now(),
     );
-    const byFollowers = await store.create(
+    const byFollowers = await store.digests.create(
       digestInput({ nextRunAt: slot, top: 2, channelId: 'C2', orderBy: 'followers' }),
       clock.now(),
     );
-    const plain = await store.create(
+    const plain = await store.digests.create(
       digestInput({ nextRunAt: slot, top: 2, channelId: 'C3' }),
       clock.now(),
     );
@@ -174,12 +174,12 @@ describe('digest runs that choose people here', () => {
     expect(shown(doctors.id)).toEqual(['1:p1', '2:p5', '3:p9']);
     expect(shown(byFollowers.id)).toEqual(['1:p40', '2:p39']);
     expect(shown(plain.id)).toHaveLength(40);
-    expect((await store.get(doctors.id))?.lastRanking).toEqual([
+    expect((await store.digests.get(doctors.id))?.lastRanking).toEqual([
       { screenName: 'p1', rank: 1 },
       { screenName: 'p5', rank: 2 },
       { screenName: 'p9', rank: 3 },
     ]);
-    expect((await store.recentRuns(doctors.id, 1))[0]?.entries.map((e) => e.handle)).toEqual([
+    expect((await store.runs.recent(doctors.id, 1))[0]?.entries.map((e) => e.handle)).toEqual([
       'p1',
       'p5',
       'p9',

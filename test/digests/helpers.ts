@@ -17,14 +17,14 @@ import {
   DigestRunner,
   type DigestRunnerDeps,
 } from '../../src/digests/runner.ts';
-import { openPostgresStore } from '../../src/digests/store/postgres.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
 import { toDigestError } from '../../src/slack/web-api/poster.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openPostgresDatabase } from '../../src/store/sql/postgres.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -195,7 +195,7 @@ export async function until(done: () => boolean | Promise<boolean>): Promise<voi
  * posts to the other channels are written `posted` in batches a little after Slack answered.
  */
 export async function untilKilledMidPost(
-  store: DigestStore,
+  store: Database,
   poster: DyingPoster,
   due: readonly { readonly id: string }[],
   slot: Date,
@@ -203,7 +203,7 @@ export async function untilKilledMidPost(
   const confirmed = due.length - poster.dying;
   await until(async () => {
     if (poster.hung.length < poster.dying || poster.posts.length < confirmed) return false;
-    const posted = await Promise.all(due.map((digest) => store.hasDelivered(digest.id, slot)));
+    const posted = await Promise.all(due.map((digest) => store.runs.hasDelivered(digest.id, slot)));
     return posted.filter(Boolean).length === confirmed;
   });
 }
@@ -260,7 +260,7 @@ async function emptySchema(schema: string): Promise<void> {
  */
 export class TestPostgres {
   readonly schema: string;
-  readonly #stores: DigestStore[] = [];
+  readonly #stores: Database[] = [];
   readonly #release: ((schema: string) => Promise<void>) | undefined;
 
   constructor(
@@ -270,9 +270,9 @@ export class TestPostgres {
     this.#release = reuse?.release;
   }
 
-  open(): DigestStore {
+  open(): Database {
     if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
-    const store = openPostgresStore({ connectionString: testDatabaseUrl, schema: this.schema });
+    const store = openPostgresDatabase({ connectionString: testDatabaseUrl, schema: this.schema });
     this.#stores.push(store);
     return store;
   }
@@ -326,9 +326,9 @@ export function announcePostgresSkip(): void {
 
 /** A store of one adapter for one test, and how to open more connections to it. */
 export interface StoreUnderTest {
-  readonly store: DigestStore;
+  readonly store: Database;
   /** Another connection to the same database (a second instance). */
-  sibling(): Promise<DigestStore>;
+  sibling(): Promise<Database>;
   close(): Promise<void>;
 }
 
@@ -348,12 +348,12 @@ export const storesUnderTest: readonly {
     async open() {
       const folder = mkdtempSync(join(tmpdir(), 'digests-runner-'));
       const path = join(folder, 'digests.sqlite');
-      const opened = [openSqliteStore({ path })];
+      const opened = [openSqliteDatabase({ path })];
       await opened[0]?.migrate();
       return {
-        store: opened[0] as DigestStore,
+        store: opened[0] as Database,
         sibling: async () => {
-          const sibling = openSqliteStore({ path });
+          const sibling = openSqliteDatabase({ path });
           opened.push(sibling);
           return sibling;
         },
@@ -411,7 +411,7 @@ export function describeEachStore(
           poster,
           runner: (overrides = {}) =>
             new DigestRunner({
-              store: db.store,
+              db: db.store,
               analytics,
               poster,
               clock,

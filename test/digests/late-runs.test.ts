@@ -44,7 +44,7 @@ describeEachStore('creators told of runs that came too late', at(days[0], 10_000
     });
 
   async function create(creatorId: string, channelId: string, first = days[0]): Promise<Digest> {
-    return db.store.create(
+    return db.store.digests.create(
       digestInput({ creatorId, channelId, schedule: dailyLondon, nextRunAt: first as Date }),
       clock.now(),
     );
@@ -134,7 +134,7 @@ describeEachStore('the records of runs that came too late', at(days[0], 10_000),
     const { db, clock } = world();
     const [x, y, z] = await Promise.all(
       ['U1', 'U2', 'U3'].map((creatorId, i) =>
-        db.store.create(
+        db.store.digests.create(
           digestInput({
             creatorId,
             channelId: `C${i}`,
@@ -149,7 +149,7 @@ describeEachStore('the records of runs that came too late', at(days[0], 10_000),
     const since = clock.now();
     const skip = (
       owner: string,
-      reason: Parameters<typeof db.store.recordSkipped>[2]['reason'],
+      reason: Parameters<typeof db.store.runs.recordSkipped>[2]['reason'],
     ) => ({
       owner,
       at: clock.now(),
@@ -157,23 +157,23 @@ describeEachStore('the records of runs that came too late', at(days[0], 10_000),
       count: 2,
       nextRunAt: days[2] as Date,
     });
-    await db.store.recordSkipped(x.id, days[0] as Date, skip('runner-a', { kind: 'missed' }));
-    await db.store.recordSkipped(y.id, days[0] as Date, skip('runner-b', { kind: 'missed' }));
-    await db.store.recordSkipped(
+    await db.store.runs.recordSkipped(x.id, days[0] as Date, skip('runner-a', { kind: 'missed' }));
+    await db.store.runs.recordSkipped(y.id, days[0] as Date, skip('runner-b', { kind: 'missed' }));
+    await db.store.runs.recordSkipped(
       z.id,
       days[0] as Date,
       skip('runner-a', { kind: 'outage', cause: 'analytics_unavailable' }),
     );
-    expect(await db.store.lateCreators('runner-a', since)).toEqual([
+    expect(await db.store.runs.lateCreators('runner-a', since)).toEqual([
       { teamId: x.teamId, creatorId: 'U1' },
     ]);
-    const skips = await db.store.lateSkips('runner-a', since, {
+    const skips = await db.store.runs.lateSkips('runner-a', since, {
       teamId: x.teamId,
       creatorId: 'U1',
     });
     expect(skips.map((s) => [s.digest.id, s.runs])).toEqual([
       [x.id, [{ from: days[0], count: 2 }]],
     ]);
-    expect(await db.store.lateCreators('runner-a', at(since, 1))).toEqual([]);
+    expect(await db.store.runs.lateCreators('runner-a', at(since, 1))).toEqual([]);
   });
 });

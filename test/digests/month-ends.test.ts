@@ -21,7 +21,7 @@ describeEachStore('a monthly digest at the month’s end', '2026-03-31T16:00:10Z
   ])('%s', async (_name, expression, slot, start, end) => {
     const { db, clock, analytics } = world();
     clock.set(new Date(Date.parse(slot) + 10_000));
-    await db.store.create(
+    await db.store.digests.create(
       digestInput({
         schedule: { kind: 'cron', expression, zone: 'Europe/London', cadence: 'monthly' },
         nextRunAt: new Date(slot),

@@ -48,7 +48,7 @@ describeEachStore('creators told what an outage skipped', at(days[0], 10_000), (
     });
 
   async function create(creatorId: string, channelId: string): Promise<Digest> {
-    return db.store.create(
+    return db.store.digests.create(
       digestInput({ creatorId, channelId, schedule: dailyLondon, nextRunAt: days[0] as Date }),
       clock.now(),
     );
@@ -108,13 +108,13 @@ describeEachStore('creators told what an outage skipped', at(days[0], 10_000), (
     analytics.answer = async () => influencers('alice');
     clock.set(at(days[0], 20 * 60_000));
     expect(await running.runDue(clock.now())).toMatchObject({ posted: 1 });
-    expect(await db.store.outages()).toEqual([]);
+    expect(await db.store.outages.list()).toEqual([]);
     expect(poster.notices).toEqual([]);
   });
 
   it('lists the slots a digest skipped while the app had left the workspace', async () => {
     const digest = await create('U1', 'C1');
-    const later = await db.store.create(
+    const later = await db.store.digests.create(
       digestInput({
         creatorId: 'U1',
         channelId: 'C2',

@@ -4,12 +4,12 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import type { DigestRunnerOptions } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError, ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderOutageNotice } from '../../src/render/digests/digest-outages.ts';
 import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { toPlainText } from '../../src/render/text.ts';
+import type { Database } from '../../src/store/database.ts';
 import {
   announcePostgresSkip,
   dailyLondon,
@@ -38,9 +38,9 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     ({ db, clock, analytics, poster } = world());
   });
 
-  function runner(store: DigestStore = db.store, options: DigestRunnerOptions = {}) {
+  function runner(store: Database = db.store, options: DigestRunnerOptions = {}) {
     return world().runner({
-      store,
+      db: store,
       renderOutageNotice,
       options: { channelIntervalMs: 0, backoffMs: 10, ...options },
     });
@@ -50,7 +50,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     const created: Digest[] = [];
     for (let i = 0; i < count; i++) {
       created.push(
-        await db.store.create(
+        await db.store.digests.create(
           digestInput({
             teamId,
             channelId: `C${teamId}${i}`,
@@ -93,19 +93,19 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     expect(healthy.reduce((sum, report) => sum + report.posted, 0)).toBe(3);
     expect(poster.posts.map((post) => post.channelId).sort()).toEqual(['CT10', 'CT11', 'CT12']);
     for (const digest of digests) {
-      const after = (await db.store.get(digest.id)) as Digest;
+      const after = (await db.store.digests.get(digest.id)) as Digest;
       expect(after).toMatchObject({
         status: 'active',
         consecutiveFailures: 0,
         nextRunAt: at(days[3], 86_400_000),
         lastRun: { slot: days[3], outcome: 'posted' },
       });
-      expect(await db.store.getDelivery(digest.id, days[2] as Date)).toMatchObject({
+      expect(await db.store.runs.getDelivery(digest.id, days[2] as Date)).toMatchObject({
         status: 'skipped',
         skipReason: { kind: 'outage', cause: 'analytics_credentials_rejected' },
       });
     }
-    expect(await db.store.outages()).toEqual([]);
+    expect(await db.store.outages.list()).toEqual([]);
 
     expect(poster.adminNotices).toHaveLength(1);
     expect(poster.adminNotices[0]?.userIds).toEqual(['U1', 'U2', 'U3']);
@@ -124,7 +124,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     clock.set(at(days[1], 10_000));
     await runner().runDue(clock.now());
     const listed = toPlainText(
-      renderDigestList(await db.store.listByChannel('T1', digest?.channelId ?? ''), {
+      renderDigestList(await db.store.digests.listByChannel('T1', digest?.channelId ?? ''), {
         now: clock.now(),
         channelId: digest?.channelId ?? '',
         viewerId: 'U1',
@@ -157,7 +157,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     clock.set(at(days[0], 10_000 + 70_000));
     expect(await runner().runDue(clock.now())).toMatchObject({ probes: 1, posted: 0, held: 1 });
     expect(poster.attempts.length).toBe(attempts + 1);
-    expect((await db.store.outages())[0]).toMatchObject({
+    expect((await db.store.outages.list())[0]).toMatchObject({
       teamId: 'T1',
       cause: 'slack_token_rejected',
       probes: 1,
@@ -174,7 +174,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
     poster.failWith = () => ({ code: 'slack_webapi_rate_limited_error', retryAfter: 300 });
     const report = await runner(db.store, { attempts: 2 }).runDue(clock.now());
     expect(report).toMatchObject({ posted: 0, failed: 0, held: 2 });
-    const [outage] = await db.store.outages();
+    const [outage] = await db.store.outages.list();
     expect(outage).toMatchObject({ cause: 'slack_rate_limited' });
     expect(outage?.probeAt.getTime()).toBeGreaterThanOrEqual(
       (outage?.since.getTime() ?? 0) + 300_000,
@@ -193,7 +193,7 @@ describeEachStore('a workspace’s digests during an outage', at(days[0], 10_000
       clock.set(at(day, 10_000));
       await runner().runDue(clock.now());
     }
-    expect(await db.store.get(digest?.id ?? '')).toMatchObject({
+    expect(await db.store.digests.get(digest?.id ?? '')).toMatchObject({
       status: 'active',
       consecutiveFailures: 0,
     });

@@ -18,7 +18,7 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
   /** Runs one slot a day with these rankings; returns what each tick reported. */
   async function runDays(postWhen: PostWhen, rankings: string[][], account?: string) {
     const { db, clock, analytics } = world();
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({
         schedule: dailyLondon,
         postWhen,
@@ -38,7 +38,7 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
 
   async function listed(digest: Digest): Promise<string> {
     const { db, clock } = world();
-    const digests = await db.store.listByChannel(digest.teamId, digest.channelId);
+    const digests = await db.store.digests.listByChannel(digest.teamId, digest.channelId);
     return toPlainText(
       renderDigestList(digests, { now: clock.now(), channelId: digest.channelId, viewerId: 'U1' }),
     );
@@ -61,11 +61,13 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
       [1, 0],
     ]);
     expect(poster.posts).toHaveLength(3);
-    expect(await db.store.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z'))).toMatchObject({
+    expect(
+      await db.store.runs.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z')),
+    ).toMatchObject({
       status: 'skipped',
       skipReason: { kind: 'unchanged' },
     });
-    const after = (await db.store.get(digest.id)) as Digest;
+    const after = (await db.store.digests.get(digest.id)) as Digest;
     expect(after).toMatchObject({ lastRun: { outcome: 'posted' }, consecutiveFailures: 0 });
     expect(after.lastRanking?.map((account) => account.screenName)).toEqual([
       'bob',
@@ -99,14 +101,18 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
       [0, 1],
     ]);
     expect(poster.posts).toHaveLength(1);
-    expect(await db.store.getDelivery(digest.id, new Date('2026-06-08T08:00:00Z'))).toMatchObject({
+    expect(
+      await db.store.runs.getDelivery(digest.id, new Date('2026-06-08T08:00:00Z')),
+    ).toMatchObject({
       skipReason: { kind: 'first_ranking' },
     });
-    expect(await db.store.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z'))).toMatchObject({
+    expect(
+      await db.store.runs.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z')),
+    ).toMatchObject({
       skipReason: { kind: 'no_newcomer' },
     });
     // The ranking of a quiet run is the one the next compares with.
-    expect((await db.store.get(digest.id))?.lastRanking?.map((a) => a.screenName)).toEqual([
+    expect((await db.store.digests.get(digest.id))?.lastRanking?.map((a) => a.screenName)).toEqual([
       'carol',
       'bob',
     ]);
@@ -136,7 +142,9 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
       [0, 1],
     ]);
     expect(poster.posts).toHaveLength(2);
-    expect(await db.store.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z'))).toMatchObject({
+    expect(
+      await db.store.runs.getDelivery(digest.id, new Date('2026-06-09T08:00:00Z')),
+    ).toMatchObject({
       skipReason: { kind: 'account_steady' },
     });
     expect(await listed(digest)).toContain(
@@ -149,7 +157,7 @@ describeEachStore('a digest that posts only when its ranking moved', day(0), (wo
     const { db, poster } = world();
     const result = await world()
       .runner()
-      .runNow((await db.store.get(digest.id)) as Digest);
+      .runNow((await db.store.digests.get(digest.id)) as Digest);
     expect(result).toMatchObject({ outcome: 'posted' });
     expect(poster.posts).toHaveLength(1);
   });
@@ -159,8 +167,11 @@ describeEachStore('a digest ranked by a metric', day(0), (world) => {
   it('asks the service for that metric first, then the others, and shares no call with the plain one', async () => {
     const { db, clock, analytics } = world();
     const slot = new Date(day(0).getTime() - 10_000);
-    await db.store.create(digestInput({ metric: 'impressions', nextRunAt: slot }), clock.now());
-    await db.store.create(digestInput({ channelId: 'C2', nextRunAt: slot }), clock.now());
+    await db.store.digests.create(
+      digestInput({ metric: 'impressions', nextRunAt: slot }),
+      clock.now(),
+    );
+    await db.store.digests.create(digestInput({ channelId: 'C2', nextRunAt: slot }), clock.now());
     await world().runner().runDue(clock.now());
     expect(analytics.calls.map((call) => call.metric)).toEqual(
       expect.arrayContaining([

@@ -24,7 +24,7 @@ describeEachStore('the reason a run failed', '2026-06-08T08:00:20Z', (world) => 
 
   async function listed(): Promise<string> {
     const { db, clock } = world();
-    const digests = await db.store.listByChannel('T1', 'C1');
+    const digests = await db.store.digests.listByChannel('T1', 'C1');
     return toPlainText(
       renderDigestList(digests, { now: clock.now(), channelId: 'C1', viewerId: 'U1' }),
     );
@@ -32,11 +32,11 @@ describeEachStore('the reason a run failed', '2026-06-08T08:00:20Z', (world) => 
 
   it('calls a Slack 429 Slack rate limiting, not a busy analytics service', async () => {
     const { db, clock, poster } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await db.store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = () => ({ code: 'slack_webapi_rate_limited_error', retryAfter: 1 });
     const result = await runner().runNow(digest);
     expect(result).toMatchObject({ outcome: 'failed', failure: { code: 'slack_rate_limited' } });
-    expect((await db.store.get(digest.id))?.lastRun).toMatchObject({
+    expect((await db.store.digests.get(digest.id))?.lastRun).toMatchObject({
       outcome: 'failed',
       errorCode: 'slack_rate_limited',
     });
@@ -47,7 +47,7 @@ describeEachStore('the reason a run failed', '2026-06-08T08:00:20Z', (world) => 
 
   it('names the block type Slack refused, and tells the creator what to do', async () => {
     const { db, clock, poster } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await db.store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = () => ({
       code: 'slack_webapi_platform_error',
       data: {
@@ -58,7 +58,7 @@ describeEachStore('the reason a run failed', '2026-06-08T08:00:20Z', (world) => 
     });
     expect(await runner().runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
     expect(poster.attempts).toHaveLength(1);
-    const after = await db.store.get(digest.id);
+    const after = await db.store.digests.get(digest.id);
     expect(after).toMatchObject({
       status: 'paused',
       pauseReason: { code: 'slack_blocks_refused', detail: 'divider', failures: 1 },

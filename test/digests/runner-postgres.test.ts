@@ -31,7 +31,7 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
     const setup = database.open();
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) {
-      const digest = await setup.create(
+      const digest = await setup.digests.create(
         digestInput({
           channelId: `C${i}`,
           databases: [`#topic${i % 20}`],
@@ -58,15 +58,15 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
     };
     const runners = names.map((name) => {
       const store = database.open();
-      const claimDue = store.claimDue.bind(store);
-      store.claimDue = async (...args) => {
+      const claimDue = store.digests.claimDue.bind(store.digests);
+      store.digests.claimDue = async (...args) => {
         const claims = await claimDue(...args);
         if (claims.length > 0) claimers.add(name);
         if (claimers.size === names.length) everyoneClaimed();
         return claims;
       };
       return new DigestRunner({
-        store,
+        db: store,
         analytics,
         poster,
         clock,
@@ -85,21 +85,21 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
       runners.map(() => expect.objectContaining({ claimed: 0 })),
     );
     for (const id of ids) {
-      expect(await setup.hasDelivered(id, new Date('2026-06-08T08:00:00Z'))).toBe(true);
+      expect(await setup.runs.hasDelivered(id, new Date('2026-06-08T08:00:00Z'))).toBe(true);
     }
   });
 
   it('lets another instance post once after one crashed between claim and post', async () => {
     const clock = new FakeClock('2026-06-08T08:00:05Z');
     const store = database.open();
-    const digest = await store.create(
+    const digest = await store.digests.create(
       digestInput({ nextRunAt: new Date('2026-06-08T08:00:00Z') }),
       clock.now(),
     );
-    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
+    await store.digests.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
     const poster = new FakePoster(clock);
     const runner = new DigestRunner({
-      store: database.open(),
+      db: database.open(),
       analytics: new FakeAnalytics(),
       poster,
       clock,
@@ -110,6 +110,6 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
     clock.advance(5 * 60_000);
     expect(await runner.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 1 });
     expect(poster.posts).toHaveLength(1);
-    expect((await store.get(digest.id))?.lastRun?.outcome).toBe('posted');
+    expect((await store.digests.get(digest.id))?.lastRun?.outcome).toBe('posted');
   });
 });

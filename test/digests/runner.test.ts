@@ -12,13 +12,14 @@ import {
   type DigestRunnerOptions,
   digestRunnerDefaults,
 } from '../../src/digests/runner.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { AccessDeniedError, ChannelUnreachableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { RankChanges } from '../../src/model/rank-changes.ts';
 import { pauseReasonWords } from '../../src/render/digests/digest-failures.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open.ts';
+import { withRepositories } from '../helpers/repositories.ts';
 import {
   digestInput,
   FakeAnalytics,
@@ -31,20 +32,20 @@ import {
 type StoreCall = 'beginDelivery' | 'beginDeliveries' | 'complete' | 'completeMany';
 
 /**
- * The store with its delivery writes counted (batch calls record their size), the batch forms
+ * The database with its delivery writes counted (batch calls record their size), the batch forms
  * failing on request.
  */
 function instrumented(
-  store: DigestStore,
+  store: Database,
   batches: 'present' | 'failing',
-): { store: DigestStore; calls: Record<StoreCall, number[]> } {
+): { store: Database; calls: Record<StoreCall, number[]> } {
   const calls: Record<StoreCall, number[]> = {
     beginDelivery: [],
     beginDeliveries: [],
     complete: [],
     completeMany: [],
   };
-  const proxy = new Proxy(store, {
+  const runs = new Proxy(store.runs, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
@@ -65,7 +66,7 @@ function instrumented(
       return value.bind(target);
     },
   });
-  return { store: proxy, calls };
+  return { store: withRepositories(store, { runs }), calls };
 }
 
 describe('digestRunnerDefaults', () => {
@@ -83,7 +84,7 @@ const slot = new Date('2026-06-08T08:00:00Z');
 const nextWeek = new Date('2026-06-15T08:00:00Z');
 
 describe('DigestRunner', () => {
-  let store: DigestStore;
+  let store: Database;
   let clock: FakeClock;
   let analytics: FakeAnalytics;
   let poster: FakePoster;
@@ -92,10 +93,10 @@ describe('DigestRunner', () => {
   function runner(
     options: DigestRunnerOptions = {},
     owner = 'runner-a',
-    using: DigestStore = store,
+    using: Database = store,
   ): DigestRunner {
     return new DigestRunner({
-      store: using,
+      db: using,
       analytics,
       poster,
       clock,
@@ -109,7 +110,7 @@ describe('DigestRunner', () => {
   }
 
   beforeEach(async () => {
-    store = await openDigestStore({ sqlitePath: ':memory:' });
+    store = await openDatabase({ sqlitePath: ':memory:' });
     clock = new FakeClock('2026-06-08T08:00:20Z');
     analytics = new FakeAnalytics();
     poster = new FakePoster(clock);
@@ -120,7 +121,7 @@ describe('DigestRunner', () => {
   });
 
   it('posts a due digest once, records it and moves to the next slot', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     const report = await runner().runDue(clock.now());
     expect(report).toMatchObject({ claimed: 1, posted: 1, failed: 0, analyticsCalls: 1 });
     expect(poster.posts.map((p) => [p.channelId, p.message.text])).toEqual([
@@ -136,25 +137,25 @@ describe('DigestRunner', () => {
         metric: ['mentions', 'hsg_score', 'retweets', 'tweets', 'impressions', 'replies'],
       },
     ]);
-    const after = await store.get(digest.id);
+    const after = await store.digests.get(digest.id);
     expect(after).toMatchObject({
       nextRunAt: nextWeek,
       consecutiveFailures: 0,
       lastRun: { slot, outcome: 'posted', messageTs: poster.posts[0]?.ts },
     });
-    expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+    expect(await store.runs.hasDelivered(digest.id, slot)).toBe(true);
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0, posted: 0 });
     expect(poster.posts).toHaveLength(1);
   });
 
   it('asks each distinct question once per tick however many digests share it', async () => {
     for (const databases of [['#hcsm'], ['#hcsm'], ['#hcsm'], ['#bcsm'], ['#bcsm'], ['#hcsm']]) {
-      await store.create(
+      await store.digests.create(
         digestInput({ databases, nextRunAt: slot, channelId: `C-${Math.random()}` }),
         clock.now(),
       );
     }
-    await store.create(digestInput({ top: 10, nextRunAt: slot }), clock.now());
+    await store.digests.create(digestInput({ top: 10, nextRunAt: slot }), clock.now());
     const report = await runner().runDue(clock.now());
     expect(report).toMatchObject({ claimed: 7, posted: 7, analyticsCalls: 3 });
     expect(
@@ -163,25 +164,27 @@ describe('DigestRunner', () => {
   });
 
   it('posts a slot missed by less than the grace window once', async () => {
-    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     clock.set('2026-06-08T08:59:00Z');
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, skipped: 0 });
     expect(poster.posts).toHaveLength(1);
   });
 
   it('skips and records slots older than the grace window without posting', async () => {
-    const digest = await store.create(
+    const digest = await store.digests.create(
       digestInput({ nextRunAt: new Date('2026-05-18T08:00:00Z') }),
       clock.now(),
     );
     clock.set('2026-06-08T10:00:00Z'); // the 8 June slot is 2 hours old
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 1, posted: 0, skipped: 1 });
     expect(poster.posts).toEqual([]);
-    expect(await store.getDelivery(digest.id, new Date('2026-05-18T08:00:00Z'))).toMatchObject({
-      status: 'skipped',
-      skippedCount: 4,
-    });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.runs.getDelivery(digest.id, new Date('2026-05-18T08:00:00Z'))).toMatchObject(
+      {
+        status: 'skipped',
+        skippedCount: 4,
+      },
+    );
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'skipped' },
     });
@@ -194,7 +197,7 @@ describe('DigestRunner', () => {
       zone: 'Europe/London',
       cadence: 'daily' as const,
     };
-    const digest = await store.create(
+    const digest = await store.digests.create(
       digestInput({ schedule: daily, nextRunAt: new Date('2026-06-03T08:00:00Z') }),
       clock.now(),
     );
@@ -202,11 +205,13 @@ describe('DigestRunner', () => {
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
     expect(poster.posts).toHaveLength(1);
     expect(analytics.calls[0]?.end).toBe('2026-06-08T09:00:00+01:00');
-    expect(await store.getDelivery(digest.id, new Date('2026-06-03T08:00:00Z'))).toMatchObject({
-      status: 'skipped',
-      skippedCount: 5,
-    });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.runs.getDelivery(digest.id, new Date('2026-06-03T08:00:00Z'))).toMatchObject(
+      {
+        status: 'skipped',
+        skippedCount: 5,
+      },
+    );
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: new Date('2026-06-09T08:00:00Z'),
       lastRun: { slot, outcome: 'posted' },
     });
@@ -214,18 +219,18 @@ describe('DigestRunner', () => {
   });
 
   it('pauses after repeated failures and tells the creator why', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = (channelId) => new ChannelUnreachableError(channelId, 'archived');
     for (const week of ['2026-06-08T08:00:10Z', '2026-06-15T08:00:10Z']) {
       clock.set(week);
       expect(await runner().runDue(clock.now())).toMatchObject({ failed: 1, paused: 0 });
     }
-    expect((await store.get(digest.id))?.consecutiveFailures).toBe(2);
+    expect((await store.digests.get(digest.id))?.consecutiveFailures).toBe(2);
     clock.set('2026-06-22T08:00:10Z');
     expect(await runner().runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
     // Permanent: one attempt per slot, no retries.
     expect(poster.attempts).toHaveLength(3);
-    const after = await store.get(digest.id);
+    const after = await store.digests.get(digest.id);
     expect(after).toMatchObject({
       status: 'paused',
       pauseReason: {
@@ -250,10 +255,10 @@ describe('DigestRunner', () => {
   });
 
   it('stores the pause reason as the failure’s code and detail, with no words', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = (channelId) => new ChannelUnreachableError(channelId, 'archived');
     const wordless = new DigestRunner({
-      store,
+      db: store,
       analytics,
       poster,
       clock,
@@ -262,7 +267,7 @@ describe('DigestRunner', () => {
       options: { maxConsecutiveFailures: 1 },
     });
     expect(await wordless.runDue(clock.now())).toMatchObject({ failed: 1, paused: 1 });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       status: 'paused',
       pauseReason: {
         kind: 'failures',
@@ -274,7 +279,7 @@ describe('DigestRunner', () => {
   });
 
   it('counts a failure of the digest’s own question and resets the count after a success', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     analytics.answer = async () => {
       throw new AccessDeniedError('#hcsm');
     };
@@ -282,14 +287,14 @@ describe('DigestRunner', () => {
       failed: 1,
       analyticsCalls: 1,
     });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       consecutiveFailures: 1,
       lastRun: { outcome: 'failed', errorCode: 'access_denied' },
     });
     analytics.answer = async () => influencers('alice');
     clock.set('2026-06-15T08:00:10Z');
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
-    expect((await store.get(digest.id))?.consecutiveFailures).toBe(0);
+    expect((await store.digests.get(digest.id))?.consecutiveFailures).toBe(0);
   });
 
   it.each([
@@ -320,7 +325,7 @@ describe('DigestRunner', () => {
   ])(
     'retries with backoff inside the tick when %s (certainly not posted)',
     async (_case, error) => {
-      await store.create(digestInput({ nextRunAt: slot }), clock.now());
+      await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
       poster.failWith = (_channel, attempt) => (attempt === 1 ? error : undefined);
       expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1, failed: 0 });
       expect(poster.attempts).toHaveLength(2);
@@ -361,7 +366,7 @@ describe('DigestRunner', () => {
   ])(
     'never sends a post again after %s, and records it unconfirmed',
     async (_case, error, code) => {
-      const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+      const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
       poster.failWith = () => error;
       expect(await runner().runDue(clock.now())).toMatchObject({
         posted: 0,
@@ -370,7 +375,7 @@ describe('DigestRunner', () => {
       });
       expect(poster.attempts).toHaveLength(1);
       expect(clock.sleeps).toEqual([]);
-      expect(await store.get(digest.id)).toMatchObject({
+      expect(await store.digests.get(digest.id)).toMatchObject({
         nextRunAt: nextWeek,
         consecutiveFailures: 0,
         lastRun: { slot, outcome: 'unconfirmed', errorCode: code },
@@ -379,25 +384,25 @@ describe('DigestRunner', () => {
   );
 
   it('reports a manual run that may have posted as unconfirmed, records it so, and sends it once', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: nextWeek }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: nextWeek }), clock.now());
     poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 504 });
     expect(await runner().runNow(digest)).toMatchObject({
       outcome: 'unconfirmed',
       failure: { code: 'slack_call_failed' },
     });
     expect(poster.attempts).toHaveLength(1);
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'unconfirmed' },
     });
   });
 
   it('asks one question for digests that list the same databases in another order', async () => {
-    await store.create(
+    await store.digests.create(
       digestInput({ databases: ['#hcsm', '#bcsm'], nextRunAt: slot }),
       clock.now(),
     );
-    await store.create(
+    await store.digests.create(
       digestInput({ databases: ['#bcsm', '#hcsm'], channelId: 'C2', nextRunAt: slot }),
       clock.now(),
     );
@@ -405,7 +410,7 @@ describe('DigestRunner', () => {
   });
 
   it('waits out a Slack 429 Retry-After before the next attempt', async () => {
-    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = (_channel, attempt) =>
       attempt === 1 ? { code: 'slack_webapi_rate_limited_error', retryAfter: 7 } : undefined;
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 1 });
@@ -415,7 +420,7 @@ describe('DigestRunner', () => {
 
   it('keeps to about one post per second per channel', async () => {
     for (const channelId of ['C1', 'C1', 'C1', 'C2']) {
-      await store.create(digestInput({ channelId, nextRunAt: slot }), clock.now());
+      await store.digests.create(digestInput({ channelId, nextRunAt: slot }), clock.now());
     }
     const start = clock.now().getTime();
     expect(await runner().runDue(clock.now())).toMatchObject({ posted: 4 });
@@ -429,21 +434,21 @@ describe('DigestRunner', () => {
   });
 
   it('posts once after a runner crashed between claim and post, when the lease expires', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
-    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.digests.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'crashed' });
     clock.advance(60_000);
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 0 });
     clock.advance(4 * 60_000);
     expect(await runner().runDue(clock.now())).toMatchObject({ claimed: 1, posted: 1 });
     expect(await runner({}, 'runner-b').runDue(clock.now())).toMatchObject({ claimed: 0 });
     expect(poster.posts).toHaveLength(1);
-    expect(await store.hasDelivered(digest.id, slot)).toBe(true);
+    expect(await store.runs.hasDelivered(digest.id, slot)).toBe(true);
   });
 
   it('does not post again a slot another runner started posting, and records it unconfirmed', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
-    await store.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'slow' });
-    await store.beginDelivery(digest.id, slot, 'slow', clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.digests.claimDue(clock.now(), { limit: 10, leaseMs: 5 * 60_000, owner: 'slow' });
+    await store.runs.beginDelivery(digest.id, slot, 'slow', clock.now());
     clock.advance(5 * 60_000);
     expect(await runner().runDue(clock.now())).toMatchObject({
       claimed: 1,
@@ -451,26 +456,26 @@ describe('DigestRunner', () => {
       unconfirmed: 1,
     });
     expect(poster.posts).toEqual([]);
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'unconfirmed' },
     });
     // The slow runner finishes after all: its completion turns the slot into a post.
-    await store.complete(digest.id, slot, {
+    await store.runs.complete(digest.id, slot, {
       owner: 'slow',
       outcome: 'posted',
       at: clock.now(),
       messageTs: '9.9',
       nextRunAt: nextWeek,
     });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'posted', messageTs: '9.9' },
     });
   });
 
   it('compares each run with the previous one', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     analytics.answer = async () => influencers('alice', 'bob', 'carol');
     await runner().runDue(clock.now());
     expect(rendered[0]?.changes.firstRun).toBe(true);
@@ -485,7 +490,7 @@ describe('DigestRunner', () => {
       droppedOut: [{ screenName: 'bob', rank: 2 }],
       unchanged: 0,
     });
-    expect((await store.get(digest.id))?.lastRanking).toEqual([
+    expect((await store.digests.get(digest.id))?.lastRanking).toEqual([
       { screenName: 'carol', rank: 1 },
       { screenName: 'alice', rank: 2 },
       { screenName: 'dave', rank: 3 },
@@ -493,14 +498,14 @@ describe('DigestRunner', () => {
   });
 
   it('runs a digest now without moving its schedule', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: nextWeek }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: nextWeek }), clock.now());
     const result = await runner().runNow(digest);
     expect(result).toEqual({ outcome: 'posted', ts: poster.posts[0]?.ts });
     expect(analytics.calls[0]).toMatchObject({
       start: '2026-06-01T09:00:20+01:00',
       end: '2026-06-08T09:00:20+01:00',
     });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       lastRun: { outcome: 'posted' },
     });
@@ -510,7 +515,12 @@ describe('DigestRunner', () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
       ids.push(
-        (await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now())).id,
+        (
+          await store.digests.create(
+            digestInput({ channelId: `C${i}`, nextRunAt: slot }),
+            clock.now(),
+          )
+        ).id,
       );
     }
     const counted = instrumented(store, 'present');
@@ -518,7 +528,7 @@ describe('DigestRunner', () => {
     const checking: DigestPoster = {
       post: async (channelId, message) => {
         const id = message.text.replace('digest ', '');
-        statusAtPost.push((await store.getDelivery(id, slot))?.status);
+        statusAtPost.push((await store.runs.getDelivery(id, slot))?.status);
         return poster.post(channelId, message);
       },
       notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
@@ -526,7 +536,7 @@ describe('DigestRunner', () => {
       workspace: () => poster.workspace(),
     };
     const batched = new DigestRunner({
-      store: counted.store,
+      db: counted.store,
       analytics,
       poster: checking,
       clock,
@@ -547,19 +557,21 @@ describe('DigestRunner', () => {
     expect(completed.reduce((sum, size) => sum + size, 0)).toBe(30);
     expect(completed.length).toBeLessThan(30);
     for (const id of ids) {
-      expect(await store.getDelivery(id, slot)).toMatchObject({ status: 'posted' });
-      expect(await store.get(id)).toMatchObject({ nextRunAt: nextWeek });
+      expect(await store.runs.getDelivery(id, slot)).toMatchObject({ status: 'posted' });
+      expect(await store.digests.get(id)).toMatchObject({ nextRunAt: nextWeek });
     }
   });
 
   it('posts each digest once, one write at a time, when the store refuses a batch', async () => {
     const ids: string[] = [];
     for (const channelId of ['C1', 'C2', 'C3']) {
-      ids.push((await store.create(digestInput({ channelId, nextRunAt: slot }), clock.now())).id);
+      ids.push(
+        (await store.digests.create(digestInput({ channelId, nextRunAt: slot }), clock.now())).id,
+      );
     }
     const counted = instrumented(store, 'failing');
     const fallback = new DigestRunner({
-      store: counted.store,
+      db: counted.store,
       analytics,
       poster,
       clock,
@@ -570,12 +582,15 @@ describe('DigestRunner', () => {
     expect(poster.posts.map((post) => post.channelId).sort()).toEqual(['C1', 'C2', 'C3']);
     expect(counted.calls).toMatchObject({ beginDelivery: [1, 1, 1], beginDeliveries: [3] });
     expect(counted.calls.complete).toEqual([1, 1, 1]);
-    for (const id of ids) expect(await store.hasDelivered(id, slot)).toBe(true);
+    for (const id of ids) expect(await store.runs.hasDelivered(id, slot)).toBe(true);
   });
 
   it('keeps 16 analytics calls in flight by default', async () => {
     for (let top = 1; top <= 40; top++) {
-      await store.create(digestInput({ top, channelId: `C${top}`, nextRunAt: slot }), clock.now());
+      await store.digests.create(
+        digestInput({ top, channelId: `C${top}`, nextRunAt: slot }),
+        clock.now(),
+      );
     }
     let inFlight = 0;
     let most = 0;
@@ -592,22 +607,22 @@ describe('DigestRunner', () => {
 
   it('lets the event loop in between claim batches, also on a store that answers at once', async () => {
     for (let i = 0; i < 6; i++) {
-      await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
+      await store.digests.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
     }
     let claims = 0;
-    const counting = new Proxy(store, {
+    const digests = new Proxy(store.digests, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         if (property !== 'claimDue') return value.bind(target);
-        return async (...args: Parameters<DigestStore['claimDue']>) => {
+        return async (...args: Parameters<Database['digests']['claimDue']>) => {
           const claimed = await target.claimDue(...args);
           claims++;
           return claimed;
         };
       },
     });
-    const batched = runner({ claimBatchSize: 2 }, 'runner-a', counting);
+    const batched = runner({ claimBatchSize: 2 }, 'runner-a', withRepositories(store, { digests }));
     let claimsWhenIoRan: number | undefined;
     setImmediate(() => {
       claimsWhenIoRan = claims;
@@ -620,7 +635,7 @@ describe('DigestRunner', () => {
 
   it('renders the digests one answer wakes a few per loop iteration', async () => {
     for (let i = 0; i < 20; i++) {
-      await store.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
+      await store.digests.create(digestInput({ channelId: `C${i}`, nextRunAt: slot }), clock.now());
     }
     let rendersWhenIoRan: number | undefined;
     analytics.answer = async () => {
@@ -637,7 +652,7 @@ describe('DigestRunner', () => {
 
   it('posts the digests of an answered question while another is still unanswered', async () => {
     for (const [i, databases] of [['#hcsm'], ['#bcsm'], ['#hcsm'], ['#hcsm']].entries()) {
-      await store.create(
+      await store.digests.create(
         digestInput({ databases, channelId: `C${i}`, nextRunAt: slot }),
         clock.now(),
       );
@@ -661,9 +676,9 @@ describe('DigestRunner', () => {
   });
 
   it('never posts a slot again when recording its post failed', async () => {
-    const digest = await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     let refuse = true;
-    const refusing = new Proxy(store, {
+    const refusing = new Proxy(store.runs, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver);
         if (typeof value !== 'function') return value;
@@ -675,7 +690,7 @@ describe('DigestRunner', () => {
       },
     });
     const first = new DigestRunner({
-      store: refusing,
+      db: withRepositories(store, { runs: refusing }),
       analytics,
       poster,
       clock,
@@ -684,7 +699,7 @@ describe('DigestRunner', () => {
     });
     expect(await first.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 0, failed: 0 });
     expect(poster.posts).toHaveLength(1);
-    expect(await store.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
+    expect(await store.runs.getDelivery(digest.id, slot)).toMatchObject({ status: 'posting' });
     refuse = false;
     // The lease was given back: the next tick takes the digest at once and does not post again.
     expect(await runner({}, 'runner-b').runDue(clock.now())).toMatchObject({
@@ -693,7 +708,7 @@ describe('DigestRunner', () => {
       unconfirmed: 1,
     });
     expect(poster.posts).toHaveLength(1);
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       nextRunAt: nextWeek,
       consecutiveFailures: 0,
       lastRun: { outcome: 'unconfirmed' },
@@ -701,7 +716,7 @@ describe('DigestRunner', () => {
   });
 
   it('runs ticks on a timer and stops after the tick in flight', async () => {
-    await store.create(digestInput({ nextRunAt: slot }), clock.now());
+    await store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     const timed = runner({ tickMs: 10 });
     timed.start();
     await until(() => poster.posts.length > 0);

@@ -14,7 +14,10 @@ const nextWeek = new Date('2026-06-15T08:00:00Z');
 describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) => {
   it('records each posted run with its window, top N and who entered and left', async () => {
     const { db, clock, analytics } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot, top: 2 }), clock.now());
+    const digest = await db.store.digests.create(
+      digestInput({ nextRunAt: slot, top: 2 }),
+      clock.now(),
+    );
     analytics.answer = async () => {
       const answer = influencers('alice', 'bob', 'carol');
       return {
@@ -33,7 +36,7 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
     await world()
       .runner({ options: { owner: 'runner-a' } })
       .runDue(clock.now());
-    expect(await db.store.recentRuns(digest.id, 12)).toMatchObject([
+    expect(await db.store.runs.recent(digest.id, 12)).toMatchObject([
       {
         slot: nextWeek,
         outcome: 'posted',
@@ -62,11 +65,11 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
 
   it('records a run its condition kept quiet, and a failed one with its window', async () => {
     const { db, clock, analytics } = world();
-    const quiet = await db.store.create(
+    const quiet = await db.store.digests.create(
       digestInput({ nextRunAt: slot, postWhen: 'new', channelId: 'C1' }),
       clock.now(),
     );
-    const failing = await db.store.create(
+    const failing = await db.store.digests.create(
       digestInput({ nextRunAt: slot, databases: ['#gone'], channelId: 'C2' }),
       clock.now(),
     );
@@ -77,10 +80,10 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
     await world()
       .runner({ options: { owner: 'runner-a' } })
       .runDue(clock.now());
-    expect(await db.store.recentRuns(quiet.id, 12)).toMatchObject([
+    expect(await db.store.runs.recent(quiet.id, 12)).toMatchObject([
       { outcome: 'skipped', skipReason: { kind: 'first_ranking' }, entries: [{ handle: 'alice' }] },
     ]);
-    expect(await db.store.recentRuns(failing.id, 12)).toMatchObject([
+    expect(await db.store.runs.recent(failing.id, 12)).toMatchObject([
       {
         outcome: 'failed',
         errorCode: 'access_denied',
@@ -94,7 +97,7 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
     const { db, clock, poster } = world();
     const digests = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        db.store.create(digestInput({ nextRunAt: slot, channelId: `C${i}` }), clock.now()),
+        db.store.digests.create(digestInput({ nextRunAt: slot, channelId: `C${i}` }), clock.now()),
       ),
     );
     const sibling = await db.sibling();
@@ -103,18 +106,20 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
         .runner({ options: { owner: 'runner-a' } })
         .runDue(clock.now()),
       world()
-        .runner({ store: sibling, options: { owner: 'runner-b' } })
+        .runner({ db: sibling, options: { owner: 'runner-b' } })
         .runDue(clock.now()),
     ]);
     expect(poster.posts).toHaveLength(20);
     for (const digest of digests) {
-      expect(await db.store.recentRuns(digest.id, 12)).toMatchObject([{ slot, outcome: 'posted' }]);
+      expect(await db.store.runs.recent(digest.id, 12)).toMatchObject([
+        { slot, outcome: 'posted' },
+      ]);
     }
   });
 
   it('asks for the top 500 for a digest of doctors, and records the doctors it showed', async () => {
     const { db, clock, analytics } = world();
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ nextRunAt: slot, top: 2, stakeholders: { include: ['Doctor'], exclude: [] } }),
       clock.now(),
     );
@@ -131,7 +136,7 @@ describeEachStore('DigestRunner run history', '2026-06-08T08:00:20Z', (world) =>
       .runner({ options: { owner: 'runner-a' } })
       .runDue(clock.now());
     expect(analytics.calls.map((call) => call.limit)).toEqual([500]);
-    expect((await db.store.recentRuns(digest.id, 1))[0]?.entries).toEqual([
+    expect((await db.store.runs.recent(digest.id, 1))[0]?.entries).toEqual([
       { rank: 1, handle: 'b' },
       { rank: 2, handle: 'd' },
     ]);

@@ -4,29 +4,30 @@
  */
 import { setImmediate as turn } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
+import type { Database } from '../../src/store/database.ts';
+import { withRepositories } from '../helpers/repositories.ts';
 import { describeEachStore, digestInput, influencers } from './helpers.ts';
 
 const slot = new Date('2026-06-08T08:00:00Z');
 
 /**
- * The store, recording the digests claimed and not yet finished (completed, skipped or given
+ * The database, recording the digests claimed and not yet finished (completed, skipped or given
  * back) after each call, and how many claims were started.
  */
-function recording(store: DigestStore) {
+function recording(store: Database) {
   const unfinished = new Set<string>();
   const seen = { most: 0, claims: 0, claiming: 0 };
   const finishing = new Set(['complete', 'recordSkipped', 'releaseLease']);
-  const proxy = new Proxy(store, {
+  const handler = <T extends object>(): ProxyHandler<T> => ({
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       if (property === 'claimDue') {
-        return async (...args: Parameters<DigestStore['claimDue']>) => {
+        return async (...args: Parameters<Database['digests']['claimDue']>) => {
           seen.claims++;
           seen.claiming++;
           try {
-            const claims = await target.claimDue(...args);
+            const claims = await store.digests.claimDue(...args);
             for (const claim of claims) unfinished.add(claim.digest.id);
             seen.most = Math.max(seen.most, unfinished.size);
             return claims;
@@ -36,8 +37,8 @@ function recording(store: DigestStore) {
         };
       }
       if (property === 'completeMany') {
-        return async (items: Parameters<DigestStore['completeMany']>[0]) => {
-          await target.completeMany(items);
+        return async (items: Parameters<Database['runs']['completeMany']>[0]) => {
+          await store.runs.completeMany(items);
           for (const item of items) unfinished.delete(item.digestId);
         };
       }
@@ -51,7 +52,9 @@ function recording(store: DigestStore) {
       return value.bind(target);
     },
   });
-  return { store: proxy as DigestStore, seen };
+  const digests = new Proxy(store.digests, handler());
+  const runs = new Proxy(store.runs, handler());
+  return { store: withRepositories(store, { digests, runs }), seen };
 }
 
 /**
@@ -72,7 +75,7 @@ describeEachStore('DigestRunner tick bounds', '2026-06-08T08:00:20Z', (world) =>
     const { db, clock, analytics, poster } = world();
     const due = 150;
     for (let i = 0; i < due; i++) {
-      await db.store.create(
+      await db.store.digests.create(
         digestInput({ channelId: `C${i}`, top: 1 + (i % 15), nextRunAt: slot }),
         clock.now(),
       );
@@ -83,7 +86,7 @@ describeEachStore('DigestRunner tick bounds', '2026-06-08T08:00:20Z', (world) =>
       return influencers('alice', 'bob');
     };
     const runner = world().runner({
-      store,
+      db: store,
       options: { maxClaimed: 20, claimBatchSize: 10, channelIntervalMs: 0 },
     });
     expect(await runner.runDue(clock.now())).toMatchObject({
@@ -100,7 +103,7 @@ describeEachStore('DigestRunner tick bounds', '2026-06-08T08:00:20Z', (world) =>
     const { db, clock, analytics, poster } = world();
     const databases = ['#hcsm', '#bcsm', '#lcsm', '#mcsm'];
     for (let i = 0; i < 96; i++) {
-      await db.store.create(
+      await db.store.digests.create(
         digestInput({
           channelId: `C${i}`,
           databases: [databases[i % 4] ?? '#hcsm'],

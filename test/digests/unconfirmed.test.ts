@@ -51,7 +51,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
     const digests: Digest[] = [];
     for (let i = 0; i < 30; i++) {
       digests.push(
-        await db.store.create(
+        await db.store.digests.create(
           digestInput({ channelId: `C${i}`, creatorId: `U${i % 3}`, nextRunAt: slot }),
           clock.now(),
         ),
@@ -59,7 +59,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
     }
     const dying = new DyingPoster(clock, ['C7', 'C19']);
     const killed = world().runner({
-      store: await db.sibling(),
+      db: await db.sibling(),
       poster: dying,
       options: { owner: 'runner-a', leaseMs, channelIntervalMs: 0 },
     });
@@ -112,7 +112,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
       delivery: { status: 'posted', messageTs: poster.posts[0]?.ts },
     });
     expect(poster.posts).toHaveLength(1);
-    expect((await db.store.get(first.id))?.lastRun).toMatchObject({
+    expect((await db.store.digests.get(first.id))?.lastRun).toMatchObject({
       slot,
       outcome: 'posted',
       messageTs: poster.posts[0]?.ts,
@@ -123,7 +123,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
 
   it('tells the creator when a post of its own ended unconfirmed, once its lease is over', async () => {
     const { clock, db, poster } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
+    const digest = await db.store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
     poster.failWith = () => ({ code: 'slack_webapi_http_error', statusCode: 503 });
     const runner = noticeRunner(world());
     expect(await runner.runDue(clock.now())).toMatchObject({ unconfirmed: 1 });
@@ -137,9 +137,9 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
 
   it('tells about a slot left posting even once it is older than the grace window', async () => {
     const { clock, db, poster } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
-    await db.store.claimDue(clock.now(), { limit: 1, leaseMs, owner: 'runner-a' });
-    await db.store.beginDelivery(digest.id, slot, 'runner-a', clock.now());
+    const digest = await db.store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
+    await db.store.digests.claimDue(clock.now(), { limit: 1, leaseMs, owner: 'runner-a' });
+    await db.store.runs.beginDelivery(digest.id, slot, 'runner-a', clock.now());
     clock.advance(3 * 60 * 60_000);
     expect(await noticeRunner(world()).runDue(clock.now())).toMatchObject({
       claimed: 1,
@@ -160,11 +160,11 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
       failing.notices.push({ userId, message });
     };
     for (const channelId of ['C1', 'C2']) {
-      const digest = await db.store.create(
+      const digest = await db.store.digests.create(
         digestInput({ channelId, nextRunAt: slot }),
         clock.now(),
       );
-      await db.store.beginDelivery(digest.id, slot, 'runner-a', clock.now());
+      await db.store.runs.beginDelivery(digest.id, slot, 'runner-a', clock.now());
     }
     clock.advance(leaseMs + 1_000);
     const runner = noticeRunner(world(), failing);
@@ -175,11 +175,11 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
     await runner.runDue(clock.now());
     expect(failing.notices).toHaveLength(2);
 
-    const refused = await db.store.create(
+    const refused = await db.store.digests.create(
       digestInput({ channelId: 'C3', nextRunAt: slot }),
       clock.now(),
     );
-    await db.store.beginDelivery(refused.id, slot, 'runner-a', clock.now());
+    await db.store.runs.beginDelivery(refused.id, slot, 'runner-a', clock.now());
     clock.advance(leaseMs + 1_000);
     refusal = { code: 'slack_webapi_platform_error', data: { error: 'user_not_found' } };
     await runner.runDue(clock.now());
@@ -191,8 +191,8 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
 
   it('lets a person press again after a post that certainly failed, and posts it then', async () => {
     const { clock, db, poster } = world();
-    const digest = await db.store.create(digestInput({ nextRunAt: slot }), clock.now());
-    await db.store.beginDelivery(digest.id, slot, 'runner-a', clock.now());
+    const digest = await db.store.digests.create(digestInput({ nextRunAt: slot }), clock.now());
+    await db.store.runs.beginDelivery(digest.id, slot, 'runner-a', clock.now());
     clock.advance(leaseMs + 1_000);
     const runner = noticeRunner(world());
     await runner.runDue(clock.now());
@@ -208,7 +208,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
       outcome: 'posted',
     });
     expect(poster.posts).toHaveLength(1);
-    expect(await db.store.getDelivery(digest.id, slot)).toMatchObject({
+    expect(await db.store.runs.getDelivery(digest.id, slot)).toMatchObject({
       status: 'posted',
       repostBy: digest.creatorId,
     });

@@ -30,24 +30,24 @@ describeEachStore('digests of a workspace the app left', '2026-06-08T07:00:00Z',
   });
 
   async function create(overrides: Parameters<typeof digestInput>[0] = {}): Promise<Digest> {
-    return db.store.create(digestInput({ nextRunAt: slot, ...overrides }), clock.now());
+    return db.store.digests.create(digestInput({ nextRunAt: slot, ...overrides }), clock.now());
   }
 
   it('pauses the workspace’s active digests with the reason, and no runner claims them', async () => {
     const [a, b] = [await create({ creatorId: 'U1' }), await create({ creatorId: 'U2' })];
     const byHand = await create();
-    await db.store.pause(byHand.id, clock.now());
+    await db.store.digests.pause(byHand.id, clock.now());
     const elsewhere = await create({ teamId: 'T2', channelId: 'C9' });
     poster.workingFor = undefined;
 
     expect(await runner.workspaces.left('T1', 'app_uninstalled')).toBe(2);
     for (const digest of [a, b]) {
-      expect(await db.store.get(digest.id ?? '')).toMatchObject({
+      expect(await db.store.digests.get(digest.id ?? '')).toMatchObject({
         status: 'paused',
         pauseReason: { kind: 'app_uninstalled' },
       });
     }
-    expect((await db.store.get(byHand.id))?.pauseReason).toBeUndefined();
+    expect((await db.store.digests.get(byHand.id))?.pauseReason).toBeUndefined();
     clock.set('2026-06-08T08:00:10Z');
     expect(await runner.runDue(clock.now())).toMatchObject({ claimed: 1, posted: 1 });
     expect(poster.posts.map((post) => post.channelId)).toEqual([elsewhere.channelId]);
@@ -58,7 +58,7 @@ describeEachStore('digests of a workspace the app left', '2026-06-08T07:00:00Z',
     await create({ creatorId: 'U1', channelId: 'C2' });
     await create({ creatorId: 'U2', channelId: 'C3' });
     const failing = await create({ creatorId: 'U3', channelId: 'C4' });
-    await db.store.pause(failing.id, clock.now(), {
+    await db.store.digests.pause(failing.id, clock.now(), {
       kind: 'failures',
       failures: 3,
       code: 'channel_unreachable',
@@ -77,7 +77,7 @@ describeEachStore('digests of a workspace the app left', '2026-06-08T07:00:00Z',
       });
       expect(digest.pauseReason).toBeUndefined();
     }
-    expect((await db.store.get(failing.id))?.status).toBe('paused');
+    expect((await db.store.digests.get(failing.id))?.status).toBe('paused');
     expect(poster.notices.map((notice) => notice.userId).sort()).toEqual(['U1', 'U2']);
     const toU1 = poster.notices.find((notice) => notice.userId === 'U1');
     expect(toPlainText(toU1?.message ?? { text: '', blocks: [] })).toContain(
@@ -96,13 +96,13 @@ describeEachStore('digests of a workspace the app left', '2026-06-08T07:00:00Z',
     clock.set('2026-06-08T07:12:00Z');
     await runner.runDue(clock.now());
     expect(poster.authTests).toHaveLength(1);
-    expect((await db.store.get(digest.id))?.status).toBe('paused');
+    expect((await db.store.digests.get(digest.id))?.status).toBe('paused');
 
     poster.workingFor = 'T1';
     clock.set('2026-06-08T07:15:00Z');
     await runner.runDue(clock.now());
     expect(poster.authTests).toHaveLength(2);
-    expect((await db.store.get(digest.id))?.status).toBe('active');
+    expect((await db.store.digests.get(digest.id))?.status).toBe('active');
     clock.set('2026-06-08T08:00:10Z');
     expect(await runner.runDue(clock.now())).toMatchObject({ posted: 1 });
   });

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { accountMove, rankChanges } from '../../src/model/rank-changes.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { slashCommand, teamId, userId } from '../helpers/payloads.ts';
@@ -18,7 +18,7 @@ import { slashCommand, teamId, userId } from '../helpers/payloads.ts';
 const personalDm = `D${userId.slice(1)}`;
 
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let sandboxClient: AnalyticsClient;
 
 let runs: DigestRuns | undefined;
@@ -49,7 +49,7 @@ describe('a watch of one account', () => {
   it('DMs the person who asked when the account enters or leaves the top 10, and only then', async () => {
     // A plain watch with the same schedule, to read the hours ahead and choose an account that moves.
     expect(await command('watch #hcsm top 10', 'C0ACCOUNT1')).toMatch(/ created: /);
-    const [plain] = await store.listByChannel(teamId, 'C0ACCOUNT1');
+    const [plain] = await store.digests.listByChannel(teamId, 'C0ACCOUNT1');
     if (plain === undefined) throw new Error('the plain watch was not stored');
     const slots = nextRuns(plain.schedule, new Date(plain.nextRunAt.getTime() - 1), 6);
     const rankings = await Promise.all(slots.map((slot) => topTenAt(plain, slot)));
@@ -59,12 +59,12 @@ describe('a watch of one account', () => {
     });
     const watched = movers[0];
     if (watched === undefined) throw new Error('nobody entered or left the top 10 in six hours');
-    await store.remove(plain.id);
+    await store.digests.remove(plain.id);
 
     const confirmation = await command(`watch @${watched} in #hcsm`, 'C0ACCOUNT2');
     expect(confirmation).toMatch(/ created: /);
-    expect(await store.listByChannel(teamId, 'C0ACCOUNT2')).toEqual([]);
-    const [watch] = await store.listByChannel(teamId, personalDm);
+    expect(await store.digests.listByChannel(teamId, 'C0ACCOUNT2')).toEqual([]);
+    const [watch] = await store.digests.listByChannel(teamId, personalDm);
     expect(watch).toMatchObject({
       account: watched,
       postWhen: 'new',
@@ -99,7 +99,7 @@ describe('a watch of one account', () => {
     });
     const quiet = rankings.length - 1 - expected.length;
     const kinds = await Promise.all(
-      slots.map(async (slot) => (await store.getDelivery(watch.id, slot))?.skipReason?.kind),
+      slots.map(async (slot) => (await store.runs.getDelivery(watch.id, slot))?.skipReason?.kind),
     );
     expect(kinds[0]).toBe('first_ranking');
     expect(kinds.filter((kind) => kind === 'account_steady')).toHaveLength(quiet);

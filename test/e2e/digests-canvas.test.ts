@@ -3,15 +3,15 @@
  * running app, run slot by slot against the sandbox, its canvas written to the fake Slack.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { slashCommand, teamId, userId } from '../helpers/payloads.ts';
 
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let runs: DigestRuns | undefined;
 
 beforeAll(async () => {
@@ -32,14 +32,14 @@ async function command(text: string, channelId: string): Promise<string> {
 }
 
 async function only(channelId: string): Promise<Digest> {
-  const [digest] = await store.listByChannel(teamId, channelId);
+  const [digest] = await store.digests.listByChannel(teamId, channelId);
   if (digest === undefined) throw new Error(`no digest in ${channelId}`);
   return digest;
 }
 
 /** Runs the digest's next slot, one tick. */
 async function runSlot(digest: Digest): Promise<void> {
-  const slot = ((await store.get(digest.id)) as Digest).nextRunAt;
+  const slot = ((await store.digests.get(digest.id)) as Digest).nextRunAt;
   await harness.running.digests.runner.runDue(new Date(slot.getTime() + 5_000));
 }
 
@@ -62,7 +62,7 @@ describe('a digest with a channel canvas', () => {
     const markdown = (create?.args.document_content as { markdown?: string } | undefined)?.markdown;
     expect(markdown).toContain('| # | Account | Name | Mentions | Move |');
     expect(markdown).not.toMatch(/^# /m);
-    const canvas = (await store.get(digest.id))?.canvas?.canvas;
+    const canvas = (await store.digests.get(digest.id))?.canvas?.canvas;
     expect(canvas?.kind).toBe('channel');
 
     await runSlot(digest);

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
-import { migrations } from '../../src/digests/store/migrations.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import { openDatabase } from '../../src/store/open.ts';
+import { migrations } from '../../src/store/sql/migrations.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { type CliRun, runCli, spawnCli } from '../helpers/run-cli.ts';
 
@@ -67,8 +67,8 @@ describe('node src/cli.ts digests run-due', () => {
       zone: 'Europe/London',
       cadence: 'custom',
     };
-    const store = await openDigestStore({ sqlitePath: path });
-    const digest = await store.create(
+    const store = await openDatabase({ sqlitePath: path });
+    const digest = await store.digests.create(
       {
         teamId: 'T0TEAM001',
         channelId: 'C0CRONJOB1',
@@ -108,9 +108,9 @@ describe('node src/cli.ts digests run-due', () => {
     expect(posts[0]?.authorization).toBe('Bearer xoxb-cli-bot-token');
     expect(JSON.stringify(posts[0]?.args.blocks)).toContain('Top influencers for #hcsm');
 
-    const after = await openDigestStore({ sqlitePath: path });
+    const after = await openDatabase({ sqlitePath: path });
     try {
-      const stored = await after.get(digest.id);
+      const stored = await after.digests.get(digest.id);
       expect(stored?.lastRun?.outcome).toBe('posted');
       expect(stored?.nextRunAt.getTime()).toBeGreaterThan(Date.now());
     } finally {

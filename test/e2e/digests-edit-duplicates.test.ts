@@ -4,9 +4,9 @@
  * the words under the input that made it so; either way the digest is left as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds } from '../../src/render/ids.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
@@ -15,7 +15,7 @@ import { slashCommand, teamId } from '../helpers/payloads.ts';
 
 let runs: DigestRuns | undefined;
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let channelSequence = 0;
 const freshChannel = () => `C0EDUP${String(++channelSequence).padStart(4, '0')}`;
 
@@ -43,7 +43,7 @@ async function twoDigests(): Promise<{ readonly existing: Digest; readonly edite
   ]) {
     expect(String((await answerTo(text, channelId)).args.text)).toMatch(/ created: /);
   }
-  const digests = await store.listByChannel(teamId, channelId);
+  const digests = await store.digests.listByChannel(teamId, channelId);
   const existing = digests.find((digest) => digest.top === 5);
   const edited = digests.find((digest) => digest.top === 10);
   if (existing === undefined || edited === undefined) throw new Error('not created');
@@ -60,7 +60,7 @@ describe('an edit that would repeat another digest of the channel', () => {
     const blocks = JSON.stringify(answer.args.blocks);
     expect(blocks).toContain(`so digest ${edited.id} was left as it was`);
     expect(blocks).toContain(digestActionIds.pause);
-    expect(await store.get(edited.id)).toEqual(edited);
+    expect(await store.digests.get(edited.id)).toEqual(edited);
   });
 
   it('keeps the Edit form open with the words under the top N, and changes nothing', async () => {
@@ -77,10 +77,10 @@ describe('an edit that would repeat another digest of the channel', () => {
         digest_edit_top: `An identical digest, ${existing.id}, already posts in the same channel: top 5 of #hcsm, Mondays at 09:00 America/New_York. Digest ${edited.id} was left as it was. Change this, or remove ${existing.id}.`,
       },
     });
-    expect(await store.get(edited.id)).toEqual(edited);
+    expect(await store.digests.get(edited.id)).toEqual(edited);
 
     const unchanged = await harness.send(submittedEdit(view, { shown: 'table' }));
     expect(unchanged.text).toBe('');
-    expect(await store.get(edited.id)).toMatchObject({ top: 10, presentation: 'table' });
+    expect(await store.digests.get(edited.id)).toMatchObject({ top: 10, presentation: 'table' });
   });
 });

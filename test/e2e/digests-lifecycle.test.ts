@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { AnalyticsApi, InfluencersQuery } from '../../src/analytics/types.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { CredentialsRejectedError } from '../../src/errors.ts';
 import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
 import { digestInput } from '../digests/helpers.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -32,7 +32,7 @@ const analytics: AnalyticsApi & { close(): Promise<void> } = {
 };
 
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let channelSequence = 0;
 const freshChannel = () => `C0LIFE${String(++channelSequence).padStart(4, '0')}`;
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
     ok: true,
     user: { id: args.user, tz: 'UTC', is_admin: args.user === adminId, is_owner: false },
   }));
-  store = harness.running.digests.store;
+  store = harness.running.digests.database;
 });
 
 afterAll(async () => {
@@ -88,8 +88,8 @@ const posts = (channel: string): SlackCall[] =>
 describe('an analytics outage through the running app', () => {
   it('holds three slots, tells the admin among the creators once by DM, then posts each digest once', async () => {
     const digests = [
-      await store.create(daily({ creatorId: adminId }), new Date('2026-11-19T12:00:00Z')),
-      await store.create(daily({ creatorId: plainId }), new Date('2026-11-19T12:00:00Z')),
+      await store.digests.create(daily({ creatorId: adminId }), new Date('2026-11-19T12:00:00Z')),
+      await store.digests.create(daily({ creatorId: plainId }), new Date('2026-11-19T12:00:00Z')),
     ];
     const runner = harness.running.digests.runner;
     credentialsRejected = true;
@@ -108,12 +108,14 @@ describe('an analytics outage through the running app', () => {
     expect(report).toMatchObject({ probes: 1, posted: 2, failed: 0 });
     for (const digest of digests) {
       expect(posts(digest.channelId)).toHaveLength(1);
-      expect(await store.get(digest.id)).toMatchObject({
+      expect(await store.digests.get(digest.id)).toMatchObject({
         status: 'active',
         consecutiveFailures: 0,
         lastRun: { slot: new Date('2026-11-23T09:00:00Z'), outcome: 'posted' },
       });
-      expect(await store.getDelivery(digest.id, new Date('2026-11-22T09:00:00Z'))).toMatchObject({
+      expect(
+        await store.runs.getDelivery(digest.id, new Date('2026-11-22T09:00:00Z')),
+      ).toMatchObject({
         status: 'skipped',
         skipReason: { kind: 'outage', cause: 'analytics_credentials_rejected' },
       });
@@ -131,7 +133,7 @@ describe('an analytics outage through the running app', () => {
 
 describe('uninstall, then reinstall', () => {
   it('pauses the workspace’s digests on app_uninstalled and resumes them on its next request', async () => {
-    const digest = await store.create(
+    const digest = await store.digests.create(
       daily({ creatorId: 'U0CREATOR7', nextRunAt: new Date(Date.now() + 3_600_000) }),
       new Date(),
     );
@@ -139,8 +141,8 @@ describe('uninstall, then reinstall', () => {
       eventCallback({ event: { type: 'app_uninstalled', event_ts: '1700000000.000100' } }),
     );
     expect(uninstalled.status).toBe(200);
-    await waitUntil(async () => (await store.get(digest.id))?.status === 'paused');
-    expect((await store.get(digest.id))?.pauseReason).toEqual({ kind: 'app_uninstalled' });
+    await waitUntil(async () => (await store.digests.get(digest.id))?.status === 'paused');
+    expect((await store.digests.get(digest.id))?.pauseReason).toEqual({ kind: 'app_uninstalled' });
     expect(
       await harness.running.digests.runner.runDue(new Date(Date.now() + 7_200_000)),
     ).toMatchObject({
@@ -151,29 +153,29 @@ describe('uninstall, then reinstall', () => {
     // Reinstalled: the first request from the workspace shows the app works there again.
     const { body, contentType } = slashCommand({ text: 'help' });
     expect((await harness.send({ body, contentType })).status).toBe(200);
-    await waitUntil(async () => (await store.get(digest.id))?.status === 'active');
+    await waitUntil(async () => (await store.digests.get(digest.id))?.status === 'active');
     await harness.slack.waitFor((call) => call.args.channel === 'U0CREATOR7');
     const [dm] = posts('U0CREATOR7');
     expect(String(dm?.args.text)).toBe(
       `The app works in this workspace again: your digests ${digest.id} run again.`,
     );
-    const resumed = (await store.get(digest.id)) as Digest;
+    const resumed = (await store.digests.get(digest.id)) as Digest;
     expect(resumed.pauseReason).toBeUndefined();
     expect(resumed.nextRunAt.getTime()).toBeGreaterThan(Date.now());
   });
 
   it('leaves digests alone when only people’s tokens are revoked, and pauses them when the bot’s is', async () => {
-    const digest = await store.create(daily(), new Date());
+    const digest = await store.digests.create(daily(), new Date());
     await harness.send(
       eventCallback({ event: { type: 'tokens_revoked', tokens: { oauth: ['U0SOMEONE'] } } }),
     );
     await realSleep(100);
-    expect((await store.get(digest.id))?.status).toBe('active');
+    expect((await store.digests.get(digest.id))?.status).toBe('active');
     await harness.send(
       eventCallback({ event: { type: 'tokens_revoked', tokens: { bot: ['U0BOT0001'] } } }),
     );
-    await waitUntil(async () => (await store.get(digest.id))?.status === 'paused');
-    expect((await store.get(digest.id))?.pauseReason).toEqual({ kind: 'tokens_revoked' });
+    await waitUntil(async () => (await store.digests.get(digest.id))?.status === 'paused');
+    expect((await store.digests.get(digest.id))?.pauseReason).toEqual({ kind: 'tokens_revoked' });
   });
 });
 

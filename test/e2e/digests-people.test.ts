@@ -4,7 +4,7 @@
  * as digest-runs.ts moves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { FakeSlack } from '../helpers/fake-slack.ts';
 import type { Harness } from '../helpers/harness.ts';
@@ -20,7 +20,7 @@ import {
 let runs: DigestRuns;
 let harness: Harness;
 let slack: FakeSlack;
-let store: DigestStore;
+let store: Database;
 /** The DM the fake Slack opens with the person (conversations.open). */
 const personalDm = `D${userId.slice(1)}`;
 
@@ -52,7 +52,7 @@ describe('a digest to me, and its history', () => {
     const created = await command('digest #hcsm every monday at 9am in UTC to me');
     expect(created).toContain('your DM with me');
     expect(slack.api('conversations.info')).toHaveLength(infoCalls);
-    const [digest] = await store.listByChannel(teamId, personalDm);
+    const [digest] = await store.digests.listByChannel(teamId, personalDm);
     if (digest === undefined) throw new Error('no digest in the DM');
     expect(digest).toMatchObject({ creatorId: userId, channelId: personalDm });
 
@@ -67,7 +67,7 @@ describe('a digest to me, and its history', () => {
     expect(history).toContain('Covered Nov 23 09:00 to Nov 30 09:00 UTC');
     expect(history).toContain('Covered Nov 16 09:00 to Nov 23 09:00 UTC');
     expect(history).toContain('Top 3: @');
-    const stored = await store.recentRuns(digest.id, 12);
+    const stored = await store.runs.recent(digest.id, 12);
     expect(stored.map((run) => run.outcome)).toEqual(['posted', 'posted']);
 
     // The Home tab shows each digest's last run, with its top 3 from the history.
@@ -89,7 +89,7 @@ describe('a digest to me, and its history', () => {
     await slack.waitFor(() => postsTo('D0DIRECT01').length > before);
     const [confirmation] = postsTo('D0DIRECT01').slice(before);
     expect(JSON.stringify(confirmation?.args)).toContain('created');
-    const [digest] = await store.listByChannel(teamId, 'D0DIRECT01');
+    const [digest] = await store.digests.listByChannel(teamId, 'D0DIRECT01');
     expect(digest).toMatchObject({ databases: ['#bcsm'], creatorId: userId });
 
     const listed = postsTo('D0DIRECT01').length;
@@ -102,7 +102,7 @@ describe('a digest to me, and its history', () => {
 
   it('says a digest that has not run yet has no history', async () => {
     await command('digest #lcsm every tuesday at 9am in UTC', 'C0PERSON02');
-    const [digest] = await store.listByChannel(teamId, 'C0PERSON02');
+    const [digest] = await store.digests.listByChannel(teamId, 'C0PERSON02');
     if (digest === undefined) throw new Error('no digest');
     expect(await command(`digest history ${digest.id}`)).toContain('No runs yet.');
   });
@@ -111,7 +111,7 @@ describe('a digest to me, and its history', () => {
 describe('a digest of doctors, ranked by followers', () => {
   it('asks the sandbox for its top 500 and posts the doctors, saying so', async () => {
     await command('digest #hcsm every tuesday at 9am in UTC doctors by followers', 'C0DOCTORS1');
-    const [digest] = await store.listByChannel(teamId, 'C0DOCTORS1');
+    const [digest] = await store.digests.listByChannel(teamId, 'C0DOCTORS1');
     if (digest === undefined) throw new Error('no digest');
     expect(digest).toMatchObject({
       stakeholders: { include: ['Doctor'], exclude: [] },
@@ -122,7 +122,7 @@ describe('a digest of doctors, ranked by followers', () => {
     const shown = JSON.stringify(post?.args.blocks);
     expect(shown).toMatch(/Doctors among the top \d+ by mentions: \d+ · showing \d+/);
     expect(shown).toContain('ranked by followers, among the top');
-    const [run] = await store.recentRuns(digest.id, 1);
+    const [run] = await store.runs.recent(digest.id, 1);
     expect(run?.outcome).toBe('posted');
     expect(run?.entries.length).toBeGreaterThan(0);
   });

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
 import { runWindow } from '../../src/digests/schedule.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds } from '../../src/render/ids.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import { pressEdit, submittedEdit } from '../helpers/edit-modal.ts';
 import type { SlackCall } from '../helpers/fake-slack.ts';
@@ -18,7 +18,7 @@ import type { Harness } from '../helpers/harness.ts';
 import { slashCommand, teamId } from '../helpers/payloads.ts';
 
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let sandboxClient: AnalyticsClient;
 let channelSequence = 0;
 const freshChannel = () => `C0SAND${String(++channelSequence).padStart(4, '0')}`;
@@ -42,7 +42,7 @@ async function created(text: string): Promise<Digest> {
   expect(ack.status).toBe(200);
   const answer = await harness.slack.waitForResponse(payload.responseUrl);
   expect(String(answer.args.text)).toMatch(/ created: /);
-  const [digest] = await store.listByChannel(teamId, channelId);
+  const [digest] = await store.digests.listByChannel(teamId, channelId);
   if (digest === undefined) throw new Error(`no digest for ${text}`);
   return digest;
 }
@@ -62,7 +62,7 @@ const posts = (channel: string): SlackCall[] =>
 async function runSlots(digest: Digest, count: number): Promise<Date[]> {
   const slots: Date[] = [];
   for (let i = 0; i < count; i++) {
-    const slot = ((await store.get(digest.id)) as Digest).nextRunAt;
+    const slot = ((await store.digests.get(digest.id)) as Digest).nextRunAt;
     slots.push(slot);
     await harness.running.digests.runner.runDue(new Date(slot.getTime() + 5_000));
   }
@@ -89,7 +89,7 @@ describe('a watch against the sandbox', () => {
       expect(text).toMatch(/^Watch: New in the top 10: /);
       for (const handle of expected[i] ?? []) expect(text).toContain(handle);
     });
-    expect(await store.getDelivery(watch.id, slots[0] as Date)).toMatchObject({
+    expect(await store.runs.getDelivery(watch.id, slots[0] as Date)).toMatchObject({
       status: 'skipped',
       skipReason: { kind: 'first_ranking' },
     });
@@ -102,7 +102,7 @@ describe('only when changed against the sandbox', () => {
     const slots = await runSlots(quiet, 2);
     expect(await rankingAt(quiet, slots[1] as Date)).toEqual([]);
     expect(posts(quiet.channelId)).toHaveLength(1);
-    expect(await store.get(quiet.id)).toMatchObject({
+    expect(await store.digests.get(quiet.id)).toMatchObject({
       lastRun: { slot: slots[1], outcome: 'skipped', skipReason: { kind: 'unchanged' } },
     });
   });
@@ -127,7 +127,7 @@ describe('digest edit by command', () => {
     });
     await harness.send(payload);
     const answer = await harness.slack.waitForResponse(payload.responseUrl);
-    const edited = (await store.get(digest.id)) as Digest;
+    const edited = (await store.digests.get(digest.id)) as Digest;
     expect(edited).toMatchObject({
       top: 3,
       metric: 'impressions',
@@ -175,7 +175,7 @@ describe('the Edit button and modal', () => {
     const ack = await harness.send(save);
     expect(ack.status).toBe(200);
     expect(ack.text).toBe('');
-    const edited = (await store.get(digest.id)) as Digest;
+    const edited = (await store.digests.get(digest.id)) as Digest;
     expect(edited).toMatchObject({
       schedule: { expression: '0 10 * * 1', zone: 'America/New_York' },
       window: { kind: 'last', amount: 24, unit: 'hours' },
@@ -198,7 +198,7 @@ describe('the Edit button and modal', () => {
       response_action: 'errors',
       errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
     });
-    expect((await store.get(digest.id))?.schedule.expression).toBe('0 9 * * 1');
+    expect((await store.digests.get(digest.id))?.schedule.expression).toBe('0 9 * * 1');
   });
 
   const initialValues = (view: Record<string, unknown>, blockId: string): string[] | undefined => {
@@ -218,7 +218,7 @@ describe('the Edit button and modal', () => {
 
     const unchanged = await harness.send(submittedEdit(view, {}));
     expect(unchanged.text).toBe('');
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
       canvas: { enabled: true },
     });
@@ -227,7 +227,7 @@ describe('the Edit button and modal', () => {
       submittedEdit(view, { who: ['Patient Advocate', 'Caregiver'], without: [], canvas: [] }),
     );
     expect(changed.text).toBe('');
-    const turnedOff = (await store.get(digest.id)) as Digest;
+    const turnedOff = (await store.digests.get(digest.id)) as Digest;
     expect(turnedOff.stakeholders).toEqual({
       include: ['Patient Advocate', 'Caregiver'],
       exclude: [],
@@ -238,7 +238,7 @@ describe('the Edit button and modal', () => {
       submittedEdit(view, { who: [], without: [], canvas: ['on'] }),
     );
     expect(everyone.text).toBe('');
-    const saved = (await store.get(digest.id)) as Digest;
+    const saved = (await store.digests.get(digest.id)) as Digest;
     expect(saved.stakeholders).toBeUndefined();
     expect(saved.canvas?.enabled).toBe(true);
   });
@@ -260,7 +260,7 @@ describe('the Edit button and modal', () => {
           'HCPs cannot be both kept and left out: take it out of Only or out of Leave out.',
       },
     });
-    expect(await store.get(digest.id)).toMatchObject({
+    expect(await store.digests.get(digest.id)).toMatchObject({
       schedule: { expression: '0 9 * * 1' },
       stakeholders: { include: ['Doctor'], exclude: [] },
     });
@@ -272,7 +272,7 @@ describe('the Edit button and modal', () => {
     expect(initialValues(view, 'digest_edit_canvas')).toBeUndefined();
     const ack = await harness.send(submittedEdit(view, { without: ['Org. Pharma'] }));
     expect(ack.text).toBe('');
-    const saved = (await store.get(watch.id)) as Digest;
+    const saved = (await store.digests.get(watch.id)) as Digest;
     expect(saved.stakeholders).toEqual({ include: [], exclude: ['Org. Pharma'] });
     expect(saved.canvas?.enabled ?? false).toBe(false);
   });
@@ -306,7 +306,7 @@ describe('creation against the sandbox’s catalogue', () => {
     const channelId = freshChannel();
     const answer = await answerTo(text, channelId);
     expect(String(answer.args.text)).toContain(words);
-    expect(await store.listByChannel(teamId, channelId)).toEqual([]);
+    expect(await store.digests.listByChannel(teamId, channelId)).toEqual([]);
   });
 
   it('shows the identical digest of the channel instead of creating a second', async () => {
@@ -316,6 +316,6 @@ describe('creation against the sandbox’s catalogue', () => {
       `An identical digest, ${digest.id}, already posts in <#${digest.channelId}>: top 5 of #hcsm, #bcsm, Mondays at 09:00 America/New_York. No other was created.`,
     );
     expect(JSON.stringify(answer.args.blocks)).toContain(digestActionIds.pause);
-    expect(await store.listByChannel(teamId, digest.channelId)).toHaveLength(1);
+    expect(await store.digests.listByChannel(teamId, digest.channelId)).toHaveLength(1);
   });
 });

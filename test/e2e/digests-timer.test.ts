@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
-import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
 
@@ -16,9 +16,9 @@ async function dueDigest(path: string, channelId: string): Promise<void> {
     zone: 'Asia/Tokyo',
     cadence: 'custom',
   };
-  const store = await openDigestStore({ sqlitePath: path });
+  const store = await openDatabase({ sqlitePath: path });
   try {
-    await store.create(
+    await store.digests.create(
       {
         teamId: 'T0TEAM001',
         channelId,

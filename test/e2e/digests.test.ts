@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,
@@ -18,6 +17,7 @@ import {
   renderDigestCreated,
   renderDigestList,
 } from '../../src/render/management/digest-management.ts';
+import type { Database } from '../../src/store/database.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {
@@ -107,7 +107,7 @@ const fetchWithRateLimits: typeof fetch = async (input, init) => {
 };
 
 let harness: Harness;
-let store: DigestStore;
+let store: Database;
 let channelSequence = 0;
 /** A channel no other test uses, so each list holds only its own digests. */
 const freshChannel = () => `C0TEST${String(++channelSequence).padStart(4, '0')}`;
@@ -130,7 +130,7 @@ beforeAll(async () => {
       },
     },
   });
-  store = harness.running.digests.store;
+  store = harness.running.digests.database;
 });
 
 afterAll(async () => {
@@ -228,7 +228,7 @@ describe('/influencers digest: creation', () => {
     expect(ack.text).toBe('');
 
     const confirmation = await response(url);
-    const [digest] = await store.listByChannel(teamId, channelId);
+    const [digest] = await store.digests.listByChannel(teamId, channelId);
     if (digest === undefined) throw new Error('no digest stored');
     expect(digest).toMatchObject({
       teamId,
@@ -272,7 +272,7 @@ describe('/influencers digest: creation', () => {
     expect(ack.json).toEqual({ response_type: 'ephemeral', ...renderError(expected) });
     await realSleep(50);
     expect(slack.responses(url)).toHaveLength(0);
-    expect(await store.listByChannel(teamId, channelId)).toEqual([]);
+    expect(await store.digests.listByChannel(teamId, channelId)).toEqual([]);
   });
 
   it.each([
@@ -299,24 +299,24 @@ describe('/influencers digest: creation', () => {
     const answer = await response(url);
     expect(answer.args).toEqual({ response_type: 'ephemeral', ...expected });
     expect(String(answer.args.text)).toContain(words);
-    expect(await store.listByChannel(teamId, channelId)).toEqual([]);
+    expect(await store.digests.listByChannel(teamId, channelId)).toEqual([]);
   });
 });
 
 describe('/influencers digests: the list and its buttons', () => {
   it('lists this channel’s digests with Run now, Pause and Remove buttons', async () => {
     const channelId = freshChannel();
-    const first = await store.create(digestInput({ channelId }), now());
-    const second = await store.create(
+    const first = await store.digests.create(digestInput({ channelId }), now());
+    const second = await store.digests.create(
       digestInput({ channelId, databases: ['#bcsm'], creatorId: otherUserId }),
       now(),
     );
-    await store.create(digestInput(), now());
+    await store.digests.create(digestInput(), now());
 
     const { ack, url } = await command('digests', { channelId });
     expect(ack.text).toBe('');
     const list = await response(url);
-    const digests = await store.listByChannel(teamId, channelId);
+    const digests = await store.digests.listByChannel(teamId, channelId);
     expect(digests.map((d) => d.id).sort()).toEqual([first.id, second.id].sort());
     expect(list.args).toEqual({
       response_type: 'ephemeral',
@@ -340,7 +340,7 @@ describe('/influencers digests: the list and its buttons', () => {
   });
 
   it('pauses, resumes and removes by text', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
 
     const paused = await command(`digest pause ${digest.id.toLowerCase()}`);
     expect((await response(paused.url)).args.text).toBe(
@@ -349,11 +349,11 @@ describe('/influencers digests: the list and its buttons', () => {
         { now: now(), command: '/influencers' },
       ).text,
     );
-    expect((await store.get(digest.id))?.status).toBe('paused');
+    expect((await store.digests.get(digest.id))?.status).toBe('paused');
 
     const resumed = await command(`digest resume ${digest.id}`);
     await response(resumed.url);
-    const active = await store.get(digest.id);
+    const active = await store.digests.get(digest.id);
     expect(active?.status).toBe('active');
     expect(active?.nextRunAt).toEqual(new Date('2026-11-22T09:00:00Z'));
     expect((await response(resumed.url)).args.text).toBe(
@@ -365,17 +365,17 @@ describe('/influencers digests: the list and its buttons', () => {
 
     const removed = await command(`digest remove ${digest.id}`);
     expect(String((await response(removed.url)).args.text)).toContain('was removed');
-    expect(await store.get(digest.id)).toBeUndefined();
+    expect(await store.digests.get(digest.id)).toBeUndefined();
   });
 
   it('pauses from the list’s button, then replaces the list and says what happened', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
     const press = button(digestActionIds.pause, digest.id, { channelId: digest.channelId });
     expect((await harness.send(press)).status).toBe(200);
 
     const list = await response(press.responseUrl, 1);
     const result = await response(press.responseUrl, 2);
-    const current = (await store.get(digest.id)) as Digest;
+    const current = (await store.digests.get(digest.id)) as Digest;
     expect(current.status).toBe('paused');
     expect(list.args).toEqual({
       response_type: 'ephemeral',
@@ -388,12 +388,12 @@ describe('/influencers digests: the list and its buttons', () => {
   });
 
   it('resumes and removes with the buttons', async () => {
-    const digest = await store.create(digestInput(), now());
-    await store.pause(digest.id, now());
+    const digest = await store.digests.create(digestInput(), now());
+    await store.digests.pause(digest.id, now());
     const resume = button(digestActionIds.resume, digest.id, { channelId: digest.channelId });
     await harness.send(resume);
     await response(resume.responseUrl, 2);
-    expect((await store.get(digest.id))?.status).toBe('active');
+    expect((await store.digests.get(digest.id))?.status).toBe('active');
 
     const remove = button(digestActionIds.remove, digest.id, { channelId: digest.channelId });
     await harness.send(remove);
@@ -401,13 +401,13 @@ describe('/influencers digests: the list and its buttons', () => {
     expect(String(list.args.text)).toBe(
       renderDigestList([], { now: now(), channelId: digest.channelId, viewerId: userId }).text,
     );
-    expect(await store.get(digest.id)).toBeUndefined();
+    expect(await store.digests.get(digest.id)).toBeUndefined();
   });
 });
 
 describe('who may change a digest', () => {
   it('refuses a person who is neither the creator nor an admin', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
     const { url } = await command(`digest pause ${digest.id}`, { userId: otherUserId });
     const answer = await response(url);
     expect(answer.args).toEqual({
@@ -417,40 +417,40 @@ describe('who may change a digest', () => {
     expect(String(answer.args.text)).toBe(
       `Only the digest's creator (<@${userId}>) or a workspace admin can change this digest.`,
     );
-    expect((await store.get(digest.id))?.status).toBe('active');
+    expect((await store.digests.get(digest.id))?.status).toBe('active');
   });
 
   it('refuses the button of a person who is neither the creator nor an admin', async () => {
-    const digest = await store.create(digestInput({ creatorId: otherUserId }), now());
+    const digest = await store.digests.create(digestInput({ creatorId: otherUserId }), now());
     const press = button(digestActionIds.remove, digest.id, { channelId: digest.channelId });
     await harness.send(press);
     const answer = await response(press.responseUrl);
     expect(answer.args.text).toBe(
       renderError(new DigestPermissionError(digest.id, otherUserId)).text,
     );
-    expect(await store.get(digest.id)).toBeDefined();
+    expect(await store.digests.get(digest.id)).toBeDefined();
   });
 
   it('lets a workspace admin pause someone else’s digest', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
     const { url } = await command(`digest pause ${digest.id}`, { userId: adminId });
     expect(String((await response(url)).args.text)).toContain('is paused');
-    expect((await store.get(digest.id))?.status).toBe('paused');
+    expect((await store.digests.get(digest.id))?.status).toBe('paused');
   });
 
   it('answers "not found" for a digest of another workspace', async () => {
-    const digest = await store.create(digestInput({ teamId: otherTeamId }), now());
+    const digest = await store.digests.create(digestInput({ teamId: otherTeamId }), now());
     const { url } = await command(`digest remove ${digest.id}`);
     expect((await response(url)).args.text).toBe(
       renderError(new DigestNotFoundError(digest.id)).text,
     );
-    expect(await store.get(digest.id)).toBeDefined();
+    expect(await store.digests.get(digest.id)).toBeDefined();
   });
 });
 
 describe('Run now', () => {
   it('posts the digest in its channel, by text, and says so', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
     const { url } = await command(`digest run ${digest.id}`);
     const started = await response(url, 1);
     expect(String(started.args.text)).toContain('Running Digest');
@@ -462,11 +462,11 @@ describe('Run now', () => {
     expect(post?.args.text).toMatch(/^Daily digest: /);
     expect(textOf(post as SlackCall)).toContain('Top influencers for #hcsm');
     expect(textOf(post as SlackCall)).toContain('created by Jane Doe');
-    expect((await store.get(digest.id))?.lastRun?.outcome).toBe('posted');
+    expect((await store.digests.get(digest.id))?.lastRun?.outcome).toBe('posted');
   });
 
   it('posts with the Run now button and refreshes the list', async () => {
-    const digest = await store.create(digestInput(), now());
+    const digest = await store.digests.create(digestInput(), now());
     const press = button(digestActionIds.runNow, digest.id, { channelId: digest.channelId });
     await harness.send(press);
     await response(press.responseUrl, 3);
@@ -481,8 +481,8 @@ describe('Run now', () => {
 
 describe('the App Home', () => {
   it('lists the digests the person created, with the same buttons, and refreshes after one', async () => {
-    const mine = await store.create(digestInput({ creatorId: 'U0HOMEUSER' }), now());
-    await store.create(digestInput({ creatorId: otherUserId }), now());
+    const mine = await store.digests.create(digestInput({ creatorId: 'U0HOMEUSER' }), now());
+    await store.digests.create(digestInput({ creatorId: otherUserId }), now());
     const opened = eventCallback({ event: { ...homeOpenedEvent(), user: 'U0HOMEUSER' } });
     const publishes = () =>
       slack.api('views.publish').filter((call) => call.args.user_id === 'U0HOMEUSER');
@@ -506,7 +506,7 @@ describe('the App Home', () => {
     });
     await slack.waitFor(() => publishes().length >= 2);
     expect(JSON.stringify(publishes()[1]?.args.view)).toContain('Paused');
-    expect((await store.get(mine.id))?.status).toBe('paused');
+    expect((await store.digests.get(mine.id))?.status).toBe('paused');
   });
 });
 
@@ -514,7 +514,7 @@ describe('scheduled delivery through the Slack poster', () => {
   it('posts a due digest once, joining a public channel the bot is not in', async () => {
     const channelId = freshChannel();
     notJoined.add(channelId);
-    const digest = await store.create(
+    const digest = await store.digests.create(
       digestInput({ channelId, nextRunAt: new Date('2026-11-21T09:00:00Z') }),
       now(),
     );
@@ -532,7 +532,7 @@ describe('scheduled delivery through the Slack poster', () => {
     expect(textOf(attempts[1] as SlackCall)).toContain('created by Jane Doe');
     expect(textOf(attempts[1] as SlackCall)).not.toContain(`<@${userId}>`);
 
-    const after = await store.get(digest.id);
+    const after = await store.digests.get(digest.id);
     expect(after?.lastRun).toMatchObject({
       outcome: 'posted',
       slot: new Date('2026-11-21T09:00:00Z'),
@@ -544,7 +544,7 @@ describe('scheduled delivery through the Slack poster', () => {
 
   it('waits out a 429 for its Retry-After, then posts', async () => {
     const channelId = freshChannel();
-    await store.create(
+    await store.digests.create(
       digestInput({ channelId, nextRunAt: new Date('2026-11-21T09:00:00Z') }),
       now(),
     );
@@ -560,7 +560,7 @@ describe('scheduled delivery through the Slack poster', () => {
   it('pauses a digest after repeated failures and tells its creator why by DM', async () => {
     const channelId = freshChannel();
     deleted.add(channelId);
-    const digest = await store.create(
+    const digest = await store.digests.create(
       digestInput({
         channelId,
         creatorId: 'U0CREATOR9',
@@ -578,7 +578,7 @@ describe('scheduled delivery through the Slack poster', () => {
       paused: 1,
     });
 
-    const paused = (await store.get(digest.id)) as Digest;
+    const paused = (await store.digests.get(digest.id)) as Digest;
     expect(paused.status).toBe('paused');
     expect(paused.lastRun).toMatchObject({ outcome: 'failed', errorCode: 'channel_unreachable' });
     expect(paused.pauseReason && pauseReasonWords(paused.pauseReason)).toBe(

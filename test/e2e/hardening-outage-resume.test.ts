@@ -5,10 +5,10 @@
  * digest and answers in the DM, leaving the notice in place.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { digestActionIds, digestNoticeBlockPrefix } from '../../src/render/ids.ts';
+import type { Database } from '../../src/store/database.ts';
 import {
   dailyLondon,
   digestInput,
@@ -45,7 +45,7 @@ describe('creators told what an outage skipped', () => {
   const clock = new FakeClock('2026-06-08T08:00:10Z');
   const analytics = new FakeAnalytics();
   let harness: Harness;
-  let store: DigestStore;
+  let store: Database;
   const mine: Digest[] = [];
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('creators told what an outage skipped', () => {
         digests: { clock, runnerOptions: { channelIntervalMs: 0, backoffMs: 10 } },
       },
     });
-    store = harness.running.digests.store;
+    store = harness.running.digests.database;
     harness.slack.override('users.info', (args) => ({
       ok: true,
       user: { id: args.user, tz: 'Europe/London', is_admin: false },
@@ -66,7 +66,7 @@ describe('creators told what an outage skipped', () => {
       [userId, 'C0OUT0002'],
       [otherCreator, 'C0OUT0003'],
     ] as const) {
-      const digest = await store.create(
+      const digest = await store.digests.create(
         digestInput({
           teamId,
           creatorId,

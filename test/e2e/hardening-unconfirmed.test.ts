@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { digestActionIds, digestSlotValue } from '../../src/render/ids.ts';
+import type { Database } from '../../src/store/database.ts';
 import {
   announcePostgresSkip,
   DyingPoster,
@@ -58,7 +58,7 @@ announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', () => {
   const database = new TestPostgres();
   const clock = new FakeClock('2026-06-08T08:00:05Z');
-  let store: DigestStore;
+  let store: Database;
   let harness: Harness;
   const digests: Digest[] = [];
 
@@ -68,7 +68,7 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
     harness = await startHarness({
       overrides: {
         now: () => clock.now(),
-        digests: { store, clock, runnerOptions: { leaseMs, channelIntervalMs: 0 } },
+        digests: { database: store, clock, runnerOptions: { leaseMs, channelIntervalMs: 0 } },
       },
     });
     harness.slack.override('users.info', (args) => ({
@@ -77,7 +77,7 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
     }));
     for (let i = 0; i < 30; i++) {
       digests.push(
-        await store.create(
+        await store.digests.create(
           digestInput({
             teamId,
             creatorId: userId,
@@ -99,7 +99,7 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
     const hung = ['C0DIG0007', 'C0DIG0019'];
     const dying = new DyingPoster(clock, hung);
     const killed = new DigestRunner({
-      store: database.open(),
+      db: database.open(),
       analytics: new FakeAnalytics(),
       poster: dying,
       clock,
@@ -155,15 +155,15 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
       `<@${userId}> already posted the run of`,
     );
     expect(posts()).toHaveLength(1);
-    expect(await store.getDelivery(first.id, slot)).toMatchObject({
+    expect(await store.runs.getDelivery(first.id, slot)).toMatchObject({
       status: 'posted',
       repostBy: userId,
       messageTs: expect.any(String),
     });
-    expect((await store.get(first.id))?.lastRun).toMatchObject({ slot, outcome: 'posted' });
+    expect((await store.digests.get(first.id))?.lastRun).toMatchObject({ slot, outcome: 'posted' });
 
     // The other slot stays as it is until someone chooses: never posted on a guess.
-    expect(await store.getDelivery(second.id, slot)).toMatchObject({ status: 'posting' });
+    expect(await store.runs.getDelivery(second.id, slot)).toMatchObject({ status: 'posting' });
     expect(
       harness.slack
         .api('chat.postMessage')

@@ -4,16 +4,16 @@
  * whose answer the test holds shows both; a store that never answers shows the bounded wait.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDigestStore } from '../../src/digests/store/open.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { slashCommand, teamId } from '../helpers/payloads.ts';
 
 let sandbox: Sandbox;
 /** The app whose store answers each sighting when the test says. */
 let held: Harness;
-let heldStore: DigestStore;
+let heldStore: Database;
 /** The store's answers still owed, oldest first. */
 const owed: ((first: boolean) => void)[] = [];
 /** The app whose store never answers a sighting. */
@@ -21,18 +21,18 @@ let silent: Harness;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-  heldStore = await openDigestStore({ sqlitePath: ':memory:' });
-  heldStore.firstSighting = () => new Promise((resolve) => owed.push(resolve));
+  heldStore = await openDatabase({ sqlitePath: ':memory:' });
+  heldStore.sightings.firstSighting = () => new Promise((resolve) => owed.push(resolve));
   held = await startHarness({
     sharedSandbox: sandbox,
     // Longer than any test: only the test's answer lets the work go on.
-    overrides: { digests: { store: heldStore }, sightingWaitMs: 60_000 },
+    overrides: { digests: { database: heldStore }, sightingWaitMs: 60_000 },
   });
-  const silentStore = await openDigestStore({ sqlitePath: ':memory:' });
-  silentStore.firstSighting = () => new Promise(() => {});
+  const silentStore = await openDatabase({ sqlitePath: ':memory:' });
+  silentStore.sightings.firstSighting = () => new Promise(() => {});
   silent = await startHarness({
     sharedSandbox: sandbox,
-    overrides: { digests: { store: silentStore }, sightingWaitMs: 50 },
+    overrides: { digests: { database: silentStore }, sightingWaitMs: 50 },
   });
 });
 
@@ -78,7 +78,7 @@ describe('the ack of a signed request', () => {
     await storeAnswers(false);
     await held.settled();
     expect(held.slack.responses(command.responseUrl)).toEqual([]);
-    expect(await heldStore.listByCreator(teamId, creator)).toEqual([]);
+    expect(await heldStore.digests.listByCreator(teamId, creator)).toEqual([]);
   });
 
   it('is followed by the work when the store does not answer within its wait', async () => {

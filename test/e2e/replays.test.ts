@@ -88,8 +88,8 @@ describe('one signed request reaching two instances at once', () => {
       userId: creator,
     });
     await both(command);
-    const store = instances[0].running.digests.store;
-    expect(await store.listByCreator(teamId, creator)).toHaveLength(1);
+    const store = instances[0].running.digests.database;
+    expect(await store.digests.listByCreator(teamId, creator)).toHaveLength(1);
     expect(answeredBy(command.responseUrl)).toBe(1);
   });
 

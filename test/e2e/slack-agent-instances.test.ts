@@ -6,9 +6,9 @@
  * runs on a timer the test fires.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { renderUnderstood } from '../../src/render/lookups/agent.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type StoreUnderTest, storesUnderTest } from '../digests/helpers.ts';
 import type { FakeStream } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -37,11 +37,11 @@ afterAll(async () => {
 });
 
 /** An instance of the app over `store`, its Stop poll on `timer`. */
-async function instance(store: DigestStore, timer = new ManualTimer()): Promise<Harness> {
+async function instance(store: Database, timer = new ManualTimer()): Promise<Harness> {
   return startHarness({
     env: { RESPONSE_CACHE_TTL_MS: '0', LOOKUP_TIMEOUT_MS: '10000' },
     sharedSandbox: sandbox,
-    overrides: { now, digests: { store }, stopPoll: timer.schedule() },
+    overrides: { now, digests: { database: store }, stopPoll: timer.schedule() },
   });
 }
 
@@ -85,7 +85,7 @@ for (const adapter of storesUnderTest) {
       const instances: Harness[] = [];
       /** A new instance, on a connection of its own to the test's database. */
       const start = async (timer?: ManualTimer): Promise<Harness> => {
-        let store: DigestStore;
+        let store: Database;
         if (db === undefined) {
           db = await adapter.open();
           store = db.store;

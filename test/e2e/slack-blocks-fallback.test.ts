@@ -128,7 +128,7 @@ describe('Slack refusing tables and charts', () => {
   });
 
   it('gets a digest with a table into its channel again without the table', async () => {
-    const digest = await h.running.digests.store.create(
+    const digest = await h.running.digests.database.digests.create(
       {
         teamId,
         channelId: 'C0DIGEST01',

@@ -1,7 +1,5 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../src/digests/conferences/store.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { ConferenceCanvases } from '../../src/flows/conference-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
@@ -9,6 +7,7 @@ import { canvasProblemWords } from '../../src/render/canvases/digest-canvas.ts';
 import { renderConferenceList } from '../../src/render/management/conference-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
+import type { Database } from '../../src/store/database.ts';
 import {
   ascoInput,
   conferenceRunner,
@@ -22,24 +21,20 @@ const dayOneEnds = '2026-05-30T05:00:00Z';
 const dayTwoEnds = '2026-05-31T05:00:00Z';
 const minutes = (n: number) => n * 60_000;
 
-const conferencesOf = (store: DigestStore): ConferenceStore => {
-  if (store.conferences === undefined) throw new Error('the store keeps no conferences');
-  return store.conferences;
-};
-
 function slackWriter(slack: FakeSlack): CanvasWriter {
   const client = new WebClient('xoxb-canvas', singleAttemptClientOptions({ fetch: slack.fetch }));
   return new SlackCanvasWriter({ client });
 }
 
 function keeper(
-  store: ConferenceStore,
+  database: Database,
   poster: FakeConferencePoster,
   clock: FakeClock,
   writer: CanvasWriter,
 ): ConferenceCanvases {
   return new ConferenceCanvases({
-    store,
+    conferences: database.conferences,
+    canvases: database.canvases.conferences,
     writer,
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
     logger: silentLogger,
@@ -50,10 +45,10 @@ function keeper(
 describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
   function setUp(writer?: (slack: FakeSlack) => CanvasWriter) {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const slack = new FakeSlack();
-    const canvas = keeper(store, poster, clock, (writer ?? slackWriter)(slack));
+    const canvas = keeper(db.store, poster, clock, (writer ?? slackWriter)(slack));
     const runner = conferenceRunner(store, analytics, poster, clock, { canvas });
     // Day 2 has a newcomer; the congress as a whole ranks carol first.
     analytics.answer = async (query) =>
@@ -202,12 +197,12 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
 
   it('neither posts a recap twice nor creates a second canvas when an instance is killed mid-write', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const slack = new FakeSlack();
     const writer = slackWriter(slack);
     const first = conferenceRunner(store, analytics, poster, clock, {
-      canvas: keeper(store, poster, clock, writer),
+      canvas: keeper(db.store, poster, clock, writer),
     });
     await store.create(ascoInput({ lastDay: '2026-05-31', canvas: true }), clock.now());
     clock.set('2026-05-29T14:00:00Z');
@@ -225,7 +220,7 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
       },
     };
     const killed = conferenceRunner(store, analytics, poster, clock, {
-      canvas: keeper(store, poster, clock, hung),
+      canvas: keeper(db.store, poster, clock, hung),
       options: { owner: 'instance-killed', backoffMs: 1 },
     });
     clock.set(dayTwoEnds);
@@ -237,7 +232,7 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
     // Past the dead instance's lease: the survivor posts no recap again, and rewrites the same
     // canvas once.
     const survivor = conferenceRunner(store, analytics, poster, clock, {
-      canvas: keeper(store, poster, clock, writer),
+      canvas: keeper(db.store, poster, clock, writer),
       options: { owner: 'instance-survivor', backoffMs: 1 },
     });
     clock.advance(minutes(15));
@@ -254,7 +249,7 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
 
   it('rewrites the canvas at the next refresh when an instance was killed between a recap and its canvas', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const slack = new FakeSlack();
     let reached = false;
@@ -265,7 +260,7 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
       },
     };
     const killed = conferenceRunner(store, analytics, poster, clock, {
-      canvas: keeper(store, poster, clock, hung),
+      canvas: keeper(db.store, poster, clock, hung),
       options: { owner: 'instance-killed', backoffMs: 1 },
     });
     await store.create(ascoInput({ canvas: true }), clock.now());
@@ -276,7 +271,7 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
     await until(() => reached);
 
     const survivor = conferenceRunner(store, analytics, poster, clock, {
-      canvas: keeper(store, poster, clock, slackWriter(slack)),
+      canvas: keeper(db.store, poster, clock, slackWriter(slack)),
       options: { owner: 'instance-survivor', backoffMs: 1 },
     });
     clock.advance(minutes(15));

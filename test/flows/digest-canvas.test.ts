@@ -1,7 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it, vi } from 'vitest';
 import type { Clock, DigestRunner } from '../../src/digests/runner.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
@@ -9,6 +8,7 @@ import { canvasProblemWords } from '../../src/render/canvases/digest-canvas.ts';
 import { renderDigestList } from '../../src/render/management/digest-management.ts';
 import { SlackCanvasWriter } from '../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../src/slack/web-api/client.ts';
+import type { Database } from '../../src/store/database.ts';
 import {
   dailyLondon,
   describeEachStore,
@@ -34,16 +34,17 @@ function slackWriter(slack: FakeSlack): CanvasWriter {
 }
 
 function canvases(
-  store: DigestStore,
+  store: Database,
   poster: FakePoster,
   clock: Clock,
   writer: CanvasWriter,
 ): DigestCanvases {
   return new DigestCanvases({
-    store,
+    digests: store.digests,
+    canvases: store.canvases.digests,
     writer,
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
-    history: runsHistory(store),
+    history: runsHistory(store.runs),
     logger: silentLogger,
     now: () => clock.now(),
   });
@@ -72,12 +73,12 @@ describeEachStore('digest canvas', firstSlot, (world) => {
       write: async (channelId, canvas, document) => {
         seen.push({
           posts: poster.posts.length,
-          delivered: await db.store.hasDelivered(digest.id, firstSlot),
+          delivered: await db.store.runs.hasDelivered(digest.id, firstSlot),
         });
         return slackSide.write(channelId, canvas, document);
       },
     });
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
@@ -86,7 +87,7 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(created?.args).toMatchObject({ channel_id: 'C1', title: 'Top 5 of #hcsm' });
     // After the post and its record, never before.
     expect(seen).toEqual([{ posts: 1, delivered: true }]);
-    const stored = (await db.store.get(digest.id))?.canvas;
+    const stored = (await db.store.digests.get(digest.id))?.canvas;
     expect(stored).toEqual({
       enabled: true,
       canvas: { id: 'F0CANVAS0001', kind: 'channel' },
@@ -125,13 +126,13 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     const { db, clock } = world();
     const { slack, runner } = setUp();
     const theirs = slack.personCanvas('C1');
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
     await runDay(runner, clock, 0);
     await runDay(runner, clock, 1);
-    expect((await db.store.get(digest.id))?.canvas?.canvas).toEqual({
+    expect((await db.store.digests.get(digest.id))?.canvas?.canvas).toEqual({
       id: 'F0CANVAS0002',
       kind: 'standalone',
     });
@@ -145,14 +146,14 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     const { slack, runner } = setUp();
     slack.freeTeam = true;
     slack.personCanvas('C1');
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
     expect((await runDay(runner, clock, 0)).posted).toBe(1);
     expect((await runDay(runner, clock, 1)).posted).toBe(1);
     expect(poster.posts).toHaveLength(2);
-    const stored = await db.store.get(digest.id);
+    const stored = await db.store.digests.get(digest.id);
     expect(stored?.canvas).toMatchObject({
       problem: 'channel_canvas_taken',
       told: ['channel_canvas_taken'],
@@ -168,7 +169,7 @@ describeEachStore('digest canvas', firstSlot, (world) => {
   it('records a failed edit, tells the creator once per reason, and the message still posts', async () => {
     const { db, clock, poster } = world();
     const { slack, runner } = setUp();
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
@@ -183,7 +184,7 @@ describeEachStore('digest canvas', firstSlot, (world) => {
       expect.stringContaining(canvasProblemWords('editing_failed')),
       expect.stringContaining('canvases:write'),
     ]);
-    expect((await db.store.get(digest.id))?.canvas).toMatchObject({
+    expect((await db.store.digests.get(digest.id))?.canvas).toMatchObject({
       canvas: { id: 'F0CANVAS0001', kind: 'channel' },
       problem: 'missing_scope',
     });
@@ -196,7 +197,7 @@ describeEachStore('digest canvas', firstSlot, (world) => {
         throw new Error('disk full');
       },
     });
-    await db.store.create(
+    await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
@@ -207,12 +208,15 @@ describeEachStore('digest canvas', firstSlot, (world) => {
   it('writes no canvas for a digest that keeps none, or once it is turned off', async () => {
     const { db, clock } = world();
     const { slack, runner } = setUp();
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
-    await db.store.create(digestInput({ schedule: dailyLondon, nextRunAt: firstSlot }), firstSlot);
-    await db.store.update(
+    await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot }),
+      firstSlot,
+    );
+    await db.store.digests.update(
       digest.id,
       {
         schedule: digest.schedule,
@@ -239,13 +243,17 @@ describeEachStore('digest canvas', firstSlot, (world) => {
       afterPost: () => new Promise<void>(() => undefined),
       options: { owner: 'instance-killed' },
     });
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
     clock.set(new Date(firstSlot.getTime() + 5_000));
     void killed.runDue(clock.now());
-    for (let turn = 0; turn < 500 && !(await db.store.hasDelivered(digest.id, firstSlot)); turn++) {
+    for (
+      let turn = 0;
+      turn < 500 && !(await db.store.runs.hasDelivered(digest.id, firstSlot));
+      turn++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     expect(poster.posts).toHaveLength(1);
@@ -266,7 +274,7 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     const { db, clock, poster } = world();
     const slack = new FakeSlack();
     const writer = slackWriter(slack);
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );
@@ -283,7 +291,11 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     clock.set(new Date(firstSlot.getTime() + day + 5_000));
     void killed.runDue(clock.now());
     const second = new Date(firstSlot.getTime() + day);
-    for (let turn = 0; turn < 500 && !(await db.store.hasDelivered(digest.id, second)); turn++) {
+    for (
+      let turn = 0;
+      turn < 500 && !(await db.store.runs.hasDelivered(digest.id, second));
+      turn++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const survivor = world().runner({
@@ -315,7 +327,7 @@ describeEachStore('digest canvas, written by two runs at once', firstSlot, (worl
     };
     const keeper = canvases(db.store, poster, clock, slow);
     const runner = world().runner({ afterPost: (run) => keeper.afterPost(run) });
-    const digest = await db.store.create(
+    const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,
     );

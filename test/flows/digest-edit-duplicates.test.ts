@@ -36,7 +36,7 @@ describeEachStore('an edit checked for duplicates', now, (world) => {
   beforeEach(() => {
     w = world();
     manager = new DigestManager({
-      store: w.db.store,
+      db: w.db.store,
       now: () => now,
       runNow: async () => ({ outcome: 'already' }),
     });
@@ -86,7 +86,7 @@ describeEachStore('an edit checked for duplicates', now, (world) => {
         duplicate: existing,
         settings: [setting],
       });
-      expect(await w.db.store.get(edited.id)).toEqual(edited);
+      expect(await w.db.store.digests.get(edited.id)).toEqual(edited);
     },
   );
 
@@ -98,7 +98,7 @@ describeEachStore('an edit checked for duplicates', now, (world) => {
     const outcome = await manager.edit(creator, edited.id, { stakeholders: doctors }, access);
     expect(outcome).toMatchObject({ kind: 'duplicate', duplicate: { id: existing.id } });
     expect(outcome.kind === 'duplicate' && outcome.settings).toEqual(['who']);
-    expect(await w.db.store.get(edited.id)).toEqual(edited);
+    expect(await w.db.store.digests.get(edited.id)).toEqual(edited);
   });
 
   it('saves an edit that leaves a digest as it was, or changes only how it shows', async () => {
@@ -148,6 +148,6 @@ describeEachStore('an edit checked for duplicates', now, (world) => {
     const edited = await create('digest #hcsm every monday at 9am to me', 'D1');
     const outcome = await manager.edit(creator, edited.id, edit('top 5'), access);
     expect(outcome).toMatchObject({ kind: 'duplicate', duplicate: { id: existing.id } });
-    expect(await w.db.store.get(edited.id)).toEqual(edited);
+    expect(await w.db.store.digests.get(edited.id)).toEqual(edited);
   });
 });

@@ -1,8 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunNowResult } from '../../src/digests/runner.ts';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,
@@ -13,6 +11,8 @@ import { silentLogger } from '../../src/logger.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { AdminDirectory, assertBotCanPost } from '../../src/slack/web-api/digest-access.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { FakeSlack } from '../helpers/fake-slack.ts';
 
 const now = new Date('2026-03-27T10:00:00Z');
@@ -32,7 +32,7 @@ const spec: DigestSpec = {
 };
 const creator = { teamId: 'T1', userId: 'U1' };
 
-let store: DigestStore;
+let store: Database;
 let runs: Digest[];
 let manager: DigestManager;
 let adminChecks: string[];
@@ -50,12 +50,12 @@ function access(options: { admins?: string[]; channelError?: Error } = {}): Dige
 }
 
 beforeEach(async () => {
-  store = openSqliteStore({ path: ':memory:' });
+  store = openSqliteDatabase({ path: ':memory:' });
   await store.migrate();
   runs = [];
   adminChecks = [];
   manager = new DigestManager({
-    store,
+    db: store,
     now: () => now,
     runNow: async (digest): Promise<RunNowResult> => {
       runs.push(digest);
@@ -84,7 +84,7 @@ describe('DigestManager', () => {
       nextRunAt: new Date('2026-03-30T13:00:00Z'),
       status: 'active',
     });
-    expect(await store.get(created.digest.id)).toEqual(created.digest);
+    expect(await store.digests.get(created.digest.id)).toEqual(created.digest);
   });
 
   it('stores nothing when the bot could not post in the channel', async () => {
@@ -92,7 +92,7 @@ describe('DigestManager', () => {
     await expect(
       manager.create(creator, 'C9', spec, access({ channelError: refusal })),
     ).rejects.toBe(refusal);
-    expect(await store.listByChannel('T1', 'C9')).toEqual([]);
+    expect(await store.digests.listByChannel('T1', 'C9')).toEqual([]);
   });
 
   it('lets the creator act without asking whether they are an admin', async () => {
@@ -111,7 +111,7 @@ describe('DigestManager', () => {
       ).rejects.toEqual(new DigestPermissionError(digest.id, 'U1'));
       expect(adminChecks).toEqual(['U2']);
       expect(runs).toEqual([]);
-      expect((await store.get(digest.id))?.status).toBe('active');
+      expect((await store.digests.get(digest.id))?.status).toBe('active');
     },
   );
 
@@ -132,7 +132,7 @@ describe('DigestManager', () => {
     await expect(
       manager.act({ teamId: 'T2', userId: 'U1' }, 'remove', digest.id, access()),
     ).rejects.toEqual(new DigestNotFoundError(digest.id));
-    expect(await store.get(digest.id)).toBeDefined();
+    expect(await store.digests.get(digest.id)).toBeDefined();
   });
 
   it('edits a digest: a new time moves its next run, and the next three runs come back', async () => {
@@ -155,7 +155,7 @@ describe('DigestManager', () => {
       schedule: { expression: '0 10 * * 1', zone: 'America/New_York' },
       nextRunAt: new Date('2026-03-30T14:00:00Z'),
     });
-    expect(await store.get(digest.id)).toEqual(edited.digest);
+    expect(await store.digests.get(digest.id)).toEqual(edited.digest);
   });
 
   it('refuses an edit to someone who is neither the creator nor an admin', async () => {
@@ -163,7 +163,7 @@ describe('DigestManager', () => {
     await expect(
       manager.edit({ teamId: 'T1', userId: 'U2' }, digest.id, { top: 3 }, access()),
     ).rejects.toEqual(new DigestPermissionError(digest.id, 'U1'));
-    expect((await store.get(digest.id))?.top).toBe(10);
+    expect((await store.digests.get(digest.id))?.top).toBe(10);
   });
 
   it('resumes at the first slot after now, and leaves an active digest alone', async () => {
@@ -171,7 +171,7 @@ describe('DigestManager', () => {
     expect(await manager.act(creator, 'resume', digest.id, access())).toMatchObject({
       changed: false,
     });
-    await store.pause(digest.id, now);
+    await store.digests.pause(digest.id, now);
     const outcome = await manager.act(creator, 'resume', digest.id, access());
     expect(outcome).toMatchObject({
       changed: true,

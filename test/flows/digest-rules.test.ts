@@ -56,7 +56,7 @@ describeEachStore('what a new digest is checked against', now, (world) => {
   let w: RunnerWorld;
   const manager = (service: AnalyticsApi = analytics) =>
     new DigestManager({
-      store: w.db.store,
+      db: w.db.store,
       analytics: service,
       now: () => now,
       runNow: async () => ({ outcome: 'already' }),
@@ -73,7 +73,7 @@ describeEachStore('what a new digest is checked against', now, (world) => {
       access,
     );
     expect(created.databasesChecked).toBe(true);
-    expect(await w.db.store.listByChannel('T1', 'C1')).toHaveLength(1);
+    expect(await w.db.store.digests.listByChannel('T1', 'C1')).toHaveLength(1);
   });
 
   it.each([
@@ -84,7 +84,7 @@ describeEachStore('what a new digest is checked against', now, (world) => {
     const refusal = manager().create(creator, 'C2', spec(text), access);
     await expect(refusal).rejects.toBeInstanceOf(kind);
     await expect(refusal).rejects.toMatchObject({ database });
-    expect(await w.db.store.listByChannel('T1', 'C2')).toEqual([]);
+    expect(await w.db.store.digests.listByChannel('T1', 'C2')).toEqual([]);
   });
 
   it('reads "and" between databases as two databases, both checked', async () => {
@@ -106,7 +106,7 @@ describeEachStore('what a new digest is checked against', now, (world) => {
     };
     const created = await manager(down).create(creator, 'C3', spec('digest #hcsm daily'), access);
     expect(created.databasesChecked).toBe(false);
-    expect(await w.db.store.get(created.digest.id)).toBeDefined();
+    expect(await w.db.store.digests.get(created.digest.id)).toBeDefined();
   });
 
   it('finds the identical digest of the channel, whatever the order or case of its databases', async () => {

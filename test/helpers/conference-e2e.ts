@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { openSqliteStore } from '../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { TickReport } from '../../src/digests/tick.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 import { TestPostgres, testDatabaseUrl, until } from '../digests/helpers.ts';
 import type { SlackCall } from './fake-slack.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -19,14 +19,14 @@ import { slashCommand } from './payloads.ts';
 export interface StoreAdapter {
   readonly name: string;
   readonly enabled: boolean;
-  open(): { store(): Promise<DigestStore>; drop(): Promise<void> };
+  open(): { store(): Promise<Database>; drop(): Promise<void> };
 }
 
 export interface ConferenceE2e {
   /** Sets the instant the app's clock reads. */
   setNow(at: Date): void;
   /** The app over `store`, on the test's clock, against the shared sandbox. */
-  app(store: DigestStore): Promise<Harness>;
+  app(store: Database): Promise<Harness>;
   /** Runs a command and waits for its answer and for the work it started (a first leaderboard). */
   command(harness: Harness, text: string, channelId: string): Promise<string>;
   /** Moves the clock to `at` and runs what is due then. */
@@ -46,14 +46,14 @@ export async function conferenceE2e(folderPrefix: string): Promise<ConferenceE2e
   });
   afterAll(() => sandbox.close());
 
-  const app = async (store: DigestStore): Promise<Harness> => {
+  const app = async (store: Database): Promise<Harness> => {
     const harness = await startHarness({
       env: { RESPONSE_CACHE_TTL_MS: '0' },
       sharedSandbox: sandbox,
       overrides: {
         now,
         digests: {
-          store,
+          database: store,
           clock: { now, sleep },
           runnerOptions: { backoffMs: 1, channelIntervalMs: 0 },
         },
@@ -90,7 +90,7 @@ export async function conferenceE2e(folderPrefix: string): Promise<ConferenceE2e
         const path = join(folder, 'digests.sqlite');
         return {
           store: async () => {
-            const store = openSqliteStore({ path });
+            const store = openSqliteDatabase({ path });
             await store.migrate();
             return store;
           },

@@ -14,10 +14,10 @@ import {
 } from '../../src/config/sections.ts';
 import { buildCore, type Core, type CoreParts } from '../../src/core/core.ts';
 import { type Outlet, sameOutletForEveryTeam } from '../../src/digests/outlets.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { type Logger, silentLogger } from '../../src/logger.ts';
 import { defined } from '../../src/model/defined.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
 import { FakePoster } from '../digests/helpers.ts';
 
 export interface TestCoreOptions {
@@ -26,7 +26,7 @@ export interface TestCoreOptions {
   /** A running sandbox, when `analytics` is not given. */
   readonly sandboxUrl?: string;
   /** A database already open; else an in-memory SQLite one, opened by `core.open()`. */
-  readonly store?: DigestStore;
+  readonly database?: Database;
   /** Where the jobs post in every workspace; else a {@link FakePoster} that records. */
   readonly outlet?: Partial<Outlet>;
   readonly lookup?: Partial<LookupPolicy>;
@@ -74,7 +74,7 @@ export function testCore(options: TestCoreOptions = {}): Core {
       outlets: sameOutletForEveryTeam({ poster: new FakePoster(), ...options.outlet }),
       analytics,
       ...defined({
-        store: options.store,
+        database: options.database,
         now: options.now,
         clock: options.clock,
         runnerOptions: options.runnerOptions,

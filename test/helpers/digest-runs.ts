@@ -5,8 +5,8 @@
  * question has data.
  */
 import { AnalyticsClient } from '../../src/analytics/client.ts';
-import type { DigestStore } from '../../src/digests/store/store.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import type { Database } from '../../src/store/database.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const startedAt = new Date('2026-11-21T15:00:00Z').getTime();
@@ -16,7 +16,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 export interface DigestRuns {
   readonly harness: Harness;
-  readonly store: DigestStore;
+  readonly store: Database;
   /** A client of the test's own, without a cache, to ask the sandbox what a run asked. */
   readonly sandboxClient: AnalyticsClient;
   close(): Promise<void>;
@@ -55,7 +55,7 @@ export async function startDigestRuns(): Promise<DigestRuns> {
   });
   return {
     harness,
-    store: harness.running.digests.store,
+    store: harness.running.digests.database,
     sandboxClient,
     async close() {
       await sandboxClient.close();

@@ -202,7 +202,7 @@ export function storedDigest(
   world: ListenerWorld,
   overrides: Partial<NewDigest> = {},
 ): Promise<Digest> {
-  return world.deps.digests.store.create(
+  return world.deps.digests.database.digests.create(
     digestInput({ teamId, channelId: 'C0CHANNEL1', creatorId: userId, ...overrides }),
     now(),
   );

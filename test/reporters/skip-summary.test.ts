@@ -7,7 +7,7 @@ import {
 } from './skip-summary.ts';
 
 const postgres: SkippedTest = {
-  file: 'test/digests/store/store.test.ts',
+  file: 'test/store/database.test.ts',
   fullName: 'PostgreSQL adapter > opens',
 };
 const schema: SkippedTest = {
@@ -46,7 +46,7 @@ describe('skipSummary', () => {
     const withDatabase = knownSkipReasons({ TEST_DATABASE_URL: 'postgres://127.0.0.1/test' });
     expect(skipSummary(10, [postgres], withDatabase)).toBe(
       '1 test skipped because of their own condition or a filter ' +
-        '(first: test/digests/store/store.test.ts > PostgreSQL adapter > opens).',
+        '(first: test/store/database.test.ts > PostgreSQL adapter > opens).',
     );
   });
 });

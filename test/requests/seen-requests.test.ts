@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { openDigestStore } from '../../src/digests/store/open.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { eventTtlMs, SeenRequests, signatureTtlMs } from '../../src/requests/seen-requests.ts';
+import { openDatabase } from '../../src/store/open.ts';
 
 describe('SeenRequests', () => {
   it('answers true only the first time a signature or an event id is seen', async () => {
-    const store = await openDigestStore({ sqlitePath: ':memory:' });
-    const seen = new SeenRequests({ sightings: () => store, logger: silentLogger });
+    const store = await openDatabase({ sqlitePath: ':memory:' });
+    const seen = new SeenRequests({ sightings: () => store.sightings, logger: silentLogger });
     expect([
       await seen.firstSignature('v0=1'),
       await seen.firstSignature('v0=1'),

@@ -1,18 +1,18 @@
 /** Sends a conference's leaderboards and recaps, each under a record, and keeps what they leave. */
 import type { Logger } from '../../logger.ts';
 import type { Conference, ConferenceState, DayResult } from '../../model/conference.ts';
+import type { ConferenceRepository } from '../../store/conferences.ts';
 import type { Clock } from '../clock.ts';
 import { mayHavePosted } from '../failures.ts';
 import { dayNumber, eventDays } from './days.ts';
 import { asRunError, type ConferenceTickReport } from './outcomes.ts';
 import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
 import { type Ranked, rankedAccounts } from './ranking.ts';
-import type { ConferenceStore } from './store.ts';
 
 /** What posting uses, built once by the runner and shared by every conference of a tick. */
 export interface PostParts {
   readonly owner: string;
-  readonly store: ConferenceStore;
+  readonly store: ConferenceRepository;
   readonly poster: ConferencePoster;
   readonly words: ConferenceWords;
   readonly clock: Clock;
@@ -28,7 +28,7 @@ const pinNoteKey = 'pin-note';
 
 /**
  * One conference's posts at one tick, and the state they leave. Every post has a record written
- * right before it is sent (see `ConferenceStore`), and what was posted is read back from the
+ * right before it is sent (see `ConferenceRepository`), and what was posted is read back from the
  * records when a conference is claimed, so a runner killed at any point neither loses a day's
  * recap nor posts one twice. A post cut off mid-request (it may or may not have reached Slack) is
  * never sent again; for a leaderboard, the next one is posted instead, since a conference cannot

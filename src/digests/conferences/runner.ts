@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsApi } from '../../analytics/types.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { Conference, ConferenceEnd } from '../../model/conference.ts';
+import type { ConferenceRepository } from '../../store/conferences.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { limiter } from '../limiter.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
@@ -13,7 +14,6 @@ import {
 } from './outcomes.ts';
 import type { ConferenceCanvasKeeper, ConferencePoster, ConferenceWords } from './outlet.ts';
 import { ConferenceRefresh, nextRefresh, type RefreshParts } from './refresh.ts';
-import type { ConferenceStore } from './store.ts';
 
 export type { ConferenceTickReport } from './outcomes.ts';
 
@@ -31,7 +31,7 @@ export interface ConferenceRunnerOptions {
 }
 
 export interface ConferenceRunnerDeps {
-  readonly store: ConferenceStore;
+  readonly conferences: ConferenceRepository;
   readonly analytics: AnalyticsApi;
   readonly poster: ConferencePoster;
   readonly words: ConferenceWords;
@@ -62,7 +62,7 @@ const defaults = {
  */
 export class ConferenceRunner {
   readonly owner: string;
-  readonly #store: ConferenceStore;
+  readonly #conferences: ConferenceRepository;
   readonly #poster: ConferencePoster;
   readonly #words: ConferenceWords;
   readonly #clock: Clock;
@@ -75,7 +75,7 @@ export class ConferenceRunner {
   constructor(deps: ConferenceRunnerDeps) {
     const options = deps.options ?? {};
     this.owner = options.owner ?? `conferences-${randomUUID()}`;
-    this.#store = deps.store;
+    this.#conferences = deps.conferences;
     this.#poster = deps.poster;
     this.#words = deps.words;
     this.#clock = deps.clock ?? systemClock;
@@ -99,7 +99,7 @@ export class ConferenceRunner {
     });
     this.#parts = {
       owner: this.owner,
-      store: this.#store,
+      store: this.#conferences,
       poster: this.#poster,
       words: this.#words,
       canvas: deps.canvas,
@@ -124,7 +124,7 @@ export class ConferenceRunner {
     const ask = this.#questions.round(report);
     const { claimBatchSize, maxPerTick, leaseMs } = this.#options;
     while (report.claimed < maxPerTick) {
-      const claims = await this.#store.claimDue(now, {
+      const claims = await this.#conferences.claimDue(now, {
         limit: Math.min(claimBatchSize, maxPerTick - report.claimed),
         leaseMs,
         owner: this.owner,
@@ -147,11 +147,11 @@ export class ConferenceRunner {
     const refresh = new ConferenceRefresh(this.#parts, conference, now, ask, report);
     try {
       const outcome = await refresh.bringUpToDate();
-      await this.#store.finish(conference.id, this.owner, outcome, this.#clock.now());
+      await this.#conferences.finish(conference.id, this.owner, outcome, this.#clock.now());
     } catch (error) {
       if (error instanceof SkipToNextRefreshError) {
         report.skipped++;
-        await this.#store
+        await this.#conferences
           .finish(
             conference.id,
             this.owner,
@@ -167,7 +167,7 @@ export class ConferenceRunner {
         return;
       }
       this.#logger.error({ err: error, conferenceId: conference.id }, 'conference update failed');
-      await this.#store.releaseLease(conference.id, this.owner).catch(() => undefined);
+      await this.#conferences.releaseLease(conference.id, this.owner).catch(() => undefined);
     }
   }
 
@@ -178,7 +178,7 @@ export class ConferenceRunner {
       { err: error.cause, conferenceId: conference.id, code: error.code },
       'conference ended by a failure a person must fix',
     );
-    await this.#store.finish(
+    await this.#conferences.finish(
       conference.id,
       this.owner,
       { state: refresh.state, ended },

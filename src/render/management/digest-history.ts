@@ -1,11 +1,11 @@
 /**
- * A digest's latest runs, newest first, for `/influencers digest history <id>`.
- * Each says when it ran, the window it covered, its top 3 and who entered or left its top N, or
- * why it did not post. Pure; the runs come from the store (`DigestStore.recentRuns`).
+ * `/influencers digest history <id>`: a digest's latest runs, newest first, each with when it ran,
+ * the window it covered, its top 3 and who entered or left its top N, or why it did not post.
+ * Pure; the runs come from the store (`RunRepository.recent`).
  */
 import type { KnownBlock } from '@slack/types';
-import type { DigestRun, DigestRunEntry } from '../../digests/runs.ts';
 import type { Digest } from '../../model/digest.ts';
+import type { DigestRun, DigestRunEntry } from '../../model/digest-run.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import { context, section } from '../blocks.ts';
 import { failureWords } from '../digests/digest-failures.ts';

@@ -5,8 +5,8 @@
  * is checked against Block Kit's limits.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
-import type { DigestRun } from '../../digests/runs.ts';
 import type { Digest, LastRun, Outage, SkipReason } from '../../model/digest.ts';
+import type { DigestRun } from '../../model/digest-run.ts';
 import type { SlackMessage } from '../../model/message.ts';
 import { context, section } from '../blocks.ts';
 import { canvasStateWords } from '../canvases/digest-canvas.ts';

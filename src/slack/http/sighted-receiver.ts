@@ -7,7 +7,7 @@
  * - A request is dispatched at once, and its ack leaves at once; the ack then returns to its
  *   caller only once the store has answered (within its bounded wait: a slow or failing store
  *   counts the request as new). For a request another instance has handled, it throws
- *   {@link ReplayedRequest} instead, so nothing after any listener's ack runs: no post, no DM, no
+ *   {@link ReplayedRequestError} instead, so nothing after any listener's ack runs: no post, no DM, no
  *   digest or conference created. Bolt acks an event itself before any middleware, so an event's
  *   listeners never start.
  * - A modal's submission is dispatched only once the store has answered: its listener may write
@@ -31,10 +31,11 @@ export interface SightedRequest extends IncomingMessage {
  * Thrown by a replayed request's ack, after the ack has left, so that nothing after it runs. The
  * receiver logs the replay once; the app's error handler ignores this.
  */
-export class ReplayedRequest extends Error {
+// Not an AppError: a signal that ends a replayed request's listener after its ack, never a failure.
+export class ReplayedRequestError extends Error {
   constructor() {
     super('another instance has handled this request');
-    this.name = 'ReplayedRequest';
+    this.name = 'ReplayedRequestError';
   }
 }
 
@@ -93,14 +94,14 @@ export class SightedReceiver extends HTTPReceiver {
         await ack(response);
         if (await sighting) return;
         this.#replayed();
-        throw new ReplayedRequest();
+        throw new ReplayedRequestError();
       },
     };
     try {
       await app.processEvent(gated);
     } catch (error) {
       // Bolt's own ack of an event throws out of processEvent; a listener's goes to app.error.
-      if (!(error instanceof ReplayedRequest)) throw error;
+      if (!(error instanceof ReplayedRequestError)) throw error;
     }
   }
 

@@ -4,11 +4,11 @@ import {
   ConferenceRunner,
   type ConferenceRunnerDeps,
 } from '../../../src/digests/conferences/runner.ts';
-import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
 import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conferences/conference.ts';
 import { toDigestError } from '../../../src/slack/web-api/poster.ts';
+import type { ConferenceRepository } from '../../../src/store/conferences.ts';
 import type { FakeAnalytics, FakeClock } from '../helpers.ts';
 
 export interface ConferenceCall {
@@ -110,14 +110,14 @@ export function ascoInput(overrides: Partial<NewConference> = {}): NewConference
 }
 
 export function conferenceRunner(
-  store: ConferenceStore,
+  store: ConferenceRepository,
   analytics: FakeAnalytics,
   poster: FakeConferencePoster,
   clock: FakeClock,
   overrides: Partial<ConferenceRunnerDeps> = {},
 ): ConferenceRunner {
   return new ConferenceRunner({
-    store,
+    conferences: store,
     analytics,
     poster,
     clock,

@@ -1,21 +1,14 @@
 import { expect, it } from 'vitest';
-import type { ConferenceStore } from '../../../src/digests/conferences/store.ts';
-import type { DigestStore } from '../../../src/digests/store/store.ts';
 import { CredentialsRejectedError } from '../../../src/errors.ts';
 import { describeEachStore, influencers, until } from '../helpers.ts';
 import { ascoInput, conferenceRunner, FakeConferencePoster } from './helpers.ts';
-
-const conferencesOf = (store: DigestStore): ConferenceStore => {
-  if (store.conferences === undefined) throw new Error('the store keeps no conferences');
-  return store.conferences;
-};
 
 const minutes = (n: number) => n * 60_000;
 
 describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
   it('posts and pins the leaderboard on the first day, then updates it in place each refresh', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput(), clock.now());
@@ -50,7 +43,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('recaps each day in the thread when it ends in Chicago, then the whole congress, and says it is final', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput({ lastDay: '2026-05-30' }), clock.now());
@@ -98,7 +91,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('posts a new pinned leaderboard when Slack can no longer edit the old one, and carries on from it', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     await store.create(ascoInput(), clock.now());
@@ -118,7 +111,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('carries on unpinned when the channel has too many pins, saying so once in the thread', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     poster.pinAnswer = () => 'refused';
     const runner = conferenceRunner(store, analytics, poster, clock);
@@ -136,7 +129,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('skips to the next refresh when Slack rate limits the update', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput(), clock.now());
@@ -155,7 +148,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('waits for the next refresh when the analytics service refuses the app’s credentials', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput(), clock.now());
@@ -172,7 +165,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('ends the conference and tells its creator when the channel was archived', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput(), clock.now());
@@ -195,7 +188,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('restarted mid-event, brings the leaderboard up to date in one tick and posts the missed day’s recap once', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     await store.create(ascoInput(), clock.now());
     clock.set('2026-05-29T14:00:00Z');
@@ -203,7 +196,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     // Down from Friday afternoon to Saturday 10:00 in Chicago: a new instance starts.
     clock.set('2026-05-30T15:00:00Z');
     const restarted = conferenceRunner(
-      await db.sibling().then(conferencesOf),
+      await db.sibling().then((sibling) => sibling.conferences),
       analytics,
       poster,
       clock,
@@ -223,7 +216,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('killed mid-post, loses nothing and doubles nothing once another instance takes over', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     await store.create(ascoInput(), clock.now());
     clock.set('2026-05-29T14:00:00Z');
@@ -238,7 +231,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     await until(() => killedPoster.hung > 0);
     clock.advance(minutes(6));
     const other = conferenceRunner(
-      await db.sibling().then(conferencesOf),
+      await db.sibling().then((sibling) => sibling.conferences),
       analytics,
       poster,
       clock,
@@ -254,7 +247,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('killed between a post and saving it, the next instance edits that leaderboard rather than post another', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     await store.create(ascoInput(), clock.now());
     clock.set('2026-05-29T14:00:00Z');
@@ -279,7 +272,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
     expect(poster.of('post')).toHaveLength(1);
     clock.advance(minutes(6));
     const other = conferenceRunner(
-      await db.sibling().then(conferencesOf),
+      await db.sibling().then((sibling) => sibling.conferences),
       analytics,
       poster,
       clock,
@@ -291,7 +284,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('a recap Slack may not have received is not sent again; its creator is shown what it said', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     await store.create(ascoInput(), clock.now());
@@ -312,11 +305,11 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('with two instances ticking at once, each conference has exactly one updater', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     for (let i = 0; i < 20; i++) await store.create(ascoInput({ channelId: `C${i}` }), clock.now());
     clock.set('2026-05-29T14:00:00Z');
-    const second = await db.sibling().then(conferencesOf);
+    const second = await db.sibling().then((sibling) => sibling.conferences);
     const reports = await Promise.all([
       conferenceRunner(store, analytics, poster, clock).runDue(clock.now()),
       conferenceRunner(second, analytics, poster, clock).runDue(clock.now()),
@@ -328,7 +321,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('asks one analytics question per refresh for conferences that follow the same hashtag alike', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     for (let i = 0; i < 30; i++) {
       await store.create(
@@ -344,7 +337,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 
   it('stopped early, ends the same way: the final recap, then the leaderboard said final', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     const created = await store.create(ascoInput(), clock.now());
@@ -365,7 +358,7 @@ describeEachStore('ConferenceRunner', '2026-05-28T12:00:00Z', (world) => {
 describeEachStore('ConferenceRunner across a DST change', '2027-03-12T12:00:00Z', (world) => {
   it('DST spring forward in Chicago: the 23-hour day ends at local midnight, 05:00 UTC not 06:00', async () => {
     const { db, clock, analytics } = world();
-    const store = conferencesOf(db.store);
+    const store = db.store.conferences;
     const poster = new FakeConferencePoster(clock);
     const runner = conferenceRunner(store, analytics, poster, clock);
     // Sunday March 14, 2027: clocks go from 02:00 CST to 03:00 CDT.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DigestRun } from '../../../src/digests/runs.ts';
+import type { DigestRun } from '../../../src/model/digest-run.ts';
 import { renderDigestHistory } from '../../../src/render/management/digest-history.ts';
 import { digest, now, texts } from '../helpers.ts';
 

@@ -5,7 +5,7 @@ import { App, LogLevel } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { close } from '../../../src/http/server.ts';
 import { createLogger } from '../../../src/logger.ts';
-import { ReplayedRequest, SightedReceiver } from '../../../src/slack/http/sighted-receiver.ts';
+import { ReplayedRequestError, SightedReceiver } from '../../../src/slack/http/sighted-receiver.ts';
 import {
   botId,
   botUserId,
@@ -113,7 +113,7 @@ describe('SightedReceiver', () => {
     expect(await send(command())).toEqual({ status: 200, text: '{"text":"looking"}' });
     answer(false);
     await vi.waitFor(() => expect(errors).toHaveLength(1));
-    expect(errors[0]).toBeInstanceOf(ReplayedRequest);
+    expect(errors[0]).toBeInstanceOf(ReplayedRequestError);
     expect(did).toEqual([]);
     expect(logged.join('')).toContain('(a replay)');
   });

@@ -9,11 +9,11 @@
  * no agent records, what this instance saw itself stands in, bounded.
  */
 import { LRUCache } from 'lru-cache';
-import type { AgentState, AgentThreadMemory } from '../../../digests/store/agent-state.ts';
 import type { Logger } from '../../../logger.ts';
+import type { AgentState, AgentThreadMemory } from '../../../store/agent-state.ts';
 import { askAgentState, unknown } from './state.ts';
 
-export type { AgentThreadMemory } from '../../../digests/store/agent-state.ts';
+export type { AgentThreadMemory } from '../../../store/agent-state.ts';
 
 /** Conversations and threads remembered at once in memory; the least recently used goes first. */
 export const agentConversationsKept = 10_000;

@@ -338,7 +338,7 @@ async function streamLookup(
  * conversation lives in the digest store, which opens before the app listens.
  */
 export function register(app: App, deps: SlackDeps): void {
-  const state = () => deps.digests.store.agentState;
+  const state = () => deps.digests.database.agentState;
   const now = () => deps.flow.now();
   const logger = deps.logger;
   const conversations = new AgentConversations({ state, logger, now });

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Poll, type PollSchedule, realTimer } from '../../../async/poll.ts';
-import type { AgentState, AgentThreadKey } from '../../../digests/store/agent-state.ts';
 import type { Logger } from '../../../logger.ts';
+import type { AgentState, AgentThreadKey } from '../../../store/agent-state.ts';
 import { askAgentState, type unknown } from './state.ts';
 
 /** How often an instance running agent lookups asks the store for Stop pressed elsewhere. */

@@ -3,8 +3,9 @@
  * a failure or a slow store logged and answered "unknown", so that a database hiccup costs an
  * instance what the others know, never an answer.
  */
-import type { AgentState } from '../../../digests/store/agent-state.ts';
+
 import type { Logger } from '../../../logger.ts';
+import type { AgentState } from '../../../store/agent-state.ts';
 import { timedOut, within } from '../../../time/within.ts';
 
 /** How long a question or a Stop waits for the store before going on with what this instance knows. */

@@ -79,7 +79,7 @@ const told = (message: { text: string }) => ({
   ...message,
 });
 
-const stored = (w: ListenerWorld, id: string) => w.deps.digests.store.get(id);
+const stored = (w: ListenerWorld, id: string) => w.deps.digests.database.digests.get(id);
 
 describe('digestButton', () => {
   it('pauses a digest from the channel list, then shows the list again and says so', async () => {
@@ -102,7 +102,7 @@ describe('digestButton', () => {
   it('resumes a digest from the Home tab and publishes the tab again', async () => {
     const w = world();
     const digest = await storedDigest(w);
-    await w.deps.digests.store.pause(digest.id, fixedNow);
+    await w.deps.digests.database.digests.pause(digest.id, fixedNow);
     const replies = await press(w, 'resume', digest.id, { home: true });
     expect(replies).toEqual([]);
     expect((await stored(w, digest.id))?.status).toBe('active');
@@ -164,6 +164,6 @@ describe('digestButton', () => {
       .api('chat.postMessage')
       .filter((call) => call.args.channel === channelId);
     expect(posted).toHaveLength(1);
-    expect(await w.deps.digests.store.listByChannel(teamId, channelId)).toHaveLength(1);
+    expect(await w.deps.digests.database.digests.listByChannel(teamId, channelId)).toHaveLength(1);
   });
 });

@@ -1,7 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentState } from '../../../../src/digests/store/agent-state.ts';
-import { openSqliteStore } from '../../../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../../../src/digests/store/store.ts';
 import { silentLogger } from '../../../../src/logger.ts';
 import type { LookupRequest } from '../../../../src/model/lookup.ts';
 import {
@@ -9,6 +6,9 @@ import {
   agentConversationTtlMs,
   agentThreadTtlMs,
 } from '../../../../src/slack/listeners/agent/conversations.ts';
+import type { AgentState } from '../../../../src/store/agent-state.ts';
+import type { Database } from '../../../../src/store/database.ts';
+import { openSqliteDatabase } from '../../../../src/store/sql/sqlite.ts';
 
 const previous = { databases: ['#hcsm'] } as unknown as LookupRequest;
 const start = new Date('2026-11-21T15:00:00Z');
@@ -58,13 +58,13 @@ describe('AgentConversations', () => {
 });
 
 describe('AgentConversations over the store', () => {
-  let store: DigestStore;
+  let store: Database;
   let now = start;
   const instance = (state: () => AgentState | undefined = () => store.agentState) =>
     new AgentConversations({ state, logger: silentLogger, now: () => now });
 
   beforeEach(async () => {
-    store = openSqliteStore({ path: ':memory:' });
+    store = openSqliteDatabase({ path: ':memory:' });
     await store.migrate();
     now = start;
   });

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentState } from '../../../../src/digests/store/agent-state.ts';
-import { openSqliteStore } from '../../../../src/digests/store/sqlite.ts';
-import type { DigestStore } from '../../../../src/digests/store/store.ts';
 import { silentLogger } from '../../../../src/logger.ts';
 import { AgentLookups, runningLeaseMs } from '../../../../src/slack/listeners/agent/lookups.ts';
+import type { AgentState } from '../../../../src/store/agent-state.ts';
+import type { Database } from '../../../../src/store/database.ts';
+import { openSqliteDatabase } from '../../../../src/store/sql/sqlite.ts';
 import { ManualTimer } from '../../../helpers/manual-timer.ts';
 
 const start = new Date('2026-11-21T15:00:00Z');
 const reason = new Error('stop');
 
 describe('AgentLookups', () => {
-  let store: DigestStore;
+  let store: Database;
   let now = start;
   /** One instance's lookups over the test's store, polling on `timer`. */
   const instance = (
@@ -26,7 +26,7 @@ describe('AgentLookups', () => {
     });
 
   beforeEach(async () => {
-    store = openSqliteStore({ path: ':memory:' });
+    store = openSqliteDatabase({ path: ':memory:' });
     await store.migrate();
     now = start;
   });

@@ -46,7 +46,8 @@ function confirmed(digest: Digest, notes: readonly string[] = []) {
   };
 }
 
-const stored = (w: ListenerWorld) => w.deps.digests.store.listByChannel(teamId, channelId);
+const stored = (w: ListenerWorld) =>
+  w.deps.digests.database.digests.listByChannel(teamId, channelId);
 
 describe('digestCommand', () => {
   it('answers `digest help` in the ack and touches nothing', async () => {
@@ -158,6 +159,6 @@ describe('digestCommand', () => {
         ...renderError(new DigestPermissionError(digest.id, 'U0OTHER01'), { botUserId }),
       },
     ]);
-    expect((await w.deps.digests.store.get(digest.id))?.status).toBe('active');
+    expect((await w.deps.digests.database.digests.get(digest.id))?.status).toBe('active');
   });
 });

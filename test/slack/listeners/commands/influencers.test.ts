@@ -145,7 +145,7 @@ describe('influencersCommand', () => {
     const args = commandArgs(w, { text: 'watch #hcsm every monday at 9am' });
     await influencersCommand(w.deps)(args);
     await w.settle();
-    const stored = await w.deps.digests.store.listByChannel(teamId, 'C0CHANNEL1');
+    const stored = await w.deps.digests.database.digests.listByChannel(teamId, 'C0CHANNEL1');
     expect(stored.map((digest) => digest.databases)).toEqual([['#hcsm']]);
   });
 

@@ -18,7 +18,7 @@ async function twoWorkspaces(w: ListenerWorld) {
   const ours = await storedDigest(w);
   const theirs = await storedDigest(w, { teamId: otherTeamId });
   const statusOf = async (id: string) => {
-    const digest = await w.deps.digests.store.get(id);
+    const digest = await w.deps.digests.database.digests.get(id);
     return { status: digest?.status, reason: digest?.pauseReason?.kind };
   };
   return { ours: () => statusOf(ours.id), theirs: () => statusOf(theirs.id) };

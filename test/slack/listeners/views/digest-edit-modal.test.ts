@@ -91,7 +91,7 @@ describe('digestEditSubmit', () => {
     const origin = fromList(digest);
     const args = await save(w, digest, { schedule: 'every tuesday at 10am', top: '7' }, origin);
     expect(args.ack).toHaveBeenCalledExactlyOnceWith();
-    const edited = (await w.deps.digests.store.get(digest.id)) as Digest;
+    const edited = (await w.deps.digests.database.digests.get(digest.id)) as Digest;
     expect(edited).toMatchObject({ schedule: { expression: '0 10 * * 2' }, top: 7 });
     const replies = w.slack.responses(origin.responseUrl).map((reply) => reply.args);
     expect(replies).toEqual([
@@ -112,7 +112,7 @@ describe('digestEditSubmit', () => {
     const w = world();
     const digest = await storedDigest(w);
     await save(w, digest, { top: '3' });
-    expect((await w.deps.digests.store.get(digest.id))?.top).toBe(3);
+    expect((await w.deps.digests.database.digests.get(digest.id))?.top).toBe(3);
     expect(w.slack.api('views.publish').map((call) => call.args.user_id)).toEqual([userId]);
     expect(w.slack.api('chat.postMessage').map((call) => call.args)).toEqual([
       expect.objectContaining({
@@ -130,7 +130,7 @@ describe('digestEditSubmit', () => {
       response_action: 'errors',
       errors: { digest_edit_schedule: expect.stringContaining('every 2 months') },
     });
-    expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
+    expect(await w.deps.digests.database.digests.get(digest.id)).toEqual(digest);
     expect(w.slack.calls).toEqual([]);
   });
 
@@ -144,7 +144,7 @@ describe('digestEditSubmit', () => {
       top: '7',
     });
     expect(args.ack).toHaveBeenCalledExactlyOnceWith();
-    expect(await w.deps.digests.store.get(digest.id)).toMatchObject({
+    expect(await w.deps.digests.database.digests.get(digest.id)).toMatchObject({
       top: 7,
       stakeholders: { include: ['Doctor'], exclude: ['Spam'] },
       canvas: { enabled: true },
@@ -162,7 +162,7 @@ describe('digestEditSubmit', () => {
           'Doctors cannot be both kept and left out: take it out of Only or out of Leave out.',
       },
     });
-    expect(await w.deps.digests.store.get(digest.id)).toEqual(digest);
+    expect(await w.deps.digests.database.digests.get(digest.id)).toEqual(digest);
     expect(w.slack.calls).toEqual([]);
   });
 
@@ -183,7 +183,9 @@ describe('digestEditSubmit', () => {
       response_action: 'errors',
       errors: { digest_edit_canvas: expect.stringContaining('keeps no channel canvas') },
     });
-    expect((await w.deps.digests.store.get(digest.id))?.canvas?.enabled ?? false).toBe(false);
+    expect((await w.deps.digests.database.digests.get(digest.id))?.canvas?.enabled ?? false).toBe(
+      false,
+    );
   });
 
   it('closes the modal and says why when the person may not change the digest', async () => {
@@ -199,7 +201,7 @@ describe('digestEditSubmit', () => {
         ...renderError(new DigestPermissionError(digest.id, 'U0OTHER01')),
       },
     ]);
-    expect((await w.deps.digests.store.get(digest.id))?.top).toBe(digest.top);
+    expect((await w.deps.digests.database.digests.get(digest.id))?.top).toBe(digest.top);
   });
 
   it('closes a modal that came back without its digest, and logs it', async () => {
