@@ -10,7 +10,7 @@ import type { ErrorDetail, SkipReason } from '../model/digest.ts';
 import type { ErrorCode } from '../model/error-codes.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
-import type { RunWindow } from './schedule.ts';
+import type { RunWindow } from './run-window.ts';
 
 /** One person of a run's top N. */
 export interface DigestRunEntry {

@@ -6,14 +6,8 @@ import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
 import type { AskQuestion, Questions } from './questions.ts';
-import {
-  countRunsBetween,
-  latestRunAtOrBefore,
-  nextRunAfter,
-  type RunWindow,
-  runWindow,
-  slotsKey,
-} from './schedule.ts';
+import { type RunWindow, runWindow } from './run-window.ts';
+import { countRunsBetween, latestRunAtOrBefore, nextRunAfter, slotsKey } from './schedule.ts';
 import type { Claim, DigestStore } from './store/store.ts';
 
 /** What one tick did, for logs, the CLI's output and tests. */

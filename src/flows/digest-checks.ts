@@ -5,7 +5,8 @@
  */
 import { DateTime } from 'luxon';
 import type { AnalyticsApi } from '../analytics/types.ts';
-import { nextRuns, runWindow } from '../digests/schedule.ts';
+import { runWindow } from '../digests/run-window.ts';
+import { nextRuns } from '../digests/schedule.ts';
 import { AccessDeniedError, UnknownDatabaseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';

@@ -3,7 +3,8 @@
  * a month. Read by the grammar, run by the engine, confirmed in words with the next three runs.
  */
 import { describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
+import { nextRuns } from '../../src/digests/schedule.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';

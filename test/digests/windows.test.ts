@@ -4,7 +4,8 @@
  * check compares what digests cover, not how their schedules are written.
  */
 import { describe, expect, it } from 'vitest';
-import { manualRunWindow, nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { manualRunWindow, runWindow } from '../../src/digests/run-window.ts';
+import { nextRuns } from '../../src/digests/schedule.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
+import { nextRuns } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { accountMove, rankChanges } from '../../src/model/rank-changes.ts';

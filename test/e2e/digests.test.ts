@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
+import { nextRuns } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,

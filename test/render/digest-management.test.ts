@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
+import { nextRuns } from '../../src/digests/schedule.ts';
 import { defined } from '../../src/model/defined.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
