@@ -13,8 +13,8 @@ import {
   runsAtMonthEnd,
 } from '../model/digest.ts';
 import { formatInstant } from '../time/format.ts';
+import { latestRunAtOrBefore, previousRun } from '../time/schedule.ts';
 import { zoneFor } from '../time/zones.ts';
-import { latestRunAtOrBefore, previousRun } from './schedule.ts';
 
 /** A run's window as the analytics service takes it: ISO 8601 with the zone's offset, to the second. */
 export interface RunWindow {

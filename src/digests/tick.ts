@@ -2,12 +2,12 @@ import { LRUCache } from 'lru-cache';
 import { Turns } from '../async/turns.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest, Outage, SkipReason } from '../model/digest.ts';
+import { countRunsBetween, latestRunAtOrBefore, nextRunAfter, slotsKey } from '../time/schedule.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
 import type { AskQuestion, Questions } from './questions.ts';
 import { type RunWindow, runWindow } from './run-window.ts';
-import { countRunsBetween, latestRunAtOrBefore, nextRunAfter, slotsKey } from './schedule.ts';
 import type { Claim, DigestStore } from './store/store.ts';
 
 /** What one tick did, for logs, the CLI's output and tests. */

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
+import { nextRunAfter } from '../time/schedule.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
 import {
@@ -8,7 +9,6 @@ import {
   slotsBetween,
   tellCreatorsResumed,
 } from './resumed.ts';
-import { nextRunAfter } from './schedule.ts';
 import type { DigestStore } from './store/store.ts';
 
 export type { RenderResumeNotice } from './resumed.ts';

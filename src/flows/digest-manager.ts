@@ -8,7 +8,6 @@
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RepostResult, RunNowResult } from '../digests/runner.ts';
 import type { DigestRun } from '../digests/runs.ts';
-import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import type { DigestStore } from '../digests/store/store.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
@@ -18,6 +17,7 @@ import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/schedule.ts';
+import { nextRunAfter, nextRuns } from '../time/schedule.ts';
 import {
   type ComparedSetting,
   checkDatabases,

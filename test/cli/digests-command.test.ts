@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DigestOutletFactory, runDigests } from '../../src/cli/digests-command.ts';
-import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { latestRunAtOrBefore } from '../../src/time/schedule.ts';
 import { FakeConferencePoster } from '../digests/conferences/helpers.ts';
 import { FakeClock } from '../digests/helpers.ts';
 

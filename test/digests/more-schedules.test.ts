@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runWindow } from '../../src/digests/run-window.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
 import { renderDigestCreated } from '../../src/render/digest-management.ts';
 import { describeSchedule, schedulePhrase } from '../../src/render/schedule.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { digest, texts } from '../render/helpers.ts';
 
 // Saturday 21 November 2026, 15:30 in London.

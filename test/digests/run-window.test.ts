@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualRunWindow, runWindow } from '../../src/digests/run-window.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import type { CronSchedule, DigestWindow } from '../../src/model/digest.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 
 function cron(
   expression: string,

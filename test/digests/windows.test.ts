@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { manualRunWindow, runWindow } from '../../src/digests/run-window.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 
 // Saturday 21 November 2026, 15:30 UTC.
 const now = new Date('2026-11-21T15:30:00Z');

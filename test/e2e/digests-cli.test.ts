@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import { migrations } from '../../src/digests/store/migrations.ts';
 import { openDigestStore } from '../../src/digests/store/open.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
+import { latestRunAtOrBefore } from '../../src/time/schedule.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { type CliRun, runCli, spawnCli } from '../helpers/run-cli.ts';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runWindow } from '../../src/digests/run-window.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import type { DigestStore } from '../../src/digests/store/store.ts';
 import {
   ChannelUnreachableError,
@@ -19,6 +18,7 @@ import {
 import { renderDigestPaused } from '../../src/render/digest-post.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { digestActionIds, digestHomeBlockId } from '../../src/render/ids.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runWindow } from '../../src/digests/run-window.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import { defined } from '../../src/model/defined.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
@@ -16,6 +15,7 @@ import { renderDigestMessage, renderDigestPaused } from '../../src/render/digest
 import { renderHome } from '../../src/render/home.ts';
 import { digestActionIds, digestActionsBlockId } from '../../src/render/ids.ts';
 import { checkBlockKitLimits } from '../../src/render/limits.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { digest, mondayDate, now, query, result, texts } from './helpers.ts';
 
 describe('renderDigestCreated', () => {

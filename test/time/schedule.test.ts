@@ -1,13 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countRunsBetween,
-  inferCadence,
-  latestRunAtOrBefore,
-  nextRunAfter,
-  nextRuns,
-  previousRun,
-  validateSchedule,
-} from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import {
@@ -16,6 +7,15 @@ import {
   monthDayOf,
   shortMonthSkipDay,
 } from '../../src/render/schedule.ts';
+import {
+  countRunsBetween,
+  inferCadence,
+  latestRunAtOrBefore,
+  nextRunAfter,
+  nextRuns,
+  previousRun,
+  validateSchedule,
+} from '../../src/time/schedule.ts';
 
 function cron(
   expression: string,

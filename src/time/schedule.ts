@@ -22,9 +22,9 @@ import { Cron } from 'croner';
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
 import type { Cadence, CronSchedule, ScheduleSlots } from '../model/digest.ts';
-import { weekdays } from '../time/cron.ts';
-import { isValidZone } from '../time/zone-names.ts';
-import { zoneFor } from '../time/zones.ts';
+import { weekdays } from './cron.ts';
+import { isValidZone } from './zone-names.ts';
+import { zoneFor } from './zones.ts';
 
 /** Digests post to channels people read: more often than hourly is almost certainly a mistake. */
 export const minScheduleIntervalMs = 60 * 60 * 1000;
