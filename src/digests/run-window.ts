@@ -1,8 +1,8 @@
 /**
  * What a digest run covers: the window of the run for a slot, and of a manual run ("Run now").
  * Pure: every function takes the instant it reasons from and reads the zone from the schedule.
- * When the slots fall is the schedule math's (schedule.ts); which period a slot reports is the
- * engine's policy, so it lives here.
+ * When the slots fall is the schedule math's (time/schedule.ts); which period a slot reports is
+ * the engine's policy, so it lives here.
  */
 import { DateTime } from 'luxon';
 import {
