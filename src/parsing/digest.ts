@@ -12,7 +12,7 @@
  *   words (see `schedule/grammar.ts`) or `cron "<five fields>"`; the window counts back from each
  *   run (`last 24 hours`, `past 7 days`, `last 2 weeks`) and defaults to the time since the
  *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
- *   engine's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
+ *   schedule math's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
  */
 
 import { ParseError } from '../errors.ts';
