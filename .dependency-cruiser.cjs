@@ -131,6 +131,14 @@ module.exports = {
       to: { path: anyOf(['slack', 'render', 'analytics', 'flows']) },
     },
     {
+      name: 'parsing-not-engine',
+      comment:
+        'Rule 4: the grammar reads schedules with the schedule math in time/, never with the digest engine it configures.',
+      severity: 'error',
+      from: { path: '^src/parsing/' },
+      to: { path: '^src/digests/' },
+    },
+    {
       name: 'render-no-runtime-from-above-or-beside',
       comment: 'Rule 5: the renderer takes data; it may name their types but calls none of this code.',
       severity: 'error',

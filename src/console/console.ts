@@ -18,9 +18,10 @@ import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import type { SlackMessage } from '../model/message.ts';
-import { isConferenceCommand, parseConferenceCommand } from '../parsing/conference.ts';
+import { parseConferenceCommand } from '../parsing/conference.ts';
 import { parseDigestCommand } from '../parsing/digest.ts';
 import { readZoneName } from '../parsing/index.ts';
+import { type Subcommand, subcommandOf } from '../parsing/subcommands.ts';
 import {
   connectInstructions,
   consoleBannerText,
@@ -289,6 +290,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         prompt();
         continue;
       }
+      const subcommand = commandLineSubcommand(line);
       if (line === 'clear' || line === '/clear') {
         screen.clear();
       } else if (line === 'help' || line === '/help') {
@@ -300,9 +302,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         if (line === '/json') print(last ? JSON.stringify(last, null, 2) : noMessageYetText);
         else print(jsonModeText(showJson));
         print('');
-      } else if (isConferenceLine(line)) {
+      } else if (subcommand === 'conference') {
         await conference(line.slice(slashCommand.length).trim());
-      } else if (isDigestLine(line)) {
+      } else if (subcommand === 'digest') {
         await digest(line.slice(slashCommand.length).trim());
       } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
         await lookup(line.slice(slashCommand.length), slashCommand);
@@ -361,14 +363,12 @@ function onInterrupt(lines: Interface, handlers: { readonly confirm: () => void 
   });
 }
 
-/** `/influencers digest …` (or `digests`, or `watch …`), the command word in any case. */
-function isDigestLine(line: string): boolean {
-  if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
-  return /^\s+(digests?|watch)(\s|$)/i.test(line.slice(slashCommand.length));
-}
-
-/** `/influencers conference …` (or `conferences`), the command word in any case. */
-function isConferenceLine(line: string): boolean {
-  if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return false;
-  return isConferenceCommand(line.slice(slashCommand.length));
+/**
+ * The subcommand of `/influencers …` (`digest …`, `conference …`), the command in any case, as
+ * Slack routes the text after it; undefined for any other line.
+ */
+function commandLineSubcommand(line: string): Subcommand | undefined {
+  if (line.slice(0, slashCommand.length).toLowerCase() !== slashCommand) return undefined;
+  const rest = line.slice(slashCommand.length);
+  return /^\s/.test(rest) ? subcommandOf(rest) : undefined;
 }

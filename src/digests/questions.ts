@@ -7,7 +7,7 @@ import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { Clock } from './clock.ts';
 import { backoffDelay, classifyFailure, type RetryPolicy, RunFailedError } from './failures.ts';
 import { type Limiter, limiter } from './limiter.ts';
-import type { RunWindow } from './schedule.ts';
+import type { RunWindow } from './run-window.ts';
 
 /** Answers a digest's question; asked again, the same question gets the same answer. */
 export type AskQuestion = (query: InfluencersQuery) => Promise<InfluencersResult>;

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RunRepository } from '../store/runs.ts';
-import { countRunsBetween, nextRunAfter } from './schedule.ts';
+import { countRunsBetween, nextRunAfter } from '../time/schedule.ts';
 
 /** How many skipped slots of one digest a notice names; the rest are counted. */
 export const skippedSlotsNamed = 5;

@@ -8,7 +8,7 @@ import { defined } from '../model/defined.ts';
 import type { DigestRunDetails } from '../model/digest-run.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { RankChanges } from '../model/rank-changes.ts';
-import type { RunWindow } from './schedule.ts';
+import type { RunWindow } from './run-window.ts';
 
 /** The record of a run that got its answer: its window, its top N, who came and went. */
 export function runDetails(

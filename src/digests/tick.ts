@@ -4,18 +4,12 @@ import type { Logger } from '../logger.ts';
 import type { Digest, Outage, SkipReason } from '../model/digest.ts';
 import type { Claim, DigestRepository } from '../store/digests.ts';
 import type { RunRepository } from '../store/runs.ts';
+import { countRunsBetween, latestRunAtOrBefore, nextRunAfter, slotsKey } from '../time/schedule.ts';
 import type { Clock } from './clock.ts';
 import type { DeliveryOutcome } from './delivery.ts';
 import type { Outages } from './outages.ts';
 import type { AskQuestion, Questions } from './questions.ts';
-import {
-  countRunsBetween,
-  latestRunAtOrBefore,
-  nextRunAfter,
-  type RunWindow,
-  runWindow,
-  slotsKey,
-} from './schedule.ts';
+import { type RunWindow, runWindow } from './run-window.ts';
 
 /** What one tick did, for logs, the CLI's output and tests. */
 export interface TickReport {

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Digest, WorkspaceGone } from '../model/digest.ts';
 import type { DigestRepository } from '../store/digests.ts';
+import { nextRunAfter } from '../time/schedule.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
 import {
@@ -9,7 +10,6 @@ import {
   slotsBetween,
   tellCreatorsResumed,
 } from './resumed.ts';
-import { nextRunAfter } from './schedule.ts';
 
 export type { RenderResumeNotice } from './resumed.ts';
 

@@ -5,12 +5,13 @@
  */
 import { DateTime } from 'luxon';
 import type { AnalyticsApi } from '../analytics/types.ts';
-import { nextRuns, runWindow } from '../digests/schedule.ts';
+import { runWindow } from '../digests/run-window.ts';
 import { AccessDeniedError, UnknownDatabaseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { formatInstant } from '../time/format.ts';
+import { nextRuns } from '../time/schedule.ts';
 
 /** How long creating a digest waits for the service to answer for its databases. */
 export const databaseCheckDeadlineMs = 8_000;

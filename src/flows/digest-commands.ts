@@ -4,8 +4,8 @@
  * `DigestManager`, then answer in the renderer's words. Bolt-free, so the console and Slack agree.
  */
 import { failureDetail } from '../digests/failures.ts';
+import { runWindow } from '../digests/run-window.ts';
 import type { RunNowResult } from '../digests/runner.ts';
-import { runWindow } from '../digests/schedule.ts';
 import { isAppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { defined } from '../model/defined.ts';

@@ -7,7 +7,6 @@
 
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { RepostResult, RunNowResult } from '../digests/runner.ts';
-import { nextRunAfter, nextRuns } from '../digests/schedule.ts';
 import { DigestNotFoundError, DigestPermissionError, ParseError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { DigestAction } from '../model/commands.ts';
@@ -18,6 +17,7 @@ import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
 import { scheduleNeverRunsText } from '../render/digests/schedule.ts';
 import type { Database } from '../store/database.ts';
+import { nextRunAfter, nextRuns } from '../time/schedule.ts';
 import {
   type ComparedSetting,
   checkDatabases,

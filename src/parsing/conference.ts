@@ -28,6 +28,7 @@ import { resolveZone } from '../time/zone-names.ts';
 import { zoneFor } from '../time/zones.ts';
 import { readDatabaseToken } from './databases.ts';
 import { matchStakeholders } from './known-words.ts';
+import { subcommandNamed } from './subcommands.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export type ConferenceCommand =
@@ -62,10 +63,13 @@ const refuse = (message: string, fragment?: string): never => {
   throw new ParseError('bad_command', message, fragment);
 };
 
-/** True when the text's first word makes it a conference command. */
-export function isConferenceCommand(text: string): boolean {
-  const first = text.trim().split(/\s+/u)[0]?.toLowerCase() ?? '';
-  return first === 'conference' || first === 'conferences';
+/**
+ * True unless the text is a conference command that reads no days (`conferences`, `conference
+ * list|stop|remove|edit|tick|help …`): only a new conference's days depend on the creator's zone,
+ * so a surface can skip asking Slack for it on every other command.
+ */
+export function createsConference(text: string): boolean {
+  return !/^conferences?\s*$|^conference\s+(list|stop|remove|edit|tick|help)\b/iu.test(text);
 }
 
 export function parseConferenceCommand(
@@ -84,7 +88,7 @@ function readConferenceCommand(text: string, context: ConferenceParseContext): C
   const tokens = tokenize(text);
   const lead = lowerAt(tokens, 0);
   if (lead === 'conferences' && tokens.length === 1) return { kind: 'list' };
-  if (lead !== 'conference' && lead !== 'conferences')
+  if (lead === undefined || subcommandNamed(lead) !== 'conference')
     refuse(`Start with \`conference\`, e.g. \`${conferenceExample}\`.`);
   const verb = lowerAt(tokens, 1);
   if (tokens.length === 1 || verb === 'help') return { kind: 'help' };

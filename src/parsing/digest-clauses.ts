@@ -3,7 +3,6 @@
  * digest's options, read by `digest …`, `watch …` and `digest edit …` alike.
  */
 import { DateTime } from 'luxon';
-import { inferCadence, nextRunAfter, validateSchedule } from '../digests/schedule.ts';
 import { ParseError } from '../errors.ts';
 import type {
   CronSchedule,
@@ -14,6 +13,7 @@ import type {
 } from '../model/digest.ts';
 import type { Metric } from '../model/metrics.ts';
 import type { StakeholderFilter } from '../model/stakeholders.ts';
+import { inferCadence, nextRunAfter, validateSchedule } from '../time/schedule.ts';
 import { zoneFor } from '../time/zones.ts';
 import {
   matchCanvas,

@@ -1,5 +1,6 @@
 /**
- * The digest commands: what follows `/influencers` when it starts with `digest` or `digests`.
+ * The digest commands: what follows `/influencers` when it starts with `digest`, `digests` or
+ * `watch` (the words of `subcommands.ts`).
  *
  * - `digests` (or `digest list`): this channel's digests.
  * - `digest` alone, `digest help`: how to create one.
@@ -12,7 +13,7 @@
  *   words (see `schedule/grammar.ts`) or `cron "<five fields>"`; the window counts back from each
  *   run (`last 24 hours`, `past 7 days`, `last 2 weeks`) and defaults to the time since the
  *   previous run; the zone defaults to the creator's. A cron expression takes the cadence the
- *   engine's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
+ *   schedule math's `inferCadence` reads from it, so `cron "0 9 * * 1"` behaves as `every monday at 9am`.
  */
 
 import { ParseError } from '../errors.ts';
@@ -34,6 +35,7 @@ import { digestErrors, forDigest } from './messages/digest.ts';
 import { personErrors } from './messages/trend.ts';
 import { matchPerson } from './person.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
+import { subcommandNamed } from './subcommands.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export interface DigestSpec {
@@ -160,7 +162,7 @@ export function createsDigest(text: string): boolean {
   const verb = lowerAt(tokens, 0);
   const next = tokens[1];
   if (verb === 'watch') return next !== undefined && !isHelp(tokens.slice(1));
-  if ((verb !== 'digest' && verb !== 'digests') || next === undefined) return false;
+  if (!opensDigest(verb) || next === undefined) return false;
   if (next.kind !== 'word') return true;
   if (tokens.length === 2 && (next.lower === 'help' || next.lower === '?')) return false;
   const action = digestVerbs.get(next.lower);
@@ -175,9 +177,7 @@ function readDigestCommand(text: string, context: DigestParseContext): DigestCom
     if (body.length === 0 || isHelp(body)) return { kind: 'help' };
     return readCreate(text, body, body[0]?.from ?? text.length, context, 'watch');
   }
-  if (verb !== 'digest' && verb !== 'digests') {
-    throw digestErrors.notDigestCommand(tokens[0]?.text ?? text);
-  }
+  if (!opensDigest(verb)) throw digestErrors.notDigestCommand(tokens[0]?.text ?? text);
   const rest = tokens.slice(1);
   const first = lowerAt(rest, 0);
   if (rest.length === 0) return verb === 'digests' ? { kind: 'list' } : { kind: 'help' };
@@ -190,6 +190,11 @@ function readDigestCommand(text: string, context: DigestParseContext): DigestCom
   const start = body[0]?.from ?? text.length;
   // Offsets stay those of the whole text, so fragments quote exactly what was typed.
   return readCreate(text, body, start, context, 'digest');
+}
+
+/** A word that opens a digest command (`subcommands.ts`); `watch` reads apart before this. */
+function opensDigest(word: string | undefined): boolean {
+  return word !== undefined && subcommandNamed(word) === 'digest';
 }
 
 /** `help` or `?` alone. */

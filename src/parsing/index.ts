@@ -35,5 +35,12 @@ export {
 } from './options.ts';
 export { greetingWords, readsAsQuestion } from './question.ts';
 export { normaliseSlackText } from './slack-text.ts';
+export {
+  firstWord,
+  type Subcommand,
+  subcommandNamed,
+  subcommandOf,
+  subcommandWords,
+} from './subcommands.ts';
 export * from './time/index.ts';
 export { fragmentOf, type Token, type TokenKind, tokenize, tokensText } from './tokens.ts';

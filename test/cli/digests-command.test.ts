@@ -5,11 +5,11 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OutletsFactory, runDigests } from '../../src/cli/digests-command.ts';
 import { sameOutletForEveryTeam } from '../../src/digests/outlets.ts';
-import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import type { CronSchedule, NewDigest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { openDatabase } from '../../src/store/open.ts';
+import { latestRunAtOrBefore } from '../../src/time/schedule.ts';
 import { FakeConferencePoster } from '../digests/conferences/helpers.ts';
 import { FakeClock } from '../digests/helpers.ts';
 

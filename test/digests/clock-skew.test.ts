@@ -5,8 +5,8 @@
  */
 import { expect, it } from 'vitest';
 import { DigestRunner } from '../../src/digests/runner.ts';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import {
   announcePostgresSkip,
   describeEachStore,

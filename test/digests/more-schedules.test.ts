@@ -3,13 +3,14 @@
  * a month. Read by the grammar, run by the engine, confirmed in words with the next three runs.
  */
 import { describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { applyDigestEdit, readEdit } from '../../src/parsing/digest-edit.ts';
 import { tokenize } from '../../src/parsing/tokens.ts';
 import { describeSchedule, schedulePhrase } from '../../src/render/digests/schedule.ts';
 import { renderDigestCreated } from '../../src/render/management/digest-management.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { digest, texts } from '../render/helpers.ts';
 
 // Saturday 21 November 2026, 15:30 in London.

@@ -4,10 +4,11 @@
  * check compares what digests cover, not how their schedules are written.
  */
 import { describe, expect, it } from 'vitest';
-import { manualRunWindow, nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { manualRunWindow, runWindow } from '../../src/digests/run-window.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { type DigestSpec, parseDigestCommand } from '../../src/parsing/digest.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 
 // Saturday 21 November 2026, 15:30 UTC.
 const now = new Date('2026-11-21T15:30:00Z');

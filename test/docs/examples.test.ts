@@ -7,9 +7,10 @@
  * - each line of a block marked `text refused` must be refused with the parser's message;
  * - blocks marked `text syntax` are synopses and are not read; any other block with a line
  *   starting `/influencers` fails, so an example cannot hide from this test.
- * A line is routed as Slack and the console route it: after `/influencers`, a first word `digest`,
- * `digests` or `watch` makes a digest command, `conference` a conference command, anything else a lookup; without the command it is
- * a direct message, and `@Influencers …` a mention, both read as a conversation.
+ * A line is routed as Slack and the console route it, by the subcommand words of
+ * src/parsing/subcommands.ts: after `/influencers`, a digest word (`digest`, `digests`, `watch`)
+ * makes a digest command, a conference word a conference command, anything else a lookup; without
+ * the command it is a direct message, and `@Influencers …` a mention, both read as a conversation.
  */
 
 import { readFileSync } from 'node:fs';
@@ -17,17 +18,15 @@ import { describe, expect, it } from 'vitest';
 import type { AnalyticsApi } from '../../src/analytics/types.ts';
 import { ParseError } from '../../src/errors.ts';
 import { slashCommand } from '../../src/model/commands.ts';
-import { isConferenceCommand, parseConferenceCommand } from '../../src/parsing/conference.ts';
+import { parseConferenceCommand } from '../../src/parsing/conference.ts';
 import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/lookup.ts';
+import { subcommandOf } from '../../src/parsing/subcommands.ts';
 import { testCore } from '../helpers/core.ts';
 
 const root = new URL('../..', import.meta.url);
 const now = new Date('2026-11-21T15:30:00Z');
 const zone = 'America/New_York';
-
-/** The first words after the command that make it a digest command (the command listener's). */
-const digestWords = new Set(['digest', 'digests', 'watch']);
 const mention = '@Influencers ';
 
 interface Example {
@@ -139,17 +138,24 @@ function readExample(text: string): Reading {
     return readLookup(text, undefined);
   }
   const rest = text.slice(slashCommand.length).trim();
-  const first = rest.split(/\s+/)[0]?.toLowerCase() ?? '';
-  if (isConferenceCommand(rest)) {
-    const conference = parseConferenceCommand(rest, { now, zone });
-    if (conference instanceof ParseError)
-      return { outcome: 'refused', message: conference.message };
-    return { outcome: 'read', as: `conference ${conference.kind}` };
+  // Every subcommand is named, so a new one fails to compile here until it is routed.
+  switch (subcommandOf(rest)) {
+    case 'conference': {
+      const conference = parseConferenceCommand(rest, { now, zone });
+      if (conference instanceof ParseError)
+        return { outcome: 'refused', message: conference.message };
+      return { outcome: 'read', as: `conference ${conference.kind}` };
+    }
+    case 'digest': {
+      const parsed = parseDigestCommand(rest, { now, zone });
+      if (parsed instanceof ParseError) return { outcome: 'refused', message: parsed.message };
+      return { outcome: 'read', as: `digest ${parsed.kind}` };
+    }
+    case 'help':
+    case 'about':
+    case undefined:
+      return readLookup(rest, slashCommand);
   }
-  if (!digestWords.has(first)) return readLookup(rest, slashCommand);
-  const parsed = parseDigestCommand(rest, { now, zone });
-  if (parsed instanceof ParseError) return { outcome: 'refused', message: parsed.message };
-  return { outcome: 'read', as: `digest ${parsed.kind}` };
 }
 
 function readLookup(text: string, command: string | undefined): Reading {

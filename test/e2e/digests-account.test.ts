@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { accountMove, rankChanges } from '../../src/model/rank-changes.ts';
 import type { Database } from '../../src/store/database.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { type DigestRuns, startDigestRuns } from '../helpers/digest-runs.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { slashCommand, teamId, userId } from '../helpers/payloads.ts';

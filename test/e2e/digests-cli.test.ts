@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { openDatabase } from '../../src/store/open.ts';
 import { migrations } from '../../src/store/sql/migrations.ts';
+import { latestRunAtOrBefore } from '../../src/time/schedule.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { type CliRun, runCli, spawnCli } from '../helpers/run-cli.ts';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsClient } from '../../src/analytics/client.ts';
 import { questionFor } from '../../src/digests/questions.ts';
-import { runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
 import type { Digest, RankedAccount } from '../../src/model/digest.ts';
 import { rankChanges } from '../../src/model/rank-changes.ts';
 import { digestActionIds } from '../../src/render/ids.ts';

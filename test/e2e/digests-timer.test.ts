@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestRunAtOrBefore } from '../../src/digests/schedule.ts';
 import type { CronSchedule } from '../../src/model/digest.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
 import { openDatabase } from '../../src/store/open.ts';
+import { latestRunAtOrBefore } from '../../src/time/schedule.ts';
 import { useJobServices } from '../helpers/job-services.ts';
 import { spawnApp, waitForOutput } from '../helpers/spawn-app.ts';
 

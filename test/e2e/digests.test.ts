@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../src/digests/schedule.ts';
+import { runWindow } from '../../src/digests/run-window.ts';
 import {
   ChannelUnreachableError,
   DigestNotFoundError,
@@ -18,6 +18,7 @@ import {
   renderDigestList,
 } from '../../src/render/management/digest-management.ts';
 import type { Database } from '../../src/store/database.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 import { FakeSlack, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, slackApiUrl, startHarness } from '../helpers/harness.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.ts';
-import { parseConferenceCommand } from '../../src/parsing/conference.ts';
+import { createsConference, parseConferenceCommand } from '../../src/parsing/conference.ts';
 
 /** Thursday 26 November 2026, 15:00 in New York. */
 const context = { now: new Date('2026-11-26T20:00:00Z'), zone: 'America/New_York' };
@@ -116,5 +116,20 @@ describe('parseConferenceCommand', () => {
       refreshMinutes: 10,
       canvas: false,
     });
+  });
+});
+
+describe('createsConference', () => {
+  it.each([
+    ['conference #ASCO26 from May 29 to Jun 2', true],
+    ['conference', false],
+    ['conferences', false],
+    ['Conference list', false],
+    ['conference stop K7Q2M9', false],
+    ['conference edit K7Q2M9 every 30 minutes', false],
+    ['conference tick', false],
+    ['conference help', false],
+  ])('says whether %j may create a conference: %s', (text, creates) => {
+    expect(createsConference(text)).toBe(creates);
   });
 });

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextRuns } from '../../src/digests/schedule.ts';
 import { ParseError } from '../../src/errors.ts';
 import { digestVerbs } from '../../src/model/commands.ts';
 import type { DigestWindow } from '../../src/model/digest.ts';
 import { createsDigest, type DigestCommand, parseDigestCommand } from '../../src/parsing/digest.ts';
 import { describeSchedule } from '../../src/render/digests/schedule.ts';
+import { nextRuns } from '../../src/time/schedule.ts';
 
 const now = new Date('2026-11-21T15:30:00Z');
 const context = { now, zone: 'America/New_York' };

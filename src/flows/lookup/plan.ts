@@ -84,8 +84,8 @@ export class LookupPlanner {
       // A digest or watch typed in a conversation: say where digests are created.
       const elsewhere =
         leading?.kind === 'command' &&
-        context.command === undefined &&
-        /^(digests?|watch)\b/i.test(trimmed);
+        leading.subcommand === 'digest' &&
+        context.command === undefined;
       const hint =
         leading?.kind === 'digest_verb'
           ? { hint: digestVerbHint(leading.verb, leading.rest, context.command) }

@@ -1,7 +1,7 @@
 /**
- * A digest's schedule and window in words, for confirmations, lists and posts.
- * Also the words the digest rules put in a ParseError (errorText shows them like any parse error).
- * The schedule math itself is in src/digests/schedule.ts.
+ * A digest's schedule and window in words, for confirmations, lists and posts, and the words the
+ * digest rules put in a ParseError (errorText shows them like any parse error). The schedule math
+ * itself is in src/time/schedule.ts.
  */
 
 import {

@@ -11,14 +11,16 @@
  * A line is `<text> => <expected>`, where the expected is a canonical command the text must read
  * as (`#hcsm last week`), or `! <words> | <words>` for a refusal whose message holds each of the
  * words (any case). `@surface slash|dm`, `@zone <zone>` and `@now <ISO instant>` set what follows
- * in the file; `//` starts a comment line. Lines starting with `digest`, `digests` or `watch` are
- * digest commands, compared by what they create.
+ * in the file; `//` starts a comment line. Lines that open a digest command as their surface reads
+ * it (`digest`, `digests` or `watch`: src/parsing/subcommands.ts) are digest commands, compared by
+ * what they create.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { ParseError } from '../../../src/errors.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import { type DigestCommand, parseDigestCommand } from '../../../src/parsing/digest.ts';
 import { parseLookup } from '../../../src/parsing/index.ts';
+import { subcommandOf } from '../../../src/parsing/subcommands.ts';
 
 export type Verdict = 'right' | 'helpful refusal' | 'wrong' | 'unhelpful refusal';
 
@@ -83,10 +85,9 @@ export function readCorpus(): CorpusLine[] {
   return lines;
 }
 
-const isDigest = (text: string): boolean => /^(digests?|watch)\b/i.test(text);
-
 function parse(text: string, line: CorpusLine): LookupRequest | DigestCommand | ParseError {
-  if (isDigest(text)) return parseDigestCommand(text, { now: line.now, zone: line.zone });
+  if (subcommandOf(text, { conversation: line.surface === 'dm' }) === 'digest')
+    return parseDigestCommand(text, { now: line.now, zone: line.zone });
   return parseLookup(text, {
     now: line.now,
     zone: line.zone,

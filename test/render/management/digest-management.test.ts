@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextRuns, runWindow } from '../../../src/digests/schedule.ts';
+import { runWindow } from '../../../src/digests/run-window.ts';
 import { defined } from '../../../src/model/defined.ts';
 import type { Digest } from '../../../src/model/digest.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
@@ -18,6 +18,7 @@ import {
   renderDigestList,
 } from '../../../src/render/management/digest-management.ts';
 import { renderHome } from '../../../src/render/management/home.ts';
+import { nextRuns } from '../../../src/time/schedule.ts';
 import { digest, mondayDate, now, query, result, texts } from '../helpers.ts';
 
 describe('renderDigestCreated', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstWord, typedText } from '../../../src/slack/listeners/text.ts';
+import { typedText } from '../../../src/slack/listeners/text.ts';
 
 describe('typedText', () => {
   it.each([
@@ -9,13 +9,5 @@ describe('typedText', () => {
     [undefined, undefined, ''],
   ])('reads %j', (text, bot, expected) => {
     expect(typedText(text, bot)).toBe(expected);
-  });
-
-  it('splits the first word', () => {
-    expect(firstWord(' digest  #hcsm every monday ')).toEqual({
-      word: 'digest',
-      rest: '#hcsm every monday',
-    });
-    expect(firstWord('')).toEqual({ word: '', rest: '' });
   });
 });

@@ -6,7 +6,11 @@
 import { ParseError } from '../../../errors.ts';
 import { answerConferenceCommand } from '../../../flows/conference-commands.ts';
 import { defined } from '../../../model/defined.ts';
-import { type ConferenceCommand, parseConferenceCommand } from '../../../parsing/conference.ts';
+import {
+  type ConferenceCommand,
+  createsConference,
+  parseConferenceCommand,
+} from '../../../parsing/conference.ts';
 import { renderError } from '../../../render/errors.ts';
 import { renderConferenceHelp } from '../../../render/management/conference-management.ts';
 import type { SlackDeps } from '../../deps.ts';
@@ -19,10 +23,7 @@ const notReady = 'Conferences are not available right now; try again in a minute
 
 export function conferenceCommand(deps: SlackDeps) {
   return async ({ command, ack, client, context }: CommandArgs, text: string): Promise<void> => {
-    const creates = !/^conferences?\s*$|^conference\s+(list|stop|remove|edit|tick|help)\b/iu.test(
-      text,
-    );
-    const zone = creates
+    const zone = createsConference(text)
       ? await deps.zones.zoneOf(client, command.user_id)
       : { zone: 'UTC', fallback: false };
     const parsed = parseConferenceCommand(text, { now: deps.digests.now(), zone: zone.zone });

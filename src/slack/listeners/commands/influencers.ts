@@ -1,19 +1,17 @@
-import { isConferenceCommand } from '../../../parsing/conference.ts';
+import { subcommandOf } from '../../../parsing/subcommands.ts';
 import { answerLater, planFor } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { firstWord, typedText } from '../text.ts';
+import { typedText } from '../text.ts';
 import { conferenceCommand } from './conference.ts';
 import { type CommandArgs, digestCommand } from './digest.ts';
-
-/** The first words that make `/influencers …` a digest command rather than a lookup. */
-const digestWords: ReadonlySet<string> = new Set(['digest', 'digests', 'watch']);
 
 /**
  * `/influencers ...`: acks within Slack's 3 s with what is being looked up (or the usage, or the
  * parse error, ephemerally), then replaces that message through response_url with the answer; the
  * lookup goes on after the listener has returned (see {@link answerLater}). An export's CSV file
  * goes to the person's DM with the app.
- * `digest …`, `digests` and `watch …` are digest commands; `conference …` a conference command.
+ * `digest …`, `digests` and `watch …` are digest commands; `conference …` a conference command
+ * (the words of `subcommands.ts`); help and the rest get the usage from the lookup flow.
  */
 export function influencersCommand(deps: SlackDeps) {
   const digest = digestCommand(deps);
@@ -21,11 +19,12 @@ export function influencersCommand(deps: SlackDeps) {
   return async (args: CommandArgs): Promise<void> => {
     const { command, ack, client } = args;
     const text = typedText(command.text);
-    if (isConferenceCommand(text)) {
+    const subcommand = subcommandOf(text);
+    if (subcommand === 'conference') {
       await conference(args, text);
       return;
     }
-    if (digestWords.has(firstWord(text).word.toLowerCase())) {
+    if (subcommand === 'digest') {
       await digest(args, text);
       return;
     }

@@ -16,11 +16,6 @@ import type { SlackDeps } from '../../deps.ts';
 import type { Conversation } from '../../web-api/conversation.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
 
-/** True when a DM's text is a digest command rather than a lookup. */
-export function isDigestText(text: string): boolean {
-  return /^(digests?|watch)\b/i.test(text.trim());
-}
-
 export async function answerDigestInDirectMessage(
   deps: SlackDeps,
   client: WebClient,

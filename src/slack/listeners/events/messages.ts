@@ -1,10 +1,11 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { subcommandOf } from '../../../parsing/subcommands.ts';
 import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import type { Conversation } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
-import { answerDigestInDirectMessage, isDigestText } from './digest-dm.ts';
+import { answerDigestInDirectMessage } from './digest-dm.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
@@ -46,7 +47,7 @@ export function directMessage(deps: SlackDeps) {
       const where = { channel: event.channel, ...thread };
       const text = typedText(event.text);
       const teamId = body.team_id;
-      if (isDigestText(text) && typeof teamId === 'string') {
+      if (subcommandOf(text, { conversation: true }) === 'digest' && typeof teamId === 'string') {
         await answerDigestInDirectMessage(
           deps,
           client,

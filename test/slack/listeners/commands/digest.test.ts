@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { nextRuns } from '../../../../src/digests/schedule.ts';
 import {
   ChannelUnreachableError,
   DigestPermissionError,
@@ -13,6 +12,7 @@ import { digestUtcFallbackNote } from '../../../../src/render/lookups/status.ts'
 import { renderDigestHelp } from '../../../../src/render/management/digest-help.ts';
 import { renderDigestList } from '../../../../src/render/management/digest-management.ts';
 import { digestCommand } from '../../../../src/slack/listeners/commands/digest.ts';
+import { nextRuns } from '../../../../src/time/schedule.ts';
 import {
   commandArgs,
   type ListenerWorld,
