@@ -80,7 +80,7 @@ export function buildCore(settings: CoreSettings, parts: CoreParts): Core {
         logger: logger.child({ component: 'digest-store' }),
       }),
     analytics,
-    ...parts.outlets.forTeam(''),
+    outlets: parts.outlets,
     policy: settings.digests,
     logger: logger.child({ component: 'digests' }),
     ...defined({

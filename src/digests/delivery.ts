@@ -33,6 +33,7 @@ import {
 } from './failures.ts';
 import type { Outages } from './outages.ts';
 import type { Pacer } from './pacing.ts';
+import type { PerTeam } from './per-team.ts';
 
 /** Where digests go. Errors may be the app's (ChannelUnreachableError...) or Slack's own. */
 export interface DigestPoster {
@@ -92,7 +93,8 @@ export interface DeliveriesOptions {
   readonly owner: string;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly poster: DigestPoster;
+  /** Where each workspace's digests post. */
+  readonly posters: PerTeam<DigestPoster>;
   readonly pacer: Pacer;
   /** For failures that certainly did not post. */
   readonly retry: RetryPolicy;
@@ -519,9 +521,11 @@ export class Deliveries {
   }
 
   async #notifyPause(digest: Digest, reason: PauseReason): Promise<void> {
-    const { poster, renderPauseNotice, logger } = this.#options;
+    const { posters, renderPauseNotice, logger } = this.#options;
     try {
-      await poster.notifyCreator(digest.creatorId, renderPauseNotice(digest, reason));
+      await posters
+        .forTeam(digest.teamId)
+        .notifyCreator(digest.creatorId, renderPauseNotice(digest, reason));
     } catch (notifyError) {
       logger.warn(
         { err: notifyError, digestId: digest.id },
@@ -586,7 +590,8 @@ export class Deliveries {
     if (begun.kind === 'already') return { kind: 'already', delivery: begun.delivery };
     sending();
     try {
-      return { kind: 'sent', ts: (await this.#options.poster.post(digest.channelId, message)).ts };
+      const poster = this.#options.posters.forTeam(digest.teamId);
+      return { kind: 'sent', ts: (await poster.post(digest.channelId, message)).ts };
     } catch (error) {
       return { kind: 'error', error };
     }

@@ -5,6 +5,7 @@ import type { DigestRepository } from '../store/digests.ts';
 import type { OutageRepository } from '../store/outages.ts';
 import type { RunRepository } from '../store/runs.ts';
 import type { Clock } from './clock.ts';
+import type { NotifyCreator } from './per-team.ts';
 import {
   type RenderResumeNotice,
   type SkippedSlots,
@@ -16,7 +17,11 @@ import {
 export type RenderOutageNotice = (teamId: string, cause: OutageCause) => SlackMessage;
 
 /** Tells a workspace's admins among `userIds` (those Slack says are admins or owners). */
-export type NotifyAdmins = (userIds: readonly string[], message: SlackMessage) => Promise<void>;
+export type NotifyAdmins = (
+  teamId: string,
+  userIds: readonly string[],
+  message: SlackMessage,
+) => Promise<void>;
 
 export interface OutagesOptions {
   /** The workspaces' outage records. */
@@ -29,7 +34,7 @@ export interface OutagesOptions {
   readonly logger: Logger;
   readonly notifyAdmins: NotifyAdmins;
   /** Tells a digest's creator (`DigestPoster.notifyCreator`). */
-  readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+  readonly notifyCreator: NotifyCreator;
   /** Without it the admins are not told; the outage is still logged. */
   readonly renderOutageNotice: RenderOutageNotice | undefined;
   /**
@@ -175,7 +180,8 @@ export class Outages {
     if (renderOutageNotice === undefined) return;
     try {
       const creators = await digests.teamCreators(teamId);
-      if (creators.length > 0) await notifyAdmins(creators, renderOutageNotice(teamId, cause));
+      if (creators.length > 0)
+        await notifyAdmins(teamId, creators, renderOutageNotice(teamId, cause));
     } catch (error) {
       logger.warn({ err: error, teamId, cause }, 'could not tell the admins about the outage');
     }

@@ -7,6 +7,7 @@ import type { CronSchedule, Digest, OutageCause } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RunRepository } from '../store/runs.ts';
 import { countRunsBetween, nextRunAfter } from '../time/schedule.ts';
+import type { NotifyCreator } from './per-team.ts';
 
 /** How many skipped slots of one digest a notice names; the rest are counted. */
 export const skippedSlotsNamed = 5;
@@ -75,7 +76,7 @@ export type RenderResumeNotice = (
  */
 export async function tellCreatorsResumed(
   options: {
-    readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+    readonly notifyCreator: NotifyCreator;
     readonly logger: Logger;
     readonly renderResumeNotice: RenderResumeNotice | undefined;
   },
@@ -85,10 +86,12 @@ export async function tellCreatorsResumed(
 ): Promise<void> {
   const { notifyCreator, logger, renderResumeNotice } = options;
   if (renderResumeNotice === undefined) return;
-  const byCreator = Map.groupBy(digests, (digest) => digest.creatorId);
-  for (const [creatorId, theirs] of byCreator) {
+  // A person is one id in one workspace: the same id elsewhere is someone else.
+  const byCreator = Map.groupBy(digests, (digest) => `${digest.teamId}/${digest.creatorId}`);
+  for (const theirs of byCreator.values()) {
+    const { teamId, creatorId } = theirs[0] as Digest;
     try {
-      await notifyCreator(creatorId, renderResumeNotice(theirs, now, details));
+      await notifyCreator(teamId, creatorId, renderResumeNotice(theirs, now, details));
     } catch (error) {
       logger.warn({ err: error, creatorId }, 'could not tell a creator their digests resumed');
     }
@@ -105,7 +108,7 @@ export async function tellCreatorsLate(
   options: {
     readonly runs: Pick<RunRepository, 'lateCreators' | 'lateSkips'>;
     readonly owner: string;
-    readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+    readonly notifyCreator: NotifyCreator;
     readonly logger: Logger;
     readonly renderResumeNotice: RenderResumeNotice | undefined;
   },

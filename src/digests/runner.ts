@@ -23,6 +23,7 @@ import { JobTimer } from './job-timer.ts';
 import { LeaseRenewal } from './leases.ts';
 import { Outages, type RenderOutageNotice } from './outages.ts';
 import { Pacer } from './pacing.ts';
+import type { NotifyCreator, PerTeam } from './per-team.ts';
 import { quietReason } from './post-when.ts';
 import { type AskQuestion, localSelection, Questions, questionFor } from './questions.ts';
 import { tellCreatorsLate } from './resumed.ts';
@@ -167,7 +168,8 @@ export interface DigestRunnerDeps {
   /** The digests, their runs and the workspaces' outages. */
   readonly db: Pick<Database, 'digests' | 'runs' | 'outages'>;
   readonly analytics: AnalyticsApi;
-  readonly poster: DigestPoster;
+  /** Where each workspace's digests post and whom they tell. */
+  readonly posters: PerTeam<DigestPoster>;
   readonly renderDigest: RenderDigest;
   readonly renderPauseNotice: RenderPauseNotice;
   /**
@@ -278,11 +280,13 @@ export class DigestRunner {
       postConcurrency: options.postConcurrency ?? policyDefaults.postConcurrency,
       onStep: progressed,
     });
+    const notifyCreator: NotifyCreator = (teamId, userId, message) =>
+      deps.posters.forTeam(teamId).notifyCreator(userId, message);
     this.workspaces = new Workspaces({
       digests,
       clock,
       logger,
-      poster: deps.poster,
+      posters: deps.posters,
       renderResumeNotice: deps.renderResumeNotice,
       checkEveryMs: options.workspaceCheckMs ?? policyDefaults.workspaceCheckMs,
     });
@@ -292,8 +296,9 @@ export class DigestRunner {
       runs,
       clock,
       logger,
-      notifyAdmins: (userIds, message) => deps.poster.notifyAdmins(userIds, message),
-      notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
+      notifyAdmins: (teamId, userIds, message) =>
+        deps.posters.forTeam(teamId).notifyAdmins(userIds, message),
+      notifyCreator,
       renderOutageNotice: deps.renderOutageNotice,
       renderResumeNotice: deps.renderResumeNotice,
       probeFirstMs: options.probeFirstMs ?? policyDefaults.probeFirstMs,
@@ -313,7 +318,7 @@ export class DigestRunner {
       owner,
       clock,
       logger,
-      poster: deps.poster,
+      posters: deps.posters,
       pacer: this.#pacer,
       retry,
       maxConsecutiveFailures:
@@ -325,7 +330,7 @@ export class DigestRunner {
     this.#unconfirmed = new UnconfirmedPosts({
       runs,
       logger,
-      poster: deps.poster,
+      notifyCreator,
       renderNotice: deps.renderUnconfirmedNotice,
       leaseMs,
     });
@@ -333,7 +338,7 @@ export class DigestRunner {
       runs,
       owner,
       logger,
-      notifyCreator: (userId, message) => deps.poster.notifyCreator(userId, message),
+      notifyCreator,
       renderResumeNotice: deps.renderResumeNotice,
     };
     this.#tickOptions = {

@@ -2,8 +2,8 @@ import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
 import type { SlackMessage } from '../model/message.ts';
 import type { RunRepository } from '../store/runs.ts';
-import type { DigestPoster } from './delivery.ts';
 import { classifyFailure } from './failures.ts';
+import type { NotifyCreator } from './per-team.ts';
 
 /**
  * The DM to a digest's creator about a slot whose post may not have reached the channel, with the
@@ -14,7 +14,7 @@ export type RenderUnconfirmedNotice = (digest: Digest, slot: Date, now: Date) =>
 export interface UnconfirmedPostsOptions {
   readonly runs: Pick<RunRepository, 'takeUnconfirmed' | 'untakeUnconfirmed'>;
   readonly logger: Logger;
-  readonly poster: Pick<DigestPoster, 'notifyCreator'>;
+  readonly notifyCreator: NotifyCreator;
   /** Without it the creators are not told (benchmarks); the slots are still logged. */
   readonly renderNotice: RenderUnconfirmedNotice | undefined;
   /** A `posting` record older than this, whose runner holds no lease, is left for good. */
@@ -37,14 +37,14 @@ export class UnconfirmedPosts {
 
   /** Tells the creators of the slots left unconfirmed; returns how many were found. */
   async tellCreators(now: Date): Promise<number> {
-    const { runs, logger, poster, renderNotice, leaseMs } = this.#options;
+    const { runs, logger, notifyCreator, renderNotice, leaseMs } = this.#options;
     const found = await runs.takeUnconfirmed(now, new Date(now.getTime() - leaseMs));
     for (const { digest, slot, startedAt } of found) {
       const context = { digestId: digest.id, slot: slot.toISOString(), startedAt };
       logger.warn(context, 'a digest post was never confirmed; telling its creator');
       if (renderNotice === undefined) continue;
       try {
-        await poster.notifyCreator(digest.creatorId, renderNotice(digest, slot, now));
+        await notifyCreator(digest.teamId, digest.creatorId, renderNotice(digest, slot, now));
       } catch (error) {
         if (classifyFailure(error).kind === 'permanent') {
           logger.error(

@@ -4,6 +4,7 @@ import type { DigestRepository } from '../store/digests.ts';
 import { nextRunAfter } from '../time/schedule.ts';
 import type { Clock } from './clock.ts';
 import type { DigestPoster } from './delivery.ts';
+import type { PerTeam } from './per-team.ts';
 import {
   type RenderResumeNotice,
   type SkippedSlots,
@@ -20,7 +21,8 @@ export interface WorkspacesOptions {
   >;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly poster: DigestPoster;
+  /** Whom each workspace's creators are told by, and whether the app works there. */
+  readonly posters: PerTeam<DigestPoster>;
   /** Without it the creators are not told; the resumption is still logged. */
   readonly renderResumeNotice: RenderResumeNotice | undefined;
   /** How often a tick may ask Slack whether the app works again where it was gone. */
@@ -74,10 +76,11 @@ export class Workspaces {
       { teamId, resumed: resumed.length },
       'the app works in a workspace again; its digests resume',
     );
-    const { poster, renderResumeNotice } = this.#options;
+    const { posters, renderResumeNotice } = this.#options;
     await tellCreatorsResumed(
       {
-        notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+        notifyCreator: (team, userId, message) =>
+          posters.forTeam(team).notifyCreator(userId, message),
         logger,
         renderResumeNotice,
       },
@@ -93,13 +96,16 @@ export class Workspaces {
    * asks Slack which workspace the bot token works for and resumes that one's.
    */
   async checkBack(): Promise<void> {
-    const { digests, clock, poster, checkEveryMs } = this.#options;
+    const { digests, clock, posters, checkEveryMs } = this.#options;
     const now = clock.now().getTime();
     if (now - this.#checkedAt < checkEveryMs) return;
     this.#checkedAt = now;
     const gone = await digests.workspacesGone();
     if (gone.length === 0) return;
-    const working = await poster.workspace();
-    if (working !== undefined && gone.includes(working)) await this.back(working);
+    // Each workspace asked through its own access: the one it answers for is back.
+    for (const teamId of gone) {
+      const working = await posters.forTeam(teamId).workspace();
+      if (working === teamId) await this.back(teamId);
+    }
   }
 }

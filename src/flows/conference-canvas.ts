@@ -6,10 +6,10 @@
  * logged and recorded, and the leaderboard goes on.
  */
 import type { ConferenceCanvasKeeper, ConferenceReport } from '../digests/conferences/outlet.ts';
+import type { NotifyCreator, PerTeam } from '../digests/per-team.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasProblem, CanvasWriter } from '../model/canvas.ts';
 import type { Conference } from '../model/conference.ts';
-import type { SlackMessage } from '../model/message.ts';
 import {
   renderConferenceCanvas,
   renderConferenceCanvasNotice,
@@ -22,9 +22,10 @@ export interface ConferenceCanvasesOptions {
   readonly conferences: Pick<ConferenceRepository, 'get'>;
   /** The canvas records of conferences. */
   readonly canvases: CanvasRecords;
-  readonly writer: CanvasWriter;
+  /** Each workspace's canvas writer. */
+  readonly writers: PerTeam<CanvasWriter>;
   /** A DM to the conference's creator. */
-  readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+  readonly notifyCreator: NotifyCreator;
   readonly logger: Logger;
   readonly now: () => Date;
   /** The slash command the notices name; `/influencers` when absent. */
@@ -39,7 +40,7 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
   }
 
   async write(claimed: Conference, report: ConferenceReport, at: Date): Promise<void> {
-    const { conferences, canvases, writer, logger, now } = this.#options;
+    const { conferences, canvases, writers, logger, now } = this.#options;
     const conferenceId = claimed.id;
     try {
       // The canvas as stored now: an edit may have turned it off since the claim.
@@ -57,7 +58,9 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
         }
       }
       const document = renderConferenceCanvas(conference, report, at);
-      const write = await writer.write(conference.channelId, state.canvas, document);
+      const write = await writers
+        .forTeam(conference.teamId)
+        .write(conference.channelId, state.canvas, document);
       await canvases.record(conferenceId, write, now());
       if (write.kind === 'written') return;
       logger.warn({ conferenceId, problem: write.problem }, 'conference canvas not written');
@@ -73,6 +76,7 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
     const { notifyCreator, logger, command } = this.#options;
     try {
       await notifyCreator(
+        conference.teamId,
         conference.creatorId,
         renderConferenceCanvasNotice(conference, problem, command === undefined ? {} : { command }),
       );

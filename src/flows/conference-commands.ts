@@ -8,6 +8,7 @@ import type { AnalyticsApi } from '../analytics/types.ts';
 import type { Clock } from '../digests/clock.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { ConferenceRunner, type ConferenceRunnerOptions } from '../digests/conferences/runner.ts';
+import type { PerTeam } from '../digests/per-team.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -117,12 +118,13 @@ export interface ConferenceRunnerBuildOptions {
   /** The conferences, and their canvases' records. */
   readonly db: Pick<Database, 'conferences' | 'canvases'>;
   readonly analytics: AnalyticsApi;
-  readonly poster: ConferencePoster;
+  /** Where each workspace's conferences post, edit and pin. */
+  readonly posters: PerTeam<ConferencePoster>;
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly options?: ConferenceRunnerOptions;
-  /** Where the canvases of conferences that keep one are written; without it none is. */
-  readonly canvasWriter?: CanvasWriter;
+  /** Where each workspace's conference canvases are written; without it none is kept. */
+  readonly canvasWriters?: PerTeam<CanvasWriter>;
 }
 
 /**
@@ -130,22 +132,23 @@ export interface ConferenceRunnerBuildOptions {
  * and, given a canvas writer, its canvases.
  */
 export function createConferenceRunner(options: ConferenceRunnerBuildOptions): ConferenceRunner {
-  const { clock, poster } = options;
+  const { clock, posters, canvasWriters } = options;
   const canvas =
-    options.canvasWriter === undefined
+    canvasWriters === undefined
       ? undefined
       : new ConferenceCanvases({
           conferences: options.db.conferences,
           canvases: options.db.canvases.conferences,
-          writer: options.canvasWriter,
-          notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+          writers: canvasWriters,
+          notifyCreator: (teamId, userId, message) =>
+            posters.forTeam(teamId).notifyCreator(userId, message),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
         });
   return new ConferenceRunner({
     conferences: options.db.conferences,
     analytics: options.analytics,
-    poster,
+    posters,
     words: conferenceWords,
     ...(canvas === undefined ? {} : { canvas }),
     logger: options.logger,

@@ -5,12 +5,13 @@
  * creator told once per problem. Nothing here can stop or delay a post: it starts once the post
  * is recorded, and every failure is logged and recorded, never thrown.
  */
+
+import type { NotifyCreator, PerTeam } from '../digests/per-team.ts';
 import type { PostedRun } from '../digests/runner.ts';
 import type { Logger } from '../logger.ts';
 import type { CanvasWriter } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
 import type { DigestRun } from '../model/digest-run.ts';
-import type { SlackMessage } from '../model/message.ts';
 import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvases/canvas.ts';
 import { renderCanvasProblemNotice, renderDigestCanvas } from '../render/canvases/digest-canvas.ts';
 import { failureWords } from '../render/digests/digest-failures.ts';
@@ -77,9 +78,10 @@ export interface DigestCanvasesOptions {
   readonly digests: Pick<DigestRepository, 'get'>;
   /** The canvas records of digests. */
   readonly canvases: CanvasRecords;
-  readonly writer: CanvasWriter;
+  /** Each workspace's canvas writer. */
+  readonly writers: PerTeam<CanvasWriter>;
   /** A DM to the digest's creator. */
-  readonly notifyCreator: (userId: string, message: SlackMessage) => Promise<void>;
+  readonly notifyCreator: NotifyCreator;
   readonly history: CanvasHistory;
   readonly logger: Logger;
   readonly now: () => Date;
@@ -96,7 +98,7 @@ export class DigestCanvases {
 
   /** Rewrites the canvas of a digest that keeps one, after `run` posted. Never throws. */
   async afterPost(run: PostedRun): Promise<void> {
-    const { digests, canvases, writer, history, logger, now } = this.#options;
+    const { digests, canvases, writers, history, logger, now } = this.#options;
     const digestId = run.digest.id;
     try {
       // The canvas state as stored now: an edit may have turned it off since the claim.
@@ -119,7 +121,9 @@ export class DigestCanvases {
         await history(run.digest, run.slot),
         now(),
       );
-      const write = await writer.write(digest.channelId, state.canvas, document);
+      const write = await writers
+        .forTeam(digest.teamId)
+        .write(digest.channelId, state.canvas, document);
       await canvases.record(digestId, write, now());
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
@@ -135,6 +139,7 @@ export class DigestCanvases {
     const { notifyCreator, logger, command } = this.#options;
     try {
       await notifyCreator(
+        digest.teamId,
         digest.creatorId,
         renderCanvasProblemNotice(digest, problem, command === undefined ? {} : { command }),
       );

@@ -4,14 +4,9 @@
  * digest posted by the in-app timer and one posted by a platform scheduler look and behave the same.
  */
 import type { AnalyticsApi } from '../analytics/types.ts';
-import {
-  type Clock,
-  type DigestPoster,
-  DigestRunner,
-  type DigestRunnerOptions,
-} from '../digests/runner.ts';
+import type { Outlets } from '../digests/outlets.ts';
+import { type Clock, DigestRunner, type DigestRunnerOptions } from '../digests/runner.ts';
 import type { Logger } from '../logger.ts';
-import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import { renderDigestsResumed, renderOutageNotice } from '../render/digests/digest-outages.ts';
 import { renderDigestMessage, renderDigestPaused } from '../render/digests/digest-post.ts';
@@ -23,7 +18,8 @@ export interface DigestRunnerBuildOptions {
   /** The digests, their runs, the workspaces' outages and the digests' canvases. */
   readonly db: Pick<Database, 'digests' | 'runs' | 'outages' | 'canvases'>;
   readonly analytics: AnalyticsApi;
-  readonly poster: DigestPoster;
+  /** Where each workspace's digests post, how creators are named, where canvases go. */
+  readonly outlets: Outlets;
   readonly logger: Logger;
   readonly policy: {
     readonly graceMs: number;
@@ -33,24 +29,22 @@ export interface DigestRunnerBuildOptions {
   readonly clock?: Clock;
   /** Finer settings (tests, benchmarks); the policy's values win over these. */
   readonly runnerOptions?: DigestRunnerOptions;
-  /** The creator's name for "created by …"; without it the line mentions them. */
-  readonly displayName?: (userId: string) => Promise<string | undefined>;
-  /** Where the canvases of digests that keep one are written; without it none is. */
-  readonly canvasWriter?: CanvasWriter;
   /** The earlier runs a canvas lists; by default the run history (`runsHistory`). */
   readonly canvasHistory?: CanvasHistory;
 }
 
 export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRunner {
   const clock = options.clock;
+  const { posters, names, canvasWriters } = options.outlets;
   const canvases =
-    options.canvasWriter === undefined
+    canvasWriters === undefined
       ? undefined
       : new DigestCanvases({
           digests: options.db.digests,
           canvases: options.db.canvases.digests,
-          writer: options.canvasWriter,
-          notifyCreator: (userId, message) => options.poster.notifyCreator(userId, message),
+          writers: canvasWriters,
+          notifyCreator: (teamId, userId, message) =>
+            posters.forTeam(teamId).notifyCreator(userId, message),
           history: options.canvasHistory ?? runsHistory(options.db.runs),
           logger: options.logger,
           now: () => (clock === undefined ? new Date() : clock.now()),
@@ -58,9 +52,9 @@ export function createDigestRunner(options: DigestRunnerBuildOptions): DigestRun
   return new DigestRunner({
     db: options.db,
     analytics: options.analytics,
-    poster: options.poster,
+    posters,
     renderDigest: async (digest, query, result, changes) => {
-      const createdByName = await options.displayName?.(digest.creatorId);
+      const createdByName = await names?.forTeam(digest.teamId)(digest.creatorId);
       return renderDigestMessage(
         digest,
         query,

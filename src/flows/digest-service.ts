@@ -7,18 +7,17 @@
 import type { AnalyticsApi } from '../analytics/types.ts';
 import type { DigestPolicy } from '../config/sections.ts';
 import { systemClock } from '../digests/clock.ts';
-import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import type {
   ConferenceRunner,
   ConferenceRunnerOptions,
   ConferenceTickReport,
 } from '../digests/conferences/runner.ts';
 import { JobTimer } from '../digests/job-timer.ts';
-import type { Clock, DigestPoster, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
+import type { Outlets } from '../digests/outlets.ts';
+import type { Clock, DigestRunner, DigestRunnerOptions } from '../digests/runner.ts';
 import { StoreHealth, type StoreHealthReport } from '../digests/store-health.ts';
 import type { TickReport } from '../digests/tick.ts';
 import type { Logger } from '../logger.ts';
-import type { CanvasWriter } from '../model/canvas.ts';
 import { defined } from '../model/defined.ts';
 import type { WorkspaceGone } from '../model/digest.ts';
 import type { Database } from '../store/database.ts';
@@ -33,7 +32,12 @@ export interface DigestServiceOptions {
   /** Opens (and migrates) the database; called once, by `open()`. */
   readonly openDatabase: () => Promise<Database>;
   readonly analytics: AnalyticsApi;
-  readonly poster: DigestPoster;
+  /**
+   * Where each workspace's digests and conferences post, how creators are named, where canvases
+   * go; without conference posters no conference runs here, without canvas writers no canvas is
+   * kept.
+   */
+  readonly outlets: Outlets;
   readonly policy: DigestPolicy;
   readonly logger: Logger;
   /** The clock of commands (schedule validation, next runs); default the system clock. */
@@ -41,14 +45,8 @@ export interface DigestServiceOptions {
   /** The runner's clock; default the system clock. */
   readonly clock?: Clock;
   readonly runnerOptions?: DigestRunnerOptions;
-  /** The creator's name for the "created by …" line of posted digests. */
-  readonly displayName?: (userId: string) => Promise<string | undefined>;
-  /** Where digest and conference canvases are written (Slack, or files in the console). */
-  readonly canvasWriter?: CanvasWriter;
   /** The earlier runs a canvas lists; by default from the run history. */
   readonly canvasHistory?: CanvasHistory;
-  /** Where conferences post, edit and pin; without it no conference runs here. */
-  readonly conferencePoster?: ConferencePoster;
   /** Finer conference engine settings (tests, benchmarks). */
   readonly conferenceOptions?: ConferenceRunnerOptions;
 }
@@ -126,11 +124,9 @@ export class DigestService {
     const runner = createDigestRunner({
       db: database,
       analytics: this.#options.analytics,
-      poster: this.#options.poster,
+      outlets: this.#options.outlets,
       logger: this.logger,
       policy: this.#options.policy,
-      ...defined({ displayName: this.#options.displayName }),
-      ...defined({ canvasWriter: this.#options.canvasWriter }),
       ...defined({ canvasHistory: this.#options.canvasHistory }),
       ...defined({ clock: this.#options.clock }),
       ...defined({ runnerOptions: this.#options.runnerOptions }),
@@ -150,17 +146,17 @@ export class DigestService {
 
   /** The conference engine and its rules: a job of its own, on a timer of its own. */
   #openConferences(database: Database): void {
-    const { conferencePoster: poster } = this.#options;
-    if (poster === undefined) return;
+    const { conferencePosters: posters, canvasWriters } = this.#options.outlets;
+    if (posters === undefined) return;
     const runner = createConferenceRunner({
       db: database,
       analytics: this.#options.analytics,
-      poster,
+      posters,
       logger: this.logger.child({ component: 'conferences' }),
       ...defined({
         clock: this.#options.clock,
         options: this.#options.conferenceOptions,
-        canvasWriter: this.#options.canvasWriter,
+        canvasWriters,
       }),
     });
     this.#conferences = new ConferenceManager({

@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
 import type { ConferencePoster } from '../../src/digests/conferences/outlet.ts';
 import { ConferenceRunner } from '../../src/digests/conferences/runner.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { defaultAnalyticsConcurrency } from '../../src/digests/runner.ts';
 import { conferenceWords } from '../../src/render/conferences/conference.ts';
 import { demoClient, startSandbox } from '../../src/sandbox/server.ts';
@@ -104,7 +105,7 @@ async function part(
     const runner = new ConferenceRunner({
       conferences,
       analytics,
-      poster,
+      posters: everyTeam(poster),
       words: conferenceWords,
     });
     let started = performance.now();

@@ -37,6 +37,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { AnalyticsClient } from '../../src/analytics/client.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import {
   type DigestPoster,
   DigestRunner,
@@ -329,7 +330,7 @@ async function tick(store: Database, label: string, analyze?: Analyze): Promise<
           return result;
         },
       },
-      poster,
+      posters: everyTeam(poster),
       renderDigest: (...args) => {
         const begun = performance.now();
         try {
@@ -398,7 +399,7 @@ async function onHold(store: Database, label: string, analyze?: Analyze): Promis
     const runner = new DigestRunner({
       db: store,
       analytics: client,
-      poster,
+      posters: everyTeam(poster),
       renderDigest: renderDigestMessage,
       renderPauseNotice: renderDigestPaused,
     });

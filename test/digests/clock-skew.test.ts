@@ -4,6 +4,7 @@
  * exactly once and lose none.
  */
 import { expect, it } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import { renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import { nextRuns } from '../../src/time/schedule.ts';
@@ -51,7 +52,7 @@ describeEachStore('instances whose clocks differ by up to 30 s', start, (world) 
         const runner = new DigestRunner({
           db: index === 0 ? db.store : await db.sibling(),
           analytics,
-          poster,
+          posters: everyTeam(poster),
           clock,
           renderDigest: (digest, query) => ({ text: `${digest.id}@${query.end}`, blocks: [] }),
           renderPauseNotice: renderDigestPaused,

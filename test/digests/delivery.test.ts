@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../src/analytics/types.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import {
   type Clock,
   type DigestPoster,
@@ -122,7 +123,7 @@ for (const adapter of adapters) {
       return new DigestRunner({
         db: store,
         analytics,
-        poster,
+        posters: everyTeam(poster),
         clock,
         renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
         renderPauseNotice: renderDigestPaused,

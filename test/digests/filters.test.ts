@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Influencer, InfluencersResult } from '../../src/analytics/types.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import { identicalDigest } from '../../src/flows/digest-checks.ts';
 import type { Digest } from '../../src/model/digest.ts';
@@ -136,7 +137,7 @@ describe('digest runs that choose people here', () => {
     new DigestRunner({
       db: store,
       analytics,
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: (digest, query, result) => {
         rendered.push({ digest, result, limit: query.limit });

@@ -11,6 +11,7 @@ import type {
   InfluencersQuery,
   InfluencersResult,
 } from '../../src/analytics/types.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import {
   type Clock,
   type DigestPoster,
@@ -413,7 +414,7 @@ export function describeEachStore(
             new DigestRunner({
               db: db.store,
               analytics,
-              poster,
+              posters: everyTeam(poster),
               clock,
               renderDigest: renderDigestMessage,
               renderPauseNotice: renderDigestPaused,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
 import {
@@ -68,7 +69,7 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
       return new DigestRunner({
         db: store,
         analytics,
-        poster,
+        posters: everyTeam(poster),
         clock,
         renderDigest: (digest) => ({ text: digest.id, blocks: [] }),
         renderPauseNotice: renderDigestPaused,
@@ -101,7 +102,7 @@ describe.skipIf(!testDatabaseUrl)('DigestRunner on PostgreSQL', () => {
     const runner = new DigestRunner({
       db: database.open(),
       analytics: new FakeAnalytics(),
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: renderDigestMessage,
       renderPauseNotice: renderDigestPaused,

@@ -6,6 +6,7 @@ function fail(): never {
 
 import type { InfluencersQuery } from '../../src/analytics/types.ts';
 import { configDefaults } from '../../src/config/sections.ts';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import {
   type DigestPoster,
   DigestRunner,
@@ -98,7 +99,7 @@ describe('DigestRunner', () => {
     return new DigestRunner({
       db: using,
       analytics,
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: (digest, query, _result, changes) => {
         rendered.push({ digest, query, changes });
@@ -260,7 +261,7 @@ describe('DigestRunner', () => {
     const wordless = new DigestRunner({
       db: store,
       analytics,
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: (each) => ({ text: `digest ${each.id}`, blocks: [] }),
       renderPauseNotice: renderDigestPaused,
@@ -538,7 +539,7 @@ describe('DigestRunner', () => {
     const batched = new DigestRunner({
       db: counted.store,
       analytics,
-      poster: checking,
+      posters: everyTeam(checking),
       clock,
       renderDigest: (digest) => ({ text: `digest ${digest.id}`, blocks: [] }),
       renderPauseNotice: renderDigestPaused,
@@ -573,7 +574,7 @@ describe('DigestRunner', () => {
     const fallback = new DigestRunner({
       db: counted.store,
       analytics,
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: renderDigestMessage,
       renderPauseNotice: renderDigestPaused,
@@ -692,7 +693,7 @@ describe('DigestRunner', () => {
     const first = new DigestRunner({
       db: withRepositories(store, { runs: refusing }),
       analytics,
-      poster,
+      posters: everyTeam(poster),
       clock,
       renderDigest: renderDigestMessage,
       renderPauseNotice: renderDigestPaused,

@@ -5,6 +5,7 @@
  * once by DM, with "Post it now"; pressing it posts the slot once, however often it is pressed.
  */
 import { expect, it } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import type { DigestPoster } from '../../src/digests/runner.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
@@ -39,7 +40,7 @@ function pressed(notice: SlackMessage): { id: string; slot: Date } | undefined {
 
 function noticeRunner(world: RunnerWorld, poster: DigestPoster = world.poster) {
   return world.runner({
-    poster,
+    posters: everyTeam(poster),
     renderUnconfirmedNotice: (digest, at, now) => renderUnconfirmedNotice(digest, at, { now }),
     options: { owner: 'runner-b', leaseMs, channelIntervalMs: 0 },
   });
@@ -60,7 +61,7 @@ describeEachStore('Unconfirmed posts', '2026-06-08T08:00:05Z', (world) => {
     const dying = new DyingPoster(clock, ['C7', 'C19']);
     const killed = world().runner({
       db: await db.sibling(),
-      poster: dying,
+      posters: everyTeam(dying),
       options: { owner: 'runner-a', leaseMs, channelIntervalMs: 0 },
     });
     void killed.runDue(clock.now());

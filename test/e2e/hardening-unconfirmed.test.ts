@@ -5,6 +5,7 @@
  * once, a second press and someone else's press say it was done, nothing is posted twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { DigestRunner } from '../../src/digests/runner.ts';
 import type { Digest } from '../../src/model/digest.ts';
 import { renderDigestMessage, renderDigestPaused } from '../../src/render/digests/digest-post.ts';
@@ -101,7 +102,7 @@ describe.skipIf(!testDatabaseUrl)('a digest post cut off by a killed instance', 
     const killed = new DigestRunner({
       db: database.open(),
       analytics: new FakeAnalytics(),
-      poster: dying,
+      posters: everyTeam(dying),
       clock,
       renderDigest: renderDigestMessage,
       renderPauseNotice: renderDigestPaused,

@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import { ConferenceCanvases } from '../../src/flows/conference-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { CanvasWriter } from '../../src/model/canvas.ts';
@@ -35,8 +36,8 @@ function keeper(
   return new ConferenceCanvases({
     conferences: database.conferences,
     canvases: database.canvases.conferences,
-    writer,
-    notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+    writers: everyTeam(writer),
+    notifyCreator: (_teamId, userId, message) => poster.notifyCreator(userId, message),
     logger: silentLogger,
     now: () => clock.now(),
   });

@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { expect, it, vi } from 'vitest';
+import { everyTeam } from '../../src/digests/per-team.ts';
 import type { Clock, DigestRunner } from '../../src/digests/runner.ts';
 import { DigestCanvases, runsHistory } from '../../src/flows/digest-canvas.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -42,8 +43,8 @@ function canvases(
   return new DigestCanvases({
     digests: store.digests,
     canvases: store.canvases.digests,
-    writer,
-    notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
+    writers: everyTeam(writer),
+    notifyCreator: (_teamId, userId, message) => poster.notifyCreator(userId, message),
     history: runsHistory(store.runs),
     logger: silentLogger,
     now: () => clock.now(),

@@ -4,6 +4,7 @@ import type { Conference, ConferenceState, DayResult } from '../../model/confere
 import type { ConferenceRepository } from '../../store/conferences.ts';
 import type { Clock } from '../clock.ts';
 import { mayHavePosted } from '../failures.ts';
+import type { PerTeam } from '../per-team.ts';
 import { dayNumber, eventDays } from './days.ts';
 import { asRunError, type ConferenceTickReport } from './outcomes.ts';
 import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
@@ -13,7 +14,8 @@ import { type Ranked, rankedAccounts } from './ranking.ts';
 export interface PostParts {
   readonly owner: string;
   readonly store: ConferenceRepository;
-  readonly poster: ConferencePoster;
+  /** Where each workspace's conferences post, edit and pin. */
+  readonly posters: PerTeam<ConferencePoster>;
   readonly words: ConferenceWords;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -90,7 +92,7 @@ export class ConferencePosts {
     this.state = { ...this.state, messageTs: ts };
     await this.#save();
     const pinned = await parts
-      .slack(() => parts.poster.pin(conference.channelId, ts))
+      .slack(() => parts.posters.forTeam(conference.teamId).pin(conference.channelId, ts))
       .catch((error: unknown) => {
         throw asRunError(error);
       });
@@ -118,7 +120,9 @@ export class ConferencePosts {
     }
     const message = parts.words.leaderboard(conference, board);
     const outcome = await parts
-      .slack(() => parts.poster.update(conference.channelId, ts, message))
+      .slack(() =>
+        parts.posters.forTeam(conference.teamId).update(conference.channelId, ts, message),
+      )
       .catch((error: unknown) => {
         throw asRunError(error);
       });
@@ -131,7 +135,7 @@ export class ConferencePosts {
       this.state = rest;
       if (this.state.pinned) {
         await parts
-          .slack(() => parts.poster.unpin(conference.channelId, ts))
+          .slack(() => parts.posters.forTeam(conference.teamId).unpin(conference.channelId, ts))
           .catch((error: unknown) =>
             parts.logger.info({ err: error }, 'old leaderboard not unpinned'),
           );
@@ -192,7 +196,7 @@ export class ConferencePosts {
     this.#recorded.add(key);
     try {
       const { ts } = await parts.slack(() =>
-        parts.poster.post(conference.channelId, message, threadTs),
+        parts.posters.forTeam(conference.teamId).post(conference.channelId, message, threadTs),
       );
       await store.completePost(conference.id, key, ts);
       return ts;
@@ -203,7 +207,8 @@ export class ConferencePosts {
           'conference post unconfirmed; not sent again',
         );
         // Not sent again, so its creator is told: they can look, and post it by hand if missing.
-        await parts.poster
+        await parts.posters
+          .forTeam(conference.teamId)
           .notifyCreator(conference.creatorId, parts.words.unconfirmed(conference, message))
           .catch((cause: unknown) =>
             parts.logger.warn({ err: cause, conferenceId: conference.id }, 'creator not told'),

@@ -6,6 +6,7 @@ import type { Conference, ConferenceEnd } from '../../model/conference.ts';
 import type { ConferenceRepository } from '../../store/conferences.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { limiter } from '../limiter.ts';
+import type { PerTeam } from '../per-team.ts';
 import { type AskQuestion, Questions } from '../questions.ts';
 import {
   ConferenceEndedError,
@@ -33,7 +34,8 @@ export interface ConferenceRunnerOptions {
 export interface ConferenceRunnerDeps {
   readonly conferences: ConferenceRepository;
   readonly analytics: AnalyticsApi;
-  readonly poster: ConferencePoster;
+  /** Where each workspace's conferences post, edit and pin. */
+  readonly posters: PerTeam<ConferencePoster>;
   readonly words: ConferenceWords;
   /** Keeps the channel canvases of conferences that keep one; none is written without it. */
   readonly canvas?: ConferenceCanvasKeeper;
@@ -63,7 +65,7 @@ const defaults = {
 export class ConferenceRunner {
   readonly owner: string;
   readonly #conferences: ConferenceRepository;
-  readonly #poster: ConferencePoster;
+  readonly #posters: PerTeam<ConferencePoster>;
   readonly #words: ConferenceWords;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -76,7 +78,7 @@ export class ConferenceRunner {
     const options = deps.options ?? {};
     this.owner = options.owner ?? `conferences-${randomUUID()}`;
     this.#conferences = deps.conferences;
-    this.#poster = deps.poster;
+    this.#posters = deps.posters;
     this.#words = deps.words;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger ?? silentLogger;
@@ -100,7 +102,7 @@ export class ConferenceRunner {
     this.#parts = {
       owner: this.owner,
       store: this.#conferences,
-      poster: this.#poster,
+      posters: this.#posters,
       words: this.#words,
       canvas: deps.canvas,
       clock: this.#clock,
@@ -185,7 +187,8 @@ export class ConferenceRunner {
       this.#clock.now(),
     );
     const detail = error.detail === undefined ? {} : { detail: error.detail };
-    await this.#poster
+    await this.#posters
+      .forTeam(conference.teamId)
       .notifyCreator(
         conference.creatorId,
         this.#words.ended(conference, { code: error.code, ...detail }),

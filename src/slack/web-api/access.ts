@@ -5,7 +5,7 @@
  * the app holds a token.
  */
 import { WebClient } from '@slack/web-api';
-import type { Outlet, Outlets } from '../../digests/outlets.ts';
+import { type Outlet, type Outlets, outletsByTeam } from '../../digests/outlets.ts';
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { singleAttemptClientOptions } from './client.ts';
@@ -22,7 +22,7 @@ export interface WorkspaceAccess {
    */
   readonly chat: WebClient;
   /** Where the jobs post in this workspace. */
-  readonly outlet: Outlet;
+  readonly outlet: Required<Outlet>;
 }
 
 export interface SlackAccess {
@@ -71,7 +71,7 @@ export function singleTokenAccess(options: SingleTokenAccessOptions): SlackAcces
 
 /** The jobs' outlets: each workspace's own. */
 export function outletsOf(access: SlackAccess): Outlets {
-  return { forTeam: (teamId) => access.forTeam(teamId).outlet };
+  return outletsByTeam({ forTeam: (teamId) => access.forTeam(teamId).outlet });
 }
 
 /** The outlets of a scheduler job (`digests run-due`): the bot token's, with a users.info cache of its own. */

@@ -4,6 +4,7 @@ import {
   ConferenceRunner,
   type ConferenceRunnerDeps,
 } from '../../../src/digests/conferences/runner.ts';
+import { everyTeam } from '../../../src/digests/per-team.ts';
 import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conferences/conference.ts';
@@ -119,7 +120,7 @@ export function conferenceRunner(
   return new ConferenceRunner({
     conferences: store,
     analytics,
-    poster,
+    posters: everyTeam(poster),
     clock,
     words: conferenceWords,
     options: { backoffMs: 1 },
