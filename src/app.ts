@@ -128,7 +128,8 @@ export function createApp(
               flow: core.lookup,
               logger,
               version: config.version,
-              zoneOf: (userId) => deps.zones.zoneOf(deps.chat, userId),
+              zoneOf: (userId, teamId) =>
+                deps.zones.zoneOf(deps.slack.forTeam(teamId).chat, userId),
               admits: (teamId, enterpriseId) =>
                 isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
               run: (work) => deps.inFlight.run(work),

@@ -36,7 +36,7 @@ export interface McpToolsDeps {
   readonly logger: Logger;
   readonly version: string;
   /** The person's Slack zone (users.info, bounded); UTC with `fallback` when it cannot be read. */
-  readonly zoneOf: (userId: string) => Promise<{ zone: string; fallback: boolean }>;
+  readonly zoneOf: (userId: string, teamId: string) => Promise<{ zone: string; fallback: boolean }>;
   /** The workspace allow-list, as every Slack request meets it. */
   readonly admits: (teamId: string, enterpriseId: string | undefined) => boolean;
   /** Runs a lookup so that a shutdown waits for it, then stops it (the signal). */
@@ -181,7 +181,7 @@ export function mcpServer(deps: McpToolsDeps, caller: Caller): McpServer {
       logger.info(who, 'refused a tool call from a workspace outside the allow-list');
       return errorText(new TeamNotAllowedError(person.teamId));
     }
-    const zone = await deps.zoneOf(person.userId);
+    const zone = await deps.zoneOf(person.userId, person.teamId);
     return { context: { zone: zone.zone, zoneFallback: zone.fallback }, who };
   };
 

@@ -1,10 +1,10 @@
-import type { WebClient } from '@slack/web-api';
 import type { PollSchedule } from '../async/poll.ts';
 import type { DigestService } from '../flows/digest-service.ts';
 import type { LookupFlow } from '../flows/lookup/index.ts';
 import type { Logger } from '../logger.ts';
 import type { SeenRequests } from '../requests/seen-requests.ts';
 import type { InFlight } from './process/in-flight.ts';
+import type { SlackAccess } from './web-api/access.ts';
 import type { AdminDirectory } from './web-api/digest-access.ts';
 import type { UserZones } from './web-api/user-zones.ts';
 
@@ -17,12 +17,12 @@ export interface SlackDeps {
   /** Request signatures and event ids already handled, across instances. */
   readonly seen: SeenRequests;
   /**
-   * The bot's Web API client without automatic retries, for the posts a person waits for in a
-   * conversation: a post retried after a timeout or a 5xx may appear twice.
+   * Slack access asked for by workspace: `slack.forTeam(teamId).chat` is that workspace's Web API
+   * client without automatic retries, for the posts a person waits for in a conversation (a post
+   * retried after a timeout or a 5xx may appear twice); `slack.fetch` is the fetch Bolt uses, for
+   * response_url posts.
    */
-  readonly chat: WebClient;
-  /** The same fetch Bolt uses, for response_url posts. */
-  readonly fetch: typeof fetch;
+  readonly slack: SlackAccess;
   /** Scheduled digests; their store opens before the app listens. */
   readonly digests: DigestService;
   /** Workspace admins may act on anyone's digest (users.info, cached). */

@@ -5,7 +5,7 @@
  */
 import type { CsvFile } from '../../flows/lookup/index.ts';
 import type { SlackDeps } from '../deps.ts';
-import type { Conversation } from '../web-api/conversation.ts';
+import type { Reply } from '../web-api/conversation.ts';
 import { directMessageWith, uploadFile } from '../web-api/files.ts';
 
 /** A person's id (`U…`, `W…`) where a conversation is expected: their DM with the app. */
@@ -17,13 +17,14 @@ const personId = /^[UW][A-Z0-9]+$/;
  * @throws ExportFailedError (or SlackRateLimitedError) saying why the file did not arrive.
  */
 export async function sendExport(
-  deps: Pick<SlackDeps, 'chat'>,
-  where: Conversation,
+  deps: Pick<SlackDeps, 'slack'>,
+  where: Reply,
   file: CsvFile,
 ): Promise<void> {
+  const { chat } = deps.slack.forTeam(where.teamId);
   const channel = personId.test(where.channel)
-    ? await directMessageWith(deps.chat, where.channel)
+    ? await directMessageWith(chat, where.channel)
     : where.channel;
   const thread = where.threadTs === undefined ? {} : { threadTs: where.threadTs };
-  await uploadFile(deps.chat, { channel, ...thread }, file);
+  await uploadFile(chat, { channel, ...thread }, file);
 }

@@ -11,9 +11,9 @@ import { renderDeliveryInDoubt } from '../../render/lookups/status.ts';
 import type { SlackDeps } from '../deps.ts';
 import { slackFailure } from '../web-api/client.ts';
 import {
-  type Conversation,
   postInConversation,
   postRetryingOnce,
+  type Reply,
   updateInConversation,
 } from '../web-api/conversation.ts';
 import { ResponseUrl } from '../web-api/response-url.ts';
@@ -48,16 +48,17 @@ export async function planFor(
  */
 export async function postAnswer(
   deps: SlackDeps,
-  where: Conversation,
+  where: Reply,
   message: SlackMessage,
 ): Promise<void> {
-  const outcome = await postRetryingOnce(deps.chat, where, message, deps.logger);
+  const { chat } = deps.slack.forTeam(where.teamId);
+  const outcome = await postRetryingOnce(chat, where, message, deps.logger);
   if (outcome.posted) return;
   deps.logger.warn(
     { method: 'chat.postMessage', reason: outcome.failure.reason, channel: where.channel },
     'Slack did not confirm an answer; telling the person it may not have arrived',
   );
-  await postInConversation(deps.chat, where, renderDeliveryInDoubt(), deps.logger);
+  await postInConversation(chat, where, renderDeliveryInDoubt(), deps.logger);
 }
 
 /**
@@ -71,12 +72,13 @@ export async function postAnswer(
  */
 export async function deliverLookup(
   deps: SlackDeps,
-  where: Conversation,
+  where: Reply,
   request: LookupRequest,
   pendingMessage: SlackMessage,
   note: string | undefined,
 ): Promise<void> {
-  const pending = await postRetryingOnce(deps.chat, where, pendingMessage, deps.logger);
+  const { chat } = deps.slack.forTeam(where.teamId);
+  const pending = await postRetryingOnce(chat, where, pendingMessage, deps.logger);
   const ts = pending.posted ? pending.ts : undefined;
   if (!pending.posted) {
     deps.logger.warn(
@@ -85,7 +87,7 @@ export async function deliverLookup(
     );
   }
   const update = (at: string, message: SlackMessage) =>
-    updateInConversation(deps.chat, where, at, message, deps.logger);
+    updateInConversation(chat, where, at, message, deps.logger);
   const progress = async (message: SlackMessage) => {
     if (ts !== undefined) await update(ts, message);
   };
@@ -117,6 +119,8 @@ export interface AckedLookup {
   readonly responseUrl: string;
   /** Who asked: an export's CSV file goes to their DM with the app, as the answer is ephemeral. */
   readonly userId: string;
+  /** Their workspace: the export goes through its access. */
+  readonly teamId: string | undefined;
   readonly request: LookupRequest;
   readonly note: string | undefined;
 }
@@ -130,14 +134,15 @@ export interface AckedLookup {
  * awaits it, and the flow already turns every failure into its answer.
  */
 export function answerLater(deps: SlackDeps, lookup: AckedLookup): Promise<LookupOutcome> {
-  const channel = new ResponseUrl(lookup.responseUrl, deps.fetch, deps.logger);
+  const channel = new ResponseUrl(lookup.responseUrl, deps.slack.fetch, deps.logger);
   const replace = async (message: SlackMessage) => {
     await channel.send({ response_type: 'ephemeral', replace_original: true, ...message });
   };
   const sink = {
     progress: replace,
     finish: replace,
-    saveExport: (file: CsvFile) => sendExport(deps, { channel: lookup.userId }, file),
+    saveExport: (file: CsvFile) =>
+      sendExport(deps, { teamId: lookup.teamId, channel: lookup.userId }, file),
     notice: async (message: SlackMessage) => {
       await channel.send({ response_type: 'ephemeral', replace_original: false, ...message });
     },

@@ -15,6 +15,12 @@ export interface Conversation {
   readonly threadTs?: string;
 }
 
+/** A conversation of one workspace: where an answer goes, and whose access takes it there. */
+export interface Reply extends Conversation {
+  /** Undefined when the request named no workspace (the single bot token serves it). */
+  readonly teamId: string | undefined;
+}
+
 /**
  * chat.postMessage for someone waiting on the answer: a 429 (Slack's per-channel pace) is waited
  * out once, briefly; a second one is thrown for the caller to log. A message whose blocks Slack

@@ -1,7 +1,8 @@
-import { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/logger.ts';
 import { sendExport } from '../../../src/slack/delivery/exports.ts';
-import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
+import { singleTokenAccess } from '../../../src/slack/web-api/access.ts';
+import { UserDirectory } from '../../../src/slack/web-api/user-directory.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
 const file = {
@@ -11,14 +12,22 @@ const file = {
   content: '\uFEFFa\r\n',
 };
 
+/** The bot token's access, as the app builds it: every workspace's `chat` is its client. */
 function deps(slack: FakeSlack) {
-  return { chat: new WebClient('xoxb-export', singleAttemptClientOptions({ fetch: slack.fetch })) };
+  return {
+    slack: singleTokenAccess({
+      slack: { botToken: { reveal: () => 'xoxb-export' } },
+      logger: silentLogger,
+      fetch: slack.fetch,
+      directory: new UserDirectory(),
+    }),
+  };
 }
 
 describe('sendExport', () => {
   it('opens the DM of a person named by their id, then uploads there', async () => {
     const slack = new FakeSlack();
-    await sendExport(deps(slack), { channel: 'U0PERSON1' }, file);
+    await sendExport(deps(slack), { teamId: 'T0TEAM', channel: 'U0PERSON1' }, file);
     expect(slack.api('conversations.open').map((call) => call.args.users)).toEqual(['U0PERSON1']);
     expect(slack.files().map(({ channel, threadTs }) => [channel, threadTs])).toEqual([
       ['D0PERSON1', undefined],
@@ -27,8 +36,12 @@ describe('sendExport', () => {
 
   it('uploads into a conversation named by its id, in its thread when there is one', async () => {
     const slack = new FakeSlack();
-    await sendExport(deps(slack), { channel: 'D0DIRECT01' }, file);
-    await sendExport(deps(slack), { channel: 'C0CHANNEL1', threadTs: '1700000000.000100' }, file);
+    await sendExport(deps(slack), { teamId: 'T0TEAM', channel: 'D0DIRECT01' }, file);
+    await sendExport(
+      deps(slack),
+      { teamId: 'T0TEAM', channel: 'C0CHANNEL1', threadTs: '1700000000.000100' },
+      file,
+    );
     expect(slack.api('conversations.open')).toEqual([]);
     expect(slack.files().map(({ channel, threadTs }) => [channel, threadTs])).toEqual([
       ['D0DIRECT01', undefined],

@@ -132,7 +132,11 @@ export function exportButton(deps: SlackDeps) {
     await deps.inFlight.run(async (signal) => {
       try {
         const file = await deps.flow.exportFile(request, signal);
-        await sendExport(deps, exportPlace(pressed.place, body.user.id), file);
+        await sendExport(
+          deps,
+          { teamId: pressed.teamId, ...exportPlace(pressed.place, body.user.id) },
+          file,
+        );
       } catch (error) {
         deps.logger.warn({ err: error }, 'could not send a CSV export');
         await pressed.tell(renderError(error));
@@ -166,15 +170,18 @@ function pressedOn(deps: SlackDeps, body: BlockButtonAction) {
   const reply =
     body.response_url === undefined
       ? undefined
-      : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+      : new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger);
   const userId = body.user.id;
+  const teamId = body.team?.id ?? undefined;
+  const { chat } = deps.slack.forTeam(teamId);
   return {
     place,
+    teamId,
     async replace(message: SlackMessage): Promise<void> {
       const { channel, ts } = place;
       if (channel !== undefined && ts !== undefined) {
         try {
-          await updateInConversation(deps.chat, { channel }, ts, message, deps.logger);
+          await updateInConversation(chat, { channel }, ts, message, deps.logger);
           return;
         } catch (error) {
           deps.logger.warn(
@@ -194,7 +201,7 @@ function pressedOn(deps: SlackDeps, body: BlockButtonAction) {
         if (reply !== undefined) {
           await reply.send({ response_type: 'ephemeral', replace_original: false, ...message });
         } else {
-          await postInConversation(deps.chat, { channel: userId }, message, deps.logger);
+          await postInConversation(chat, { channel: userId }, message, deps.logger);
         }
       } catch (error) {
         deps.logger.warn({ err: error }, 'could not tell a person what became of their button');

@@ -43,7 +43,7 @@ export function digestButton(deps: SlackDeps, action: DigestAction) {
     const reply =
       body.response_url === undefined
         ? undefined
-        : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+        : new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger);
     const errorOptions = context.botUserId === undefined ? {} : { botUserId: context.botUserId };
     const { manager, logger, now } = deps.digests;
     const send = async (message: SlackMessage, replace: boolean) => {
@@ -114,7 +114,7 @@ export function postUnconfirmedButton(deps: SlackDeps) {
     const reply =
       body.response_url === undefined
         ? undefined
-        : new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+        : new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger);
     const { manager, logger, now } = deps.digests;
     const work = async () => {
       try {

@@ -73,7 +73,7 @@ export function digestEditButton(deps: SlackDeps) {
         context.botUserId === undefined ? {} : { botUserId: context.botUserId },
       );
       if (body.response_url !== undefined) {
-        await new ResponseUrl(body.response_url, deps.fetch, deps.logger).send({
+        await new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger).send({
           response_type: 'ephemeral',
           replace_original: false,
           ...message,

@@ -19,7 +19,7 @@ export function shareAnswer(deps: SlackDeps) {
   }: SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs): Promise<void> => {
     await ack();
     if (body.response_url === undefined) return;
-    const channel = new ResponseUrl(body.response_url, deps.fetch, deps.logger);
+    const channel = new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger);
     const request = decodeShareValue(action.value ?? '');
     if (request === undefined) {
       deps.logger.warn(

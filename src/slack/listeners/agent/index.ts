@@ -23,7 +23,7 @@ import { deliverLookup, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { requestTeamId } from '../../middleware/team-guard.ts';
 import { slackFailure } from '../../web-api/client.ts';
-import type { Conversation } from '../../web-api/conversation.ts';
+import type { Reply } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
 import { AgentConversations } from './conversations.ts';
 import { AgentLookups } from './lookups.ts';
@@ -200,7 +200,7 @@ interface ThreadLookup {
   readonly note: string | undefined;
   readonly pending: SlackMessage;
   /** Where the answer goes as DMs always got theirs: the message's own thread, if any. */
-  readonly asToday: Conversation;
+  readonly asToday: Reply;
 }
 
 /**
@@ -216,7 +216,7 @@ async function answerAgentMessage(
   message: AgentMessage,
 ): Promise<void> {
   const threadTs = message.threadTs ?? message.ts;
-  const where: Conversation = { channel: message.channel, threadTs };
+  const where: Reply = { teamId: message.teamId, channel: message.channel, threadTs };
   const memory = await conversations.thread(message.channel, threadTs);
   const plan = await planInThread(deps, client, message, memory.previous);
   if (plan.kind !== 'lookup') {
@@ -225,7 +225,8 @@ async function answerAgentMessage(
   }
   const { request, note, pending } = plan;
   await conversations.remember(message.channel, threadTs, { previous: request, titled: true });
-  const asToday: Conversation = {
+  const asToday: Reply = {
+    teamId: message.teamId,
     channel: message.channel,
     ...(message.threadTs === undefined ? {} : { threadTs: message.threadTs }),
   };
@@ -260,7 +261,7 @@ async function streamLookup(
   stopped: AbortSignal,
 ): Promise<void> {
   const { message, threadTs, request, note } = lookup;
-  const where: Conversation = { channel: message.channel, threadTs };
+  const where: Reply = { teamId: message.teamId, channel: message.channel, threadTs };
   const session = await AgentSession.begin(
     client,
     deps.logger,
@@ -278,7 +279,7 @@ async function streamLookup(
   let reply: StreamedReply;
   try {
     reply = await StreamedReply.open(
-      deps.chat,
+      deps.slack.forTeam(message.teamId).chat,
       target,
       renderUnderstood(request, deps.flow.now(), note),
       deps.logger,

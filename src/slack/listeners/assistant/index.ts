@@ -16,7 +16,7 @@ import { sendExport } from '../../delivery/exports.ts';
 import { planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackFailure } from '../../web-api/client.ts';
-import type { Conversation } from '../../web-api/conversation.ts';
+import type { Reply } from '../../web-api/conversation.ts';
 import { answerInConversation } from '../events/messages.ts';
 import { typedText } from '../text.ts';
 import { AssistantThreads } from './threads.ts';
@@ -88,7 +88,11 @@ function userMessage(deps: SlackDeps, threads: AssistantThreads): AssistantUserM
     if (message.user === undefined || message.thread_ts === undefined) return;
     if (typeof message.text !== 'string') return;
     if (!(await deps.seen.firstEvent(body.event_id))) return;
-    const where: Conversation = { channel: message.channel, threadTs: message.thread_ts };
+    const where: Reply = {
+      teamId: typeof body.team_id === 'string' ? body.team_id : undefined,
+      channel: message.channel,
+      threadTs: message.thread_ts,
+    };
     const post = (answer: SlackMessage) => postAnswer(deps, where, answer);
     try {
       const text = typedText(message.text);

@@ -41,7 +41,7 @@ export function conferenceCommand(deps: SlackDeps) {
       return;
     }
     await ack();
-    const reply = new ResponseUrl(command.response_url, deps.fetch, deps.logger);
+    const reply = new ResponseUrl(command.response_url, deps.slack.fetch, deps.logger);
     const { logger, now } = deps.digests;
     const answer = async () =>
       answerConferenceCommand(

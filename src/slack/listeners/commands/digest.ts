@@ -38,7 +38,7 @@ export function digestCommand(deps: SlackDeps) {
     }
     await ack();
 
-    const reply = new ResponseUrl(command.response_url, deps.fetch, deps.logger);
+    const reply = new ResponseUrl(command.response_url, deps.slack.fetch, deps.logger);
     const botUserId = context.botUserId;
     const request: CommandRequest = {
       deps,

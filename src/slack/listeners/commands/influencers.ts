@@ -39,6 +39,7 @@ export function influencersCommand(deps: SlackDeps) {
     void answerLater(deps, {
       responseUrl: command.response_url,
       userId: command.user_id,
+      teamId: command.team_id,
       request,
       note,
     });

@@ -13,13 +13,13 @@ import { renderError } from '../../../render/errors.ts';
 import { renderDigestHelp } from '../../../render/management/digest-help.ts';
 import { postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import type { Conversation } from '../../web-api/conversation.ts';
+import type { Reply } from '../../web-api/conversation.ts';
 import { slackDigestAccess } from '../../web-api/digest-access.ts';
 
 export async function answerDigestInDirectMessage(
   deps: SlackDeps,
   client: WebClient,
-  where: Conversation,
+  where: Reply,
   caller: { readonly teamId: string; readonly userId: string },
   text: string,
 ): Promise<void> {

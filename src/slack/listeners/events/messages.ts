@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { subcommandOf } from '../../../parsing/subcommands.ts';
 import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
-import type { Conversation } from '../../web-api/conversation.ts';
+import type { Reply } from '../../web-api/conversation.ts';
 import { typedText } from '../text.ts';
 import { answerDigestInDirectMessage } from './digest-dm.ts';
 
@@ -14,7 +14,7 @@ import { answerDigestInDirectMessage } from './digest-dm.ts';
 export async function answerInConversation(
   deps: SlackDeps,
   client: WebClient,
-  where: Conversation,
+  where: Reply,
   userId: string,
   text: string,
 ): Promise<void> {
@@ -44,9 +44,9 @@ export function directMessage(deps: SlackDeps) {
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     try {
       const thread = event.thread_ts === undefined ? {} : { threadTs: event.thread_ts };
-      const where = { channel: event.channel, ...thread };
+      const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
+      const where = { teamId, channel: event.channel, ...thread };
       const text = typedText(event.text);
-      const teamId = body.team_id;
       if (subcommandOf(text, { conversation: true }) === 'digest' && typeof teamId === 'string') {
         await answerDigestInDirectMessage(
           deps,
@@ -84,7 +84,11 @@ export function appMention(deps: SlackDeps) {
       await answerInConversation(
         deps,
         client,
-        { channel: event.channel, threadTs: event.thread_ts ?? event.ts },
+        {
+          teamId: context.teamId,
+          channel: event.channel,
+          threadTs: event.thread_ts ?? event.ts,
+        },
         event.user,
         text,
       );

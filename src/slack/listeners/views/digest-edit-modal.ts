@@ -111,7 +111,7 @@ export function digestEditSubmit(deps: SlackDeps) {
     );
     const work = async () => {
       if (origin.responseUrl !== undefined && origin.channelId !== undefined) {
-        const reply = new ResponseUrl(origin.responseUrl, deps.fetch, deps.logger);
+        const reply = new ResponseUrl(origin.responseUrl, deps.slack.fetch, deps.logger);
         const digests = await manager.listForChannel(teamId, origin.channelId);
         await reply.send({
           response_type: 'ephemeral',
@@ -144,7 +144,7 @@ async function tell(
   message: SlackMessage,
 ): Promise<void> {
   if (responseUrl !== undefined) {
-    await new ResponseUrl(responseUrl, deps.fetch, deps.logger).send({
+    await new ResponseUrl(responseUrl, deps.slack.fetch, deps.logger).send({
       response_type: 'ephemeral',
       replace_original: false,
       ...message,

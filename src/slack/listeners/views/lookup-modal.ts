@@ -29,7 +29,7 @@ export function lookupModalSubmit(deps: SlackDeps) {
     try {
       await deliverLookup(
         deps,
-        { channel: body.user.id },
+        { teamId: body.team?.id ?? body.user.team_id, channel: body.user.id },
         parsed,
         deps.flow.pending(parsed, note),
         note,
