@@ -275,6 +275,7 @@ describe('node src/cli.ts', () => {
     expect(run).toMatchObject({ status: 0, stderr: '' });
     expect(run.stdout).toContain('Usage:\n  node src/cli.ts parse');
     expect(run.stdout).toContain('node src/cli.ts digests run-due');
+    expect(run.stdout).toContain('node src/cli.ts jobs run-due');
   });
 
   it.each([
@@ -284,6 +285,8 @@ describe('node src/cli.ts', () => {
     [['migrate', '-h'], 'Usage: node src/cli.ts migrate', '--tls MODE'],
     [['digests', '--help'], 'Usage: node src/cli.ts digests run-due', 'SLACK_BOT_TOKEN'],
     [['digests', 'run-due', '-h'], 'Usage: node src/cli.ts digests run-due', '--sqlite PATH'],
+    [['jobs', '--help'], 'Usage: node src/cli.ts jobs run-due', 'conferences'],
+    [['jobs', 'run-due', '-h'], 'Usage: node src/cli.ts jobs run-due', '--sqlite PATH'],
   ])('prints the usage of %j and exits 0', async (args, usage, option) => {
     const run = await cli(args);
     expect(run).toMatchObject({ status: 0, stderr: '' });
