@@ -98,7 +98,6 @@ export function createApp(
       runnerOptions: overrides.digests?.runnerOptions,
     }),
   });
-  const mcp = config.mode === 'http' ? config.mcp : undefined;
   const slack = slackSurface({
     config,
     core,
@@ -110,32 +109,7 @@ export function createApp(
       sightingWaitMs: overrides.sightingWaitMs,
       port: overrides.port,
       server: overrides.server,
-      // `/mcp` is served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts).
-      wrap:
-        mcp &&
-        ((next: RequestListener, deps: SlackDeps) =>
-          mcpEndpoint({
-            next,
-            ...defined({
-              bearerToken: mcp.bearerToken?.reveal(),
-              signingSecret:
-                mcp.slackIdentityAuth && config.mode === 'http'
-                  ? config.slack.signingSecret.reveal()
-                  : undefined,
-            }),
-            firstSignature: (signature) => deps.seen.firstSignature(signature),
-            tools: {
-              flow: core.lookup,
-              logger,
-              version: config.version,
-              zoneOf: (userId, teamId) =>
-                deps.zones.zoneOf(deps.slack.forTeam(teamId).chat, userId),
-              admits: (teamId, enterpriseId) =>
-                isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
-              run: (work) => deps.inFlight.run(work),
-            },
-            logger: logger.child({ component: 'mcp' }),
-          })),
+      wrap: config.mode === 'http' ? mcpBeside(config, core) : undefined,
     }),
   });
 
@@ -157,6 +131,34 @@ export function createApp(
       await core.close(shutdownBudgetMs - closeReserveMs - (Date.now() - stoppedAt));
     },
   };
+}
+
+/**
+ * `/mcp` served beside Bolt's routes, behind its own checks (see mcp/endpoint.ts): the core's
+ * lookup, each caller's zone read in their own workspace, the allow-list of the Slack app.
+ */
+function mcpBeside(config: HttpConfig, core: Core) {
+  const { mcp } = config;
+  const logger = core.logger;
+  return (next: RequestListener, deps: SlackDeps): RequestListener =>
+    mcpEndpoint({
+      next,
+      ...defined({
+        bearerToken: mcp.bearerToken?.reveal(),
+        signingSecret: mcp.slackIdentityAuth ? config.slack.signingSecret.reveal() : undefined,
+      }),
+      firstSignature: (signature) => deps.seen.firstSignature(signature),
+      tools: {
+        flow: core.lookup,
+        logger,
+        version: config.version,
+        zoneOf: (userId, teamId) => deps.zones.zoneOf(deps.slack.forTeam(teamId).chat, userId),
+        admits: (teamId, enterpriseId) =>
+          isAllowedRequest(config.allowedTeamIds, teamId, enterpriseId),
+        run: (work) => deps.inFlight.run(work),
+      },
+      logger: logger.child({ component: 'mcp' }),
+    });
 }
 
 /** One line that says how the app runs; never a secret. */
