@@ -127,7 +127,6 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
       customRoutes: [
         healthRoute({
           about: { version: config.version, mode: config.mode },
-          stopping: () => stopping,
           store: () => core.digests.storeHealth(),
         }),
       ],
@@ -142,6 +141,7 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     const gate = startingGate({
       next: options.wrap?.(door, deps) ?? door,
       ready: () => ready,
+      stopping: () => stopping,
       about: { version: config.version, mode: config.mode },
     });
     server = options.server ?? appServer(gate);
@@ -207,20 +207,27 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     async stop() {
       if (stopping) return;
+      // From here the gate takes no new work; in HTTP mode the port stays open while the work in
+      // flight drains, so a health probe reads "stopping" instead of a refused connection.
       stopping = true;
-      const closing = (server === undefined ? app.stop() : close(server)).catch(
+      const receiverStopped = (server === undefined ? app.stop() : Promise.resolve()).catch(
         (error: unknown) => {
           logger.warn({ err: error }, 'stopping the Slack receiver failed');
         },
       );
       server?.closeIdleConnections();
-      const cut = setTimeout(() => server?.closeAllConnections(), connectionCloseGraceMs);
-      await closing;
-      clearTimeout(cut);
+      await receiverStopped;
       if (inFlight.size > 0)
         logger.info({ inFlight: inFlight.size }, 'waiting for lookups in flight');
       const finished = await inFlight.drain(drainGraceMs, abortGraceMs);
       if (!finished) logger.warn('some lookups were still running at shutdown and were stopped');
+      if (server !== undefined) {
+        const closing = close(server);
+        server.closeIdleConnections();
+        const cut = setTimeout(() => server?.closeAllConnections(), connectionCloseGraceMs);
+        await closing;
+        clearTimeout(cut);
+      }
     },
   };
 }

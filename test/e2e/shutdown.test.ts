@@ -125,7 +125,10 @@ describe('SIGTERM in HTTP mode', () => {
       const signalledAt = performance.now();
       app.child.kill('SIGTERM');
       await waitForOutput(app.stdout, /"msg":"shutting down"/);
-      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+      // Still listening while the lookup drains, for health probes: stopping, not refused.
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'stopping' });
 
       const exit = await app.exited;
       expect(exit.code).toBe(0);

@@ -10,7 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(ready: () => boolean): Promise<string> {
+async function serve(ready: () => boolean, stopping?: () => boolean): Promise<string> {
   const created = createServer(
     startingGate({
       next: (_req, res) => {
@@ -18,6 +18,7 @@ async function serve(ready: () => boolean): Promise<string> {
         res.end('app');
       },
       ready,
+      ...(stopping === undefined ? {} : { stopping }),
       about: { version: '1.2.3', mode: 'http' },
     }),
   );
@@ -51,5 +52,22 @@ describe('startingGate', () => {
     expect(event.status).toBe(200);
     expect(await event.text()).toBe('app');
     expect(await (await fetch(`${url}/healthz`)).text()).toBe('app');
+  });
+
+  it('says stopping on /healthz and refuses new work with 503 while the app drains', async () => {
+    let stopping = false;
+    const url = await serve(
+      () => true,
+      () => stopping,
+    );
+    expect((await fetch(`${url}/slack/events`, { method: 'POST', body: 'x' })).status).toBe(200);
+
+    stopping = true;
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'stopping', version: '1.2.3', mode: 'http' });
+    const event = await fetch(`${url}/slack/events`, { method: 'POST', body: 'x' });
+    expect(event.status).toBe(503);
+    expect(event.headers.get('retry-after')).toBe('1');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `GET /healthz` once the app is ready (the starting gate answers it before): 503 while stopping,
- * or while the database does not answer (lookups still work, but digests cannot be created or
+ * `GET /healthz` once the app is ready (the gate answers it while starting and while stopping):
+ * 503 while the database does not answer (lookups still work, but digests cannot be created or
  * changed, and a platform should know).
  */
 import type { ServerResponse } from 'node:http';
@@ -9,7 +9,6 @@ import type { StoreHealthReport } from '../../digests/store-health.ts';
 export interface HealthRouteOptions {
   /** Said beside `status` (version, mode: never a secret). */
   readonly about: Readonly<Record<string, string>>;
-  readonly stopping: () => boolean;
   readonly store: () => Promise<StoreHealthReport>;
 }
 
@@ -23,10 +22,6 @@ export function healthRoute(options: HealthRouteOptions) {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (options.stopping()) {
-        answer(503, { status: 'stopping', ...options.about });
-        return;
-      }
       void options.store().then((store) => {
         if (store.ok) answer(200, { status: 'ok', ...options.about });
         else {
