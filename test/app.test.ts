@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createApp, startupSummary } from '../src/app.ts';
 import { loadConfig } from '../src/config/app-config.ts';
+import { DigestStoreOpenFailedError } from '../src/errors.ts';
 import { silentLogger } from '../src/logger.ts';
 import { zoneArgument } from '../src/main.ts';
 import { FakeSlack } from './helpers/fake-slack.ts';
@@ -25,6 +26,31 @@ describe('createApp', () => {
     const running = createApp(config, { fetch: slack.fetch, logger: silentLogger });
     expect(running.app).toBeDefined();
     expect(slack.calls).toEqual([]);
+  });
+
+  it('reports a database it cannot open at once, even while Slack does not answer', async () => {
+    const config = loadConfig({
+      SLACK_SIGNING_SECRET: 'signing-secret',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      // Nothing listens there: PostgreSQL's connection is refused at once.
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      ...analytics,
+    });
+    if (config.mode !== 'http') throw new Error('expected HTTP mode');
+    let slackCalls = 0;
+    // Slack never answers: the token's check would wait out its whole start-up budget.
+    const silentSlack = ((_input: unknown, init?: { signal?: AbortSignal }) => {
+      slackCalls++;
+      return new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    }) as typeof fetch;
+    const running = createApp(config, { fetch: silentSlack, logger: silentLogger, port: 0 });
+    const started = Date.now();
+    await expect(running.start()).rejects.toBeInstanceOf(DigestStoreOpenFailedError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(slackCalls).toBe(1);
   });
 });
 

@@ -175,16 +175,13 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
           : server.listening
             ? (server.address() as AddressInfo).port
             : await listen(server, options.port ?? config.port);
+      // The database opens while Slack confirms the token, so a wrong DATABASE_URL is reported
+      // at once, even while Slack is unreachable; its failure stops the token's retries.
+      const givenUp = new AbortController();
       try {
-        identity = await verifyBotToken({
-          token: workspace.botToken(),
-          fetch: access.fetch,
-          logger: logger.child({ component: 'startup' }),
-          ...defined({ apiUrl: access.apiUrl }),
-        });
-        await app.init();
-        // Before any request passes the gate: a digest command and the replay check need the store.
-        await core.open().catch((error: unknown) => {
+        // Before any request passes the gate: a digest command and the replay check need it.
+        const opening = core.open().catch((error: unknown) => {
+          givenUp.abort();
           throw new DigestStoreOpenFailedError(
             storeWhere(
               config.storage.databaseUrl?.reveal(),
@@ -193,6 +190,15 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
             error,
           );
         });
+        const confirming = verifyBotToken({
+          token: workspace.botToken(),
+          fetch: access.fetch,
+          logger: logger.child({ component: 'startup' }),
+          signal: givenUp.signal,
+          ...defined({ apiUrl: access.apiUrl }),
+        });
+        [identity] = await Promise.all([confirming, opening]);
+        await app.init();
         if (server === undefined) await app.start();
       } catch (error) {
         if (server !== undefined) {

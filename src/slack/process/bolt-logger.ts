@@ -59,7 +59,9 @@ export function webApiLogger(logger: Logger): BoltLogger {
  * with an Error kept as `err` so its stack is structured.
  */
 export function boltLogger(logger: Logger): BoltLogger {
-  let child = logger.child({ component: 'bolt' });
+  let child = logger.child(
+    'component' in logger.bindings() ? { library: 'bolt' } : { component: 'bolt' },
+  );
   return {
     debug: (...parts: unknown[]) => write(child, 'debug', parts),
     info: (...parts: unknown[]) => write(child, 'info', parts),
@@ -71,7 +73,10 @@ export function boltLogger(logger: Logger): BoltLogger {
     getLevel: () => toBoltLevel(child.level),
     setName: (name: string) => {
       const level = child.level;
-      child = logger.child({ component: name });
+      // A logger that already names its component (`startup`) keeps it: the library gets its own
+      // key, so no record carries two `component` keys.
+      const key = 'component' in logger.bindings() ? 'library' : 'component';
+      child = logger.child({ [key]: name });
       child.level = level;
     },
   };

@@ -13,6 +13,7 @@ import {
   SlackUnreachableError,
 } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import { defined } from '../../model/defined.ts';
 import type { StartFailure } from '../../render/startup.ts';
 import { singleAttemptClientOptions, slackErrorString, slackFailure } from '../web-api/client.ts';
 
@@ -52,6 +53,8 @@ export interface VerifyBotTokenOptions {
   readonly budgetMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
+  /** Stops the retries: the start failed elsewhere (the database), so waiting for Slack is moot. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function verifyBotToken(options: VerifyBotTokenOptions): Promise<Bo
   const budgetMs = options.budgetMs ?? startupBudgetMs;
   const started = now();
   for (let attempt = 1; ; attempt += 1) {
+    options.signal?.throwIfAborted();
     const left = budgetMs - (now() - started);
     const client = new WebClient(
       options.token,
@@ -88,7 +92,13 @@ export async function verifyBotToken(options: VerifyBotTokenOptions): Promise<Bo
       const elapsed = now() - started;
       if (elapsed + waitMs >= budgetMs) throw new SlackUnreachableError(elapsed, error);
       options.logger.warn(
-        { attempt, retryInMs: waitMs, ...slackFailure(error, 'auth.test') },
+        {
+          attempt,
+          retryInMs: waitMs,
+          url: `${options.apiUrl ?? defaultSlackApiUrl}auth.test`,
+          ...slackFailure(error, 'auth.test'),
+          ...defined({ reason: networkReason(error) }),
+        },
         'Slack did not confirm the bot token yet; trying again',
       );
       await sleep(waitMs);
@@ -97,6 +107,42 @@ export async function verifyBotToken(options: VerifyBotTokenOptions): Promise<Bo
 }
 
 /** A failed Web API call in a few technical words, for the start sentence. */
+/** Where the Web API client sends a call when SLACK_API_URL is not set. */
+const defaultSlackApiUrl = 'https://slack.com/api/';
+
+/**
+ * What the network said, from the deepest cause of a failed call (`ECONNREFUSED 127.0.0.1:3000`,
+ * `ENOTFOUND slack.example`, `bad port`): fetch's own error only says "fetch failed".
+ */
+export function networkReason(error: unknown): string | undefined {
+  let current: unknown = error;
+  let found: string | undefined;
+  let deepest: string | undefined;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const shape = current as {
+      code?: unknown;
+      address?: unknown;
+      port?: unknown;
+      hostname?: unknown;
+      original?: unknown;
+      cause?: unknown;
+      message?: unknown;
+    };
+    if (depth > 0 && typeof shape.message === 'string') deepest = shape.message;
+    if (typeof shape.code === 'string' && /^E[A-Z_]+$/.test(shape.code)) {
+      const where =
+        typeof shape.address === 'string'
+          ? `${shape.address}${typeof shape.port === 'number' ? `:${shape.port}` : ''}`
+          : typeof shape.hostname === 'string'
+            ? shape.hostname
+            : undefined;
+      found = where === undefined ? shape.code : `${shape.code} ${where}`;
+    }
+    current = shape.original ?? shape.cause;
+  }
+  return found ?? (deepest === 'fetch failed' ? undefined : deepest);
+}
+
 function briefly(error: unknown): string {
   const failure = slackFailure(error, 'auth.test');
   if (failure.slackError !== undefined) return failure.slackError;

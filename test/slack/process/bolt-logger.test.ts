@@ -51,6 +51,21 @@ describe('webApiLogger', () => {
     ]);
   });
 
+  it('never writes two component keys when the app logger names its component already', () => {
+    const lines: string[] = [];
+    const app = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    webApiLogger(app.child({ component: 'startup' })).warn('http request failed fetch failed');
+    boltLogger(app.child({ component: 'http' })).warn('an event nobody listens to');
+    expect(lines.map((line) => line.match(/"component":/g)?.length)).toEqual([1, 1]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ component: 'startup', library: 'web-api' }),
+      expect.objectContaining({ component: 'http', library: 'bolt' }),
+    ]);
+  });
+
   it('keeps a stricter level of the app', () => {
     const lines: string[] = [];
     const logger = webApiLogger(

@@ -5,9 +5,9 @@ import {
   SlackTokenRejectedError,
   SlackUnreachableError,
 } from '../../../src/errors.ts';
-import { silentLogger } from '../../../src/logger.ts';
+import { createLogger, silentLogger } from '../../../src/logger.ts';
 import { startFailureText } from '../../../src/render/startup.ts';
-import { startFailure, verifyBotToken } from '../../../src/slack/process/startup.ts';
+import { networkReason, startFailure, verifyBotToken } from '../../../src/slack/process/startup.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
 const token = 'xoxb-startup-test-token';
@@ -121,6 +121,91 @@ describe('verifyBotToken', () => {
     });
     await expect(failure).rejects.toBeInstanceOf(SlackUnreachableError);
     expect(time.sleeps).toEqual([1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000]);
+  });
+
+  it('stops trying once the start failed elsewhere', async () => {
+    const slack = new FakeSlack();
+    slack.failHttp('auth.test', 500);
+    const time = fakeTime();
+    const givenUp = new AbortController();
+    const failure = verifyBotToken({
+      token,
+      fetch: slack.fetch,
+      logger: silentLogger,
+      ...time,
+      sleep: async (ms) => {
+        time.sleeps.push(ms);
+        givenUp.abort(new Error('the database could not be opened'));
+      },
+      signal: givenUp.signal,
+    });
+    await expect(failure).rejects.toThrow('the database could not be opened');
+    expect(slack.api('auth.test')).toHaveLength(1);
+  });
+
+  it('logs the URL it called and what the network said', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'warn',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3999'), {
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1',
+      port: 3999,
+    });
+    const fetchRefused = (async () => {
+      throw new TypeError('fetch failed', { cause: refused });
+    }) as typeof fetch;
+    const time = fakeTime();
+    await expect(
+      verifyBotToken({
+        token,
+        fetch: fetchRefused,
+        apiUrl: 'http://127.0.0.1:3999/api/',
+        logger,
+        budgetMs: 2_000,
+        ...time,
+      }),
+    ).rejects.toBeInstanceOf(SlackUnreachableError);
+    const retry = lines.map((line) => JSON.parse(line)).find((record) => record.attempt === 1);
+    expect(retry).toMatchObject({
+      url: 'http://127.0.0.1:3999/api/auth.test',
+      reason: 'ECONNREFUSED 127.0.0.1:3999',
+    });
+  });
+});
+
+describe('networkReason', () => {
+  it.each([
+    [
+      'a refused connection',
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('x'), {
+          code: 'ECONNREFUSED',
+          address: '10.0.0.1',
+          port: 443,
+        }),
+      }),
+      'ECONNREFUSED 10.0.0.1:443',
+    ],
+    [
+      'an unknown host',
+      {
+        original: new TypeError('fetch failed', {
+          cause: Object.assign(new Error('x'), { code: 'ENOTFOUND', hostname: 'slack.example' }),
+        }),
+      },
+      'ENOTFOUND slack.example',
+    ],
+    [
+      'a port fetch refuses to call',
+      { original: new TypeError('fetch failed', { cause: new Error('bad port') }) },
+      'bad port',
+    ],
+    ['nothing more than fetch failed', new TypeError('fetch failed'), undefined],
+  ])('says what the network said for %s', (_what, error, reason) => {
+    expect(networkReason(error)).toBe(reason);
   });
 });
 
