@@ -118,6 +118,7 @@ export function createApp(
             next,
             ...defined({
               bearerToken: mcp.bearerToken?.reveal(),
+              publicUrl: mcp.publicUrl,
               signingSecret:
                 mcp.slackIdentityAuth && config.mode === 'http'
                   ? config.slack.signingSecret.reveal()
