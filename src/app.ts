@@ -145,6 +145,7 @@ function mcpBeside(config: HttpConfig, core: Core) {
       next,
       ...defined({
         bearerToken: mcp.bearerToken?.reveal(),
+        publicUrl: mcp.publicUrl,
         signingSecret: mcp.slackIdentityAuth ? config.slack.signingSecret.reveal() : undefined,
       }),
       firstSignature: (signature) => deps.seen.firstSignature(signature),

@@ -1,9 +1,11 @@
 /**
  * The MCP server at `/mcp` (HTTP mode): who may call it. Slackbot calls it with Slack identity
  * auth (each request signed with the app's signing secret, naming the person); any other MCP client
- * presents `MCP_BEARER_TOKEN`. With neither set, `/mcp` does not exist (404).
+ * presents `MCP_BEARER_TOKEN`. With neither set, `/mcp` does not exist (404). `PUBLIC_URL`, the
+ * address the app is reached at, is the one site besides Slack's and loopback whose pages, and the
+ * one name besides loopback, `/mcp` answers (DNS rebinding protection).
  */
-import { booleanWords, type Env, present } from './env.ts';
+import { booleanWords, type Env, present, urlVar } from './env.ts';
 import { Secret } from './secret.ts';
 
 export interface McpConfig {
@@ -11,6 +13,8 @@ export interface McpConfig {
   readonly bearerToken?: Secret;
   /** True: Slackbot's requests, signed by Slack, are served (manifest `slack_identity_auth`). */
   readonly slackIdentityAuth: boolean;
+  /** `PUBLIC_URL`: the app's public origin (`https://influencers.example.com`); undefined: unknown. */
+  readonly publicUrl?: string;
 }
 
 /** Short tokens can be guessed; 32 characters is what `openssl rand -hex 16` prints. */
@@ -36,8 +40,10 @@ export function readMcp(env: Env, problems: string[]): McpConfig {
       slackIdentityAuth = value;
     }
   }
+  const publicUrl = urlVar(env, problems, 'PUBLIC_URL', 'https://influencers.example.com');
   return {
     slackIdentityAuth,
+    ...(publicUrl === undefined ? {} : { publicUrl: new URL(publicUrl).origin }),
     ...(token === undefined || token.length < minBearerTokenLength
       ? {}
       : { bearerToken: new Secret(token) }),

@@ -1,23 +1,31 @@
 /**
  * `POST /mcp`, the MCP server over Streamable HTTP (stateless: every request stands alone), in
- * front of the front door. What every request passes, cheapest first, before any MCP work:
+ * front of the front door. It speaks protocol 2026-07-28 (`server/discover`, the per-request
+ * `_meta` envelope) and the 2025 revisions (`initialize`) alike, through the SDK's handler for both.
+ * What every request passes, cheapest first, before any MCP work:
  * - neither way in configured: 404, as for any path the app does not serve;
+ * - an `Origin` or `Host` of a site the app does not serve: 403 (see origin.ts);
  * - a method other than POST: 405 (a stateless server offers no event stream to GET);
  * - `Authorization: Bearer <MCP_BEARER_TOKEN>`, compared in constant time; or, with Slack identity
  *   auth on, Slack's signature exactly as on `/slack/events` (both headers, a timestamp within five
  *   minutes, `v0=` HMAC-SHA256 of `v0:<timestamp>:<body>` with the signing secret), and for a tool
- *   call a signature never seen before; anything else: 401;
- * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400).
+ *   call a signature never seen before; anything else: 401, saying in words what is missing;
+ * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400, -32700) and JSON-RPC
+ *   (400, -32600).
  * Slack identity auth is what Slack's Slackbot MCP client documents: requests signed like every
  * other request Slack sends an app, the person's user and team ids in `params._meta.slack`.
  */
 import { createHash, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { declaredTooLarge, readBody } from '../http/body.ts';
 import { type Refusal, refuse } from '../http/refusal.ts';
 import { RefusalLog } from '../http/refusal-log.ts';
 import { signatureMatches, signedHeaders, signingKey } from '../http/slack-signature.ts';
 import type { Logger } from '../logger.ts';
+import { originGuard } from './origin.ts';
 import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';
@@ -31,6 +39,8 @@ export interface McpEndpointOptions {
   readonly bearerToken?: string;
   /** The app's signing secret when Slack identity auth is on; undefined: Slackbot may not call. */
   readonly signingSecret?: string;
+  /** `PUBLIC_URL`, the app's own address: the one `Host` (besides loopback) a request may name. */
+  readonly publicUrl?: string;
   /** False for a signature already handled (shared with `/slack/events`, across instances). */
   readonly firstSignature: (signature: string) => Promise<boolean>;
   readonly tools: McpToolsDeps;
@@ -71,23 +81,107 @@ function isToolCall(message: unknown): boolean {
   );
 }
 
-/** The JSON-RPC error an MCP client reads from a refused request (no request id is known yet). */
-function jsonRpcRefusal(res: ServerResponse, status: number, code: number, message: string): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/** A JSON-RPC message: a request, a notification or a response, or a batch of them. */
+export function isJsonRpc(message: unknown): boolean {
+  const one = (part: unknown) => {
+    if (typeof part !== 'object' || part === null || Array.isArray(part)) return false;
+    const fields = part as Record<string, unknown>;
+    return (
+      fields.jsonrpc === '2.0' &&
+      (typeof fields.method === 'string' || 'result' in fields || 'error' in fields)
+    );
+  };
+  return Array.isArray(message) ? message.length > 0 && message.every(one) : one(message);
 }
 
 /**
- * The SDK and the tools, loaded only when a way in is configured: they add about half a second
- * and 10 MB to the start of an app that would never use them.
+ * The JSON-RPC error an MCP client reads from a refused request (no request id is known yet),
+ * closing the connection without reading the rest of the body, as every door refuses.
  */
-async function loadServer() {
-  const [{ StreamableHTTPServerTransport }, { mcpServer }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+function jsonRpcRefusal(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (res.headersSent) return;
+  const socket = res.socket;
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), () =>
+    socket?.destroy(),
+  );
+}
+
+/** What a 401 says: which credentials the request lacks, for the person setting the client up. */
+const unauthorizedWords: Readonly<Record<string, string>> = {
+  'no bearer token':
+    'Unauthorized: send the header "Authorization: Bearer <token>" with the token set as MCP_BEARER_TOKEN on the server.',
+  'another scheme':
+    'Unauthorized: the Authorization header must read "Bearer <token>"; another scheme was sent.',
+  'bearer token does not match':
+    'Unauthorized: the bearer token does not match the one this server was given (MCP_BEARER_TOKEN).',
+  'no bearer clients':
+    'Unauthorized: this server serves only requests signed by Slack (Slack identity auth); no bearer token is set up.',
+  'signature headers missing':
+    'Unauthorized: a Slack-signed request needs both X-Slack-Signature and X-Slack-Request-Timestamp.',
+  'signature headers malformed':
+    "Unauthorized: X-Slack-Signature or X-Slack-Request-Timestamp is not in Slack's format.",
+  'timestamp outside the replay window':
+    "Unauthorized: X-Slack-Request-Timestamp is more than five minutes from the server's clock.",
+  'signature does not match':
+    "Unauthorized: the Slack signature does not match this app's signing secret.",
+  'signature already used (a replay)':
+    'Unauthorized: this signed tool call was already served; a signature serves once.',
+};
+
+/** Headers a `Request` must not be given again: they describe the connection, not the message. */
+const hopByHop = new Set(['connection', 'content-length', 'keep-alive', 'transfer-encoding']);
+
+/** The request as the SDK's web-standard handler reads it, with the body already read. */
+function webRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || hopByHop.has(name)) continue;
+    for (const each of Array.isArray(value) ? value : [value]) headers.append(name, each);
+  }
+  return new Request(`http://localhost${req.url ?? mcpPath}`, {
+    method: 'POST',
+    headers,
+    body: new Uint8Array(body),
+    signal,
+  });
+}
+
+/** Writes the handler's answer, a JSON body or an event stream, to the Node response. */
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res);
+}
+
+/**
+ * The SDK's handler for both protocol eras, and the tools, loaded only when a way in is
+ * configured: they add about half a second and 10 MB to the start of an app that would never use
+ * them. One handler per kind of caller, each making a fresh server for every request.
+ */
+async function loadHandlers(tools: McpToolsDeps, logger: Logger) {
+  const [{ createMcpHandler }, { mcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/server'),
     import('./tools.ts'),
   ]);
-  return { StreamableHTTPServerTransport, mcpServer };
+  const handlerFor = (caller: Caller) =>
+    createMcpHandler(() => mcpServer(tools, caller), {
+      onerror: (error) => logger.debug({ err: error }, 'the MCP handler refused a request'),
+    });
+  return { bearer: handlerFor({ kind: 'bearer' }), slack: handlerFor({ kind: 'slack' }) };
 }
 
 /** The request listener that serves `/mcp` and hands everything else to `next`. */
@@ -96,9 +190,13 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
   const nowMs = options.nowMs ?? Date.now;
   const expected = options.bearerToken === undefined ? undefined : digest(options.bearerToken);
   const key = options.signingSecret === undefined ? undefined : signingKey(options.signingSecret);
+  const foreign = originGuard({
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  });
   const refusals = new RefusalLog(logger);
+  const load = () => loadHandlers(options.tools, logger);
   // Loading starts now, so the first request does not wait for it.
-  const loaded = expected === undefined && key === undefined ? undefined : loadServer();
+  const loaded = expected === undefined && key === undefined ? undefined : load();
   loaded?.catch(() => {});
   const challenge: Record<string, string> =
     expected === undefined ? {} : { 'www-authenticate': 'Bearer' };
@@ -111,16 +209,23 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
 
   const refuseLogged = (res: ServerResponse, refusal: Refusal) => {
     refusals.record({ status: refusal.status, reason: `mcp: ${refusal.reason}` });
-    refuse(res, refusal, refusal.status === 401 ? challenge : {});
+    if (refusal.status !== 401) {
+      refuse(res, refusal);
+      return;
+    }
+    const words = unauthorizedWords[refusal.reason] ?? `Unauthorized: ${refusal.reason}.`;
+    jsonRpcRefusal(res, 401, -32001, words, challenge);
   };
 
   const bearer = async (
     req: IncomingMessage,
     authorization: string | undefined,
   ): Promise<Admitted | Refusal> => {
+    if (expected === undefined) return { status: 401, reason: 'no bearer clients' };
     const token = bearerOf(authorization);
-    if (expected === undefined || token === undefined) {
-      return { status: 401, reason: 'no accepted credentials' };
+    if (token === undefined) {
+      const reason = authorization === undefined ? 'no bearer token' : 'another scheme';
+      return { status: 401, reason };
     }
     if (!timingSafeEqual(digest(token), expected)) {
       return { status: 401, reason: 'bearer token does not match' };
@@ -165,6 +270,15 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       jsonRpcRefusal(res, 400, -32700, 'Parse error: the body is not JSON.');
       return;
     }
+    if (!isJsonRpc(message)) {
+      jsonRpcRefusal(
+        res,
+        400,
+        -32600,
+        'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message ("jsonrpc": "2.0" with a method, or a response).',
+      );
+      return;
+    }
     if (
       admitted.signature !== undefined &&
       isToolCall(message) &&
@@ -173,16 +287,17 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       refuseLogged(res, { status: 401, reason: 'signature already used (a replay)' });
       return;
     }
-    const { StreamableHTTPServerTransport, mcpServer } = await (loaded ?? loadServer());
-    const server = mcpServer(options.tools, admitted.caller);
-    // No session id generator: stateless, so any instance can answer any request.
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    const handlers = await (loaded ?? load());
+    // A client that goes away cancels its tool call.
+    const gone = new AbortController();
     res.once('close', () => {
-      void transport.close();
-      void server.close();
+      if (!res.writableFinished) gone.abort();
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
+    const response = await handlers[admitted.caller.kind].fetch(
+      webRequest(req, admitted.body, gone.signal),
+      { parsedBody: message },
+    );
+    await sendResponse(res, response);
   };
 
   return (req, res) => {
@@ -195,11 +310,18 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       refuse(res, { status: 404, reason: 'no such route' });
       return;
     }
+    const refused = foreign({ origin: req.headers.origin, host: req.headers.host });
+    if (refused !== undefined) {
+      refusals.record({ status: 403, reason: 'mcp: foreign Origin or Host' });
+      jsonRpcRefusal(res, 403, -32000, refused.reason);
+      return;
+    }
     if (req.method !== 'POST') {
       refuse(res, { status: 405, reason: 'method not allowed' }, { allow: 'POST' });
       return;
     }
     serve(req, res).catch((error: unknown) => {
+      if (res.destroyed) return;
       logger.error({ err: error }, 'an MCP request failed');
       jsonRpcRefusal(res, 500, -32603, 'Internal error.');
     });

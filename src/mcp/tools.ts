@@ -5,8 +5,7 @@
  * workspace must be allowed and their Slack zone reads the window; a bearer-token client speaks for
  * nobody in particular and reads windows in UTC unless it names a zone.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TeamNotAllowedError } from '../errors.ts';
 import type { LookupFlow } from '../flows/lookup/index.ts';
@@ -20,6 +19,7 @@ import type { Logger } from '../logger.ts';
 import { metricNames } from '../model/metrics.ts';
 import { errorText } from '../render/errors.ts';
 import { toolRefusals } from '../render/lookups/mcp-tools.ts';
+import { listOrText, numberOrText, oneTypeEach } from './schemas.ts';
 
 /** Who the endpoint let in. */
 export type Caller = { readonly kind: 'bearer' } | { readonly kind: 'slack' };
@@ -43,48 +43,46 @@ export interface McpToolsDeps {
   readonly run: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 }
 
-const textOrNumber = z.union([z.string(), z.number()]);
-
-const topInfluencersInput = {
-  databases: z
-    .union([textOrNumber, z.array(textOrNumber)])
-    .describe(
-      'The conversations to rank: a #hashtag, a "quoted phrase", a numeric database ID, or group:<name>, one or several. Examples: "#hcsm"; "#bcsm, #lcsm"; "\\"breast cancer\\""; "group:Oncology".',
+const topInfluencersInput = oneTypeEach(
+  z.object({
+    databases: listOrText.describe(
+      'The conversations to rank: a #hashtag, a "quoted phrase", a numeric database ID, or group:<name>, one or several separated by commas. Examples: "#hcsm"; "#bcsm, #lcsm"; "\\"breast cancer\\""; "group:Oncology".',
     ),
-  window: z
-    .string()
-    .optional()
-    .describe(
-      'The time window in the app\'s own words; default the last 7 days to now. Examples: "last week" (the previous Monday-to-Sunday week), "past 7 days", "yesterday", "this month", "Oct 1 to Oct 31", "Q3 2026", "since Monday", "yesterday 9am to 5pm". Confirm a reading first with read_window.',
-    ),
-  top: textOrNumber
-    .optional()
-    .describe('How many people to rank: 1 to 100, default 10. Examples: 5, "20".'),
-  metric: z
-    .string()
-    .optional()
-    .describe(
-      `What to rank by: ${metricNames.join(', ')} (reach means impressions), or followers; default mentions. Example: "impressions".`,
-    ),
-  compare: z
-    .string()
-    .optional()
-    .describe(
-      'A window to compare with; each row then has its previous rank. Examples: "previous period" (the same length just before), "last year", "the week before", "Q2".',
-    ),
-  stakeholders: z
-    .string()
-    .optional()
-    .describe(
-      'Who to keep or leave out, by stakeholder category. Examples: "doctors", "patients and caregivers", "no pharma", "only researchers".',
-    ),
-  zone: z
-    .string()
-    .optional()
-    .describe(
-      'The time zone the window is read in: an IANA name, a city or UTC; default the Slack person\'s zone (UTC for other clients). Examples: "Europe/London", "Boston", "UTC".',
-    ),
-};
+    window: z
+      .string()
+      .optional()
+      .describe(
+        'The time window in the app\'s own words; default the last 7 days to now. Examples: "last week" (the previous Monday-to-Sunday week), "past 7 days", "yesterday", "this month", "Oct 1 to Oct 31", "Q3 2026", "since Monday", "yesterday 9am to 5pm". Confirm a reading first with read_window.',
+      ),
+    top: numberOrText
+      .optional()
+      .describe('How many people to rank: 1 to 100, default 10. Examples: 5, 20.'),
+    metric: z
+      .string()
+      .optional()
+      .describe(
+        `What to rank by: ${metricNames.join(', ')} (reach means impressions), or followers; default mentions. Example: "impressions".`,
+      ),
+    compare: z
+      .string()
+      .optional()
+      .describe(
+        'A window to compare with; each row then has its previous rank. Examples: "previous period" (the same length just before), "last year", "the week before", "Q2".',
+      ),
+    stakeholders: z
+      .string()
+      .optional()
+      .describe(
+        'Who to keep or leave out, by stakeholder category. Examples: "doctors", "patients and caregivers", "no pharma", "only researchers".',
+      ),
+    zone: z
+      .string()
+      .optional()
+      .describe(
+        'The time zone the window is read in: an IANA name, a city or UTC; default the Slack person\'s zone (UTC for other clients). Examples: "Europe/London", "Boston", "UTC".',
+      ),
+  }),
+);
 
 const windowShape = z.object({
   start: z.string().describe('ISO 8601 with the zone offset; included.'),
@@ -108,29 +106,37 @@ const rowShape = z.object({
     .describe('In a comparison: the rank in the earlier window, null when new.'),
 });
 
-const rankingOutput = {
-  databases: z.array(z.string()),
-  window: windowShape,
-  metric: z.enum(metricNames),
-  orderBy: z.literal('followers').optional(),
-  stakeholders: z.object({ include: z.array(z.string()), exclude: z.array(z.string()) }).optional(),
-  rows: z.array(rowShape),
-  comparison: z.object({ window: windowShape, droppedOut: z.array(rowShape) }).optional(),
-};
+const rankingOutput = oneTypeEach(
+  z.object({
+    databases: z.array(z.string()),
+    window: windowShape,
+    metric: z.enum(metricNames),
+    orderBy: z.literal('followers').optional(),
+    stakeholders: z
+      .object({ include: z.array(z.string()), exclude: z.array(z.string()) })
+      .optional(),
+    rows: z.array(rowShape),
+    comparison: z.object({ window: windowShape, droppedOut: z.array(rowShape) }).optional(),
+  }),
+);
 
-const readWindowInput = {
-  text: z
-    .string()
-    .describe(
-      'A time window as top_influencers takes it, optionally with a comparison and a zone. Examples: "last week", "Oct 1 to Oct 31 vs previous period", "yesterday 9am to 5pm in Europe/London".',
-    ),
-  zone: z
-    .string()
-    .optional()
-    .describe('The zone to read it in when the text names none. Example: "America/New_York".'),
-};
+const readWindowInput = oneTypeEach(
+  z.object({
+    text: z
+      .string()
+      .describe(
+        'A time window as top_influencers takes it, optionally with a comparison and a zone. Examples: "last week", "Oct 1 to Oct 31 vs previous period", "yesterday 9am to 5pm in Europe/London".',
+      ),
+    zone: z
+      .string()
+      .optional()
+      .describe('The zone to read it in when the text names none. Example: "America/New_York".'),
+  }),
+);
 
-const readWindowOutput = { window: windowShape, compare: windowShape.optional() };
+const readWindowOutput = oneTypeEach(
+  z.object({ window: windowShape, compare: windowShape.optional() }),
+);
 
 function failed(error: string): CallToolResult {
   return { content: [{ type: 'text', text: error }], isError: true };
@@ -163,6 +169,8 @@ export function mcpServer(deps: McpToolsDeps, caller: Caller): McpServer {
   const server = new McpServer(
     { name: 'hcsm-influencers', version: deps.version },
     {
+      // The tools never change while the app runs, so no list_changed is ever sent.
+      capabilities: { tools: { listChanged: false } },
       instructions:
         'Ranks the people who drove healthcare conversations on X (#hashtags, phrases, database IDs) over a time window. Use read_window to check how a window will be read, then top_influencers.',
     },
@@ -195,13 +203,13 @@ export function mcpServer(deps: McpToolsDeps, caller: Caller): McpServer {
       outputSchema: rankingOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async (args, extra) => {
-      const resolved = await contextFor(extra._meta);
+    async (args, ctx) => {
+      const resolved = await contextFor(ctx.mcpReq._meta);
       if (typeof resolved === 'string') return failed(resolved);
       const outcome = await deps.run((signal) =>
         topInfluencersTool(deps.flow, args, {
           ...resolved.context,
-          signal: AbortSignal.any([signal, extra.signal]),
+          signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
         }),
       );
       logger.info({ ...resolved.who, tool: 'top_influencers', ok: outcome.ok }, 'tool call');
@@ -219,8 +227,8 @@ export function mcpServer(deps: McpToolsDeps, caller: Caller): McpServer {
       outputSchema: readWindowOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args, extra) => {
-      const resolved = await contextFor(extra._meta);
+    async (args, ctx) => {
+      const resolved = await contextFor(ctx.mcpReq._meta);
       if (typeof resolved === 'string') return failed(resolved);
       const outcome = readWindowTool(deps.flow, args, resolved.context);
       logger.info({ ...resolved.who, tool: 'read_window', ok: outcome.ok }, 'tool call');

@@ -38,7 +38,17 @@ describe('loadConfig: the MCP server', () => {
     expect(inspect(config, { depth: 10 })).not.toContain(token);
   });
 
+  it('reads PUBLIC_URL as the origin /mcp answers for, path and all left out', () => {
+    const config = loadConfig({ ...http, PUBLIC_URL: 'https://Influencers.example.com/slack/' });
+    if (config.mode !== 'http') throw new Error('expected HTTP mode');
+    expect(config.mcp.publicUrl).toBe('https://influencers.example.com');
+  });
+
   it.each([
+    [
+      { ...http, PUBLIC_URL: 'influencers.example.com' },
+      'PUBLIC_URL must be an http(s) URL such as https://influencers.example.com (got "influencers.example.com").',
+    ],
     [
       { ...http, MCP_BEARER_TOKEN: 'short-secret' },
       'MCP_BEARER_TOKEN must be at least 32 characters (it has 12); make one with `openssl rand -hex 32`, or unset it.',

@@ -148,6 +148,57 @@ describe('topInfluencersTool', () => {
     expect(asked).toHaveLength(1);
   });
 
+  it('reads stakeholders and a comparison together, each from its own input', async () => {
+    const { flow, asked } = flowWith();
+    const outcome = await topInfluencersTool(
+      flow,
+      {
+        databases: '#hcsm',
+        window: 'last week',
+        compare: 'previous period',
+        stakeholders: 'doctors',
+        metric: 'impressions',
+        top: 5,
+      },
+      { zone: 'UTC' },
+    );
+    if (!outcome.ok) throw new Error(outcome.error);
+    expect(outcome.content.stakeholders).toEqual({ include: ['Doctor'], exclude: [] });
+    expect(outcome.content.metric).toBe('impressions');
+    expect(outcome.content.window).toMatchObject({ start: '2026-11-09T00:00:00+00:00' });
+    expect(outcome.content.comparison?.window).toMatchObject({
+      start: '2026-11-02T00:00:00+00:00',
+      end: '2026-11-09T00:00:00+00:00',
+    });
+    // The current window and the one compared with, each asked for doctors only.
+    expect(asked).toHaveLength(2);
+  });
+
+  it.each<[TopInfluencersInputs, string]>([
+    [{ databases: '#hcsm', window: 'banana' }, toolRefusals.notOfSlot('window', ['banana'])],
+    [
+      { databases: '#hcsm', stakeholders: 'banana' },
+      toolRefusals.notOfSlot('stakeholders', ['banana']),
+    ],
+    [
+      { databases: '#hcsm', compare: 'last year', window: 'last week doctors' },
+      toolRefusals.otherSlot('window', 'stakeholders'),
+    ],
+    [
+      { databases: '#hcsm', window: 'last week by impressions' },
+      toolRefusals.otherSlot('window', 'metric'),
+    ],
+    [{ databases: '#hcsm last week' }, toolRefusals.otherSlot('databases', 'window')],
+    [{ databases: '  ', window: 'last week' }, toolRefusals.noDatabases],
+  ])(
+    'refuses %j, naming the input to change, asking nothing of the service',
+    async (inputs, error) => {
+      const { flow, asked } = flowWith();
+      expect(await topInfluencersTool(flow, inputs, { zone: 'UTC' })).toEqual({ ok: false, error });
+      expect(asked).toHaveLength(0);
+    },
+  );
+
   it('gives the words a lookup gives when the service fails', async () => {
     const failure = new ServiceUnavailableError(503, 3);
     const { flow } = flowWith(async () => {
@@ -204,6 +255,15 @@ describe('readWindowTool', () => {
       { zone: 'Europe/Paris' },
     );
     expect(outcome.ok && outcome.content.window.zone).toBe('Asia/Tokyo');
+  });
+
+  it.each([
+    ['banana', toolRefusals.notAWindow(['banana'])],
+    ['last week banana', toolRefusals.notAWindow(['banana'])],
+    ['last week by impressions', toolRefusals.otherSlot('text', 'metric')],
+    ['last week doctors', toolRefusals.otherSlot('text', 'stakeholders')],
+  ])('refuses %j, which is not a window', (text, error) => {
+    expect(readWindowTool(flow, { text }, { zone: 'UTC' })).toEqual({ ok: false, error });
   });
 
   it('gives the parser’s words for a window it cannot read', () => {

@@ -127,6 +127,27 @@ export function readWindowText(window: WindowReading, compare?: WindowReading): 
   return compare === undefined ? line(window) : `${line(window)}\ncompared with ${line(compare)}`;
 }
 
+/** The inputs of `top_influencers` besides its databases: one slot of the lookup each. */
+export type ToolSlot = 'window' | 'top' | 'metric' | 'compare' | 'stakeholders' | 'zone';
+
+/** What a slot holds, as a refusal names it, and examples of what it takes. */
+const slotWords: Readonly<Record<ToolSlot, { readonly what: string; readonly examples: string }>> =
+  {
+    window: { what: 'a time window', examples: '"last week", "Oct 1 to Oct 31" or "Q3 2026"' },
+    top: { what: 'how many people to rank', examples: '5 or 20' },
+    metric: { what: 'what to rank by', examples: '"impressions" or "retweets"' },
+    compare: { what: 'a window to compare with', examples: '"previous period" or "last year"' },
+    stakeholders: {
+      what: 'who to keep or leave out',
+      examples: '"doctors", "patients and caregivers" or "no pharma"',
+    },
+    zone: { what: 'a time zone', examples: '"Europe/London", "Boston" or "UTC"' },
+  };
+
+function quoted(words: readonly string[]): string {
+  return words.map((word) => `“${word}”`).join(', ');
+}
+
 /** The tools' own refusals, beside the parser's and the lookup's words. */
 export const toolRefusals = {
   trend:
@@ -135,4 +156,15 @@ export const toolRefusals = {
     "top_influencers ranks everyone in a window; one person's ranks are not offered here. Leave the @handle out, or ask the app in Slack.",
   noIdentity:
     'This request is signed by Slack but names no person (params._meta.slack.user_id and team_id): the lookup tools answer people, through Slackbot.',
+  noDatabases:
+    'top_influencers needs "databases": a #hashtag, a "quoted phrase", a database ID or group:<name>, for example "#hcsm".',
+  /** Words in `slot` that the grammar would read as databases. */
+  notOfSlot: (slot: ToolSlot, words: readonly string[]): string =>
+    `${quoted(words)} in "${slot}" is not ${slotWords[slot].what}: give one such as ${slotWords[slot].examples}.`,
+  /** `field` names `other`'s slot as well, which has an input of its own. */
+  otherSlot: (field: ToolSlot | 'databases' | 'text', other: ToolSlot): string =>
+    `"${field}" holds ${slotWords[other].what} as well: give that in "${other}" (for example ${slotWords[other].examples}) and leave it out of "${field}".`,
+  /** `read_window`'s text, whose words are no window. */
+  notAWindow: (words: readonly string[]): string =>
+    `${quoted(words)} is not a time window: give one such as "last week", "Oct 1 to Oct 31 vs previous period" or "yesterday 9am to 5pm in Europe/London".`,
 } as const;
