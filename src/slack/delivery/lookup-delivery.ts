@@ -78,6 +78,8 @@ export async function deliverLookup(
 ): Promise<void> {
   const pending = await postRetryingOnce(deps.chat, where, pendingMessage, deps.logger);
   const ts = pending.posted ? pending.ts : undefined;
+  // Updated where Slack put it: a DM named by the person's id is updated by its D… id.
+  const posted = pending.posted ? { ...where, channel: pending.channel } : where;
   if (!pending.posted) {
     deps.logger.warn(
       { method: 'chat.postMessage', reason: pending.failure.reason, channel: where.channel },
@@ -85,7 +87,7 @@ export async function deliverLookup(
     );
   }
   const update = (at: string, message: SlackMessage) =>
-    updateInConversation(deps.chat, where, at, message, deps.logger);
+    updateInConversation(deps.chat, posted, at, message, deps.logger);
   const progress = async (message: SlackMessage) => {
     if (ts !== undefined) await update(ts, message);
   };
