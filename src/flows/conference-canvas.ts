@@ -16,7 +16,7 @@ import {
 } from '../render/canvases/conference-canvas.ts';
 import type { CanvasRecords } from '../store/canvases.ts';
 import type { ConferenceRepository } from '../store/conferences.ts';
-import { canvasCreationHoldMs } from './digest-canvas.ts';
+import { canvasCreationHoldMs, planRefusalHold, unclaimedCreationLog } from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {
   readonly conferences: Pick<ConferenceRepository, 'get'>;
@@ -52,13 +52,18 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
         const start = now();
         const until = new Date(start.getTime() + canvasCreationHoldMs);
         if (!(await canvases.claimCreation(conferenceId, start, until))) {
-          logger.info({ conferenceId }, 'another run is creating the conference canvas');
+          logger.info({ conferenceId }, unclaimedCreationLog(state.problem, 'conference'));
           return;
         }
       }
       const document = renderConferenceCanvas(conference, report, at);
       const write = await writer.write(conference.channelId, state.canvas, document);
-      await canvases.record(conferenceId, write, now());
+      await canvases.record(
+        conferenceId,
+        write,
+        now(),
+        planRefusalHold(state.canvas, write, now()),
+      );
       if (write.kind === 'written') return;
       logger.warn({ conferenceId, problem: write.problem }, 'conference canvas not written');
       if (state.told.includes(write.problem)) return;

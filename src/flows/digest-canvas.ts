@@ -7,7 +7,14 @@
  */
 import type { PostedRun } from '../digests/runner.ts';
 import type { Logger } from '../logger.ts';
-import type { CanvasWriter } from '../model/canvas.ts';
+import {
+  type CanvasProblem,
+  type CanvasRef,
+  type CanvasWrite,
+  type CanvasWriter,
+  canvasPlanRefusalRetryMs,
+  planCanvasProblems,
+} from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
 import type { DigestRun } from '../model/digest-run.ts';
 import type { SlackMessage } from '../model/message.ts';
@@ -73,6 +80,27 @@ function historyEntry(run: DigestRun, top: number): CanvasHistoryEntry {
  */
 export const canvasCreationHoldMs = 5 * 60_000;
 
+/**
+ * Until when a canvas creation the workspace's plan refused is not tried again (see
+ * {@link planCanvasProblems}); undefined for any other outcome, and where a canvas exists.
+ */
+export function planRefusalHold(
+  canvas: CanvasRef | undefined,
+  write: CanvasWrite,
+  now: Date,
+): Date | undefined {
+  if (canvas !== undefined || write.kind === 'written') return undefined;
+  if (!planCanvasProblems.has(write.problem)) return undefined;
+  return new Date(now.getTime() + canvasPlanRefusalRetryMs);
+}
+
+/** What the log says when a canvas creation is not claimed: a plan's refusal waited out, or a run creating it. */
+export function unclaimedCreationLog(problem: CanvasProblem | undefined, owner: string): string {
+  return problem !== undefined && planCanvasProblems.has(problem)
+    ? `the ${owner} canvas waits out the workspace plan's refusal before it is tried again`
+    : `another run is creating the ${owner} canvas; leaving it to it`;
+}
+
 export interface DigestCanvasesOptions {
   readonly digests: Pick<DigestRepository, 'get'>;
   /** The canvas records of digests. */
@@ -107,7 +135,7 @@ export class DigestCanvases {
         const at = now();
         const until = new Date(at.getTime() + canvasCreationHoldMs);
         if (!(await canvases.claimCreation(digestId, at, until))) {
-          logger.info({ digestId }, 'another run is creating the digest canvas; leaving it to it');
+          logger.info({ digestId }, unclaimedCreationLog(state.problem, 'digest'));
           return;
         }
       }
@@ -120,7 +148,7 @@ export class DigestCanvases {
         now(),
       );
       const write = await writer.write(digest.channelId, state.canvas, document);
-      await canvases.record(digestId, write, now());
+      await canvases.record(digestId, write, now(), planRefusalHold(state.canvas, write, now()));
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
       if (state.told.includes(write.problem)) return;

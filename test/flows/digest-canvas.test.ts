@@ -166,6 +166,22 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(list).toContain("the channel's canvas is taken");
   });
 
+  it('does not ask Slack again at every run after the plan refused a canvas, but after a week', async () => {
+    const { db, clock } = world();
+    const { slack, runner } = setUp();
+    slack.freeTeam = true;
+    slack.personCanvas('C1');
+    await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    for (const days of [0, 1, 2, 3]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+    expect(slack.api('canvases.create')).toHaveLength(1);
+    for (const days of [4, 5, 6, 7]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('conversations.canvases.create')).toHaveLength(2);
+  });
+
   it('records a failed edit, tells the creator once per reason, and the message still posts', async () => {
     const { db, clock, poster } = world();
     const { slack, runner } = setUp();

@@ -110,5 +110,19 @@ export function canvasContract(name: string, open: () => Promise<StoreFixture>):
       );
       expect(await store.canvases.digests.claimCreation(id, later, later)).toBe(false);
     });
+
+    it('holds a creation the plan refused until the hold runs out', async () => {
+      const { id } = await store.digests.create(digestInput({ canvas: true }), now);
+      const until = new Date(now.getTime() + 60_000);
+      expect(await store.canvases.digests.claimCreation(id, now, until)).toBe(true);
+      await store.canvases.digests.record(
+        id,
+        { kind: 'failed', problem: 'channel_canvas_taken' },
+        now,
+        later,
+      );
+      expect(await store.canvases.digests.claimCreation(id, until, until)).toBe(false);
+      expect(await store.canvases.digests.claimCreation(id, later, until)).toBe(true);
+    });
   });
 }
