@@ -123,6 +123,24 @@ describe('SlackCanvasWriter', () => {
     expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'standalone' } });
   });
 
+  it('makes one canvas under Tier 2: a creation Slack rate limits makes none, the next one makes it', async () => {
+    const slack = new FakeSlack();
+    let now = 1_800_000_000_000;
+    slack.clock = () => now;
+    slack.enforceTiers = true;
+    slack.spendTier('conversations.canvases.create', 20);
+    const writer = writerFor(slack);
+    expect(await writer.write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem: 'slack_failed',
+    });
+    expect(slack.canvases.size).toBe(0);
+    now += 60_000;
+    const write = await writer.write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'channel' } });
+    expect(slack.canvases.size).toBe(1);
+  });
+
   it('reads a failure that is not a Slack answer as Slack failing', () => {
     expect(canvasProblemOf(new Error('socket hang up'))).toBe('slack_failed');
   });
