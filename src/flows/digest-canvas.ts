@@ -8,11 +8,10 @@
 import type { PostedRun } from '../digests/runner.ts';
 import type { Logger } from '../logger.ts';
 import {
-  type CanvasProblem,
-  type CanvasRef,
   type CanvasWrite,
   type CanvasWriter,
   canvasPlanRefusalRetryMs,
+  type DigestCanvas,
   planCanvasProblems,
 } from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
@@ -81,25 +80,21 @@ function historyEntry(run: DigestRun, top: number): CanvasHistoryEntry {
 export const canvasCreationHoldMs = 5 * 60_000;
 
 /**
- * Until when a canvas creation the workspace's plan refused is not tried again (see
- * {@link planCanvasProblems}); undefined for any other outcome, and where a canvas exists.
+ * Until when a canvas write the workspace's plan refused is not tried again (see
+ * {@link planCanvasProblems}); undefined for any other outcome.
  */
-export function planRefusalHold(
-  canvas: CanvasRef | undefined,
-  write: CanvasWrite,
-  now: Date,
-): Date | undefined {
-  if (canvas !== undefined || write.kind === 'written') return undefined;
-  if (!planCanvasProblems.has(write.problem)) return undefined;
+export function planRefusalHold(write: CanvasWrite, now: Date): Date | undefined {
+  if (write.kind === 'written' || !planCanvasProblems.has(write.problem)) return undefined;
   return new Date(now.getTime() + canvasPlanRefusalRetryMs);
 }
 
-/** What the log says when a canvas creation is not claimed: a plan's refusal waited out, or a run creating it. */
-export function unclaimedCreationLog(problem: CanvasProblem | undefined, owner: string): string {
-  return problem !== undefined && planCanvasProblems.has(problem)
-    ? `the ${owner} canvas waits out the workspace plan's refusal before it is tried again`
-    : `another run is creating the ${owner} canvas; leaving it to it`;
+/** Whether the canvas waits out a plan's refusal at `now`: no write is tried then. */
+export function heldByPlan(state: DigestCanvas, now: Date): boolean {
+  return state.heldUntil !== undefined && state.heldUntil.getTime() > now.getTime();
 }
+
+/** Logged for a canvas left alone while it waits out a plan's refusal. */
+export const heldByPlanLog = "the canvas waits out the workspace plan's refusal; not written";
 
 export interface DigestCanvasesOptions {
   readonly digests: Pick<DigestRepository, 'get'>;
@@ -131,11 +126,15 @@ export class DigestCanvases {
       const digest = await digests.get(digestId);
       const state = digest?.canvas;
       if (digest === undefined || state === undefined || !state.enabled) return;
+      if (heldByPlan(state, now())) {
+        logger.info({ digestId, problem: state.problem }, heldByPlanLog);
+        return;
+      }
       if (state.canvas === undefined) {
         const at = now();
         const until = new Date(at.getTime() + canvasCreationHoldMs);
         if (!(await canvases.claimCreation(digestId, at, until))) {
-          logger.info({ digestId }, unclaimedCreationLog(state.problem, 'digest'));
+          logger.info({ digestId }, 'another run is creating the digest canvas; leaving it to it');
           return;
         }
       }
@@ -148,7 +147,7 @@ export class DigestCanvases {
         now(),
       );
       const write = await writer.write(digest.channelId, state.canvas, document);
-      await canvases.record(digestId, write, now(), planRefusalHold(state.canvas, write, now()));
+      await canvases.record(digestId, write, now(), planRefusalHold(write, now()));
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
       if (state.told.includes(write.problem)) return;

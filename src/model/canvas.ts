@@ -65,9 +65,9 @@ export const canvasProblems: readonly CanvasProblem[] = [
 ];
 
 /**
- * Refusals that come from the workspace's plan, which the next run would meet again: after one, a
- * canvas is not created again before {@link canvasPlanRefusalRetryMs}, instead of spending two
- * of Slack's Tier-2 creation calls at every run.
+ * Refusals that come from the workspace's plan, which the next run would meet again: after one, the
+ * canvas is not written again before {@link canvasPlanRefusalRetryMs}, instead of spending two
+ * of Slack's Tier-2 creation calls (or an edit) at every run.
  */
 export const planCanvasProblems: ReadonlySet<CanvasProblem> = new Set([
   'channel_canvas_taken',
@@ -113,4 +113,9 @@ export interface DigestCanvas {
   readonly problem?: CanvasProblem;
   /** The problems its creator was told about, each once. */
   readonly told: readonly CanvasProblem[];
+  /**
+   * After a refusal of the workspace's plan ({@link planCanvasProblems}): no write is tried
+   * before this instant.
+   */
+  readonly heldUntil?: Date;
 }

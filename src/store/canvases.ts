@@ -10,9 +10,9 @@ import type { CanvasProblem, CanvasWrite } from '../model/canvas.ts';
 export interface CanvasRecords {
   /**
    * Records a canvas write: the canvas written (which replaces the one recorded) and no problem,
-   * or the write's problem (the canvas recorded stays). With `holdUntil`, a failed creation is
-   * not claimed again before then (a refusal of the workspace's plan); without it, the next
-   * run may claim it.
+   * or the write's problem (the canvas recorded stays). With `holdUntil` (a refusal of the
+   * workspace's plan), the canvas is held until then: its creation is not claimed, and the owner's
+   * canvas reads `heldUntil`; without it, the next run may write it.
    */
   record(id: string, write: CanvasWrite, now: Date, holdUntil?: Date): Promise<void>;
   /**

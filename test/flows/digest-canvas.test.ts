@@ -182,6 +182,24 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(slack.api('conversations.canvases.create')).toHaveLength(2);
   });
 
+  it('does not edit again at every run a canvas the plan will not let it edit', async () => {
+    const { db, clock, poster } = world();
+    const { slack, runner } = setUp();
+    const digest = await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    expect((await runDay(runner, clock, 0)).posted).toBe(1);
+    slack.override('canvases.edit', () => ({
+      ok: false,
+      error: 'free_teams_cannot_edit_standalone_canvases',
+    }));
+    for (const days of [1, 2, 3]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('canvases.edit')).toHaveLength(1);
+    expect((await db.store.digests.get(digest.id))?.canvas?.problem).toBe('edits_unavailable');
+    expect(poster.notices).toHaveLength(1);
+  });
+
   it('records a failed edit, tells the creator once per reason, and the message still posts', async () => {
     const { db, clock, poster } = world();
     const { slack, runner } = setUp();
