@@ -16,7 +16,12 @@ import {
 } from '../render/canvases/conference-canvas.ts';
 import type { CanvasRecords } from '../store/canvases.ts';
 import type { ConferenceRepository } from '../store/conferences.ts';
-import { canvasCreationHoldMs } from './digest-canvas.ts';
+import {
+  canvasCreationHoldMs,
+  heldByPlan,
+  heldByPlanLog,
+  planRefusalHold,
+} from './digest-canvas.ts';
 
 export interface ConferenceCanvasesOptions {
   readonly conferences: Pick<ConferenceRepository, 'get'>;
@@ -47,6 +52,10 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
       const conference = await conferences.get(conferenceId);
       const state = conference?.canvas;
       if (conference === undefined || state === undefined || !state.enabled) return;
+      if (heldByPlan(state, now())) {
+        logger.info({ conferenceId, problem: state.problem }, heldByPlanLog);
+        return;
+      }
       if (state.canvas === undefined) {
         // Creation is not idempotent: of two instances (or a run and one killed mid-create whose
         // hold has not run out), one creates and the other leaves it.
@@ -61,7 +70,7 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
       const write = await writers
         .forTeam(conference.teamId)
         .write(conference.channelId, state.canvas, document);
-      await canvases.record(conferenceId, write, now());
+      await canvases.record(conferenceId, write, now(), planRefusalHold(write, now()));
       if (write.kind === 'written') return;
       logger.warn({ conferenceId, problem: write.problem }, 'conference canvas not written');
       if (state.told.includes(write.problem)) return;

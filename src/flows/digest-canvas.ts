@@ -9,7 +9,13 @@
 import type { NotifyCreator, PerTeam } from '../digests/per-team.ts';
 import type { PostedRun } from '../digests/runner.ts';
 import type { Logger } from '../logger.ts';
-import type { CanvasWriter } from '../model/canvas.ts';
+import {
+  type CanvasWrite,
+  type CanvasWriter,
+  canvasPlanRefusalRetryMs,
+  type DigestCanvas,
+  planCanvasProblems,
+} from '../model/canvas.ts';
 import type { Digest } from '../model/digest.ts';
 import type { DigestRun } from '../model/digest-run.ts';
 import { type CanvasHistoryEntry, canvasHistoryMaxEntries } from '../render/canvases/canvas.ts';
@@ -74,6 +80,23 @@ function historyEntry(run: DigestRun, top: number): CanvasHistoryEntry {
  */
 export const canvasCreationHoldMs = 5 * 60_000;
 
+/**
+ * Until when a canvas write the workspace's plan refused is not tried again (see
+ * {@link planCanvasProblems}); undefined for any other outcome.
+ */
+export function planRefusalHold(write: CanvasWrite, now: Date): Date | undefined {
+  if (write.kind === 'written' || !planCanvasProblems.has(write.problem)) return undefined;
+  return new Date(now.getTime() + canvasPlanRefusalRetryMs);
+}
+
+/** Whether the canvas waits out a plan's refusal at `now`: no write is tried then. */
+export function heldByPlan(state: DigestCanvas, now: Date): boolean {
+  return state.heldUntil !== undefined && state.heldUntil.getTime() > now.getTime();
+}
+
+/** Logged for a canvas left alone while it waits out a plan's refusal. */
+export const heldByPlanLog = "the canvas waits out the workspace plan's refusal; not written";
+
 export interface DigestCanvasesOptions {
   readonly digests: Pick<DigestRepository, 'get'>;
   /** The canvas records of digests. */
@@ -105,6 +128,10 @@ export class DigestCanvases {
       const digest = await digests.get(digestId);
       const state = digest?.canvas;
       if (digest === undefined || state === undefined || !state.enabled) return;
+      if (heldByPlan(state, now())) {
+        logger.info({ digestId, problem: state.problem }, heldByPlanLog);
+        return;
+      }
       if (state.canvas === undefined) {
         const at = now();
         const until = new Date(at.getTime() + canvasCreationHoldMs);
@@ -124,7 +151,7 @@ export class DigestCanvases {
       const write = await writers
         .forTeam(digest.teamId)
         .write(digest.channelId, state.canvas, document);
-      await canvases.record(digestId, write, now());
+      await canvases.record(digestId, write, now(), planRefusalHold(write, now()));
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');
       if (state.told.includes(write.problem)) return;

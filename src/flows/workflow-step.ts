@@ -34,9 +34,10 @@ export interface StepOutputs {
   readonly summary: string;
   /**
    * The first influencer's handle without @ (a trend's: the latest period's first; a person's:
-   * theirs when they rank in the window); empty when nobody ranks.
+   * theirs when they rank in the window); absent when nobody ranks, as Slack refuses an output
+   * sent empty where the manifest requires it, so the manifest makes it optional.
    */
-  readonly top_handle: string;
+  readonly top_handle?: string;
   /** How many people the ranking or the trend holds; for one person, 1 when they rank, else 0. */
   readonly count: number;
 }
@@ -108,7 +109,7 @@ export function stepOutputs(request: LookupRequest, made: Made, now: Date): Step
       const first = people[0]?.row;
       return {
         summary: stepSummaryOf(renderTrend(request, made.periods)),
-        top_handle: first === undefined ? '' : bareHandle(first.handle),
+        ...(first === undefined ? {} : { top_handle: bareHandle(first.handle) }),
         count: people.length,
       };
     }
@@ -116,7 +117,7 @@ export function stepOutputs(request: LookupRequest, made: Made, now: Date): Step
       const place = personPlace(request, made.rankings.current);
       return {
         summary: stepSummaryOf(renderPerson(request, made.rankings)),
-        top_handle: place === undefined ? '' : bareHandle(place.handle),
+        ...(place === undefined ? {} : { top_handle: bareHandle(place.handle) }),
         count: place === undefined ? 0 : 1,
       };
     }
@@ -126,7 +127,7 @@ export function stepOutputs(request: LookupRequest, made: Made, now: Date): Step
       const first = ranking.rows[0];
       return {
         summary: renderStepSummary(request, result, now),
-        top_handle: first === undefined ? '' : bareHandle(first.handle),
+        ...(first === undefined ? {} : { top_handle: bareHandle(first.handle) }),
         count: ranking.rows.length,
       };
     }

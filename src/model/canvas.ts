@@ -22,9 +22,16 @@ export interface CanvasRef {
 /**
  * Why a canvas could not be written. Each is put into words once, where it is shown.
  * - `channel_canvas_taken`: the channel has a canvas of someone else's and the workspace's plan
- *   refuses the app one of its own (`free_teams_cannot_create_standalone_canvases`);
+ *   refuses the app one of its own (`free_team_canvas_tab_already_exists`: one canvas tab per
+ *   channel on free plans; `free_teams_cannot_create_standalone_canvases`);
  * - `canvases_unavailable`: the workspace's plan has no channel canvases
- *   (`team_tier_cannot_create_channel_canvases`);
+ *   (`team_tier_cannot_create_channel_canvases`, `free_teams_cannot_create_non_tabbed_canvases`);
+ * - `edits_unavailable`: the plan does not let the app edit the canvas it made
+ *   (`free_teams_cannot_edit_standalone_canvases`);
+ * - `creation_failed`: Slack could not make the channel's canvas or its tab
+ *   (`channel_canvas_creation_failed`, `canvas_tab_creation_failed`);
+ * - `canvas_locked`: someone locked the canvas against edits (`canvas_editing_locked`);
+ * - `canvas_too_large`: the report is larger than Slack lets a canvas be (`canvas_too_large`);
  * - `editing_failed`: Slack could not apply the edit (`canvas_editing_failed`,
  *   `canvas_creation_failed`);
  * - `not_allowed`: Slack refused the app this canvas or channel (`not_allowed`,
@@ -35,6 +42,10 @@ export interface CanvasRef {
 export type CanvasProblem =
   | 'channel_canvas_taken'
   | 'canvases_unavailable'
+  | 'edits_unavailable'
+  | 'creation_failed'
+  | 'canvas_locked'
+  | 'canvas_too_large'
   | 'editing_failed'
   | 'not_allowed'
   | 'missing_scope'
@@ -43,11 +54,29 @@ export type CanvasProblem =
 export const canvasProblems: readonly CanvasProblem[] = [
   'channel_canvas_taken',
   'canvases_unavailable',
+  'edits_unavailable',
+  'creation_failed',
+  'canvas_locked',
+  'canvas_too_large',
   'editing_failed',
   'not_allowed',
   'missing_scope',
   'slack_failed',
 ];
+
+/**
+ * Refusals that come from the workspace's plan, which the next run would meet again: after one, the
+ * canvas is not written again before {@link canvasPlanRefusalRetryMs}, instead of spending two
+ * of Slack's Tier-2 creation calls (or an edit) at every run.
+ */
+export const planCanvasProblems: ReadonlySet<CanvasProblem> = new Set([
+  'channel_canvas_taken',
+  'canvases_unavailable',
+  'edits_unavailable',
+]);
+
+/** How long after a plan's refusal the canvas is tried again (a plan may change, rarely). */
+export const canvasPlanRefusalRetryMs = 7 * 24 * 60 * 60_000;
 
 /** What a canvas holds: its title (the canvas shows it as the heading) and its markdown. */
 export interface CanvasDocument {
@@ -84,4 +113,9 @@ export interface DigestCanvas {
   readonly problem?: CanvasProblem;
   /** The problems its creator was told about, each once. */
   readonly told: readonly CanvasProblem[];
+  /**
+   * After a refusal of the workspace's plan ({@link planCanvasProblems}): no write is tried
+   * before this instant.
+   */
+  readonly heldUntil?: Date;
 }

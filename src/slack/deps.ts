@@ -32,4 +32,9 @@ export interface SlackDeps {
    * another instance, and on what timer; absent, every second (tests drive their own timer).
    */
   readonly stopPoll?: PollSchedule;
+  /**
+   * How a streamed answer waits out Slack's Retry-After before its stop (real timers when absent;
+   * tests move a fake clock instead of waiting).
+   */
+  readonly sleep?: (ms: number) => Promise<void>;
 }

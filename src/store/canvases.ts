@@ -10,9 +10,11 @@ import type { CanvasProblem, CanvasWrite } from '../model/canvas.ts';
 export interface CanvasRecords {
   /**
    * Records a canvas write: the canvas written (which replaces the one recorded) and no problem,
-   * or the write's problem (the canvas recorded stays).
+   * or the write's problem (the canvas recorded stays). With `holdUntil` (a refusal of the
+   * workspace's plan), the canvas is held until then: its creation is not claimed, and the owner's
+   * canvas reads `heldUntil`; without it, the next run may write it.
    */
-  record(id: string, write: CanvasWrite, now: Date): Promise<void>;
+  record(id: string, write: CanvasWrite, now: Date, holdUntil?: Date): Promise<void>;
   /**
    * Takes the creation of the owner's canvas until `until`, so that of runners writing it at once
    * (a scheduled run beside Run now, two instances) only one creates it; true for that one. False

@@ -85,11 +85,7 @@ function sessionCalls(channel: string, threadTs: string): SlackCall[] {
  * thread's streams itself. The ts of those it stopped.
  */
 function slackStopsStreams(channel: string, threadTs: string): string[] {
-  const streams = [...harness.slack.streams.values()].filter(
-    (s) => s.channel === channel && s.threadTs === threadTs && !s.stopped,
-  );
-  for (const stream of streams) stream.stopped = true;
-  return streams.map((stream) => stream.ts);
+  return harness.slack.pressStop(channel, threadTs);
 }
 
 function tasks(stream: FakeStream): Record<string, unknown>[] {
@@ -220,7 +216,7 @@ describe('a streamed answer in an agent conversation', () => {
     expect(harness.slack.sessions.get(channel, ts)?.statuses).toEqual(['processing', 'active']);
   });
 
-  it('leaves processing after Stop when Slack already stopped the stream, the answer posted', async () => {
+  it('leaves processing after Stop when Slack already stopped the stream, posting nothing beside it', async () => {
     const channel = 'D0AGENT009';
     await openTab(channel);
     harness.sandbox.script({ kind: 'slow-headers', ms: 8_000 });
@@ -234,14 +230,16 @@ describe('a streamed answer in an agent conversation', () => {
     const stopped = slackStopsStreams(channel, ts);
     expect(stopped).toHaveLength(1);
     await harness.send(eventCallback({ event: agentSessionStoppedEvent(channel, ts, stopped) }));
-    const post = await harness.slack.waitFor(
-      (c) => c.method === 'chat.postMessage' && c.args.channel === channel,
-    );
-    expect(post.args.thread_ts).toBe(ts);
-    expect(String(post.args.text)).toContain('Stopped: you pressed Stop');
     await expect
       .poll(() => harness.slack.sessions.get(channel, ts)?.statuses)
       .toEqual(['processing', 'active']);
+    expect(harness.logs.some((line) => line.includes('Slack stopped the streamed answer'))).toBe(
+      true,
+    );
+    expect(harness.slack.api('chat.postMessage').filter((c) => c.args.channel === channel)).toEqual(
+      [],
+    );
+    expect(harness.slack.streams.get(stopped[0] ?? '')?.stoppedByUser).toBe(true);
   });
 
   it('leaves processing when the lookup fails, the failure in the stream', async () => {
@@ -257,10 +255,10 @@ describe('a streamed answer in an agent conversation', () => {
 });
 
 describe('where Slack refuses to stream', () => {
-  it.each(['method_not_supported_for_channel_type', 'not_allowed'] as const)(
+  it.each(['channel_type_not_supported', 'messages_tab_disabled'] as const)(
     'answers with a plain post as today after %s, logged once',
     async (refusal) => {
-      const channel = refusal === 'not_allowed' ? 'D0AGENT006' : 'D0AGENT007';
+      const channel = refusal === 'messages_tab_disabled' ? 'D0AGENT006' : 'D0AGENT007';
       harness.slack.refuseStreaming = refusal;
       await openTab(channel);
       const answered = async (text: string) => {

@@ -17,7 +17,7 @@ import { encodeShareValue, renderAnswer, renderShared } from '../../src/render/l
 import { renderCsv } from '../../src/render/lookups/csv.ts';
 import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { parseCsv } from '../helpers/csv.ts';
-import type { SlackCall } from '../helpers/fake-slack.ts';
+import { dmOf, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { expectedAnswer, finalResponse, fixedNow, now, request } from '../helpers/lookups.ts';
 import {
@@ -173,7 +173,7 @@ describe('ranking metric', () => {
     const update = await h.slack.waitFor(
       (call) =>
         call.method === 'chat.update' &&
-        call.args.channel === userId &&
+        call.args.channel === dmOf(userId) &&
         !/^Still looking up/.test(String(call.args.text)) &&
         h.slack.calls.indexOf(call) >= calls,
     );

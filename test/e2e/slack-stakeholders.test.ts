@@ -13,7 +13,7 @@ import { actionIds, callbackIds, lookupModalInputs } from '../../src/render/ids.
 import { decodeShareValue, renderAnswer, renderShared } from '../../src/render/lookups/answer.ts';
 import { renderCsv } from '../../src/render/lookups/csv.ts';
 import { parseCsv } from '../helpers/csv.ts';
-import type { SlackCall } from '../helpers/fake-slack.ts';
+import { dmOf, type SlackCall } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { expectedAnswer, finalResponse, now, rankings, request } from '../helpers/lookups.ts';
 import {
@@ -199,7 +199,7 @@ describe('the modal', () => {
     const update = await h.slack.waitFor(
       (call) =>
         call.method === 'chat.update' &&
-        call.args.channel === userId &&
+        call.args.channel === dmOf(userId) &&
         !/^Still looking up/.test(String(call.args.text)) &&
         h.slack.calls.indexOf(call) >= calls,
     );

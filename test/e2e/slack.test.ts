@@ -30,7 +30,7 @@ import {
   renderRefusedHome,
 } from '../../src/render/management/home.ts';
 import { demoClient } from '../../src/sandbox/server.ts';
-import type { SlackCall } from '../helpers/fake-slack.ts';
+import { dmOf, type SlackCall } from '../helpers/fake-slack.ts';
 import { botToken, type Harness, signingSecret, startHarness } from '../helpers/harness.ts';
 import {
   finalResponse,
@@ -488,7 +488,7 @@ describe('App Home and the lookup modal', () => {
     const update = await harness.slack.waitFor(
       (call) =>
         call.method === 'chat.update' &&
-        call.args.channel === userId &&
+        call.args.channel === dmOf(userId) &&
         headerOf(call) !== undefined &&
         harness.slack.calls.indexOf(call) >= before,
     );

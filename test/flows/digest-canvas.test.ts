@@ -167,6 +167,40 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(list).toContain("the channel's canvas is taken");
   });
 
+  it('does not ask Slack again at every run after the plan refused a canvas, but after a week', async () => {
+    const { db, clock } = world();
+    const { slack, runner } = setUp();
+    slack.freeTeam = true;
+    slack.personCanvas('C1');
+    await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    for (const days of [0, 1, 2, 3]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+    expect(slack.api('canvases.create')).toHaveLength(1);
+    for (const days of [4, 5, 6, 7]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('conversations.canvases.create')).toHaveLength(2);
+  });
+
+  it('does not edit again at every run a canvas the plan will not let it edit', async () => {
+    const { db, clock, poster } = world();
+    const { slack, runner } = setUp();
+    const digest = await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    expect((await runDay(runner, clock, 0)).posted).toBe(1);
+    slack.override('canvases.edit', () => ({
+      ok: false,
+      error: 'free_teams_cannot_edit_standalone_canvases',
+    }));
+    for (const days of [1, 2, 3]) expect((await runDay(runner, clock, days)).posted).toBe(1);
+    expect(slack.api('canvases.edit')).toHaveLength(1);
+    expect((await db.store.digests.get(digest.id))?.canvas?.problem).toBe('edits_unavailable');
+    expect(poster.notices).toHaveLength(1);
+  });
+
   it('records a failed edit, tells the creator once per reason, and the message still posts', async () => {
     const { db, clock, poster } = world();
     const { slack, runner } = setUp();

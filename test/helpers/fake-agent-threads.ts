@@ -33,6 +33,11 @@ export const fakeSessionTitleMax = 200;
  */
 export class FakeSessions {
   readonly #byThread = new Map<string, FakeSession>();
+  /**
+   * Where the workspace keeps no agent sessions: `feature_disabled` (the feature is off there) or
+   * `not_authorized`; undefined keeps them.
+   */
+  refusal: 'feature_disabled' | 'not_authorized' | undefined;
 
   /** The session of the thread, if Slack has one. */
   get(channel: string, threadTs: string): FakeSession | undefined {
@@ -55,13 +60,17 @@ export class FakeSessions {
     const { channel_id: channel, thread_ts: threadTs, title } = args;
     if (typeof channel !== 'string') return { ok: false, error: 'channel_not_found' };
     // Thread-based sessions in DMs and channels need their thread.
-    if (typeof threadTs !== 'string') return { ok: false, error: 'invalid_thread_ts' };
+    if (typeof threadTs !== 'string') return { ok: false, error: 'thread_ts_required' };
+    if (this.refusal !== undefined) return { ok: false, error: this.refusal };
     if (title !== undefined && (typeof title !== 'string' || title.length > fakeSessionTitleMax)) {
-      return { ok: false, error: 'invalid_arguments' };
+      return {
+        ok: false,
+        error: method === 'agents.sessions.rename' ? 'invalid_name' : 'invalid_arguments',
+      };
     }
     if (method === 'agents.sessions.rename') {
       if (typeof title !== 'string' || title.length === 0) {
-        return { ok: false, error: 'invalid_arguments' };
+        return { ok: false, error: 'invalid_name' };
       }
       const session = this.get(channel, threadTs);
       if (session === undefined) return { ok: false, error: 'session_not_found' };
@@ -69,7 +78,7 @@ export class FakeSessions {
       return { ok: true };
     }
     if (typeof args.status !== 'string' || !fakeSessionStatuses.has(args.status)) {
-      return { ok: false, error: 'invalid_arguments' };
+      return { ok: false, error: 'invalid_status' };
     }
     const session =
       this.get(channel, threadTs) ?? this.create(channel, threadTs, title as string | undefined);

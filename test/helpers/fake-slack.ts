@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import {
   assistantThreadsAnswer,
   chunkRefusal,
@@ -5,6 +7,7 @@ import {
   fakeStreamLimits,
 } from './fake-agent-threads.ts';
 import { botId, botUserId, teamId } from './payloads.ts';
+import { argumentRefusal, documentedErrors, slackMethod, tierPerMinute } from './slack-methods.ts';
 
 export { fakeStreamLimits };
 
@@ -37,6 +40,8 @@ export interface FakeStream {
   /** Every chunk sent, from start to stop (markdown given as `markdown_text` counts as one). */
   readonly chunks: Record<string, unknown>[];
   stopped: boolean;
+  /** The person pressed Stop and Slack stopped the stream itself. */
+  stoppedByUser: boolean;
   /** The blocks chat.stopStream added. */
   blocks: unknown[] | undefined;
 }
@@ -46,6 +51,18 @@ type Handler = (
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 const responseUrlMaxUses = 5;
+
+/** The outputs manifest.yml requires of the app's workflow steps. */
+const requiredFunctionOutputs: readonly string[] = (() => {
+  const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+    functions?: Record<string, { output_parameters?: Record<string, { is_required?: boolean }> }>;
+  };
+  return Object.values(manifest.functions ?? {}).flatMap((step) =>
+    Object.entries(step.output_parameters ?? {})
+      .filter(([, output]) => output.is_required === true)
+      .map(([name]) => name),
+  );
+})();
 /** Slack keeps at most 100 pins per channel and answers `too_many_pins` beyond. */
 const maxPins = 100;
 
@@ -67,6 +84,11 @@ export interface FakeCanvas {
  */
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
+  /**
+   * Calls of a method outside the method table, and answers with an error code its page does not
+   * list (an override's): a test that made one fails, whoever caught the error.
+   */
+  readonly violations: string[] = [];
   readonly apiUrl: string;
   readonly zones: Map<string, string>;
   /** Delay before users.info answers, to test the bounded wait. */
@@ -80,10 +102,17 @@ export class FakeSlack {
    */
   refuseNewBlocks = false;
   /**
-   * chat.startStream's refusal where streaming is not offered (an older client or workspace, a
-   * channel type it does not stream to); undefined streams.
+   * chat.startStream's refusal where streaming is not offered (a channel type it does not stream
+   * to, an app whose Messages tab is off); undefined streams.
    */
-  refuseStreaming: 'method_not_supported_for_channel_type' | 'not_allowed' | undefined;
+  refuseStreaming: 'channel_type_not_supported' | 'messages_tab_disabled' | undefined;
+  /**
+   * Each method answers HTTP 429 past its documented tier (calls a minute, counted on
+   * {@link clock}), with the Retry-After that frees the next call, as Slack does per workspace.
+   */
+  enforceTiers = false;
+  /** The fake's clock for rate tiers; a test moves it to wait out a Retry-After. */
+  clock: () => number = () => Date.now();
   /** Streamed messages by ts, in the order they started. */
   readonly streams = new Map<string, FakeStream>();
   /** Agent sessions by thread (agents.sessions.*, chat.stopStream's `session_status`). */
@@ -97,19 +126,32 @@ export class FakeSlack {
   pinError: string | undefined;
   /** Pinned messages by channel, as pins.add and pins.remove leave them. */
   readonly pins = new Map<string, Set<string>>();
+  /** Workflow step runs ended, by execution id: how (functions.completeSuccess or completeError). */
+  readonly endedExecutions = new Map<string, string>();
   /** The status the upload URL answers with; anything but 200 refuses the bytes. */
   uploadStatus = 200;
   /** Canvases by id, and each channel's own canvas. */
   readonly canvases = new Map<string, FakeCanvas>();
   readonly channelCanvases = new Map<string, string>();
-  /** A free workspace: Slack refuses `canvases.create` (apps' own canvases). */
+  /**
+   * A free workspace: `canvases.create` makes only a canvas tabbed in a channel, one canvas tab
+   * per channel (`free_team_canvas_tab_already_exists` where the channel has one), and the app's
+   * own canvases cannot be edited (`free_teams_cannot_edit_standalone_canvases`) when
+   * {@link freeTeamEditsStandalone} is false.
+   */
   freeTeam = false;
+  /** Whether a free workspace lets the app edit the canvas it tabbed in a channel. */
+  freeTeamEditsStandalone = true;
+  /** When set, canvases.edit answers `ok: false` with it (`canvas_editing_locked`...). */
+  canvasEditError: string | undefined;
   /** A plan without channel canvases: Slack refuses `conversations.canvases.create`. */
   noChannelCanvases = false;
   /** Where uploads are posted: Slack answers files.getUploadURLExternal with a URL under it. */
   readonly uploadUrl = 'https://files.slack.test/upload/v1/';
   readonly #overrides = new Map<string, Handler>();
   readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
+  /** When each method was called, on {@link clock}, for its tier. */
+  readonly #tierCalls = new Map<string, number[]>();
   readonly #httpFailures = new Map<string, { status: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
@@ -136,6 +178,33 @@ export class FakeSlack {
     else this.#rateLimited.set(method, { retryAfterS, left: times });
   }
 
+  /**
+   * Seconds until `method` may be called again under its tier, when {@link enforceTiers} is on and
+   * its calls of the last minute reached the tier; else undefined, and the call counts.
+   */
+  #tierWait(method: string): number | undefined {
+    const tier = slackMethod(method)?.tier;
+    if (!this.enforceTiers || tier === undefined || tier === 'special') return undefined;
+    const now = this.clock();
+    const recent = (this.#tierCalls.get(method) ?? []).filter((at) => at > now - 60_000);
+    this.#tierCalls.set(method, recent);
+    const oldest = recent[0];
+    if (recent.length >= tierPerMinute[tier] && oldest !== undefined) {
+      return Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000));
+    }
+    recent.push(now);
+    return undefined;
+  }
+
+  /** `calls` calls of `method` made now by other work of the workspace, counted by its tier. */
+  spendTier(method: string, calls: number): void {
+    const now = this.clock();
+    this.#tierCalls.set(method, [
+      ...(this.#tierCalls.get(method) ?? []),
+      ...Array(calls).fill(now),
+    ]);
+  }
+
   /** Answers the next `times` calls of `method` with an HTTP error status and no JSON. */
   failHttp(method: string, status: number, times = Number.POSITIVE_INFINITY): void {
     this.#httpFailures.set(method, { status, left: times });
@@ -156,30 +225,37 @@ export class FakeSlack {
       const method = url.slice(this.apiUrl.length).split('?')[0] ?? '';
       const args = decodeForm(rawBody);
       this.#record({ kind: 'api', method, url, args, authorization, at: Date.now() });
+      if (slackMethod(method) === undefined) {
+        throw this.#violation(
+          `${method} is not in the fake's method table (test/helpers/slack-methods.ts)`,
+        );
+      }
       const limited = this.#rateLimited.get(method);
-      if (limited !== undefined && limited.left > 0) {
-        limited.left -= 1;
+      const tierWaitS = this.#tierWait(method);
+      if ((limited !== undefined && limited.left > 0) || tierWaitS !== undefined) {
+        if (limited !== undefined && limited.left > 0) limited.left -= 1;
         return new Response(JSON.stringify({ ok: false, error: 'ratelimited' }), {
           status: 429,
           headers: {
             'content-type': 'application/json',
-            'retry-after': String(limited.retryAfterS),
+            'retry-after': String(tierWaitS ?? limited?.retryAfterS ?? 1),
           },
         });
       }
+      // Views are checked against the view schema: Slack names no block, only the view.
+      const blocksRefusal = method.startsWith('views.') ? 'invalid_arguments' : 'invalid_blocks';
       if (this.refuseImages && hasImage(args.blocks)) {
-        return json({ ok: false, error: 'invalid_blocks' });
+        return json({ ok: false, error: blocksRefusal });
       }
       const blocks = args.blocks ?? (args.view as { blocks?: unknown } | undefined)?.blocks;
       const refused = this.refuseNewBlocks ? newBlockAt(blocks) : undefined;
       if (refused !== undefined) {
+        const pointer = method.startsWith('views.') ? '/view' : `/blocks/${refused.at}/type`;
         return json({
           ok: false,
-          error: 'invalid_blocks',
+          error: blocksRefusal,
           response_metadata: {
-            messages: [
-              `[ERROR] unsupported type: ${refused.type} [json-pointer:/blocks/${refused.at}/type]`,
-            ],
+            messages: [`[ERROR] unsupported type: ${refused.type} [json-pointer:${pointer}]`],
           },
         });
       }
@@ -188,8 +264,15 @@ export class FakeSlack {
         failure.left -= 1;
         return new Response('upstream failure', { status: failure.status });
       }
-      const answer = await this.#answer(method, args);
-      return json(answer);
+      const refusal = argumentRefusal(method, args);
+      const answer = refusal === undefined ? await this.#answer(method, args) : undefined;
+      const error = answer === undefined ? refusal : answer.ok === false ? answer.error : undefined;
+      if (error !== undefined && !documentedErrors(method).has(String(error))) {
+        throw this.#violation(
+          `${method} does not document ${String(error)}: Slack never answers it`,
+        );
+      }
+      return json(answer ?? { ok: false, error: refusal });
     }
     const args = rawBody === '' ? {} : (JSON.parse(rawBody) as Record<string, unknown>);
     this.#record({
@@ -237,6 +320,34 @@ export class FakeSlack {
     });
   }
 
+  /**
+   * A call the real Slack could not have answered as asked: kept in {@link violations} (a caller
+   * may swallow the failure) and thrown at the caller, as no answer would be faithful.
+   */
+  #violation(message: string): Error {
+    this.violations.push(message);
+    return new Error(message);
+  }
+
+  /**
+   * functions.completeSuccess and completeError: a run ends once
+   * (`execution_not_in_running_state` after), and its outputs must hold every output the
+   * manifest requires, not empty (`parameter_validation_failed`).
+   */
+  #endExecution(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const id = String(args.function_execution_id);
+    if (this.endedExecutions.has(id)) return { ok: false, error: 'execution_not_in_running_state' };
+    if (method === 'functions.completeSuccess') {
+      const outputs = (args.outputs ?? {}) as Record<string, unknown>;
+      const missing = requiredFunctionOutputs.filter(
+        (name) => outputs[name] === undefined || outputs[name] === '',
+      );
+      if (missing.length > 0) return { ok: false, error: 'parameter_validation_failed' };
+    }
+    this.endedExecutions.set(id, method);
+    return { ok: true };
+  }
+
   /** Someone in Slack gives the channel a canvas of their own. */
   personCanvas(channelId: string, markdown = 'Our channel notes'): FakeCanvas {
     return this.#newCanvas({ kind: 'channel', by: 'person', channelId, title: 'Notes', markdown });
@@ -275,7 +386,11 @@ export class FakeSlack {
       }
       case 'canvases.create': {
         if (this.freeTeam) {
-          return { ok: false, error: 'free_teams_cannot_create_standalone_canvases' };
+          if (channelId === undefined) {
+            return { ok: false, error: 'free_teams_cannot_create_non_tabbed_canvases' };
+          }
+          const tabbed = [...this.canvases.values()].some((c) => c.channelId === channelId);
+          if (tabbed) return { ok: false, error: 'free_team_canvas_tab_already_exists' };
         }
         const markdown = markdownOf(args.document_content);
         const made = this.#newCanvas({ kind: 'standalone', by: 'app', channelId, title, markdown });
@@ -284,6 +399,10 @@ export class FakeSlack {
       default: {
         const canvas = this.canvases.get(String(args.canvas_id));
         if (canvas === undefined) return { ok: false, error: 'canvas_not_found' };
+        if (this.canvasEditError !== undefined) return { ok: false, error: this.canvasEditError };
+        if (this.freeTeam && !this.freeTeamEditsStandalone && canvas.kind === 'standalone') {
+          return { ok: false, error: 'free_teams_cannot_edit_standalone_canvases' };
+        }
         const changes = args.changes;
         // Slack takes one operation per call.
         if (!Array.isArray(changes) || changes.length !== 1) {
@@ -406,9 +525,13 @@ export class FakeSlack {
     const channel = String(args.channel);
     if (method === 'chat.startStream') {
       if (this.refuseStreaming !== undefined) return { ok: false, error: this.refuseStreaming };
-      if (typeof args.thread_ts !== 'string') return { ok: false, error: 'invalid_thread_ts' };
-      if (!channel.startsWith('D') && (!args.recipient_user_id || !args.recipient_team_id)) {
-        return { ok: false, error: 'invalid_arguments' };
+      // Streamed messages are replies to a person's request.
+      if (typeof args.thread_ts !== 'string') return { ok: false, error: 'invalid_arguments' };
+      if (!channel.startsWith('D') && !args.recipient_user_id) {
+        return { ok: false, error: 'missing_recipient_user_id' };
+      }
+      if (!channel.startsWith('D') && !args.recipient_team_id) {
+        return { ok: false, error: 'missing_recipient_team_id' };
       }
       this.#ts += 1;
       const ts = `${this.#ts}.000700`;
@@ -418,6 +541,7 @@ export class FakeSlack {
         threadTs: args.thread_ts,
         chunks: sent,
         stopped: false,
+        stoppedByUser: false,
         blocks: undefined,
       });
       return { ok: true, channel, ts };
@@ -425,6 +549,9 @@ export class FakeSlack {
     const stream = this.streams.get(String(args.ts));
     if (stream === undefined || stream.channel !== channel) {
       return { ok: false, error: 'message_not_found' };
+    }
+    if (stream.stoppedByUser && method === 'chat.appendStream') {
+      return { ok: false, error: 'stopped_by_user' };
     }
     if (stream.stopped) return { ok: false, error: 'message_not_in_streaming_state' };
     if (method === 'chat.stopStream') {
@@ -442,6 +569,22 @@ export class FakeSlack {
     }
     stream.chunks.push(...sent);
     return { ok: true, channel, ts: stream.ts };
+  }
+
+  /**
+   * The person presses Stop in the thread: Slack stops its streaming messages itself (appends then
+   * answer `stopped_by_user`, a stop `message_not_in_streaming_state`) and sends
+   * `agent_session_stopped` naming them; returns their ts, the event's `streaming_message_ts`.
+   */
+  pressStop(channel: string, threadTs: string): string[] {
+    const stopped: string[] = [];
+    for (const stream of this.streams.values()) {
+      if (stream.channel !== channel || stream.threadTs !== threadTs || stream.stopped) continue;
+      stream.stopped = true;
+      stream.stoppedByUser = true;
+      stopped.push(stream.ts);
+    }
+    return stopped;
   }
 
   #record(call: SlackCall): void {
@@ -483,7 +626,8 @@ export class FakeSlack {
         const ts = `${this.#ts}.000100`;
         return {
           ok: true,
-          channel: args.channel,
+          // A post to a person lands in the app's DM with them, which the answer names.
+          channel: dmOf(String(args.channel)),
           ts,
           message: { text: args.text, ts, bot_id: botId },
         };
@@ -523,7 +667,7 @@ export class FakeSlack {
       case 'views.open':
         return { ok: true, view: { id: 'V0VIEW0001', ...(args.view as object) } };
       case 'conversations.open':
-        return { ok: true, channel: { id: `D${String(args.users).slice(1)}` } };
+        return { ok: true, channel: { id: dmOf(String(args.users)) } };
       case 'files.getUploadURLExternal': {
         this.#files += 1;
         const fileId = `F0FILE${String(this.#files).padStart(4, '0')}`;
@@ -533,7 +677,7 @@ export class FakeSlack {
       }
       case 'functions.completeSuccess':
       case 'functions.completeError':
-        return { ok: true };
+        return this.#endExecution(method, args);
       case 'files.completeUploadExternal':
         return { ok: true, files: args.files };
       case 'conversations.canvases.create':
@@ -544,6 +688,11 @@ export class FakeSlack {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+/** The app's DM with a person (`U…` or `W…`), as the fake names it; other ids as they are. */
+export function dmOf(channel: string): string {
+  return /^[UW]/.test(channel) ? `D${channel.slice(1)}` : channel;
 }
 
 function hasImage(blocks: unknown): boolean {

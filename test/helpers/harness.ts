@@ -172,6 +172,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await running.stop();
       if (!options.sharedSandbox) await sandbox.close();
+      if (slack.violations.length > 0) {
+        throw new Error(`unfaithful Slack calls: ${slack.violations.join('; ')}`);
+      }
     },
   };
 }

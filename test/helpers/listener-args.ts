@@ -185,8 +185,10 @@ export function useListenerWorld(
     world = await startListenerWorld(sandbox === undefined ? {} : { sandbox });
   });
   afterEach(async () => {
+    const violations = world?.slack.violations ?? [];
     await world?.close();
     world = undefined;
+    if (violations.length > 0) throw new Error(`unfaithful Slack calls: ${violations.join('; ')}`);
   });
   return () => {
     if (world === undefined) throw new Error('the listener world exists only inside a test');

@@ -23,11 +23,14 @@ export async function startSlackServer(): Promise<SlackServer> {
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === 'string') headers.set(name, value);
       }
-      const response = await (slack as FakeSlack).fetch(`${url}${req.url ?? '/'}`, {
-        method: req.method ?? 'POST',
-        headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
+      // A call the fake refuses to answer (see FakeSlack.violations) gets a 500; close() fails.
+      const response = await (slack as FakeSlack)
+        .fetch(`${url}${req.url ?? '/'}`, {
+          method: req.method ?? 'POST',
+          headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        })
+        .catch((error: unknown) => new Response(String(error), { status: 500 }));
       res.writeHead(response.status, {
         'content-type': response.headers.get('content-type') ?? 'text/plain',
       });
@@ -40,6 +43,11 @@ export async function startSlackServer(): Promise<SlackServer> {
   return {
     slack,
     url,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const violations = (slack as FakeSlack).violations;
+      if (violations.length > 0)
+        throw new Error(`unfaithful Slack calls: ${violations.join('; ')}`);
+    },
   };
 }

@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { functionIds, shortcutIds } from '../../src/render/ids.ts';
 import { eventScopes, featureScopes, webApiScopes } from '../../src/slack/web-api/scopes.ts';
 import { recordRegistrations } from '../helpers/recording-app.ts';
+import { webApiCallsIn, webApiCallsInSource } from '../helpers/web-api-calls.ts';
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifest.yml', root), 'utf8');
@@ -33,12 +33,6 @@ const manifest = parse(manifestText) as {
   mcp_servers?: Record<string, { url: string; auth_type: string }>;
 };
 
-/** Slack's upload helper calls two Web API methods. */
-const helperMethods: Readonly<Record<string, readonly string[]>> = {
-  filesUploadV2: ['files.getUploadURLExternal', 'files.completeUploadExternal'],
-  chatStream: ['chat.startStream', 'chat.appendStream', 'chat.stopStream'],
-};
-
 /**
  * Events of the assistant pane, which the code still answers for installs that keep
  * `assistant_view`; the manifest declares agent messaging instead, as new apps get only that.
@@ -47,38 +41,6 @@ const assistantPaneEvents: ReadonlySet<string> = new Set([
   'assistant_thread_started',
   'assistant_thread_context_changed',
 ]);
-
-/**
- * Web API methods named anywhere in `source`: `<…client>.<family>[.<sub>].<method>(`,
- * `.apiCall('x.y')`, the upload helper, and Bolt's `say(` (chat.postMessage).
- */
-function webApiCallsIn(source: string): string[] {
-  const methods = new Set<string>();
-  for (const match of source.matchAll(/\b\w*[cC]lient\??\.((?:[a-z]\w*\.)+[a-zA-Z]\w*)\(/g)) {
-    const method = match[1] ?? '';
-    if (method.split('.')[0] === 'apiCall') continue;
-    methods.add(method);
-  }
-  for (const match of source.matchAll(/\.apiCall\(\s*['"`]([\w.]+)['"`]/g))
-    methods.add(match[1] ?? '');
-  for (const [helper, called] of Object.entries(helperMethods)) {
-    if (new RegExp(`\\.${helper}\\(`).test(source))
-      for (const method of called) methods.add(method);
-  }
-  if (/\bsay\(/.test(source)) methods.add('chat.postMessage');
-  return [...methods].sort();
-}
-
-/** Web API methods called anywhere in the runtime code (src/, the composition root included). */
-function webApiCallsInSource(): string[] {
-  const dir = new URL('src/', root).pathname;
-  const methods = new Set<string>();
-  for (const file of readdirSync(dir, { recursive: true }) as string[]) {
-    if (!file.endsWith('.ts')) continue;
-    for (const method of webApiCallsIn(readFileSync(join(dir, file), 'utf8'))) methods.add(method);
-  }
-  return [...methods].sort();
-}
 
 /**
  * Slack's official manifest schema sits beside the clone in CI (`../shared`). A clone elsewhere may

@@ -110,5 +110,42 @@ export function canvasContract(name: string, open: () => Promise<StoreFixture>):
       );
       expect(await store.canvases.digests.claimCreation(id, later, later)).toBe(false);
     });
+
+    it('holds a creation the plan refused until the hold runs out', async () => {
+      const { id } = await store.digests.create(digestInput({ canvas: true }), now);
+      const until = new Date(now.getTime() + 60_000);
+      expect(await store.canvases.digests.claimCreation(id, now, until)).toBe(true);
+      await store.canvases.digests.record(
+        id,
+        { kind: 'failed', problem: 'channel_canvas_taken' },
+        now,
+        later,
+      );
+      expect(await store.canvases.digests.claimCreation(id, until, until)).toBe(false);
+      expect((await store.digests.get(id))?.canvas?.heldUntil).toEqual(later);
+      expect(await store.canvases.digests.claimCreation(id, later, until)).toBe(true);
+    });
+
+    it('lets a canvas turned off and on again be tried at once after a plan refused it', async () => {
+      const digest = await store.digests.create(digestInput({ canvas: true }), now);
+      await store.canvases.digests.record(
+        digest.id,
+        { kind: 'failed', problem: 'canvases_unavailable' },
+        now,
+        later,
+      );
+      const settings = {
+        schedule: digest.schedule,
+        window: digest.window,
+        top: digest.top,
+        presentation: digest.presentation,
+        postWhen: digest.postWhen,
+        metric: digest.metric,
+      };
+      await store.digests.update(digest.id, { ...settings, canvas: false }, now);
+      const on = await store.digests.update(digest.id, { ...settings, canvas: true }, now);
+      expect(on.canvas).toEqual({ enabled: true, told: [] });
+      expect(await store.canvases.digests.claimCreation(digest.id, now, later)).toBe(true);
+    });
   });
 }

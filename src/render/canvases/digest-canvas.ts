@@ -159,6 +159,14 @@ export function canvasProblemWords(problem: CanvasProblem): string {
       return "the channel's canvas is taken by someone else's, and this workspace's plan gives apps no canvas of their own beside it";
     case 'canvases_unavailable':
       return "this workspace's plan has no channel canvases";
+    case 'edits_unavailable':
+      return "this workspace's plan does not let apps edit their canvases, so the canvas cannot be brought up to date";
+    case 'creation_failed':
+      return "Slack could not create the channel's canvas or its tab; the next run tries again";
+    case 'canvas_locked':
+      return 'someone locked the canvas against edits; it is brought up to date again once it is unlocked';
+    case 'canvas_too_large':
+      return 'the report is larger than Slack lets a canvas be; fewer databases or a shorter history make it fit';
     case 'editing_failed':
       return 'Slack could not apply the canvas edit; the next run tries again';
     case 'not_allowed':

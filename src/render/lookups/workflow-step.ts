@@ -23,6 +23,10 @@ import { type RankedRow, rankingOf, rankingSubject } from './ranking.ts';
 import { nobodyKeptWords, rankingWords, selectionLine } from './selection.ts';
 import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
 
+/** A run whose answer Slack would not take as the step's outputs: it ends failed, with these words. */
+export const stepOutputsRefusedText =
+  'The answer was found, but Slack refused it as the step’s outputs. Try the step again; if it keeps failing, tell the app’s administrators.';
+
 /**
  * The most a summary holds: a section's text, so a message step can show it whole.
  */

@@ -80,6 +80,8 @@ export async function deliverLookup(
   const { chat } = deps.slack.forTeam(where.teamId);
   const pending = await postRetryingOnce(chat, where, pendingMessage, deps.logger);
   const ts = pending.posted ? pending.ts : undefined;
+  // Updated where Slack put it: a DM named by the person's id is updated by its D… id.
+  const posted = pending.posted ? { ...where, channel: pending.channel } : where;
   if (!pending.posted) {
     deps.logger.warn(
       { method: 'chat.postMessage', reason: pending.failure.reason, channel: where.channel },
@@ -87,7 +89,7 @@ export async function deliverLookup(
     );
   }
   const update = (at: string, message: SlackMessage) =>
-    updateInConversation(chat, where, at, message, deps.logger);
+    updateInConversation(chat, posted, at, message, deps.logger);
   const progress = async (message: SlackMessage) => {
     if (ts !== undefined) await update(ts, message);
   };

@@ -13,10 +13,20 @@ import type { SlackMessage } from '../../model/message.ts';
 import { withoutImages, withoutNewBlocks } from '../../render/blocks.ts';
 import { slackErrorString } from './client.ts';
 
-/** Slack refused the blocks: as the Web API client throws it, or as the digest poster hands it on. */
-function refusedBlocks(error: unknown): boolean {
-  return error instanceof SlackBlocksRefusedError || slackErrorString(error) === 'invalid_blocks';
+/**
+ * Slack refused the blocks: as the Web API client throws it (`refusal`, Slack's code for the
+ * method), or as the digest poster hands it on.
+ */
+function refusedBlocks(error: unknown, refusal: string): boolean {
+  return error instanceof SlackBlocksRefusedError || slackErrorString(error) === refusal;
 }
+
+/**
+ * How views.publish and views.open refuse blocks: the view fails Slack's schema as a whole
+ * (`invalid_arguments`, "failed to match all allowed schemas [json-pointer:/view]"); their pages
+ * list no `invalid_blocks`. docs.slack.dev/reference/methods/views.publish.
+ */
+export const viewBlocksRefusal = 'invalid_arguments';
 
 let newBlocksRefusalLogged = false;
 
@@ -59,13 +69,14 @@ export function* lighterVersions<M extends SlackMessage>(
 
 /**
  * `send(message)`, then `send` again with each lighter version (see {@link lighterVersions}) while
- * Slack refuses the blocks. Any other failure, or a refusal of the lightest version, is thrown to
- * the caller.
+ * Slack refuses the blocks (`refusal`: `invalid_blocks` for messages, {@link viewBlocksRefusal}
+ * for views). Any other failure, or a refusal of the lightest version, is thrown to the caller.
  */
 export async function withBlocksFallback<T, M extends SlackMessage>(
   message: M,
   send: (message: M) => Promise<T>,
   logger?: Logger,
+  refusal = 'invalid_blocks',
 ): Promise<T> {
   const lighter = lighterVersions(message, logger);
   let attempt = message;
@@ -73,7 +84,7 @@ export async function withBlocksFallback<T, M extends SlackMessage>(
     try {
       return await send(attempt);
     } catch (error) {
-      if (!refusedBlocks(error)) throw error;
+      if (!refusedBlocks(error, refusal)) throw error;
       const next = lighter.next();
       if (next.done) throw error;
       attempt = next.value;

@@ -5,7 +5,8 @@
  * - Created as the channel's canvas (`conversations.canvases.create`). When the channel has one
  *   already (`channel_canvas_already_exists`), it belongs to someone else and is never touched: the
  *   app creates a canvas of its own tabbed in the channel (`canvases.create` with `channel_id`),
- *   which free plans refuse (`free_teams_cannot_create_standalone_canvases`).
+ *   which free plans refuse, allowing one canvas tab per channel
+ *   (`free_team_canvas_tab_already_exists`).
  * - Rewritten with one `canvases.edit` whose single `replace` operation, without `section_id`,
  *   replaces the whole document: Slack takes one operation per call, and tables cannot be removed
  *   section by section. Only canvases the app created are ever edited (the caller passes back the
@@ -27,8 +28,15 @@ import { slackErrorString, slackFailure } from './client.ts';
 
 /** Slack's error strings for a canvas, and the problem each is. */
 const canvasProblemsBySlackError: Readonly<Record<string, CanvasProblem>> = {
+  free_team_canvas_tab_already_exists: 'channel_canvas_taken',
   free_teams_cannot_create_standalone_canvases: 'channel_canvas_taken',
   team_tier_cannot_create_channel_canvases: 'canvases_unavailable',
+  free_teams_cannot_create_non_tabbed_canvases: 'canvases_unavailable',
+  free_teams_cannot_edit_standalone_canvases: 'edits_unavailable',
+  channel_canvas_creation_failed: 'creation_failed',
+  canvas_tab_creation_failed: 'creation_failed',
+  canvas_editing_locked: 'canvas_locked',
+  canvas_too_large: 'canvas_too_large',
   canvas_editing_failed: 'editing_failed',
   canvas_creation_failed: 'editing_failed',
   canvas_disabled_user_team: 'canvases_unavailable',

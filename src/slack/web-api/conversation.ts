@@ -32,7 +32,7 @@ export function postInConversation(
   where: Conversation,
   message: SlackMessage,
   logger?: Logger,
-): Promise<{ ts?: string | undefined }> {
+): Promise<{ ts?: string | undefined; channel?: string | undefined }> {
   const thread = where.threadTs === undefined ? {} : { thread_ts: where.threadTs };
   return withBlocksFallback(
     message,
@@ -62,9 +62,13 @@ export async function updateInConversation(
   );
 }
 
-/** A post Slack confirmed, or the transient failure that leaves it unconfirmed. */
+/**
+ * A post Slack confirmed, with the conversation Slack names it in (a post to a person's user id
+ * lands in the app's DM with them, whose `D…` id chat.update needs), or the transient failure
+ * that leaves it unconfirmed.
+ */
 export type PostOutcome =
-  | { readonly posted: true; readonly ts: string | undefined }
+  | { readonly posted: true; readonly ts: string | undefined; readonly channel: string }
   | { readonly posted: false; readonly failure: SlackCallError };
 
 /**
@@ -83,8 +87,8 @@ export async function postRetryingOnce(
 ): Promise<PostOutcome> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { ts } = await postInConversation(client, where, message, logger);
-      return { posted: true, ts };
+      const { ts, channel } = await postInConversation(client, where, message, logger);
+      return { posted: true, ts, channel: channel ?? where.channel };
     } catch (error) {
       const failure = toAppError('chat.postMessage', where.channel, error);
       if (!(failure instanceof SlackCallError) || !failure.transient) throw error;

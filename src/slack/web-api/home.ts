@@ -5,7 +5,7 @@ import { renderConferenceHome } from '../../render/management/conference-managem
 import { renderDigestHomeSection } from '../../render/management/digest-management.ts';
 import { renderHome } from '../../render/management/home.ts';
 import type { SlackDeps } from '../deps.ts';
-import { withBlocksFallback } from './blocks-fallback.ts';
+import { viewBlocksRefusal, withBlocksFallback } from './blocks-fallback.ts';
 
 /** Who is looking at the Home tab: sections show what belongs to this person in this workspace. */
 export interface HomeViewer {
@@ -69,7 +69,8 @@ export async function publishHome(
 
 /**
  * views.publish of a person's Home tab. Blocks Slack refuses (a table or a chart it does not
- * accept yet, a picture it cannot fetch) are left out as for messages, and the first such refusal
+ * accept yet, a picture it cannot fetch; views.publish says `invalid_arguments`) are left out as
+ * for messages, and the first such refusal
  * of the process is logged.
  */
 export async function publishView(
@@ -82,5 +83,6 @@ export async function publishView(
     { text: '', blocks: view.blocks as KnownBlock[] },
     (sent) => client.views.publish({ user_id: userId, view: { ...view, blocks: sent.blocks } }),
     logger,
+    viewBlocksRefusal,
   );
 }

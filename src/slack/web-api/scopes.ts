@@ -1,6 +1,6 @@
 /**
- * The bot scopes each Web API method this app calls needs. The manifest test reads this table and
- * scans src/slack for calls, so a new call without its scope in manifest.yml fails CI instead of
+ * The bot scopes each Web API method this app calls needs, as each method's page on docs.slack.dev
+ * names them. The manifest test reads this table and scans src/slack for calls, so a new call without its scope in manifest.yml fails CI instead of
  * failing with `missing_scope` in a workspace.
  */
 export const webApiScopes = {
@@ -9,8 +9,9 @@ export const webApiScopes = {
   'agents.sessions.setStatus': ['chat:write'],
   'agents.sessions.rename': ['chat:write'],
   // The Messages tab's prompts; the assistant pane's status line and thread titles, which agent
-  // messaging falls back to where Slack keeps no sessions.
-  'assistant.threads.setStatus': ['assistant:write'],
+  // messaging falls back to where Slack keeps no sessions. Slack's page files the status line
+  // under chat:write.
+  'assistant.threads.setStatus': ['chat:write'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
   'auth.test': [],
@@ -47,8 +48,10 @@ export type WebApiMethod = keyof typeof webApiScopes;
 export const eventScopes = {
   app_home_opened: [],
   app_mention: ['app_mentions:read'],
-  // Agent messaging: the person pressed Stop.
-  agent_session_stopped: ['assistant:write'],
+  // Agent messaging: the person pressed Stop; the person renamed a session. Slack's pages file
+  // both under chat:write.
+  agent_session_stopped: ['chat:write'],
+  agent_session_title_changed: ['chat:write'],
   // The assistant pane, for installs that keep assistant_view: a thread opened, and the channel
   // beside it changed.
   assistant_thread_started: ['assistant:write'],

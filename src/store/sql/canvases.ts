@@ -19,8 +19,11 @@ export class SqlCanvasRecords implements CanvasRecords {
     this.#table = table;
   }
 
-  /** Records a write: the canvas written (a new one replaces the old), or its problem. */
-  async record(id: string, write: CanvasWrite, now: Date): Promise<void> {
+  /**
+   * Records a write: the canvas written (a new one replaces the old), or its problem, the
+   * creation held until `holdUntil` when given.
+   */
+  async record(id: string, write: CanvasWrite, now: Date, holdUntil?: Date): Promise<void> {
     if (write.kind === 'written') {
       await this.#db.query(
         `UPDATE ${this.#table} SET canvas_id = $2, canvas_kind = $3, canvas_problem = NULL,
@@ -31,9 +34,9 @@ export class SqlCanvasRecords implements CanvasRecords {
       return;
     }
     await this.#db.query(
-      `UPDATE ${this.#table} SET canvas_problem = $2, canvas_creating_until = NULL, updated_at = $3
+      `UPDATE ${this.#table} SET canvas_problem = $2, canvas_creating_until = $4, updated_at = $3
        WHERE id = $1`,
-      [id, write.problem, now],
+      [id, write.problem, now, holdUntil ?? null],
     );
   }
 

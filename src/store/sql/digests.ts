@@ -105,7 +105,10 @@ export class SqlDigests implements DigestRepository {
          metric = $5, stakeholders = $10, order_by = $11,
          canvas = COALESCE($12, canvas),
          canvas_told = CASE WHEN $12 = 1 AND canvas = 0 THEN NULL ELSE canvas_told END,
-         canvas_problem = CASE WHEN $12 = 1 AND canvas = 0 THEN NULL ELSE canvas_problem END
+         canvas_problem = CASE WHEN $12 = 1 AND canvas = 0 THEN NULL ELSE canvas_problem END,
+         canvas_creating_until = CASE WHEN $12 = 1 AND canvas = 0
+           AND canvas_problem IN ('channel_canvas_taken', 'canvases_unavailable', 'edits_unavailable')
+           THEN NULL ELSE canvas_creating_until END
        WHERE id = $1 RETURNING *`,
       [
         id,

@@ -8,7 +8,12 @@
  */
 
 import type { ErrorCode } from '../../errors.ts';
-import { canvasKinds, canvasProblems, type DigestCanvas } from '../../model/canvas.ts';
+import {
+  canvasKinds,
+  canvasProblems,
+  type DigestCanvas,
+  planCanvasProblems,
+} from '../../model/canvas.ts';
 import { defined } from '../../model/defined.ts';
 import {
   type Digest,
@@ -148,11 +153,17 @@ export function rowToCanvas(row: SqlRow): DigestCanvas | undefined {
   const told = String(row.canvas_told ?? '')
     .split(' ')
     .flatMap((word) => canvasProblems.filter((known) => known === word));
+  // The creation claim's column also holds a plan's refusal; only then is it a hold on writes.
+  const heldUntil =
+    problem !== undefined && planCanvasProblems.has(problem)
+      ? optionalDate(row.canvas_creating_until)
+      : undefined;
   return {
     enabled,
     ...(id === undefined ? {} : { canvas: { id, kind } }),
     ...(problem === undefined ? {} : { problem }),
     told,
+    ...(heldUntil === undefined ? {} : { heldUntil }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../../src/analytics/types.ts';
+import { canvasProblems } from '../../../src/model/canvas.ts';
 import type { Digest } from '../../../src/model/digest.ts';
 import { rankChanges } from '../../../src/model/rank-changes.ts';
 import {
@@ -182,5 +183,25 @@ describe('renderCanvasProblemNotice', () => {
     );
     expect(JSON.stringify(notice.blocks)).toContain('digest edit ABC234 canvas off');
     expect(JSON.stringify(notice.blocks)).toContain('The digest still posts at each run.');
+  });
+});
+
+describe('canvasProblemWords', () => {
+  it('gives every problem its own words, and blames Slack being unreachable only when it was', () => {
+    const words = canvasProblems.map(canvasProblemWords);
+    expect(new Set(words).size).toBe(canvasProblems.length);
+    const unreachable = canvasProblems.filter((problem) =>
+      canvasProblemWords(problem).includes('could not be reached'),
+    );
+    expect(unreachable).toEqual(['slack_failed']);
+  });
+
+  it.each([
+    ['edits_unavailable', 'plan does not let apps edit'],
+    ['creation_failed', "could not create the channel's canvas"],
+    ['canvas_locked', 'locked the canvas'],
+    ['canvas_too_large', 'larger than Slack lets a canvas be'],
+  ] as const)('says what %s means', (problem, words) => {
+    expect(canvasProblemWords(problem)).toContain(words);
   });
 });

@@ -82,10 +82,12 @@ describe('SlackCanvasWriter', () => {
 
   it.each([
     ['canvas_editing_failed', 'editing_failed'],
-    ['not_allowed', 'not_allowed'],
+    ['restricted_action', 'not_allowed'],
     ['missing_scope', 'missing_scope'],
-    ['free_teams_cannot_create_standalone_canvases', 'channel_canvas_taken'],
     ['internal_error', 'slack_failed'],
+    ['free_teams_cannot_edit_standalone_canvases', 'edits_unavailable'],
+    ['canvas_editing_locked', 'canvas_locked'],
+    ['canvas_too_large', 'canvas_too_large'],
   ])('classifies %s as %s', async (error, problem) => {
     const slack = new FakeSlack();
     slack.override('canvases.edit', () => ({ ok: false, error }));
@@ -95,6 +97,48 @@ describe('SlackCanvasWriter', () => {
       document,
     );
     expect(write).toEqual({ kind: 'failed', problem });
+  });
+
+  it.each([
+    ['channel_canvas_creation_failed', 'creation_failed'],
+    ['canvas_tab_creation_failed', 'creation_failed'],
+    ['free_team_canvas_tab_already_exists', 'channel_canvas_taken'],
+  ])('classifies %s from a creation as %s', async (error, problem) => {
+    const slack = new FakeSlack();
+    slack.override('conversations.canvases.create', () => ({ ok: false, error }));
+    expect(await writerFor(slack).write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem,
+    });
+  });
+
+  it('tabs a canvas of its own on a free plan where the channel has none of someone else’s', async () => {
+    const slack = new FakeSlack();
+    slack.freeTeam = true;
+    slack.override('conversations.canvases.create', () => ({
+      ok: false,
+      error: 'channel_canvas_already_exists',
+    }));
+    const write = await writerFor(slack).write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'standalone' } });
+  });
+
+  it('makes one canvas under Tier 2: a creation Slack rate limits makes none, the next one makes it', async () => {
+    const slack = new FakeSlack();
+    let now = 1_800_000_000_000;
+    slack.clock = () => now;
+    slack.enforceTiers = true;
+    slack.spendTier('conversations.canvases.create', 20);
+    const writer = writerFor(slack);
+    expect(await writer.write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem: 'slack_failed',
+    });
+    expect(slack.canvases.size).toBe(0);
+    now += 60_000;
+    const write = await writer.write(channel, undefined, document);
+    expect(write).toEqual({ kind: 'written', canvas: { id: 'F0CANVAS0001', kind: 'channel' } });
+    expect(slack.canvases.size).toBe(1);
   });
 
   it('reads a failure that is not a Slack answer as Slack failing', () => {

@@ -287,7 +287,7 @@ describe('SlackDigestPoster', () => {
     slack.override('users.info', (args) => ({ ok: true, user: { id: args.user, is_admin: true } }));
     slack.override('chat.postMessage', (args) =>
       args.channel === 'U0GONE'
-        ? { ok: false, error: 'user_not_found' }
+        ? { ok: false, error: 'channel_not_found' }
         : { ok: true, channel: args.channel, ts: '1.2' },
     );
     await poster(slack).notifyAdmins(['U0GONE', 'U0ADMIN'], message);

@@ -2,8 +2,9 @@
  * What the app remembers of its agent conversations (the Messages tab): which DMs opened the tab
  * and each thread's previous question (for follow-ups) and whether it has a title, kept in the
  * store every instance shares, so that any instance, or one started after a restart, answers an
- * open tab as an agent conversation; and, in memory only, where Slack refused to stream or to keep
- * agent sessions (each instance learns that again from Slack's first refusal).
+ * open tab as an agent conversation; and, in memory only, where Slack refused to stream (by
+ * conversation) or to keep agent sessions (by workspace); each instance learns that again from
+ * Slack's first refusal.
  * Records expire: a conversation {@link agentConversationTtlMs} after its tab last opened, a
  * thread {@link agentThreadTtlMs} after its last lookup. Where the store cannot answer, or keeps
  * no agent records, what this instance saw itself stands in, bounded.
@@ -86,6 +87,16 @@ export class AgentConversations {
     );
   }
 
+  /**
+   * The thread has a title (the person renamed its session): kept with what the thread remembers,
+   * so no lookup renames it.
+   */
+  async titled(channel: string, threadTs: string): Promise<void> {
+    const memory = await this.thread(channel, threadTs);
+    if (memory.titled) return;
+    await this.remember(channel, threadTs, { ...memory, titled: true });
+  }
+
   /** Slack refused to stream here (`reason`): later answers go as plain posts straight away. */
   refuseStreaming(channel: string, reason: string): void {
     this.#refused.set(channel, reason);
@@ -95,13 +106,16 @@ export class AgentConversations {
     return this.#refused.has(channel);
   }
 
-  /** Slack refused agent sessions here (`reason`): later lookups show the assistant pane's status. */
-  refuseSessions(channel: string, reason: string): void {
-    this.#noSessions.set(channel, reason);
+  /**
+   * Slack refused agent sessions in the workspace (`reason`; a workspace without the feature):
+   * later lookups there show the assistant pane's status.
+   */
+  refuseSessions(workspace: string, reason: string): void {
+    this.#noSessions.set(workspace, reason);
   }
 
-  sessionsRefused(channel: string): boolean {
-    return this.#noSessions.has(channel);
+  sessionsRefused(workspace: string): boolean {
+    return this.#noSessions.has(workspace);
   }
 
   /** A store write; when it fails, memory alone remembers. */

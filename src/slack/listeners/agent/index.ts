@@ -28,7 +28,7 @@ import { typedText } from '../text.ts';
 import { AgentConversations } from './conversations.ts';
 import { AgentLookups } from './lookups.ts';
 import { AgentSession, bestEffort, restingStatus, setSessionStatus } from './session.ts';
-import { StreamedReply, streamingRefusal } from './stream.ts';
+import { StreamedReply, streamingRefusal, streamStoppedBySlack } from './stream.ts';
 
 /** A person's message in an agent conversation, as the answer needs it. */
 interface AgentMessage {
@@ -106,13 +106,29 @@ function sessionStopped(deps: SlackDeps, conversations: AgentConversations, look
     if (!(await deps.seen.firstEvent(body.event_id))) return;
     const reach = await lookups.stop(event.channel, event.thread_ts);
     deps.logger.info({ channel: event.channel, running: reach }, stopLogs[reach]);
-    if (reach !== 'none' || conversations.sessionsRefused(event.channel)) return;
+    const workspace = requestTeamId(body) ?? event.channel;
+    if (reach !== 'none' || conversations.sessionsRefused(workspace)) return;
     await setSessionStatus(
       client,
       deps.logger,
       { channel: event.channel, threadTs: event.thread_ts },
       restingStatus,
     );
+  };
+}
+
+/**
+ * The person renamed a thread's session in Slack: the thread counts as titled from now on, on
+ * every instance and after a restart, so no later lookup renames it back to the app's title.
+ */
+function sessionRenamed(deps: SlackDeps, conversations: AgentConversations) {
+  return async ({
+    event,
+    body,
+  }: SlackEventMiddlewareArgs<'agent_session_title_changed'> &
+    AllMiddlewareArgs): Promise<void> => {
+    if (!(await deps.seen.firstEvent(body.event_id))) return;
+    await conversations.titled(event.channel, event.thread_ts);
   };
 }
 
@@ -184,6 +200,10 @@ async function planInThread(
     ...(previous === undefined ? {} : { previous }),
   });
 }
+
+/** Logged when the person's Stop ended a streamed answer on Slack's side. */
+const stoppedBySlackLog =
+  'Slack stopped the streamed answer at the person’s Stop; nothing more is sent';
 
 /** The parts of the agent conversation `register` builds once. */
 interface Agent {
@@ -266,7 +286,12 @@ async function streamLookup(
     client,
     deps.logger,
     conversations,
-    { channel: message.channel, threadTs, titled: lookup.titled },
+    {
+      channel: message.channel,
+      threadTs,
+      titled: lookup.titled,
+      workspace: message.teamId ?? message.channel,
+    },
     request,
     deps.flow.now(),
   );
@@ -283,6 +308,7 @@ async function streamLookup(
       target,
       renderUnderstood(request, deps.flow.now(), note),
       deps.logger,
+      deps.sleep,
     );
   } catch (error) {
     const refusal = streamingRefusal(error);
@@ -306,9 +332,19 @@ async function streamLookup(
     progress: async () => {},
     finish: async (answer: SlackMessage) => {
       try {
-        await reply.finish(answer, session.stopArguments());
-        session.endedWithStream();
+        const end = await reply.finish(answer, session.stopArguments());
+        if (end === 'closed') {
+          session.endedWithStream();
+          return;
+        }
+        deps.logger.info({ channel: message.channel }, stoppedBySlackLog);
       } catch (error) {
+        // Slack stopped the stream at the person's Stop: the message stays as it is, and the
+        // closing answer is not posted beside it.
+        if (stopped.aborted && streamStoppedBySlack(error)) {
+          deps.logger.info({ channel: message.channel }, stoppedBySlackLog);
+          return;
+        }
         deps.logger.warn(
           slackFailure(error, 'chat.stopStream'),
           'could not end a streamed answer; posting the answer instead',
@@ -335,7 +371,7 @@ async function streamLookup(
 
 /**
  * Registers the agent conversation's middleware (before the assistant pane's, so its messages
- * reach it first), the Messages tab opening and the Stop button. What makes a DM an agent
+ * reach it first), the Messages tab opening, the Stop button and sessions renamed by the person. What makes a DM an agent
  * conversation lives in the digest store, which opens before the app listens.
  */
 export function register(app: App, deps: SlackDeps): void {
@@ -353,4 +389,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.use(agentMessages(deps, conversations, lookups));
   app.event('app_home_opened', messagesTabOpened(deps, conversations));
   app.event('agent_session_stopped', sessionStopped(deps, conversations, lookups));
+  app.event('agent_session_title_changed', sessionRenamed(deps, conversations));
 }

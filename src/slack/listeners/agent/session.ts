@@ -7,7 +7,7 @@
  *
  * Where Slack refuses agent sessions (a workspace or client without them), the thread shows the
  * assistant pane's status line and title instead, as before sessions existed; the refusal is
- * logged once per conversation and that conversation goes straight to the status line after.
+ * logged once per workspace and that workspace goes straight to the status line after.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../../logger.ts';
@@ -23,20 +23,23 @@ export const workingStatus = 'processing';
 export const restingStatus = 'active';
 
 /**
- * Slack's answers to agents.sessions.* that mean sessions are not offered here: the assistant
- * pane's status line stands in.
+ * Slack's answers to agents.sessions.* that mean sessions are not offered in the workspace (the
+ * feature off there, the app not allowed them, a Slack without the method): the assistant pane's
+ * status line stands in. docs.slack.dev/reference/methods/agents.sessions.setStatus.
  */
 export const sessionRefusals: ReadonlySet<string> = new Set([
+  'feature_disabled',
+  'not_authorized',
   'unknown_method',
-  'not_allowed',
-  'method_not_supported_for_channel_type',
 ]);
 
 export interface SessionThread {
   readonly channel: string;
   readonly threadTs: string;
-  /** Whether the thread was named by an earlier lookup the instances remember. */
+  /** Whether the thread was named by an earlier lookup, or by the person, as the instances remember. */
   readonly titled: boolean;
+  /** The workspace (its team id, else the conversation): Slack refuses sessions workspace-wide. */
+  readonly workspace: string;
 }
 
 export class AgentSession {
@@ -67,10 +70,10 @@ export class AgentSession {
     now: Date,
   ): Promise<AgentSession> {
     const session = new AgentSession(client, logger, thread);
-    if (!conversations.sessionsRefused(thread.channel)) {
+    if (!conversations.sessionsRefused(thread.workspace)) {
       const refusal = await session.#process(renderSessionTitle(request, now));
       if (refusal === undefined) return session;
-      conversations.refuseSessions(thread.channel, refusal);
+      conversations.refuseSessions(thread.workspace, refusal);
       logger.warn(
         { method: 'agents.sessions.setStatus', reason: refusal, channel: thread.channel },
         'Slack keeps no agent sessions here; showing the assistant status line instead',

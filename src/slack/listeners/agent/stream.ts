@@ -5,6 +5,7 @@
  * it (chat.stopStream). Appends are sent one at a time, in order, and all of them have landed
  * before the stream stops: a task still open at stop would spin for ever.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KnownBlock, TaskUpdateChunk } from '@slack/types';
 import type { ChatStreamer, WebClient } from '@slack/web-api';
 import { stoppedByPerson } from '../../../flows/lookup/index.ts';
@@ -20,17 +21,43 @@ import {
   streamLimits,
 } from '../../../render/lookups/agent.ts';
 import { withBlocksFallback } from '../../web-api/blocks-fallback.ts';
-import { slackErrorString, slackFailure } from '../../web-api/client.ts';
+import { slackErrorString, slackFailure, slackRetryAfterMs } from '../../web-api/client.ts';
 
 /**
- * Slack's answers to chat.startStream that mean streaming is not offered in this conversation (an
- * older client or workspace, a channel type it does not stream to): the answer goes as a plain
- * post instead.
+ * Slack's answers to chat.startStream that mean streaming is not offered in this conversation (a
+ * channel type it does not stream to, an app whose Messages tab is off): the answer goes as a
+ * plain post instead. docs.slack.dev/reference/methods/chat.startStream.
  */
 export const streamingRefusals: ReadonlySet<string> = new Set([
-  'method_not_supported_for_channel_type',
-  'not_allowed',
+  'channel_type_not_supported',
+  'messages_tab_disabled',
 ]);
+
+/**
+ * Slack's answers once it stopped the stream itself, because the person pressed Stop: appends get
+ * `stopped_by_user`, and a stop finds the message no longer streaming.
+ */
+const stoppedBySlack: ReadonlySet<string> = new Set([
+  'stopped_by_user',
+  'message_not_in_streaming_state',
+]);
+
+/** Whether `error` says Slack already ended the stream (see {@link stoppedBySlack}). */
+export function streamStoppedBySlack(error: unknown): boolean {
+  const reason = slackErrorString(error);
+  return reason !== undefined && stoppedBySlack.has(reason);
+}
+
+/**
+ * How long a stream's append or stop waits out Slack's Retry-After: chat.stopStream is Tier 2
+ * (about 20 a minute per workspace), whose window frees a call within a minute. The person sees
+ * the streamed message meanwhile; a stop given up on would leave it unfinished and post the
+ * answer again beside it.
+ */
+export const streamRateLimitMaxWaitMs = 60_000;
+
+/** How many times a rate-limited stop is tried before the answer is posted instead. */
+export const streamStopAttempts = 3;
 
 /** Slack's reason when `error` is a refusal to stream here, else undefined. */
 export function streamingRefusal(error: unknown): string | undefined {
@@ -53,9 +80,18 @@ function stoppedBy(error: unknown): boolean {
   return error === stoppedByPerson || (error as { cause?: unknown })?.cause === stoppedByPerson;
 }
 
+/** How the stream's end went: the answer closed it, or Slack had stopped it at the person's Stop. */
+export type StreamEnd = 'closed' | 'stopped-by-person';
+
+/** How a stream waits out a Retry-After (real timers unless a test gives its own). */
+export type Sleep = (ms: number) => Promise<void>;
+
 export class StreamedReply {
   readonly #streamer: ChatStreamer;
   readonly #logger: Logger;
+  readonly #sleep: Sleep | undefined;
+  /** Slack answered an append with `stopped_by_user`: the person's Stop ended the stream. */
+  #stoppedBySlack = false;
   /** Tasks started and not yet ended, by id. */
   readonly #open = new Map<string, string>();
   #queue: Promise<void> = Promise.resolve();
@@ -63,9 +99,10 @@ export class StreamedReply {
   #closed = false;
   #appendFailureLogged = false;
 
-  private constructor(streamer: ChatStreamer, logger: Logger) {
+  private constructor(streamer: ChatStreamer, logger: Logger, sleep: Sleep | undefined) {
     this.#streamer = streamer;
     this.#logger = logger;
+    this.#sleep = sleep;
   }
 
   /**
@@ -77,6 +114,7 @@ export class StreamedReply {
     target: StreamTarget,
     markdown: string,
     logger: Logger,
+    sleep?: Sleep,
   ): Promise<StreamedReply> {
     const streamer = client.chatStream({
       channel: target.channel,
@@ -87,7 +125,7 @@ export class StreamedReply {
     });
     const [first = '', ...more] = markdownPieces(markdown);
     await streamer.append({ chunks: [{ type: 'markdown_text', text: first }] });
-    const reply = new StreamedReply(streamer, logger);
+    const reply = new StreamedReply(streamer, logger, sleep);
     for (const piece of more) reply.#append([{ type: 'markdown_text', text: piece }]);
     return reply;
   }
@@ -115,13 +153,35 @@ export class StreamedReply {
     };
   }
 
-  /** Queues one append after those before it; a failed one is logged (once) and skipped. */
+  /**
+   * `call` again after Slack's Retry-After when it was rate limited (chat.appendStream is Tier 4,
+   * chat.stopStream Tier 2), up to `attempts` tries in all.
+   */
+  async #paced<T>(call: () => Promise<T>, attempts: number): Promise<T> {
+    for (let tried = 1; ; tried += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        const waitMs = slackRetryAfterMs(error);
+        if (waitMs === undefined || tried >= attempts) throw error;
+        await (this.#sleep ?? sleep)(Math.min(waitMs, streamRateLimitMaxWaitMs));
+      }
+    }
+  }
+
+  /**
+   * Queues one append after those before it, waiting out a rate limit once; a failed one is
+   * logged (once) and skipped. Once Slack stopped the stream at the person's Stop, nothing more is
+   * appended.
+   */
   #append(chunks: TaskUpdateChunk[] | { type: 'markdown_text'; text: string }[]): void {
     this.#queue = this.#queue
       .then(async () => {
-        await this.#streamer.append({ chunks });
+        if (this.#stoppedBySlack) return;
+        await this.#paced(() => this.#streamer.append({ chunks }), 2);
       })
       .catch((error: unknown) => {
+        if (slackErrorString(error) === 'stopped_by_user') this.#stoppedBySlack = true;
         if (this.#appendFailureLogged) return;
         this.#appendFailureLogged = true;
         this.#logger.warn(slackFailure(error, 'chat.appendStream'), 'could not append to a stream');
@@ -132,16 +192,24 @@ export class StreamedReply {
    * Ends the stream with `message`: its blocks (at most {@link streamLimits.blocksAtStop}, without
    * the new table and chart blocks when Slack refuses them), or its text as markdown when it has
    * none. Tasks still open end as stopped. `session` (chat.stopStream's `session_status`) moves the
-   * thread's agent session with the stop. Throws when Slack did not take it: the caller posts the
-   * message instead, so nothing is lost.
+   * thread's agent session with the stop. A rate-limited stop waits out Retry-After (see
+   * {@link streamStopAttempts}), so that the answer closes the stream rather than arriving twice.
+   * `stopped-by-person` when Slack had already stopped the stream at the person's Stop: nothing
+   * more is sent. Throws when Slack did not take it: the caller posts the message instead, so
+   * nothing is lost.
    */
-  async finish(message: SlackMessage, session: { session_status?: string } = {}): Promise<void> {
+  async finish(
+    message: SlackMessage,
+    session: { session_status?: string } = {},
+  ): Promise<StreamEnd> {
     // Windows that end from now on end with the stop; appends already queued land first.
     this.#closed = true;
     for (let queued = this.#queue; ; queued = this.#queue) {
       await queued;
       if (queued === this.#queue) break;
     }
+    // The person's Stop ended the stream on Slack's side: the message is final as it is.
+    if (this.#stoppedBySlack) return 'stopped-by-person';
     const open: TaskUpdateChunk[] = [...this.#open].map(([id, title]) => ({
       type: 'task_update',
       id,
@@ -150,28 +218,31 @@ export class StreamedReply {
       output: unansweredTask,
     }));
     this.#open.clear();
+    const stop = (args: Parameters<ChatStreamer['stop']>[0]) =>
+      this.#paced(() => this.#streamer.stop(args), streamStopAttempts);
     const blocks = message.blocks ?? [];
     if (blocks.length === 0 || blocks.length > streamLimits.blocksAtStop) {
       const pieces = markdownPieces(message.text);
       const last = pieces.pop() ?? '';
       for (const piece of pieces) {
-        await this.#streamer.append({ chunks: [{ type: 'markdown_text', text: piece }] });
+        await this.#paced(
+          () => this.#streamer.append({ chunks: [{ type: 'markdown_text', text: piece }] }),
+          2,
+        );
       }
-      await this.#streamer.stop({
-        chunks: [...open, { type: 'markdown_text', text: last }],
-        ...session,
-      });
-      return;
+      await stop({ chunks: [...open, { type: 'markdown_text', text: last }], ...session });
+      return 'closed';
     }
     await withBlocksFallback(
       message,
       (sent) =>
-        this.#streamer.stop({
+        stop({
           ...(open.length === 0 ? {} : { chunks: open }),
           blocks: (sent.blocks ?? []) as KnownBlock[],
           ...session,
         }),
       this.#logger,
     );
+    return 'closed';
   }
 }

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bo
 import { type StepOutcome, topInfluencersStep } from '../../../flows/workflow-step.ts';
 import { genericErrorText } from '../../../render/errors.ts';
 import { functionIds } from '../../../render/ids.ts';
+import { stepOutputsRefusedText } from '../../../render/lookups/workflow-step.ts';
 import type { SlackDeps } from '../../deps.ts';
 
 /**
@@ -12,9 +13,9 @@ const stepZone = 'UTC';
 
 /**
  * The `top_influencers` step of a workflow: Bolt acknowledges the event, then the run always ends
- * with complete() and its three outputs, or fail() with the parser's message, a lookup's words for
+ * with complete() and its outputs, or fail() with the parser's message, a lookup's words for
  * a service failure, or the generic words for anything unforeseen (inputs missing or `null` read
- * as none), within the lookup deadline. A run ends once: the first sighting of its
+ * as none), within the lookup deadline; outputs Slack refuses end it with fail(). A run ends once: the first sighting of its
  * `function_execution_id`, shared by every instance, runs it, whatever event id Slack delivers it
  * under. A shutdown ends a run early with the stopped-by-a-restart words rather than leaving it
  * open.
@@ -35,13 +36,22 @@ export function topInfluencersFunction(deps: SlackDeps) {
         return { ok: false, error: genericErrorText };
       });
     try {
-      if (outcome.ok) await complete({ outputs: outcome.outputs });
+      if (outcome.ok) await complete({ outputs: { ...outcome.outputs } });
       else await fail({ error: outcome.error });
+      return;
     } catch (error) {
       deps.logger.error(
         { err: error, ok: outcome.ok, executionId },
         'could not finish a run of the top_influencers workflow step',
       );
+    }
+    // Slack refused the outputs (`parameter_validation_failed`): the run still ends, failed,
+    // rather than showing as running in Workflow Builder until Slack gives up on it.
+    if (!outcome.ok) return;
+    try {
+      await fail({ error: stepOutputsRefusedText });
+    } catch (error) {
+      deps.logger.error({ err: error, executionId }, 'could not fail a run of the workflow step');
     }
   };
 }

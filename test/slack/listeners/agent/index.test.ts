@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssistantPrompts } from '../../../../src/render/lookups/assistant.ts';
 import { renderHelp } from '../../../../src/render/lookups/help.ts';
+import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { register } from '../../../../src/slack/listeners/agent/index.ts';
 import {
   eventArgs,
@@ -12,15 +13,20 @@ import {
   agentSessionStoppedEvent,
   directMessageEvent,
   messagesTabOpenedEvent,
+  teamId,
+  userId,
 } from '../../../helpers/payloads.ts';
 
 const world = useListenerWorld({ sandbox: true });
 const dm = 'D0DIRECT01';
 
-/** The agent folder as `register` builds it: its middleware and its two event listeners. */
-function agent(w: ListenerWorld) {
+/**
+ * The agent folder as `register` builds it on `deps` (an instance of the app): its middleware and
+ * its event listeners, in the DM `channel`.
+ */
+function agent(w: ListenerWorld, deps: SlackDeps = w.deps, channel = dm) {
   const fake = fakeApp();
-  register(fake.app, w.deps);
+  register(fake.app, deps);
   const middleware = fake.registered.find((entry) => entry.method === 'use')?.listener as (
     args: unknown,
   ) => Promise<void>;
@@ -28,18 +34,51 @@ function agent(w: ListenerWorld) {
   const stopped = fake.listener('event', 'agent_session_stopped');
   return {
     async open(tab: 'messages' | 'home' = 'messages') {
-      await tabOpened(eventArgs(w, { ...messagesTabOpenedEvent(dm), tab }));
+      await tabOpened(eventArgs(w, { ...messagesTabOpenedEvent(channel), tab }));
     },
     /** Delivers a DM to the middleware; resolves with whether it let the request go on. */
     async ask(text: string, extra: Record<string, unknown> = {}) {
-      const event = directMessageEvent(text, extra);
+      const event = directMessageEvent(text, { channel, ...extra });
       const args = eventArgs(w, event);
       await middleware(args);
       await w.settle();
       return { passedOn: args.next.mock.calls.length > 0, ts: event.ts };
     },
-    stop: (threadTs: string) => stopped(eventArgs(w, agentSessionStoppedEvent(dm, threadTs))),
+    stop: (threadTs: string, streaming: string[] = []) =>
+      stopped(eventArgs(w, agentSessionStoppedEvent(channel, threadTs, streaming))),
+    /** The person renames the thread's session in Slack. */
+    async rename(threadTs: string, title: string) {
+      const session = w.slack.sessions.get(channel, threadTs);
+      if (session !== undefined) session.title = title;
+      const renamed = fake.listener('event', 'agent_session_title_changed');
+      await renamed(
+        eventArgs(w, {
+          type: 'agent_session_title_changed',
+          channel,
+          user: userId,
+          team_id: teamId,
+          thread_ts: threadTs,
+          title,
+          event_ts: '1700000000.000950',
+        }),
+      );
+    },
   };
+}
+
+/** Deps whose waits for Retry-After move the fake Slack's clock instead of real time. */
+function fakeTime(w: ListenerWorld) {
+  let now = 1_800_000_000_000;
+  const waited: number[] = [];
+  w.slack.clock = () => now;
+  const deps: SlackDeps = {
+    ...w.deps,
+    sleep: async (ms) => {
+      waited.push(ms);
+      now += ms;
+    },
+  };
+  return { deps, waited };
 }
 
 describe('the Messages tab', () => {
@@ -195,7 +234,7 @@ describe('the agent session', () => {
     expect(w.slack.sessions.get(dm, ts)?.statuses).toEqual(['processing', 'active']);
   });
 
-  it.each(['unknown_method', 'not_allowed'])(
+  it.each(['feature_disabled', 'not_authorized', 'unknown_method'])(
     'gives way to the assistant status line and title where Slack answers %s, logged once',
     async (refusal) => {
       const w = world();
@@ -229,6 +268,111 @@ describe('the agent session', () => {
     expect(w.slack.api('chat.stopStream')[0]?.args.session_status).toBeUndefined();
     expect(w.logged('could not call agents.sessions.setStatus')).toHaveLength(1);
     expect(w.slack.api('assistant.threads.setStatus')).toEqual([]);
+  });
+});
+
+describe('the agent session where the workspace keeps none', () => {
+  it('falls back to the status line once per workspace, in every DM', async () => {
+    const w = world();
+    w.slack.sessions.refusal = 'feature_disabled';
+    const a = agent(w);
+    await a.open();
+    // The second DM's tab opened on another instance: the store says so.
+    await agent(w, w.deps, 'D0DIRECT02').open();
+    await a.ask('#hcsm yesterday');
+    await a.ask('#bcsm yesterday', { channel: 'D0DIRECT02' });
+    expect(w.slack.api('agents.sessions.setStatus')).toHaveLength(1);
+    const lines = w.slack.api('assistant.threads.setStatus').map((c) => c.args.channel_id);
+    expect(lines).toEqual([dm, dm, 'D0DIRECT02', 'D0DIRECT02']);
+  });
+});
+
+describe('streaming under Slack’s rate tiers', () => {
+  it('waits out a 429 at the stop and ends the stream once, posting nothing beside it', async () => {
+    const w = world();
+    const { deps, waited } = fakeTime(w);
+    const a = agent(w, deps);
+    await a.open();
+    w.slack.rateLimit('chat.stopStream', 3, 1);
+    const { ts } = await a.ask('#hcsm yesterday');
+    expect(w.slack.api('chat.stopStream')).toHaveLength(2);
+    const [stream] = [...w.slack.streams.values()];
+    expect(stream?.stopped).toBe(true);
+    expect(JSON.stringify(stream?.blocks)).toContain('#hcsm');
+    expect(w.slack.api('chat.postMessage')).toEqual([]);
+    expect(waited).toEqual([3_000]);
+    expect(w.slack.sessions.get(dm, ts)?.statuses).toEqual(['processing', 'active']);
+  });
+
+  it('keeps its one answer when Tier 2 is spent: the stop waits for the next minute', async () => {
+    const w = world();
+    const { deps, waited } = fakeTime(w);
+    w.slack.enforceTiers = true;
+    w.slack.spendTier('chat.stopStream', 20);
+    const a = agent(w, deps);
+    await a.open();
+    await a.ask('#hcsm yesterday');
+    const [stream, ...more] = [...w.slack.streams.values()];
+    expect(more).toEqual([]);
+    expect(stream?.stopped).toBe(true);
+    expect(w.slack.api('chat.postMessage')).toEqual([]);
+    expect(waited).toEqual([60_000]);
+  });
+
+  it('answers with one plain post when Tier 2 leaves no stream to start', async () => {
+    const w = world();
+    const { deps } = fakeTime(w);
+    w.slack.enforceTiers = true;
+    w.slack.spendTier('chat.startStream', 20);
+    const a = agent(w, deps);
+    await a.open();
+    await a.ask('#hcsm yesterday');
+    expect(w.slack.streams.size).toBe(0);
+    expect(w.slack.api('chat.postMessage')).toHaveLength(1);
+    expect(String(w.slack.api('chat.update').at(-1)?.args.text)).toMatch(/#hcsm/);
+  });
+});
+
+describe('Stop while the answer streams', () => {
+  it('leaves the message Slack stopped as it is: no more appends, no second post', async () => {
+    const w = world();
+    const a = agent(w);
+    await a.open();
+    let stopping: Promise<void> | undefined;
+    // The person presses Stop as the first window shows: Slack stops the stream itself.
+    w.slack.override('chat.appendStream', (args) => {
+      const stream = w.slack.streams.get(String(args.ts));
+      if (stream !== undefined && !stream.stopped) {
+        const streaming = w.slack.pressStop(stream.channel, stream.threadTs);
+        stopping = a.stop(stream.threadTs, streaming);
+      }
+      return { ok: false, error: 'stopped_by_user' };
+    });
+    const { ts } = await a.ask('#hcsm yesterday');
+    await stopping;
+    await w.settle();
+    const [stream] = [...w.slack.streams.values()];
+    expect(stream?.stoppedByUser).toBe(true);
+    expect(w.slack.api('chat.postMessage')).toEqual([]);
+    expect(w.slack.api('chat.stopStream')).toEqual([]);
+    expect(w.slack.sessions.get(dm, ts)?.statuses.at(-1)).toBe('active');
+  });
+});
+
+describe('a session the person renamed', () => {
+  it('keeps their title after a restart', async () => {
+    const w = world();
+    const threadTs = '1700000000.000700';
+    // A session Slack opened under its own name, which the person then renamed.
+    w.slack.sessions.create(dm, threadTs, 'New chat');
+    const before = agent(w);
+    await before.open();
+    await before.rename(threadTs, 'Launch numbers');
+    // A restart: a new instance of the app, sharing the store.
+    const after = agent(w);
+    await after.ask('#hcsm yesterday', { thread_ts: threadTs });
+    expect(w.slack.api('agents.sessions.rename')).toEqual([]);
+    expect(w.slack.sessions.get(dm, threadTs)?.title).toBe('Launch numbers');
   });
 });
 

@@ -159,7 +159,10 @@ describe('a question in an assistant thread', () => {
 
   it('still answers when Slack refuses the status line', async () => {
     const w = world();
-    w.slack.override('assistant.threads.setStatus', () => ({ ok: false, error: 'not_allowed' }));
+    w.slack.override('assistant.threads.setStatus', () => ({
+      ok: false,
+      error: 'invalid_thread_ts',
+    }));
     const assistant = pane(w);
     const threadTs = await assistant.open();
     await assistant.ask(threadTs, '#hcsm last week');

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { type ParseError, UnknownDatabaseError } from '../../../../src/errors.ts';
 import { errorText } from '../../../../src/render/errors.ts';
 import { functionIds } from '../../../../src/render/ids.ts';
-import { stepTopOutOfRange } from '../../../../src/render/lookups/workflow-step.ts';
+import {
+  stepOutputsRefusedText,
+  stepTopOutOfRange,
+} from '../../../../src/render/lookups/workflow-step.ts';
 import {
   register,
   topInfluencersFunction,
@@ -106,5 +109,25 @@ describe('topInfluencersFunction', () => {
     expect(w.logged('could not finish a run of the top_influencers workflow step')).toEqual([
       expect.objectContaining({ ok: true }),
     ]);
+  });
+
+  it('ends the run with completeError when Slack refuses its outputs', async () => {
+    const w = world();
+    w.slack.override('functions.completeSuccess', () => ({
+      ok: false,
+      error: 'parameter_validation_failed',
+    }));
+    const step = await run(w, { databases: '#hcsm', window: 'last week' });
+    expect(step.fail).toHaveBeenCalledExactlyOnceWith({ error: stepOutputsRefusedText });
+    expect(w.slack.endedExecutions.get(step.executionId)).toBe('functions.completeError');
+  });
+
+  it('sends no required output empty: nobody ranking leaves the handle out, and the run ends', async () => {
+    const w = world();
+    const step = await run(w, { databases: '@NobodyRanks in #hcsm', window: 'last month' });
+    expect(w.slack.endedExecutions.get(step.executionId)).toBe('functions.completeSuccess');
+    const [completed] = w.slack.api('functions.completeSuccess');
+    expect(completed?.args.outputs).toMatchObject({ count: 0 });
+    expect(completed?.args.outputs).not.toHaveProperty('top_handle');
   });
 });

@@ -4,6 +4,7 @@ import { callbackIds, lookupModalInputs } from '../../../../src/render/ids.ts';
 import { renderPending, utcFallbackNote } from '../../../../src/render/lookups/status.ts';
 import { modalErrors } from '../../../../src/render/management/home.ts';
 import { lookupModalSubmit } from '../../../../src/slack/listeners/views/lookup-modal.ts';
+import { dmOf } from '../../../helpers/fake-slack.ts';
 import { type ListenerWorld, useListenerWorld, viewArgs } from '../../../helpers/listener-args.ts';
 import { fixedNow, request, userZone } from '../../../helpers/lookups.ts';
 import { userId } from '../../../helpers/payloads.ts';
@@ -25,7 +26,7 @@ async function submit(w: ListenerWorld, typed: Typed) {
   return args;
 }
 
-/** What the app posted in the person's DM (addressed by their user id), in order. */
+/** What the app posted in the person's DM (posted to their user id, updated by the DM's), in order. */
 function dm(w: ListenerWorld) {
   return w.slack.calls
     .filter((call) => call.method === 'chat.postMessage' || call.method === 'chat.update')
@@ -45,10 +46,19 @@ describe('lookupModalSubmit', () => {
       },
       {
         method: 'chat.update',
-        channel: userId,
+        channel: dmOf(userId),
         text: expect.stringMatching(/influencers for #hcsm/),
       },
     ]);
+  });
+
+  it('replaces the pending post by the DM id Slack answered, never the person’s id', async () => {
+    const w = world();
+    await submit(w, { databases: '#hcsm', window: 'last week' });
+    const [update, ...more] = w.slack.api('chat.update');
+    expect(update?.args.channel).toBe(dmOf(userId));
+    expect(more).toEqual([]);
+    expect(w.slack.api('chat.postMessage')).toHaveLength(1);
   });
 
   it('reads the window in the zone typed in the modal', async () => {
@@ -85,7 +95,7 @@ describe('lookupModalSubmit', () => {
 
   it('logs, and throws nothing, when Slack refuses the DM', async () => {
     const w = world();
-    w.slack.override('chat.postMessage', () => ({ ok: false, error: 'cannot_dm_bot' }));
+    w.slack.override('chat.postMessage', () => ({ ok: false, error: 'messages_tab_disabled' }));
     const args = await submit(w, { databases: '#hcsm', window: 'last week' });
     expect(args.ack).toHaveBeenCalledExactlyOnceWith();
     expect(w.logged('could not deliver a lookup from the modal')).toHaveLength(1);
