@@ -299,7 +299,13 @@ describe('direct messages and mentions', () => {
   });
 
   it('posts the answer as a new message, once, when chat.update fails', async () => {
-    const dm = await startHarness({ sandbox: { now }, overrides: { now } });
+    // No progress update: on a busy machine the lookup outlasts the harness's 400 ms and would
+    // update (and fail) once more before the answer.
+    const dm = await startHarness({
+      sandbox: { now },
+      overrides: { now },
+      env: { PROGRESS_UPDATE_MS: '30000', LOOKUP_TIMEOUT_MS: '60000' },
+    });
     try {
       dm.slack.override('chat.update', () => ({ ok: false, error: 'message_not_found' }));
       const event = directMessageEvent('#bcsm last week');
