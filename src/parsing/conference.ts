@@ -35,6 +35,7 @@ import { zoneFor } from '../time/zones.ts';
 import { readDatabaseToken } from './databases.ts';
 import { matchStakeholders } from './known-words.ts';
 import { subcommandNamed } from './subcommands.ts';
+import { gluedTimes, matchTimeOfDay } from './time/clock.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export type ConferenceCommand =
@@ -258,19 +259,14 @@ const relativeDays: ReadonlyMap<string, number> = new Map([
   ['tomorrow', 1],
 ]);
 
-/** A time of day: `9am`, `5:30pm`, `17:00`, `9h`, `9h30`. */
-const timeOfDay = /^(?:\d{1,2}(?::\d{2})?(?:am|pm|a\.m\.|p\.m\.|h)|\d{1,2}:\d{2}|\d{1,2}h\d{2})$/iu;
-
-/** Past a time of day at `at` (`9am`, `at 9 am`, `17:00`), or `at` when none stands there. */
+/**
+ * Past a time of day at `at` as lookups read one (`9am`, `at 9 am`, `17:00`, `noon`, `9am-5pm`),
+ * or `at` when none stands there.
+ */
 function pastTimeOfDay(tokens: readonly Token[], at: number): number {
   const from = lowerAt(tokens, at) === 'at' ? at + 1 : at;
-  const text = tokens[from]?.text ?? '';
-  const half = /^(?:am|pm|a\.m\.|p\.m\.)$/iu;
-  if (timeOfDay.test(text)) return half.test(tokens[from + 1]?.text ?? '') ? from + 2 : from + 1;
-  if (/^\d{1,2}(?::\d{2})?$/u.test(text) && half.test(tokens[from + 1]?.text ?? '')) {
-    return from + 2;
-  }
-  return at;
+  if (gluedTimes(tokens[from]) !== undefined) return from + 1;
+  return matchTimeOfDay(tokens, from)?.next ?? at;
 }
 
 /**

@@ -64,6 +64,8 @@ describe('parseConferenceCommand', () => {
       'conference #hcsm from Dec 5 at 9 am to Dec 8 17:00',
       { firstDay: '2026-12-05', lastDay: '2026-12-08' },
     ],
+    ['conference #hcsm on Dec 3 9am-5pm', { firstDay: '2026-12-03', lastDay: '2026-12-03' }],
+    ['conference #hcsm Dec 3 at noon watch @DrA', { firstDay: '2026-12-03', watch: ['DrA'] }],
     ['conference #hcsm from Dec 28 to Jan 3', { firstDay: '2026-12-28', lastDay: '2027-01-03' }],
   ])('reads %s', (text, spec) => {
     expect(parse(text)).toEqual({ kind: 'create', spec: expect.objectContaining(spec) });
@@ -92,6 +94,7 @@ describe('parseConferenceCommand', () => {
     ['conference #hcsm from 2026-12-08 to 2026-12-05', /swapped.+`from Dec 5 to Dec 8`/],
     ['conference #hcsm from tomorrow to today', /swapped.+`from Nov 26 to Nov 27`/],
     ['conference #hcsm from banana to Dec 8', /Say the first day/],
+    ['conference #hcsm from Dec 5 25:00 to Dec 8', /not a real date or time/],
     ['conference #ASCO26 from May 29 to Jun 2 every 2 minutes', /at most every 5 minutes/],
     ['conference #ASCO26 from May 29 to Jun 2 top 30', /from 1 to 25/],
     ['conference #ASCO26 from May 29 to Jun 2 in Mars/Base', /not a time zone/],
