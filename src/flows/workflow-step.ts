@@ -27,6 +27,8 @@ export interface StepInputs {
   readonly metric?: unknown;
   /** Who to keep, as a lookup says it: `doctors`, `patients and caregivers`, `no pharma`. */
   readonly stakeholders?: unknown;
+  /** The Slack user whose zone the window is read in (the person who used the workflow). */
+  readonly person?: unknown;
 }
 
 export interface StepOutputs {
@@ -80,8 +82,8 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
 }
 
 /**
- * Runs the step in `zone` (UTC unless the window names one: a workflow has no person whose zone
- * to use); inputs that are not an object read as none. A parse error finishes with the parser's own message; a service failure with the
+ * Runs the step in `zone` (the zone of the person the workflow names, else UTC; a zone the window
+ * names wins); inputs that are not an object read as none. A parse error finishes with the parser's own message; a service failure with the
  * words a lookup gives; neither throws.
  */
 export async function topInfluencersStep(
