@@ -56,7 +56,7 @@ export function stepInputs(inputs: unknown): StepInputs {
 }
 
 /**
- * The inputs as one line of the lookup grammar (`#hcsm last week top 10 by impressions`), or why
+ * The inputs as one line of the lookup grammar (`#hcsm top 10 by impressions last week`), or why
  * `top` is refused: the step allows 1 to 50 whatever the grammar would make of more. An empty
  * `top` says none, so one person's lookup, which takes no count, reads as typed.
  */
@@ -69,12 +69,13 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
     return { error: stepTopOutOfRange(topText, topRange.min, topRange.max) };
   }
   const metric = read(inputs.metric);
+  // The window last: a zone ending it (`in Europe/Paris`) must not run into the next input.
   const text = [
     read(inputs.databases),
-    read(inputs.window),
     topText === '' ? '' : `top ${top}`,
     metric && `by ${metric}`,
     read(inputs.stakeholders),
+    read(inputs.window),
   ]
     .filter((part) => part.length > 0)
     .join(' ');
