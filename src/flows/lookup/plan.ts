@@ -12,7 +12,12 @@ import {
   withPreviousPeriod,
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/lookups/help.ts';
+import {
+  conferenceInConversationHint,
+  digestInConversationHint,
+  digestVerbHint,
+  renderHelp,
+} from '../../render/lookups/help.ts';
 import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/lookups/status.ts';
 
 /** What a person's text asks for, decided before anything slow happens. */
@@ -78,6 +83,10 @@ export class LookupPlanner {
         : this.#followUp(trimmed, context.previous, context);
     if (followUp !== undefined) return followUp;
     const helpOptions = context.command === undefined ? {} : { command: context.command };
+    // A conference typed in a conversation: its leaderboard lives in a channel, so say where.
+    if (context.command === undefined && /^conferences?(?:\s|$)/iu.test(trimmed)) {
+      return { kind: 'help', message: renderHelp({ hint: conferenceInConversationHint(trimmed) }) };
+    }
     // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
     const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
     if (trimmed === '' || leading !== undefined) {
