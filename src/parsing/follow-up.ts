@@ -1,6 +1,6 @@
 /**
- * A follow-up typed in a conversation's thread (`and for #lcsm?`, `what about #bcsm by reach?`):
- * the previous question of the thread asked again with what the follow-up names changed.
+ * A follow-up typed in a DM or a conversation's thread (`and for #lcsm?`, `what about #bcsm by
+ * reach?`): the previous question there asked again with what the follow-up names changed.
  *
  * Decisions:
  * - Only text that opens like a follow-up is one (`and`, `and for`, `what about`, `how about`,

@@ -40,8 +40,8 @@ export interface PlanContext {
   /** How the person invoked the bot (`/influencers` or nothing for DMs), for help examples. */
   readonly command?: string;
   /**
-   * The previous question of the conversation's thread: a follow-up (`and for #lcsm?`) keeps its
-   * window and options.
+   * The previous question of the DM or the conversation's thread: a follow-up (`and for #lcsm?`)
+   * keeps its window and options.
    */
   readonly previous?: LookupRequest;
 }
