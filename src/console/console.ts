@@ -14,6 +14,7 @@ import { ParseError } from '../errors.ts';
 import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
+import { FollowUps } from '../flows/lookup/follow-ups.ts';
 import { createLogger, type Logger, withoutUserinfo } from '../logger.ts';
 import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
@@ -66,6 +67,8 @@ export interface ConsoleOptions {
  */
 const consoleCaller = { teamId: 'T0CONSOLE', userId: 'U0CONSOLE' } as const;
 const consoleChannel = 'C0CONSOLE';
+/** The console's DM with the app: its bare lines, whose follow-ups keep the last question. */
+const consoleDm = 'D0CONSOLE';
 const consoleAccess: DigestAccess = {
   assertCanPost: async () => {},
   isAdmin: async () => true,
@@ -184,6 +187,12 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   // The console's timer runs whatever DIGESTS_ENABLED says: its store lives only as long as it.
   service.runner.start();
   const digests = service.manager;
+  // Bare lines are the DM: a follow-up keeps the last question, as in Slack's DM.
+  const followUps = new FollowUps({
+    questions: () => service.database.lastQuestions,
+    logger,
+    now,
+  });
 
   print(
     consoleBannerText({
@@ -246,11 +255,13 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   };
 
   const lookup = async (text: string, command: string | undefined) => {
-    const plan = flow.plan(text, { zone, ...defined({ command }) });
+    const previous = command === undefined ? await followUps.previous(consoleDm) : undefined;
+    const plan = flow.plan(text, { zone, ...defined({ command, previous }) });
     if (plan.kind !== 'lookup') {
       show(plan.message);
       return;
     }
+    if (command === undefined) await followUps.remember(consoleDm, plan.request);
     show(plan.pending);
     // A slash-command answer is ephemeral in Slack, so it carries the Share button; a DM's does not.
     await flow.run(

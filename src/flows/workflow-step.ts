@@ -27,6 +27,8 @@ export interface StepInputs {
   readonly metric?: unknown;
   /** Who to keep, as a lookup says it: `doctors`, `patients and caregivers`, `no pharma`. */
   readonly stakeholders?: unknown;
+  /** The Slack user whose zone the window is read in (the person who used the workflow). */
+  readonly person?: unknown;
 }
 
 export interface StepOutputs {
@@ -55,7 +57,7 @@ export function stepInputs(inputs: unknown): StepInputs {
 }
 
 /**
- * The inputs as one line of the lookup grammar (`#hcsm last week top 10 by impressions`), or why
+ * The inputs as one line of the lookup grammar (`#hcsm top 10 by impressions last week`), or why
  * `top` is refused: the step allows 1 to 50 whatever the grammar would make of more. An empty
  * `top` says none, so one person's lookup, which takes no count, reads as typed.
  */
@@ -68,12 +70,13 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
     return { error: stepTopOutOfRange(topText, topRange.min, topRange.max) };
   }
   const metric = read(inputs.metric);
+  // The window last: a zone ending it (`in Europe/Paris`) must not run into the next input.
   const text = [
     read(inputs.databases),
-    read(inputs.window),
     topText === '' ? '' : `top ${top}`,
     metric && `by ${metric}`,
     read(inputs.stakeholders),
+    read(inputs.window),
   ]
     .filter((part) => part.length > 0)
     .join(' ');
@@ -81,8 +84,8 @@ export function stepLookupText(inputs: StepInputs): { text: string } | { error: 
 }
 
 /**
- * Runs the step in `zone` (UTC unless the window names one: a workflow has no person whose zone
- * to use); inputs that are not an object read as none. A parse error finishes with the parser's own message; a service failure with the
+ * Runs the step in `zone` (the zone of the person the workflow names, else UTC; a zone the window
+ * names wins); inputs that are not an object read as none. A parse error finishes with the parser's own message; a service failure with the
  * words a lookup gives; neither throws.
  */
 export async function topInfluencersStep(

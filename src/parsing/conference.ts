@@ -11,6 +11,12 @@
  *   lookups read it (`doctors`, `excluding orgs`), and `canvas` (keep a channel canvas).
  * - An edit changes the watchlist, the refresh, or the canvas (`canvas on` / `canvas off`).
  * - Several databases are joined by `and` or commas (`#ASCO26 and #ASCO2026`).
+ * - The days are read as a lookup's dates are: `from May 29 to Jun 2`, `May 29-Jun 2`, `May
+ *   29-31`, one day (`today`, `tomorrow`, `on Jun 2`, `Jun 2`). A time of day after a day (`from
+ *   May 29 9am to Jun 2 5pm`) is read and left out, since a conference follows whole days.
+ * - A last day before the first is read across New Year only when that makes an event of a month
+ *   at most (`from Dec 30 to Jan 2`); otherwise the days are named as swapped, with the order
+ *   that works.
  */
 import { DateTime } from 'luxon';
 import { ParseError } from '../errors.ts';
@@ -29,6 +35,7 @@ import { zoneFor } from '../time/zones.ts';
 import { readDatabaseToken } from './databases.ts';
 import { matchStakeholders } from './known-words.ts';
 import { subcommandNamed } from './subcommands.ts';
+import { gluedTimes, matchTimeOfDay } from './time/clock.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export type ConferenceCommand =
@@ -105,14 +112,40 @@ function readConferenceCommand(text: string, context: ConferenceParseContext): C
   }
   if (verb === 'edit') return readEdit(tokens);
   // `canvas` is a word of its own anywhere among the options after the days, never a filter.
-  const fromAt = tokens.findIndex((_, at) => lowerAt(tokens, at) === 'from');
+  const days = withDaysApart(tokens);
+  const daysAt = daysStart(days);
   const isCanvas = (list: readonly Token[], at: number) =>
-    fromAt > 0 && at > fromAt && lowerAt(list, at) === 'canvas';
-  const canvasAt = tokens.findIndex((_, at) => isCanvas(tokens, at));
-  if (canvasAt < 0) return { kind: 'create', spec: readCreate(tokens, context) };
-  const rest = tokens.filter((_, at) => at !== canvasAt);
+    daysAt > 0 && at > daysAt && lowerAt(list, at) === 'canvas';
+  const canvasAt = days.findIndex((_, at) => isCanvas(days, at));
+  if (canvasAt < 0) return { kind: 'create', spec: readCreate(days, context) };
+  const rest = days.filter((_, at) => at !== canvasAt);
   if (rest.some((_, at) => isCanvas(rest, at))) refuse('Say `canvas` once.', 'canvas');
   return { kind: 'create', spec: readCreate(rest, context), canvas: true };
+}
+
+/** `29-Jun` and `29-31` as two days and a dash (`May 29-Jun 2`, `May 29-31`). */
+function withDaysApart(tokens: readonly Token[]): Token[] {
+  return tokens.flatMap((token) => {
+    const match =
+      token.kind === 'word'
+        ? /^(\d{1,2}(?:st|nd|rd|th)?)-(\d{1,2}(?:st|nd|rd|th)?|\p{L}{3,9}\.?)$/u.exec(token.text)
+        : null;
+    if (match === null) return [token];
+    const [, day = '', next = ''] = match;
+    return [
+      { ...token, text: day },
+      { ...token, kind: 'dash', text: '-' },
+      { ...token, text: next },
+    ] as Token[];
+  });
+}
+
+/** Where the days start after `conference` and the databases: `from`, `on` or a day; -1 if nowhere. */
+function daysStart(tokens: readonly Token[]): number {
+  return tokens.findIndex((_, at) => {
+    const word = lowerAt(tokens, at);
+    return at > 0 && (word === 'from' || word === 'on' || readDate(tokens, at) !== undefined);
+  });
 }
 
 const exampleId = 'K7Q2M9';
@@ -220,12 +253,43 @@ function readEvery(tokens: readonly Token[], from: number): { minutes: number; n
 
 const rangeJoiners: ReadonlySet<string> = new Set(['to', 'until', 'through', 'thru', '-']);
 
-/** `May 29`, `29 May`, `May 29 2026`, `2026-05-29`: the month, the day and the year if given. */
+/** Days named from today, in the event's zone. */
+const relativeDays: ReadonlyMap<string, number> = new Map([
+  ['today', 0],
+  ['tomorrow', 1],
+]);
+
+/**
+ * Past a time of day at `at` as lookups read one (`9am`, `at 9 am`, `17:00`, `noon`, `9am-5pm`),
+ * or `at` when none stands there.
+ */
+function pastTimeOfDay(tokens: readonly Token[], at: number): number {
+  const from = lowerAt(tokens, at) === 'at' ? at + 1 : at;
+  if (gluedTimes(tokens[from]) !== undefined) return from + 1;
+  return matchTimeOfDay(tokens, from)?.next ?? at;
+}
+
+/**
+ * A day and any time of day after it: `May 29`, `29 May`, `May 29 2026`, `2026-05-29`, `today`,
+ * `tomorrow`; after a range's joiner also a day of the first day's month (`May 29-31`).
+ */
 function readDate(
   tokens: readonly Token[],
   from: number,
-): { month: number; day: number; year?: number; next: number } | undefined {
+  sameMonthAs?: DatePart,
+): (DatePart & { next: number }) | undefined {
+  const read = readDay(tokens, from, sameMonthAs);
+  return read === undefined ? undefined : { ...read, next: pastTimeOfDay(tokens, read.next) };
+}
+
+function readDay(
+  tokens: readonly Token[],
+  from: number,
+  sameMonthAs?: DatePart,
+): (DatePart & { next: number }) | undefined {
   const texts = [0, 1, 2].map((i) => tokens[from + i]?.text.replace(/,$/u, '') ?? '');
+  const offset = relativeDays.get(texts[0]?.toLowerCase() ?? '');
+  if (offset !== undefined) return { offset, next: from + 1 };
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(texts[0] ?? '');
   if (iso)
     return { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]), next: from + 1 };
@@ -250,6 +314,15 @@ function readDate(
   const m2 = month(b);
   if (parsed === undefined && d2 !== undefined && m2 !== undefined)
     parsed = { month: m2, day: d2, next: from + 2 };
+  if (parsed === undefined && d2 !== undefined && sameMonthAs !== undefined) {
+    if ('offset' in sameMonthAs) return undefined;
+    return {
+      month: sameMonthAs.month,
+      day: d2,
+      ...(sameMonthAs.year === undefined ? {} : { year: sameMonthAs.year }),
+      next: from + 1,
+    };
+  }
   if (parsed === undefined) return undefined;
   const year = yearOf(c);
   return year === undefined ? parsed : { ...parsed, year, next: parsed.next + 1 };
@@ -261,7 +334,7 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
   for (; at < tokens.length; at++) {
     const token = tokens[at] as Token;
     const word = lowerAt(tokens, at);
-    if (word === 'from') break;
+    if (word === 'from' || word === 'on' || readDate(tokens, at) !== undefined) break;
     if (word === 'and' || token.kind === 'comma') continue;
     const read = readDatabaseToken(token);
     if (read.kind === 'item') {
@@ -273,19 +346,25 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
   }
   if (databases.length === 0) refuse(`Name the event's hashtag, e.g. \`${conferenceExample}\`.`);
   if (databases.length > 10) refuse('A conference follows at most 10 databases.');
-  if (lowerAt(tokens, at) !== 'from')
+  const opening = lowerAt(tokens, at);
+  if (at >= tokens.length)
     refuse(`Say the event's days: \`from May 29 to Jun 2\`, e.g. \`${conferenceExample}\`.`);
-  const first = readDate(tokens, at + 1);
+  if (opening === 'from' || opening === 'on') at++;
+  const first = readDate(tokens, at);
   if (first === undefined)
-    refuse('Say the first day as `May 29` (or `2026-05-29`).', tokens[at + 1]?.text);
+    refuse('Say the first day as `May 29` (or `2026-05-29`).', tokens[at]?.text);
   at = (first as { next: number }).next;
   const joiner = tokens[at]?.kind === 'dash' ? '-' : (lowerAt(tokens, at) ?? '');
-  if (!rangeJoiners.has(joiner))
+  let last = first as DatePart & { next: number };
+  if (rangeJoiners.has(joiner)) {
+    const read = readDate(tokens, at + 1, first);
+    if (read === undefined)
+      refuse('Say the last day as `Jun 2` (or `2026-06-02`).', tokens[at + 1]?.text);
+    last = read as DatePart & { next: number };
+    at = last.next;
+  } else if (opening === 'from') {
     refuse('Say the last day too: `from May 29 to Jun 2`.', tokens[at]?.text);
-  const last = readDate(tokens, at + 1);
-  if (last === undefined)
-    refuse('Say the last day as `Jun 2` (or `2026-06-02`).', tokens[at + 1]?.text);
-  at = (last as { next: number }).next;
+  }
 
   let zone = context.zone;
   let watch: string[] = [];
@@ -338,7 +417,8 @@ function readCreate(tokens: readonly Token[], context: ConferenceParseContext): 
   };
 }
 
-type DatePart = { month: number; day: number; year?: number };
+/** A day as typed: a date (its year when given), or days from today (`today`, `tomorrow`). */
+type DatePart = { month: number; day: number; year?: number } | { offset: number };
 
 /** The event's days as `yyyy-MM-dd`, with the year inferred as the header says. */
 function eventDays(
@@ -349,25 +429,42 @@ function eventDays(
 ): { firstDay: string; lastDay: string } {
   const today = DateTime.fromJSDate(now, { zone: zoneFor(zone) }).startOf('day');
   const build = (part: DatePart, year: number) =>
-    DateTime.fromObject(
-      { year: part.year ?? year, month: part.month, day: part.day },
-      { zone: zoneFor(zone) },
-    );
+    'offset' in part
+      ? today.plus({ days: part.offset })
+      : DateTime.fromObject(
+          { year: part.year ?? year, month: part.month, day: part.day },
+          { zone: zoneFor(zone) },
+        );
+  const dated = (part: DatePart) => 'offset' in part || part.year !== undefined;
+  const days = (from: DateTime, to: DateTime) => Math.round(to.diff(from, 'days').days) + 1;
   let start = build(first, today.year);
   let end = build(last, start.year);
-  if (end < start && last.year === undefined) end = build(last, start.year + 1);
-  if (first.year === undefined && end < today) {
+  if (!start.isValid) refuse(`There is no day ${'day' in first ? first.day : ''} in that month.`);
+  if (!end.isValid) refuse(`There is no day ${'day' in last ? last.day : ''} in that month.`);
+  // Across New Year only when that makes an event, never a year of days.
+  const acrossNewYear = build(last, start.year + 1);
+  if (end < start && !dated(last) && days(start, acrossNewYear) <= maxConferenceDays) {
+    end = acrossNewYear;
+  }
+  if (end < start) refuse(swappedDays(start, end));
+  if (!dated(first) && end < today) {
     start = build(first, today.year + 1);
     end = build(last, start.year);
     if (end < start) end = build(last, start.year + 1);
   }
-  if (!start.isValid) refuse(`There is no day ${first.day} in that month.`);
-  if (!end.isValid) refuse(`There is no day ${last.day} in that month.`);
-  if (end < start) refuse('The last day comes before the first; say `from May 29 to Jun 2`.');
   if (end < today)
     refuse('Those days are over already; a conference follows days to come or under way.');
-  const count = Math.round(end.diff(start, 'days').days) + 1;
+  const count = days(start, end);
   if (count > maxConferenceDays)
     refuse(`A conference lasts at most ${maxConferenceDays} days; this one has ${count}.`);
   return { firstDay: start.toISODate() ?? '', lastDay: end.toISODate() ?? '' };
+}
+
+/** The days typed last day first, named as such with the order that works. */
+function swappedDays(start: DateTime, end: DateTime): string {
+  const said = (day: DateTime) =>
+    day.year === start.year && day.year === end.year
+      ? day.toFormat('LLL d', { locale: 'en-US' })
+      : day.toFormat('LLL d yyyy', { locale: 'en-US' });
+  return `The days are swapped: the last day, ${said(end)}, comes before the first, ${said(start)}. Say \`from ${said(end)} to ${said(start)}\`.`;
 }

@@ -1,6 +1,6 @@
 /**
- * A follow-up typed in a conversation's thread (`and for #lcsm?`, `what about #bcsm by reach?`):
- * the previous question of the thread asked again with what the follow-up names changed.
+ * A follow-up typed in a DM or a conversation's thread (`and for #lcsm?`, `what about #bcsm by
+ * reach?`): the previous question there asked again with what the follow-up names changed.
  *
  * Decisions:
  * - Only text that opens like a follow-up is one (`and`, `and for`, `what about`, `how about`,
@@ -11,6 +11,8 @@
  *   (and `by followers`), who to keep. An export is never repeated unasked, and a person is never
  *   carried over: `and for #lcsm?` after `@x in #hcsm` ranks #lcsm.
  * - A follow-up that names no database (`and by impressions?`) asks about the previous ones.
+ * - `only` narrows what the previous question kept (`and doctors only?`, `only nurses`): it is
+ *   scaffolding, never a database.
  */
 import type { ParseError } from '../errors.ts';
 import type { LookupRequest, ParseContext } from '../model/lookup.ts';
@@ -28,9 +30,17 @@ export function followUpRest(text: string): string | undefined {
   const trimmed = text.trim();
   for (const opener of openers) {
     const match = opener.exec(trimmed);
-    if (match !== null && match[0].length < trimmed.length) return trimmed.slice(match[0].length);
+    if (match !== null && match[0].length < trimmed.length) {
+      return withoutOnly(trimmed.slice(match[0].length));
+    }
   }
   return undefined;
+}
+
+/** `rest` without the word `only` standing alone; the rest as typed when nothing else is left. */
+function withoutOnly(rest: string): string {
+  const narrowed = rest.replace(/(?:^|\s+)only(?=[\s?.!,]|$)/giu, '').trim();
+  return narrowed.replace(/[?.!,\s]/gu, '') === '' ? rest : narrowed;
 }
 
 /** A database as the grammar reads it back: phrases quoted, the rest as they are. */

@@ -126,6 +126,22 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stdout).not.toContain('How to use');
   });
 
+  it('reads a DM-style follow-up with the last question, as Slack’s DM does', async () => {
+    const { code, stdout } = await runConsole(
+      ['#bcsm last month by followers top 3', 'how about #hcsm?', 'and doctors only?'].join('\n'),
+    );
+    expect(code).toBe(0);
+    const pending = stdout.match(/Looking up .+…/g) ?? [];
+    expect(pending).toHaveLength(3);
+    const [first, second, third] = pending;
+    expect(second).toBe(first?.replace('#bcsm', '#hcsm'));
+    expect(third).toBe(second);
+    expect(stdout.match(/\n3\. .+@\w+/g)).toHaveLength(3);
+    // Only the last answer keeps doctors alone, still by followers, three of them.
+    expect(stdout.match(/Who: Doctors/g)).toHaveLength(1);
+    expect(stdout.slice(stdout.lastIndexOf('Looking up'))).toMatch(/Who: Doctors/);
+  });
+
   it('creates, lists, runs and removes a digest, "posting" it into the console', async () => {
     const { code, stdout } = await runConsole(
       [

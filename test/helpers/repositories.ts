@@ -4,7 +4,14 @@ import type { Database } from '../../src/store/database.ts';
 /** The repositories of a {@link Database}, by name. */
 type Repositories = Pick<
   Database,
-  'digests' | 'runs' | 'outages' | 'conferences' | 'canvases' | 'sightings' | 'agentState'
+  | 'digests'
+  | 'runs'
+  | 'outages'
+  | 'conferences'
+  | 'canvases'
+  | 'sightings'
+  | 'agentState'
+  | 'lastQuestions'
 >;
 
 /**
@@ -21,6 +28,7 @@ export function withRepositories(db: Database, replaced: Partial<Repositories>):
     canvases: replaced.canvases ?? db.canvases,
     sightings: replaced.sightings ?? db.sightings,
     agentState: replaced.agentState ?? db.agentState,
+    lastQuestions: replaced.lastQuestions ?? db.lastQuestions,
     migrate: () => db.migrate(),
     ping: () => db.ping(),
     close: () => db.close(),

@@ -123,6 +123,7 @@ describe('manifest.yml', () => {
       top: 'integer',
       metric: 'string',
       stakeholders: 'string',
+      person: 'slack#/types/user_id',
     });
     expect(step?.input_parameters.databases?.is_required).toBe(true);
     expect(types(step?.output_parameters)).toEqual({

@@ -49,6 +49,24 @@ describe('parseConferenceCommand', () => {
       'conference #ESMO from 2027-09-10 to 2027-09-14',
       { firstDay: '2027-09-10', lastDay: '2027-09-14' },
     ],
+    ['conference #hcsm today', { firstDay: '2026-11-26', lastDay: '2026-11-26' }],
+    ['conference #hcsm tomorrow doctors', { firstDay: '2026-11-27', lastDay: '2026-11-27' }],
+    ['conference #hcsm from today to Nov 29', { firstDay: '2026-11-26', lastDay: '2026-11-29' }],
+    ['conference #hcsm on Dec 3', { firstDay: '2026-12-03', lastDay: '2026-12-03' }],
+    ['conference #hcsm Dec 5 to Dec 8', { firstDay: '2026-12-05', lastDay: '2026-12-08' }],
+    ['conference #hcsm Dec 5-Dec 8', { firstDay: '2026-12-05', lastDay: '2026-12-08' }],
+    ['conference #hcsm Dec 5-8 top 5', { firstDay: '2026-12-05', lastDay: '2026-12-08', top: 5 }],
+    [
+      'conference #hcsm from Dec 5 9am to Dec 8 5:30pm in Europe/Paris',
+      { firstDay: '2026-12-05', lastDay: '2026-12-08', zone: 'Europe/Paris' },
+    ],
+    [
+      'conference #hcsm from Dec 5 at 9 am to Dec 8 17:00',
+      { firstDay: '2026-12-05', lastDay: '2026-12-08' },
+    ],
+    ['conference #hcsm on Dec 3 9am-5pm', { firstDay: '2026-12-03', lastDay: '2026-12-03' }],
+    ['conference #hcsm Dec 3 at noon watch @DrA', { firstDay: '2026-12-03', watch: ['DrA'] }],
+    ['conference #hcsm from Dec 28 to Jan 3', { firstDay: '2026-12-28', lastDay: '2027-01-03' }],
   ])('reads %s', (text, spec) => {
     expect(parse(text)).toEqual({ kind: 'create', spec: expect.objectContaining(spec) });
   });
@@ -69,6 +87,14 @@ describe('parseConferenceCommand', () => {
     ['conference #ASCO26', /Say the event's days/],
     ['conference from May 29 to Jun 2', /Name the event's hashtag/],
     ['conference #ASCO26 from May 29', /last day too/],
+    [
+      'conference #hcsm from Dec 8 to Dec 5',
+      /days are swapped: the last day, Dec 5, comes before the first, Dec 8\. Say `from Dec 5 to Dec 8`/,
+    ],
+    ['conference #hcsm from 2026-12-08 to 2026-12-05', /swapped.+`from Dec 5 to Dec 8`/],
+    ['conference #hcsm from tomorrow to today', /swapped.+`from Nov 26 to Nov 27`/],
+    ['conference #hcsm from banana to Dec 8', /Say the first day/],
+    ['conference #hcsm from Dec 5 25:00 to Dec 8', /not a real date or time/],
     ['conference #ASCO26 from May 29 to Jun 2 every 2 minutes', /at most every 5 minutes/],
     ['conference #ASCO26 from May 29 to Jun 2 top 30', /from 1 to 25/],
     ['conference #ASCO26 from May 29 to Jun 2 in Mars/Base', /not a time zone/],
@@ -90,6 +116,7 @@ describe('parseConferenceCommand', () => {
   });
 
   it('keeps a canvas when asked, wherever `canvas` comes among the options', () => {
+    expect(parse('conference #hcsm today canvas')).toMatchObject({ canvas: true });
     for (const text of [
       'conference #ASCO26 from May 29 to Jun 2 in America/Chicago canvas',
       'conference #ASCO26 from May 29 to Jun 2 canvas watch @DrA top 5',

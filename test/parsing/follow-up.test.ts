@@ -27,6 +27,9 @@ describe('followUpRest', () => {
     ['same for "breast cancer"', '"breast cancer"'],
     ['also for #lcsm', '#lcsm'],
     ['and by retweets?', 'by retweets?'],
+    ['and doctors only?', 'doctors?'],
+    ['and only nurses', 'nurses'],
+    ['how about #only?', '#only?'],
   ])('reads %j as a follow-up asking %j', (text, rest) => {
     expect(followUpRest(text)).toBe(rest);
   });
@@ -48,6 +51,14 @@ describe('parseFollowUp', () => {
 
   it('keeps the window and every option the follow-up does not name', () => {
     expect(followed('and for #lcsm?', previous)).toEqual({ ...previous, databases: ['#lcsm'] });
+  });
+
+  it('narrows who is kept with `only`, keeping the window and the other options', () => {
+    const before = lookup('#bcsm last month by followers top 5', zone);
+    expect(followed('and doctors only?', before)).toEqual({
+      ...before,
+      stakeholders: { include: ['Doctor'], exclude: [] },
+    });
   });
 
   it('changes only what the follow-up names', () => {

@@ -12,7 +12,12 @@ import {
   withPreviousPeriod,
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
-import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/lookups/help.ts';
+import {
+  conferenceInConversationHint,
+  digestInConversationHint,
+  digestVerbHint,
+  renderHelp,
+} from '../../render/lookups/help.ts';
 import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/lookups/status.ts';
 
 /** What a person's text asks for, decided before anything slow happens. */
@@ -35,8 +40,8 @@ export interface PlanContext {
   /** How the person invoked the bot (`/influencers` or nothing for DMs), for help examples. */
   readonly command?: string;
   /**
-   * The previous question of the conversation's thread: a follow-up (`and for #lcsm?`) keeps its
-   * window and options.
+   * The previous question of the DM or the conversation's thread: a follow-up (`and for #lcsm?`)
+   * keeps its window and options.
    */
   readonly previous?: LookupRequest;
 }
@@ -78,6 +83,10 @@ export class LookupPlanner {
         : this.#followUp(trimmed, context.previous, context);
     if (followUp !== undefined) return followUp;
     const helpOptions = context.command === undefined ? {} : { command: context.command };
+    // A conference typed in a conversation: its leaderboard lives in a channel, so say where.
+    if (context.command === undefined && /^conferences?(?:\s|$)/iu.test(trimmed)) {
+      return { kind: 'help', message: renderHelp({ hint: conferenceInConversationHint(trimmed) }) };
+    }
     // "hello, who drove #bcsm?", "show me "breast cancer"": a question, whatever its first word.
     const leading = trimmed === '' || readsAsQuestion(trimmed) ? undefined : leadingWord(trimmed);
     if (trimmed === '' || leading !== undefined) {

@@ -162,6 +162,21 @@ export function digestInConversationHint(text: string, command?: string): string
   );
 }
 
+/**
+ * A conference command typed in a DM or a mention: a live leaderboard posts in a channel, so where
+ * to type it, as mrkdwn. `text`: the command as typed.
+ */
+export function conferenceInConversationHint(text: string, command?: string): string {
+  const plainCommand = commandLabel(command);
+  const typed = truncate(cleanText(text), 200);
+  const example = /\s/.test(typed) ? typed : 'conference #ASCO26 from May 29 to Jun 2';
+  return (
+    'A conference keeps a live leaderboard in a channel: type ' +
+    `\`${escapeMrkdwn(`${plainCommand} ${example}`)}\` in the channel that should show it. ` +
+    'Here I answer lookups, such as `#hcsm today`.'
+  );
+}
+
 function dmNote(command: string): string {
   return (
     `*In a direct message* send me the same text without \`${command}\` (for example ` +

@@ -24,6 +24,12 @@ const dayCount = (conference: Conference) =>
     DateTime.fromISO(conference.lastDay).diff(DateTime.fromISO(conference.firstDay), 'days').days,
   ) + 1;
 
+/** `5 days`, `1 whole day`: a one-day conference (`conference #hcsm today`) is one day. */
+const daysCounted = (conference: Conference, whole = '') => {
+  const count = dayCount(conference);
+  return `${count} ${whole}${count === 1 ? 'day' : 'days'}`;
+};
+
 /** "the next update 14:45 (Central)", "starts Fri May 29 at 00:00 (Central)", "ended". */
 export function nextUpdateWords(conference: Conference, now: Date): string {
   if (conference.status === 'ended') return 'ended';
@@ -46,7 +52,7 @@ function summary(conference: Conference): string {
       ? ''
       : ` · watching ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`;
   const canvas = conferenceCanvasWords(conference);
-  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference)} (${dayCount(conference)} days, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}${canvas === undefined ? '' : ` · canvas: ${escapeMrkdwn(canvas)}`}`;
+  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference)} (${daysCounted(conference)}, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}${canvas === undefined ? '' : ` · canvas: ${escapeMrkdwn(canvas)}`}`;
 }
 
 export function renderConferenceCreated(
@@ -55,7 +61,7 @@ export function renderConferenceCreated(
 ): SlackMessage {
   return message([
     `:white_check_mark: *Conference ${escapeMrkdwn(conference.id)} created.* A live leaderboard for ${escapeMrkdwn(formatDatabases(conference.databases))} in ${channelMention(conference.channelId, 'this channel')}, pinned and updated in place.`,
-    `*Days*: ${daysWords(conference)}, ${dayCount(conference)} whole days in ${escapeMrkdwn(conference.zone)} (${zoneWords(conference.zone, options.now)} time)`,
+    `*Days*: ${daysWords(conference)}, ${daysCounted(conference, 'whole ')} in ${escapeMrkdwn(conference.zone)} (${zoneWords(conference.zone, options.now)} time)`,
     `*Refresh*: every ${conference.refreshMinutes} minutes · *Top* ${conference.top}${conference.watch.length === 0 ? '' : ` · *Watching* ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`}`,
     `*When*: ${nextUpdateWords(conference, options.now)}; each day's recap goes in the leaderboard's thread.`,
     ...(conference.canvas?.enabled === true

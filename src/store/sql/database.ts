@@ -9,6 +9,7 @@ import { SqlCanvasRecords } from './canvases.ts';
 import { SqlConferences } from './conferences.ts';
 import { SqlDigests } from './digests.ts';
 import type { SqlExecutor } from './executor.ts';
+import { SqlLastQuestions } from './last-questions.ts';
 import { SqlOutages } from './outages.ts';
 import { SqlRuns } from './runs.ts';
 import { SqlSightings } from './sightings.ts';
@@ -22,6 +23,7 @@ export class SqlDatabase implements Database {
   readonly canvases: CanvasRepository;
   readonly sightings: SqlSightings;
   readonly agentState: SqlAgentState;
+  readonly lastQuestions: SqlLastQuestions;
   readonly #sql: SqlExecutor;
 
   constructor(executor: SqlExecutor) {
@@ -37,6 +39,7 @@ export class SqlDatabase implements Database {
     };
     this.sightings = new SqlSightings(executor);
     this.agentState = new SqlAgentState(executor);
+    this.lastQuestions = new SqlLastQuestions(executor);
   }
 
   migrate(): Promise<number> {

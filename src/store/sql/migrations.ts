@@ -142,6 +142,16 @@ const agentTables = (instant: string) => `
       CREATE INDEX agent_lookups_expiry ON agent_lookups (expires_at);
 `;
 
+/** The conversations' last questions of migration 28 (see `SqlLastQuestions`). */
+const lastQuestionsTable = (instant: string) => `
+      CREATE TABLE last_questions (
+        conversation TEXT PRIMARY KEY,
+        request TEXT NOT NULL,
+        expires_at ${instant} NOT NULL
+      );
+      CREATE INDEX last_questions_expiry ON last_questions (expires_at);
+`;
+
 /**
  * The canvas a digest keeps (see `CanvasRecords`): `canvas` 1 when it keeps one, the canvas the app
  * created and its kind, the last write's problem, the problems its creator was told about
@@ -444,6 +454,12 @@ export const migrations: readonly Migration[] = [
     name: 'agent conversations, their threads and the lookups running in them',
     sqlite: agentTables('INTEGER'),
     postgres: agentTables('TIMESTAMPTZ'),
+  },
+  {
+    version: 28,
+    name: "each conversation's last question, which a follow-up keeps the window of",
+    sqlite: lastQuestionsTable('INTEGER'),
+    postgres: lastQuestionsTable('TIMESTAMPTZ'),
   },
 ];
 

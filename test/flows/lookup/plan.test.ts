@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { digestVerbs } from '../../../src/model/commands.ts';
 import { leadingWord } from '../../../src/parsing/leading-word.ts';
 import { renderError } from '../../../src/render/errors.ts';
-import { digestVerbHint, renderHelp } from '../../../src/render/lookups/help.ts';
+import {
+  conferenceInConversationHint,
+  digestVerbHint,
+  renderHelp,
+} from '../../../src/render/lookups/help.ts';
 import {
   renderPending,
   utcFallbackNote,
@@ -94,6 +98,16 @@ describe('LookupFlow.plan', () => {
       'Digests and watches are created where they post: type `/influencers digest #hcsm every monday at 9am` in the channel that should receive them, or type it in my DM to get it there. Here I answer lookups, such as `#hcsm last week`.',
     );
   });
+
+  it.each(['conference #hcsm today', 'Conferences'])(
+    'says where a conference is created for %j typed in a conversation',
+    (text) => {
+      expect(flow.plan(text, { zone: 'UTC' })).toEqual({
+        kind: 'help',
+        message: renderHelp({ hint: conferenceInConversationHint(text) }),
+      });
+    },
+  );
 
   it('gives a hint, not a lookup, for a question after the slash command', () => {
     const plan = flow.plan('show me "breast cancer" this month', {

@@ -164,4 +164,13 @@ describe('conference words', () => {
       ),
     ).toBe('next update Sun May 31 14:45 (Central)');
   });
+
+  it('counts a one-day conference as one day', () => {
+    const oneDay = { ...conference, lastDay: conference.firstDay };
+    const { text } = renderConferenceCreated(oneDay, {
+      now: new Date('2026-05-01T12:00:00Z'),
+      command: '/influencers',
+    });
+    expect(text).toMatch(/\*Days\*: .+, 1 whole day in America\/Chicago/);
+  });
 });

@@ -4,6 +4,7 @@ import { digestVerbs } from '../../../src/model/commands.ts';
 import { parseLookup } from '../../../src/parsing/index.ts';
 import { checkBlockKitLimits } from '../../../src/render/limits.ts';
 import {
+  conferenceInConversationHint,
   digestInConversationHint,
   digestVerbHint,
   helpExamples,
@@ -61,6 +62,12 @@ describe('renderHelp', () => {
   it('says where a digest typed in a conversation is created', () => {
     expect(digestInConversationHint('digest #bcsm every friday at 5pm')).toBe(
       'Digests and watches are created where they post: type `/influencers digest #bcsm every friday at 5pm` in the channel that should receive them, or type it in my DM to get it there. Here I answer lookups, such as `#hcsm last week`.',
+    );
+  });
+
+  it('says where a conference typed in a conversation is created', () => {
+    expect(conferenceInConversationHint('conference #hcsm today')).toBe(
+      'A conference keeps a live leaderboard in a channel: type `/influencers conference #hcsm today` in the channel that should show it. Here I answer lookups, such as `#hcsm today`.',
     );
   });
 

@@ -13,11 +13,12 @@ import {
   renderAssistantTitle,
 } from '../../../render/lookups/assistant.ts';
 import { sendExport } from '../../delivery/exports.ts';
-import { planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
+import { postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackFailure } from '../../web-api/client.ts';
 import type { Reply } from '../../web-api/conversation.ts';
 import { answerInConversation } from '../events/messages.ts';
+import { planInDirectMessage } from '../follow-ups.ts';
 import { typedText } from '../text.ts';
 import { AssistantThreads } from './threads.ts';
 
@@ -97,10 +98,12 @@ function userMessage(deps: SlackDeps, threads: AssistantThreads): AssistantUserM
     try {
       const text = typedText(message.text);
       if (!threads.has(where.channel, message.thread_ts)) {
-        await answerInConversation(deps, client, where, message.user, text);
+        await answerInConversation(deps, client, where, message.user, text, true);
         return;
       }
-      const plan = await planFor(deps, client, message.user, text);
+      // Each thread of the pane is a conversation of its own, as in the Messages tab.
+      const conversation = `${where.channel}:${message.thread_ts}`;
+      const plan = await planInDirectMessage(deps, client, conversation, message.user, text);
       if (plan.kind !== 'lookup') {
         await post(plan.message);
         return;

@@ -4,12 +4,14 @@ import { subcommandOf } from '../../../parsing/subcommands.ts';
 import { deliverLookup, planFor, postAnswer } from '../../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../../deps.ts';
 import type { Reply } from '../../web-api/conversation.ts';
+import { planInDirectMessage } from '../follow-ups.ts';
 import { typedText } from '../text.ts';
 import { answerDigestInDirectMessage } from './digest-dm.ts';
 
 /**
  * Answers `text` in a conversation the bot can post to: posts what is being looked up, then
- * replaces that post with the answer (chat.update), so the person sees one message evolve.
+ * replaces that post with the answer (chat.update), so the person sees one message evolve. In a
+ * DM (`direct`), a follow-up keeps the DM's last question.
  */
 export async function answerInConversation(
   deps: SlackDeps,
@@ -17,8 +19,11 @@ export async function answerInConversation(
   where: Reply,
   userId: string,
   text: string,
+  direct = false,
 ): Promise<void> {
-  const plan = await planFor(deps, client, userId, text);
+  const plan = direct
+    ? await planInDirectMessage(deps, client, where.channel, userId, text)
+    : await planFor(deps, client, userId, text);
   if (plan.kind !== 'lookup') {
     await postAnswer(deps, where, plan.message);
     return;
@@ -27,7 +32,8 @@ export async function answerInConversation(
 }
 
 /**
- * A message in the bot's DM: the same text as after `/influencers`; a digest command is answered
+ * A message in the bot's DM: the same text as after `/influencers`, a follow-up (`how about
+ * #lcsm?`) keeping the DM's last question for half an hour; a digest command is answered
  * there too, and a digest created there is delivered there. Only plain messages a person
  * typed are answered: edits, deletions, bot posts, other subtypes and messages whose `text` is not
  * a string are ignored, and Slack's redeliveries of one event are answered once.
@@ -57,7 +63,7 @@ export function directMessage(deps: SlackDeps) {
         );
         return;
       }
-      await answerInConversation(deps, client, where, event.user, text);
+      await answerInConversation(deps, client, where, event.user, text, true);
     } catch (error) {
       deps.logger.error(
         { err: error, channel: event.channel },

@@ -1,15 +1,21 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { type StepOutcome, topInfluencersStep } from '../../../flows/workflow-step.ts';
+import type { WebClient } from '@slack/web-api';
+import { type StepOutcome, stepInputs, topInfluencersStep } from '../../../flows/workflow-step.ts';
 import { genericErrorText } from '../../../render/errors.ts';
 import { functionIds } from '../../../render/ids.ts';
 import { stepOutputsRefusedText } from '../../../render/lookups/workflow-step.ts';
 import type { SlackDeps } from '../../deps.ts';
 
 /**
- * A workflow has no person whose profile zone to read: windows are read in UTC unless their text
- * names a zone (`last week in Europe/London`).
+ * The zone the step reads its window in, as every other surface reads one: the Slack zone of the
+ * person the workflow names (`person`, mapped to "Person who used this workflow"), else UTC,
+ * unless the window names its own (`last week in Europe/London`).
  */
-const stepZone = 'UTC';
+async function stepZone(deps: SlackDeps, client: WebClient, inputs: unknown): Promise<string> {
+  const person = stepInputs(inputs).person;
+  if (typeof person !== 'string' || !/^[UW][A-Z0-9]+$/.test(person)) return 'UTC';
+  return (await deps.zones.zoneOf(client, person)).zone;
+}
 
 /**
  * The `top_influencers` step of a workflow: Bolt acknowledges the event, then the run always ends
@@ -24,13 +30,19 @@ export function topInfluencersFunction(deps: SlackDeps) {
   return async ({
     event,
     inputs,
+    client,
     complete,
     fail,
   }: SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs): Promise<void> => {
     const executionId = event.function_execution_id;
     if (!(await deps.seen.firstExecution(executionId))) return;
     const outcome = await deps.inFlight
-      .run((signal) => topInfluencersStep(deps.flow, inputs, { zone: stepZone, signal }))
+      .run(async (signal) =>
+        topInfluencersStep(deps.flow, inputs, {
+          zone: await stepZone(deps, client, inputs),
+          signal,
+        }),
+      )
       .catch((error: unknown): StepOutcome => {
         deps.logger.error({ err: error, executionId }, 'a run of the top_influencers step failed');
         return { ok: false, error: genericErrorText };

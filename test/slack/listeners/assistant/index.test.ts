@@ -1,5 +1,5 @@
 import type { Assistant } from '@slack/bolt';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   renderAssistantPrompts,
   renderAssistantStatus,
@@ -144,6 +144,23 @@ describe('a question in an assistant thread', () => {
     await assistant.ask(threadTs, '#bcsm yesterday');
     expect(inThread(w, 'assistant.threads.setStatus', threadTs)).toHaveLength(2);
     expect(inThread(w, 'assistant.threads.setTitle', threadTs)).toHaveLength(1);
+  });
+
+  it('reads a follow-up with the thread’s last question, another thread keeping its own', async () => {
+    const w = world();
+    const runs = vi.spyOn(w.deps.flow, 'run');
+    const assistant = pane(w);
+    const threadTs = await assistant.open();
+    await assistant.ask(threadTs, '#hcsm last month by impressions');
+    await assistant.ask(threadTs, 'and for #bcsm?');
+    const other = await assistant.open();
+    await assistant.ask(other, 'how about #bcsm?');
+    const asked = runs.mock.calls.map(([request]) => request);
+    expect(asked.slice(0, 2)).toEqual([
+      request('#hcsm last month by impressions'),
+      request('#bcsm last month by impressions'),
+    ]);
+    expect(asked.slice(2)).not.toContainEqual(request('#bcsm last month by impressions'));
   });
 
   it('answers help with the usage, without a status', async () => {

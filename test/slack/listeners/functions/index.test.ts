@@ -67,6 +67,19 @@ describe('topInfluencersFunction', () => {
     expect(step.complete).toHaveBeenCalledOnce();
   });
 
+  it('reads the window in the Slack zone of the person the workflow names', async () => {
+    const w = world();
+    const step = await run(w, { databases: '#hcsm', window: 'yesterday', person: 'U0PERSON01' });
+    const [asked] = w.sandbox?.log.filter((entry) => entry.endpoint === 'data') ?? [];
+    expect(asked?.query).toMatchObject({
+      start: '2026-11-20T00:00:00-05:00',
+      end: '2026-11-21T00:00:00-05:00',
+      timezone: 'America/New_York',
+    });
+    expect(w.slack.api('users.info')[0]?.args.user).toBe('U0PERSON01');
+    expect(step.complete).toHaveBeenCalledOnce();
+  });
+
   it.each([0, 51, 'many'])('fails when top is %j, asking nothing', async (top) => {
     const w = world();
     const step = await run(w, { databases: '#hcsm', top });
