@@ -95,7 +95,7 @@ import type { Presentation } from '../model/presentation.ts';
 import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
-import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
+import { type Comparison, comparisonWindow, impliedWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
@@ -325,6 +325,15 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
       case 'misspeltTime':
         break;
     }
+  }
+
+  // `compared with last month`, `MoM`, `change from Q2 to Q3` name the window compared too.
+  const implied = compare === undefined ? undefined : impliedWindow(compare.value);
+  if (implied !== undefined && compare !== undefined) {
+    if (time !== undefined && compare.value.kind === 'pair') {
+      throw parseErrors.twoWindows(time.fragment, compare.fragment);
+    }
+    time ??= { value: implied, fragment: compare.fragment };
   }
 
   const databases = uniqueDatabases(scan.databases, defaults.maxDatabases);
