@@ -58,7 +58,7 @@ const compareWords: ReadonlySet<string> = new Set(['vs', 'vs.', 'versus', 'again
 const looseCompareWords: ReadonlySet<string> = new Set(['v', 'v.']);
 const compareVerbs: ReadonlySet<string> = new Set(['compared', 'compare', 'comparing']);
 /** Verbs that say two windows named as a range are compared (`change from Q2 to Q3`). */
-const changeVerbs: ReadonlySet<string> = new Set(['change', 'changed', 'changes', 'shift', 'move']);
+const changeVerbs: ReadonlySet<string> = new Set(['change', 'changed', 'changes']);
 /** Analysts' shorthand: the unit before, like for like. `yoy` is the same window a year earlier. */
 const overShorthand: ReadonlyMap<string, PeriodUnit> = new Map<string, PeriodUnit>([
   ['dod', 'day'],

@@ -128,10 +128,10 @@ export function matchUnitPeriod(
   return isoWeek(tokens, at, Number(week[1]), yearAfterDay(tokens, at + 2));
 }
 
-const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw)-?(\d{1,2})$/;
+const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw|kw)-?(\d{1,2})$/;
 
 /**
- * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46` (and `W46 2025`): that ISO week, of
+ * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46`, `KW46` (and `W46 2025`): that ISO week, of
  * that ISO year or, without one, the most recent that has started.
  */
 export function matchIsoWeek(tokens: readonly Token[], at: number): Match<Moment> | undefined {
