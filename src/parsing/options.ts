@@ -67,7 +67,8 @@ export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
     if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
     return matchPlace(tokens, at + 1) ?? zoneMatch(next, at + 2);
   }
-  const colon = lower.indexOf(':');
+  // `tz:Europe/Madrid`, and as a query string writes it, `tz=Europe/Madrid`.
+  const colon = lower.search(/[:=]/);
   if (colon > 0 && zoneKeywords.has(lower.slice(0, colon))) {
     const name = token.text.slice(colon + 1);
     if (name !== '') return zoneMatch({ ...token, text: name }, at + 1);
@@ -75,8 +76,14 @@ export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
     return zoneMatch(next, at + 2);
   }
+  // `yesterday +05:30`: an offset standing after a clause, as `in UTC+05:30` reads it.
+  if (scan?.afterClause === true && bareOffset.test(lower)) {
+    return zoneMatch({ ...token, text: `UTC${token.text}` }, at + 1);
+  }
   return matchStandaloneZone(tokens, at, scan?.afterClause === true);
 };
+
+const bareOffset = /^[+-]\d{1,2}(:?\d{2})?$/;
 
 /**
  * A zone named on its own (the console's `--tz`), read as a lookup reads what follows `in`: an
@@ -180,7 +187,7 @@ function zoneOf(found: PlaceZones, place: string): string {
  * an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
  */
 export function zoneAlias(fragment: string, zone: string): string | undefined {
-  const typed = fragment.replace(/^(in|tz|timezone)(\s+|:)/i, '').trim();
+  const typed = fragment.replace(/^(in|tz|timezone)(\s+|:|=)/i, '').trim();
   const plain = (name: string): string => name.toLowerCase().replace(/_/g, ' ');
   const city = zone.split('/').at(-1) ?? zone;
   if (zone === 'UTC' || [plain(zone), plain(city)].includes(plain(typed))) return undefined;
@@ -188,7 +195,7 @@ export function zoneAlias(fragment: string, zone: string): string | undefined {
   return fixedOffset.test(typed) ? `${typed} (a fixed offset, without summer time)` : typed;
 }
 
-const fixedOffset = /^(utc|gmt|z)\s*[+-]/i;
+const fixedOffset = /^((utc|gmt|z)\s*)?[+-]/i;
 
 /** Most words in a place name (`the United States`, `Ho Chi Minh City`). */
 const maxPlaceWords = 4;
