@@ -34,9 +34,10 @@
  *   refused with windows to choose from; `top posts` is refused: the ranking is of people.
  * - A word the app knows is never part of a database (`vocabulary.ts`): a bare one is read for
  *   what it is (`excel`, `download`, `as csv` -> the export; `bar chart` -> the chart; `pie chart`
- *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by engagement` -> by
- *   mentions), or refused saying what it would mean and what can be asked today (`doctors`, `by
- *   followers`, `by likes`, `weekly`, `recently`); an unquoted phrase holding one is refused, to be
+ *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by reach` -> by
+ *   impressions), or refused saying what it would mean and what can be asked today (`doctors`, `by
+ *   followers`, `by likes`, `weekly`, `recently`; `by engagement`, which blends several counts,
+ *   with the person's command by each of them); an unquoted phrase holding one is refused, to be
  *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
  *   week please`), and `by` always names a ranking.
  * - To date, spelled out or not: `mtd`, `month to date`, `month-to-date`, `this month so far`

@@ -103,9 +103,6 @@ export const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>(
   ['score', 'hsg_score'],
   ['influence', 'hsg_score'],
   ['mention', 'mentions'],
-  ['engagement', 'mentions'],
-  ['engagements', 'mentions'],
-  ['interactions', 'mentions'],
   ['retweet', 'retweets'],
   ['rts', 'retweets'],
   ['reposts', 'retweets'],
@@ -145,8 +142,6 @@ export const metricAdjectives: ReadonlyMap<string, Metric> = new Map<string, Met
   ['shared', 'retweets'],
   ['amplified', 'retweets'],
   ['mentioned', 'mentions'],
-  ['engaged', 'mentions'],
-  ['engaging', 'mentions'],
   ['talked', 'mentions'],
   ['active', 'tweets'],
   ['prolific', 'tweets'],
@@ -182,6 +177,16 @@ export const otherMetrics: ReadonlyMap<string, Metric> = new Map<string, Metric>
   ['quotes', 'retweets'],
   ['clicks', 'impressions'],
 ]);
+
+/**
+ * Words for several of the service's counts at once (`engagement`: mentions, retweets and replies
+ * together): never read as one of them silently, refused with the near ones to choose from.
+ */
+export const blendedMetrics: ReadonlyMap<string, readonly Metric[]> = new Map(
+  ['engagement', 'engagements', 'interactions', 'engaged', 'engaging'].map(
+    (word) => [word, ['mentions', 'retweets', 'replies'] as const] as const,
+  ),
+);
 
 /** Ranking by audience size: a ranking the service's followers count will make (issue 20). */
 export const followerWords: ReadonlySet<string> = new Set([
@@ -341,7 +346,8 @@ export type WordMeaning =
   | { readonly kind: 'politeness' }
   | { readonly kind: 'filler' }
   | { readonly kind: 'metric'; readonly metric: Metric }
-  | { readonly kind: 'other-metric'; readonly nearest: Metric }
+  /** `among`: the near ones to choose from, for a word that blends several (`engagement`). */
+  | { readonly kind: 'other-metric'; readonly nearest: Metric; readonly among?: readonly Metric[] }
   | { readonly kind: 'followers' }
   | { readonly kind: 'stakeholder'; readonly category: string }
   | { readonly kind: 'trend' }
@@ -383,6 +389,10 @@ export function meaningOf(word: string): WordMeaning | undefined {
   const metric =
     metricWords.get(word) ?? (bareAdjectives.has(word) ? metricAdjectives.get(word) : undefined);
   if (metric !== undefined) return { kind: 'metric', metric };
+  const blended = blendedMetrics.get(word);
+  if (blended !== undefined) {
+    return { kind: 'other-metric', nearest: blended[0] as Metric, among: blended };
+  }
   const other = otherMetrics.get(word);
   if (other !== undefined) return { kind: 'other-metric', nearest: other };
   if (followerWords.has(word)) return { kind: 'followers' };
