@@ -238,6 +238,7 @@ const listJoiners: ReadonlySet<string> = new Set(['and', 'or', '&', ',', '+']);
 /** The service's category names a word of `stakeholderWords` keeps (`include`) or leaves out. */
 function categoriesOf(meaning: string): { include: string[]; exclude: string[] } {
   if (meaning === 'an organisation') return { include: [...organisationCategories], exclude: [] };
+  if (meaning === 'a clinician') return { include: ['Doctor', 'HCP'], exclude: [] };
   if (meaning === 'an individual') return { include: [], exclude: [...organisationCategories] };
   return { include: [meaning], exclude: [] };
 }
@@ -250,6 +251,8 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
  */
 export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   const word = lowerAt(tokens, at) ?? '';
+  const non = matchNon(tokens, at);
+  if (non !== undefined) return non;
   const lead = stakeholderLeads.has(word)
     ? 'include'
     : excludeLeads.has(word)
@@ -272,6 +275,8 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
     if (!listJoiners.has(joiner) || stakeholderAt(tokens, next + 1, true) === undefined) break;
     next += 1;
   }
+  // "doctors only": the `only` after the list says what the list says.
+  if (lead !== 'exclude' && lowerAt(tokens, next) === 'only') next += 1;
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
   const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
@@ -281,6 +286,32 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   if (databaseWords.has(after) && marked !== undefined && isMarkedDatabase(marked)) next += 1;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
+
+/** `non-pharma`, `non pharma`, `non-doctors`: everyone but them. */
+function matchNon(tokens: readonly Token[], at: number): Match<StakeholderFilter> | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const glued = /^non-(.+)$/.exec(word);
+  const meaning =
+    glued === null
+      ? word === 'non'
+        ? stakeholderAt(tokens, at + 1, true)
+        : undefined
+      : stakeholderAt([{ ...(tokens[at] as Token), lower: glued[1] as string }], 0, true);
+  if (meaning === undefined) return undefined;
+  const { include, exclude } = categoriesOf(meaning.meaning);
+  const next = glued === null ? meaning.next : at + 1;
+  return { value: { include: exclude, exclude: include }, next };
+}
+
+/**
+ * A filter that keeps and leaves out the same people (`doctors excluding doctors`, `pharma
+ * without organisations`) keeps nobody: refused rather than answered empty.
+ * @throws ParseError naming the categories both kept and left out.
+ */
+export function checkStakeholders(filter: StakeholderFilter, fragment: string): void {
+  const both = filter.include.filter((category) => filter.exclude.includes(category));
+  if (both.length > 0) throw vocabularyErrors.contradictoryFilter(fragment, both);
+}
 
 interface StakeholderWord {
   /** A category name of the service's, or `an organisation`, `an individual`. */

@@ -100,6 +100,7 @@ import { type Comparison, comparisonWindow, impliedWindow, matchComparison } fro
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
+  checkStakeholders,
   type KnownWord,
   matchKnownWord,
   matchLookupRanking,
@@ -337,6 +338,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     time ??= { value: implied, fragment: compare.fragment };
   }
 
+  if (kept !== undefined) checkStakeholders({ include, exclude }, kept);
   const databases = uniqueDatabases(scan.databases, defaults.maxDatabases);
   if (databases.length === 0) throw parseErrors.noDatabase(text);
 

@@ -19,6 +19,7 @@ import { parseErrors } from './messages/lookup.ts';
 import { isMarkedDatabase, topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { normaliseSlackText } from './slack-text.ts';
+import { months, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokenize, tokensText } from './tokens.ts';
 import {
   countWords,
@@ -223,7 +224,7 @@ function matchPlace(tokens: readonly Token[], at: number): Match<string> | undef
 }
 
 const topKeywords = new Set(['top', 'limit']);
-const gluedTop = /^(top|limit)\d+$/;
+const gluedTop = /^(top|limit)-?\d+$/;
 
 /**
  * `top N`, `limit N`, `top:N`, `limit:N`, `top10`, `limit20` -> N. The keyword always claims what follows, so a typo
@@ -358,14 +359,24 @@ function readTop(
     fragment = token.text;
     next = at + 1;
   } else if (gluedTop.test(lower)) {
-    count = lower.replace(/^(top|limit)/, '');
+    count = lower.replace(/^(top|limit)-?/, '');
     fragment = token.text;
     next = at + 1;
+  } else if (lower === 'first' && firstCount(tokens, at + 1)) {
+    // "first 25": the top 25, unless a unit follows (`first 2 weeks of October`).
+    count = tokens[at + 1]?.text;
+    fragment = tokensText(tokens, at, at + 2);
+    next = at + 2;
   } else {
     return countBeforeNoun(tokens, at);
   }
   const value = count !== undefined && /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
   return { value, next, fragment };
+}
+
+function firstCount(tokens: readonly Token[], at: number): boolean {
+  const after = lowerAt(tokens, at + 1) ?? '';
+  return /^\d{1,3}$/.test(lowerAt(tokens, at) ?? '') && !units.has(after) && !months.has(after);
 }
 
 /** What a lookup asks to see besides the ranking: a table, a chart, or the CSV file. */

@@ -225,6 +225,8 @@ export const stakeholderWords: ReadonlyMap<string, string> = new Map([
     (word) => [word, 'an organisation'] as const,
   ),
   ...['individuals', 'persons'].map((word) => [word, 'an individual'] as const),
+  // Key opinion leaders, as pharma says it: the clinicians, doctors and other HCPs.
+  ...['kols', 'kol'].map((word) => [word, 'a clinician'] as const),
   ...['bots', 'spam'].map((word) => [word, 'Spam'] as const),
 ]);
 
@@ -247,6 +249,18 @@ export const stakeholderPairs: ReadonlyMap<string, ReadonlyMap<string, string>> 
       ['advocate', 'Patient Advocate'],
     ]),
   ],
+  // "pharma companies", "medtech firms": that kind of organisation, not every organisation.
+  ...['pharma', 'pharmaceutical', 'biotech', 'biopharma', 'medtech', 'meddevice'].map(
+    (word) =>
+      [
+        word,
+        new Map(
+          ['companies', 'company', 'orgs', 'organisations', 'organizations', 'firms', 'brands'].map(
+            (noun) => [noun, stakeholderWords.get(word) as string] as const,
+          ),
+        ),
+      ] as const,
+  ),
 ]);
 
 /** Asking how a ranking moved over time, window by window: a trend (issue 20). */

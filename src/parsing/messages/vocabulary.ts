@@ -95,6 +95,15 @@ export const vocabularyErrors = {
     );
   },
 
+  /** `doctors excluding doctors`: `categories` both kept and left out. */
+  contradictoryFilter(fragment: string, categories: readonly string[]): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: keep them (\`only doctors\`) or leave them out (\`excluding doctors\`), not both. Try: ${exampleCommand('#hcsm last week excluding pharma')}`,
+      fragment,
+    );
+  },
+
   followers(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
