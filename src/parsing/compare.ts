@@ -326,8 +326,14 @@ export function comparisonWindow(
   switch (comparison.kind) {
     case 'previous':
       return previousPeriod(main, hint);
-    case 'year':
+    case 'year': {
+      // An ISO week a year earlier is the same ISO week, Monday to Monday, not the same dates.
+      const week = periodShape(main, 'week');
+      if (week?.unit === 'week' && !week.toDate) {
+        return sameWindowBack(main, { kind: 'same', what: 'week', back: 'year', amount: 1 });
+      }
       return { start: shift(main.start, 'year', -1), end: shift(main.end, 'year', -1) };
+    }
     case 'over':
       return likeForLike(main, comparison.unit, 1) ?? previousPeriod(main, hint);
     case 'same':
