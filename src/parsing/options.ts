@@ -432,9 +432,11 @@ export const matchShowOption: Matcher<ShowOption> = (tokens, at) => {
   let { format } = found;
   let next = i + 1;
   if (format === 'chart' || format === 'category_chart') {
-    // "bar chart", "pie graph", "chart categories", "chart by category".
+    // "bar chart", "pie graph", "chart categories", "chart by category", "chart of categories".
     if (!found.strong && formatAt(tokens, next)?.format === 'chart') next++;
-    const by = lowerAt(tokens, next) === 'by' ? next + 1 : next;
+    // "chart by category", "pie chart of categories".
+    const joined = lowerAt(tokens, next);
+    const by = joined === 'by' || joined === 'of' ? next + 1 : next;
     if (categoryWords.has(lowerAt(tokens, by) ?? '')) {
       format = 'category_chart';
       next = by + 1;
