@@ -17,7 +17,9 @@ const readWhole = /^\d{4}-|^\d{1,2}-\d{1,2}$|:|\dh$|[ap]m$/;
 const reach = 2;
 
 function splitAt(token: Token | undefined): Token[] | undefined {
-  if (token?.kind !== 'word' || readWhole.test(token.lower)) return undefined;
+  if (token?.kind !== 'word' || !token.text.includes('-') || readWhole.test(token.lower)) {
+    return undefined;
+  }
   const parts = gluedRange.exec(token.text);
   if (parts === null) return undefined;
   const [first, second] = [parts[1] as string, parts[2] as string];
