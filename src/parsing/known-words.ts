@@ -275,8 +275,11 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
     if (!listJoiners.has(joiner) || stakeholderAt(tokens, next + 1, true) === undefined) break;
     next += 1;
   }
-  // "doctors only": the `only` after the list says what the list says.
-  if (lead !== 'exclude' && lowerAt(tokens, next) === 'only') next += 1;
+  // "doctors only": the `only` after the list says what the list says, unless it leads what
+  // follows ("only when changed", "only new", "only nurses").
+  if (lead !== 'exclude' && lowerAt(tokens, next) === 'only' && !leadsNext(tokens, next + 1)) {
+    next += 1;
+  }
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
   const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
@@ -286,6 +289,15 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   if (databaseWords.has(after) && marked !== undefined && isMarkedDatabase(marked)) next += 1;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
+
+/** Whether an `only` before `at` leads the words there: a condition or who people are. */
+function leadsNext(tokens: readonly Token[], at: number): boolean {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return false;
+  return onlyConditions.has(word) || stakeholderAt(tokens, at, true) !== undefined;
+}
+
+const onlyConditions: ReadonlySet<string> = new Set(['when', 'if', 'new', 'changed', 'on']);
 
 /** `non-pharma`, `non pharma`, `non-doctors`: everyone but them. */
 function matchNon(tokens: readonly Token[], at: number): Match<StakeholderFilter> | undefined {
