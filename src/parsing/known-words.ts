@@ -9,7 +9,7 @@ import type { Metric } from '../model/metrics.ts';
 import { organisationCategories, type StakeholderFilter } from '../model/stakeholders.ts';
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
-import { vocabularyErrors } from './messages/vocabulary.ts';
+import { byMetric, vocabularyErrors } from './messages/vocabulary.ts';
 import { isMarkedDatabase } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { isSlipOf } from './time/misspelt.ts';
@@ -77,8 +77,13 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
       return { value: { kind: 'metric', metric: meaning.metric }, next: at + 1 };
     case 'format':
       return { value: { kind: 'format', format: meaning.format }, next: at + 1 };
-    case 'other-metric':
-      throw vocabularyErrors.otherMetric(token.text, token.text, meaning.nearest);
+    case 'other-metric': {
+      // "most engaged": the `most` goes with the word it ranks by.
+      const from = mostWords.has(lowerAt(tokens, at - 1) ?? '') ? at - 1 : at;
+      const commands = choices(tokens, from, at + 1, meaning.among);
+      const fragment = tokensText(tokens, from, at + 1);
+      throw vocabularyErrors.otherMetric(fragment, token.text, meaning.nearest, commands);
+    }
     case 'followers':
       throw vocabularyErrors.followers(token.text);
     case 'stakeholder':
@@ -167,6 +172,14 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   if (word === 'by' && categoryWords.has(name)) return undefined;
   const next = lowerAt(tokens, i + 1);
   const metric = metricWords.get(name);
+  const blended = meaningOf(name);
+  if (blended?.kind === 'other-metric' && blended.among !== undefined) {
+    // "by engagement rate" as "by engagement": several counts, to choose from.
+    const to = ratioWords.has(next ?? '') ? i + 2 : i + 1;
+    const commands = choices(tokens, at, to, blended.among);
+    const fragment = tokensText(tokens, at, to);
+    throw vocabularyErrors.otherMetric(fragment, name, blended.nearest, commands);
+  }
   if (metric !== undefined && ratioWords.has(next ?? '')) {
     // "by engagement rate": a ratio the service does not count.
     const rate = tokensText(tokens, i, i + 2);
@@ -179,8 +192,10 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   }
   const fragment = tokensText(tokens, at, i + 1);
   const meaning = meaningOf(name);
-  if (meaning?.kind === 'other-metric')
-    throw vocabularyErrors.otherMetric(fragment, name, meaning.nearest);
+  if (meaning?.kind === 'other-metric') {
+    const commands = choices(tokens, at, i + 1, meaning.among);
+    throw vocabularyErrors.otherMetric(fragment, name, meaning.nearest, commands);
+  }
   if (meaning?.kind === 'followers') throw vocabularyErrors.followers(fragment);
   const category = stakeholderWords.get(name);
   if (category !== undefined) throw vocabularyErrors.stakeholder(fragment, category, false);
@@ -191,6 +206,23 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   }
   throw parseErrors.unknownMetric(fragment);
 };
+
+/**
+ * The command without the words `from` to `to`, ranked by each of `metrics` (`#oncology last
+ * month by engagement` -> `#oncology last month by mentions`, …): what the person can run.
+ */
+function choices(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  metrics: readonly Metric[] | undefined,
+): string[] {
+  if (metrics === undefined) return [];
+  const rest = [tokensText(tokens, 0, from), tokensText(tokens, to, tokens.length)];
+  return metrics.map((metric) => [...rest, byMetric(metric)].filter(Boolean).join(' '));
+}
+
+const mostWords: ReadonlySet<string> = new Set(['most', 'highest', 'biggest']);
 
 /** Words that leave out who follows: `excluding orgs`, `no pharma`, `without organizations`. */
 const excludeLeads: ReadonlySet<string> = new Set([
@@ -206,6 +238,7 @@ const listJoiners: ReadonlySet<string> = new Set(['and', 'or', '&', ',', '+']);
 /** The service's category names a word of `stakeholderWords` keeps (`include`) or leaves out. */
 function categoriesOf(meaning: string): { include: string[]; exclude: string[] } {
   if (meaning === 'an organisation') return { include: [...organisationCategories], exclude: [] };
+  if (meaning === 'a clinician') return { include: ['Doctor', 'HCP'], exclude: [] };
   if (meaning === 'an individual') return { include: [], exclude: [...organisationCategories] };
   return { include: [meaning], exclude: [] };
 }
@@ -218,6 +251,8 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
  */
 export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   const word = lowerAt(tokens, at) ?? '';
+  const non = matchNon(tokens, at);
+  if (non !== undefined) return non;
   const lead = stakeholderLeads.has(word)
     ? 'include'
     : excludeLeads.has(word)
@@ -240,6 +275,11 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
     if (!listJoiners.has(joiner) || stakeholderAt(tokens, next + 1, true) === undefined) break;
     next += 1;
   }
+  // "doctors only": the `only` after the list says what the list says, unless it leads what
+  // follows ("only when changed", "only new", "only nurses").
+  if (lead !== 'exclude' && lowerAt(tokens, next) === 'only' && !leadsNext(tokens, next + 1)) {
+    next += 1;
+  }
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
   const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
@@ -249,6 +289,41 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
   if (databaseWords.has(after) && marked !== undefined && isMarkedDatabase(marked)) next += 1;
   return { value: { include: [...include], exclude: [...exclude] }, next };
 };
+
+/** Whether an `only` before `at` leads the words there: a condition or who people are. */
+function leadsNext(tokens: readonly Token[], at: number): boolean {
+  const word = lowerAt(tokens, at);
+  if (word === undefined) return false;
+  return onlyConditions.has(word) || stakeholderAt(tokens, at, true) !== undefined;
+}
+
+const onlyConditions: ReadonlySet<string> = new Set(['when', 'if', 'new', 'changed', 'on']);
+
+/** `non-pharma`, `non pharma`, `non-doctors`: everyone but them. */
+function matchNon(tokens: readonly Token[], at: number): Match<StakeholderFilter> | undefined {
+  const word = lowerAt(tokens, at) ?? '';
+  const glued = /^non-(.+)$/.exec(word);
+  const meaning =
+    glued === null
+      ? word === 'non'
+        ? stakeholderAt(tokens, at + 1, true)
+        : undefined
+      : stakeholderAt([{ ...(tokens[at] as Token), lower: glued[1] as string }], 0, true);
+  if (meaning === undefined) return undefined;
+  const { include, exclude } = categoriesOf(meaning.meaning);
+  const next = glued === null ? meaning.next : at + 1;
+  return { value: { include: exclude, exclude: include }, next };
+}
+
+/**
+ * A filter that keeps and leaves out the same people (`doctors excluding doctors`, `pharma
+ * without organisations`) keeps nobody: refused rather than answered empty.
+ * @throws ParseError naming the categories both kept and left out.
+ */
+export function checkStakeholders(filter: StakeholderFilter, fragment: string): void {
+  const both = filter.include.filter((category) => filter.exclude.includes(category));
+  if (both.length > 0) throw vocabularyErrors.contradictoryFilter(fragment, both);
+}
 
 interface StakeholderWord {
   /** A category name of the service's, or `an organisation`, `an individual`. */

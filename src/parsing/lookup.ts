@@ -34,9 +34,10 @@
  *   refused with windows to choose from; `top posts` is refused: the ranking is of people.
  * - A word the app knows is never part of a database (`vocabulary.ts`): a bare one is read for
  *   what it is (`excel`, `download`, `as csv` -> the export; `bar chart` -> the chart; `pie chart`
- *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by engagement` -> by
- *   mentions), or refused saying what it would mean and what can be asked today (`doctors`, `by
- *   followers`, `by likes`, `weekly`, `recently`); an unquoted phrase holding one is refused, to be
+ *   -> chart categories; `most retweeted`, `retweets` -> by retweets; `by reach` -> by
+ *   impressions), or refused saying what it would mean and what can be asked today (`doctors`, `by
+ *   followers`, `by likes`, `weekly`, `recently`; `by engagement`, which blends several counts,
+ *   with the person's command by each of them); an unquoted phrase holding one is refused, to be
  *   quoted (`"excel training"`). Fillers and politeness are left out (`#hcsm top influencers last
  *   week please`), and `by` always names a ranking.
  * - To date, spelled out or not: `mtd`, `month to date`, `month-to-date`, `this month so far`
@@ -95,10 +96,11 @@ import type { Presentation } from '../model/presentation.ts';
 import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
-import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
+import { type Comparison, comparisonWindow, impliedWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
+  checkStakeholders,
   type KnownWord,
   matchKnownWord,
   matchLookupRanking,
@@ -327,6 +329,16 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     }
   }
 
+  // `compared with last month`, `MoM`, `change from Q2 to Q3` name the window compared too.
+  const implied = compare === undefined ? undefined : impliedWindow(compare.value);
+  if (implied !== undefined && compare !== undefined) {
+    if (time !== undefined && compare.value.kind === 'pair') {
+      throw parseErrors.twoWindows(time.fragment, compare.fragment);
+    }
+    time ??= { value: implied, fragment: compare.fragment };
+  }
+
+  if (kept !== undefined) checkStakeholders({ include, exclude }, kept);
   const databases = uniqueDatabases(scan.databases, defaults.maxDatabases);
   if (databases.length === 0) throw parseErrors.noDatabase(text);
 

@@ -19,6 +19,7 @@ import { parseErrors } from './messages/lookup.ts';
 import { isMarkedDatabase, topNouns } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { normaliseSlackText } from './slack-text.ts';
+import { months, units } from './time/vocabulary.ts';
 import { lowerAt, type Token, tokenize, tokensText } from './tokens.ts';
 import {
   countWords,
@@ -67,7 +68,8 @@ export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
     if (zoneShaped.test(next.text) || utcLike.test(next.text)) return zoneMatch(next, at + 2);
     return matchPlace(tokens, at + 1) ?? zoneMatch(next, at + 2);
   }
-  const colon = lower.indexOf(':');
+  // `tz:Europe/Madrid`, and as a query string writes it, `tz=Europe/Madrid`.
+  const colon = lower.search(/[:=]/);
   if (colon > 0 && zoneKeywords.has(lower.slice(0, colon))) {
     const name = token.text.slice(colon + 1);
     if (name !== '') return zoneMatch({ ...token, text: name }, at + 1);
@@ -75,8 +77,14 @@ export const matchZoneOption: Matcher<string> = (tokens, at, scan) => {
     if (next?.kind !== 'word') throw parseErrors.missingZone(token.text);
     return zoneMatch(next, at + 2);
   }
+  // `yesterday +05:30`: an offset standing after a clause, as `in UTC+05:30` reads it.
+  if (scan?.afterClause === true && bareOffset.test(lower)) {
+    return zoneMatch({ ...token, text: `UTC${token.text}` }, at + 1);
+  }
   return matchStandaloneZone(tokens, at, scan?.afterClause === true);
 };
+
+const bareOffset = /^[+-]\d{1,2}(:?\d{2})?$/;
 
 /**
  * A zone named on its own (the console's `--tz`), read as a lookup reads what follows `in`: an
@@ -180,7 +188,7 @@ function zoneOf(found: PlaceZones, place: string): string {
  * an IANA name, its city (`in Paris`) or UTC. `fragment`: the zone clause as typed.
  */
 export function zoneAlias(fragment: string, zone: string): string | undefined {
-  const typed = fragment.replace(/^(in|tz|timezone)(\s+|:)/i, '').trim();
+  const typed = fragment.replace(/^(in|tz|timezone)(\s+|:|=)/i, '').trim();
   const plain = (name: string): string => name.toLowerCase().replace(/_/g, ' ');
   const city = zone.split('/').at(-1) ?? zone;
   if (zone === 'UTC' || [plain(zone), plain(city)].includes(plain(typed))) return undefined;
@@ -188,7 +196,7 @@ export function zoneAlias(fragment: string, zone: string): string | undefined {
   return fixedOffset.test(typed) ? `${typed} (a fixed offset, without summer time)` : typed;
 }
 
-const fixedOffset = /^(utc|gmt|z)\s*[+-]/i;
+const fixedOffset = /^((utc|gmt|z)\s*)?[+-]/i;
 
 /** Most words in a place name (`the United States`, `Ho Chi Minh City`). */
 const maxPlaceWords = 4;
@@ -216,7 +224,7 @@ function matchPlace(tokens: readonly Token[], at: number): Match<string> | undef
 }
 
 const topKeywords = new Set(['top', 'limit']);
-const gluedTop = /^(top|limit)\d+$/;
+const gluedTop = /^(top|limit)-?\d+$/;
 
 /**
  * `top N`, `limit N`, `top:N`, `limit:N`, `top10`, `limit20` -> N. The keyword always claims what follows, so a typo
@@ -351,14 +359,24 @@ function readTop(
     fragment = token.text;
     next = at + 1;
   } else if (gluedTop.test(lower)) {
-    count = lower.replace(/^(top|limit)/, '');
+    count = lower.replace(/^(top|limit)-?/, '');
     fragment = token.text;
     next = at + 1;
+  } else if (lower === 'first' && firstCount(tokens, at + 1)) {
+    // "first 25": the top 25, unless a unit follows (`first 2 weeks of October`).
+    count = tokens[at + 1]?.text;
+    fragment = tokensText(tokens, at, at + 2);
+    next = at + 2;
   } else {
     return countBeforeNoun(tokens, at);
   }
   const value = count !== undefined && /^\d{1,3}$/.test(count) ? Number(count) : Number.NaN;
   return { value, next, fragment };
+}
+
+function firstCount(tokens: readonly Token[], at: number): boolean {
+  const after = lowerAt(tokens, at + 1) ?? '';
+  return /^\d{1,3}$/.test(lowerAt(tokens, at) ?? '') && !units.has(after) && !months.has(after);
 }
 
 /** What a lookup asks to see besides the ranking: a table, a chart, or the CSV file. */
@@ -414,9 +432,11 @@ export const matchShowOption: Matcher<ShowOption> = (tokens, at) => {
   let { format } = found;
   let next = i + 1;
   if (format === 'chart' || format === 'category_chart') {
-    // "bar chart", "pie graph", "chart categories", "chart by category".
+    // "bar chart", "pie graph", "chart categories", "chart by category", "chart of categories".
     if (!found.strong && formatAt(tokens, next)?.format === 'chart') next++;
-    const by = lowerAt(tokens, next) === 'by' ? next + 1 : next;
+    // "chart by category", "pie chart of categories".
+    const joined = lowerAt(tokens, next);
+    const by = joined === 'by' || joined === 'of' ? next + 1 : next;
     if (categoryWords.has(lowerAt(tokens, by) ?? '')) {
       format = 'category_chart';
       next = by + 1;

@@ -103,9 +103,6 @@ export const metricWords: ReadonlyMap<string, Metric> = new Map<string, Metric>(
   ['score', 'hsg_score'],
   ['influence', 'hsg_score'],
   ['mention', 'mentions'],
-  ['engagement', 'mentions'],
-  ['engagements', 'mentions'],
-  ['interactions', 'mentions'],
   ['retweet', 'retweets'],
   ['rts', 'retweets'],
   ['reposts', 'retweets'],
@@ -145,8 +142,6 @@ export const metricAdjectives: ReadonlyMap<string, Metric> = new Map<string, Met
   ['shared', 'retweets'],
   ['amplified', 'retweets'],
   ['mentioned', 'mentions'],
-  ['engaged', 'mentions'],
-  ['engaging', 'mentions'],
   ['talked', 'mentions'],
   ['active', 'tweets'],
   ['prolific', 'tweets'],
@@ -182,6 +177,16 @@ export const otherMetrics: ReadonlyMap<string, Metric> = new Map<string, Metric>
   ['quotes', 'retweets'],
   ['clicks', 'impressions'],
 ]);
+
+/**
+ * Words for several of the service's counts at once (`engagement`: mentions, retweets and replies
+ * together): never read as one of them silently, refused with the near ones to choose from.
+ */
+export const blendedMetrics: ReadonlyMap<string, readonly Metric[]> = new Map(
+  ['engagement', 'engagements', 'interactions', 'engaged', 'engaging'].map(
+    (word) => [word, ['mentions', 'retweets', 'replies'] as const] as const,
+  ),
+);
 
 /** Ranking by audience size: a ranking the service's followers count will make (issue 20). */
 export const followerWords: ReadonlySet<string> = new Set([
@@ -220,6 +225,8 @@ export const stakeholderWords: ReadonlyMap<string, string> = new Map([
     (word) => [word, 'an organisation'] as const,
   ),
   ...['individuals', 'persons'].map((word) => [word, 'an individual'] as const),
+  // Key opinion leaders, as pharma says it: the clinicians, doctors and other HCPs.
+  ...['kols', 'kol'].map((word) => [word, 'a clinician'] as const),
   ...['bots', 'spam'].map((word) => [word, 'Spam'] as const),
 ]);
 
@@ -242,6 +249,18 @@ export const stakeholderPairs: ReadonlyMap<string, ReadonlyMap<string, string>> 
       ['advocate', 'Patient Advocate'],
     ]),
   ],
+  // "pharma companies", "medtech firms": that kind of organisation, not every organisation.
+  ...['pharma', 'pharmaceutical', 'biotech', 'biopharma', 'medtech', 'meddevice'].map(
+    (word) =>
+      [
+        word,
+        new Map(
+          ['companies', 'company', 'orgs', 'organisations', 'organizations', 'firms', 'brands'].map(
+            (noun) => [noun, stakeholderWords.get(word) as string] as const,
+          ),
+        ),
+      ] as const,
+  ),
 ]);
 
 /** Asking how a ranking moved over time, window by window: a trend (issue 20). */
@@ -341,7 +360,8 @@ export type WordMeaning =
   | { readonly kind: 'politeness' }
   | { readonly kind: 'filler' }
   | { readonly kind: 'metric'; readonly metric: Metric }
-  | { readonly kind: 'other-metric'; readonly nearest: Metric }
+  /** `among`: the near ones to choose from, for a word that blends several (`engagement`). */
+  | { readonly kind: 'other-metric'; readonly nearest: Metric; readonly among?: readonly Metric[] }
   | { readonly kind: 'followers' }
   | { readonly kind: 'stakeholder'; readonly category: string }
   | { readonly kind: 'trend' }
@@ -383,6 +403,10 @@ export function meaningOf(word: string): WordMeaning | undefined {
   const metric =
     metricWords.get(word) ?? (bareAdjectives.has(word) ? metricAdjectives.get(word) : undefined);
   if (metric !== undefined) return { kind: 'metric', metric };
+  const blended = blendedMetrics.get(word);
+  if (blended !== undefined) {
+    return { kind: 'other-metric', nearest: blended[0] as Metric, among: blended };
+  }
   const other = otherMetrics.get(word);
   if (other !== undefined) return { kind: 'other-metric', nearest: other };
   if (followerWords.has(word)) return { kind: 'followers' };

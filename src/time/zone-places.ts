@@ -34,7 +34,9 @@ export const zoneAbbreviations: ReadonlyMap<string, string> = new Map([
   ['kst', 'Asia/Seoul'],
   ...(['awst'] as const).map((a) => [a, 'Australia/Perth'] as const),
   ...(['acst', 'acdt'] as const).map((a) => [a, 'Australia/Adelaide'] as const),
-  ...(['aest', 'aedt', 'aet'] as const).map((a) => [a, 'Australia/Sydney'] as const),
+  // AEST is UTC+10, Queensland's all year; AEDT (UTC+11) is Sydney's summer.
+  ['aest', 'Australia/Brisbane'],
+  ...(['aedt', 'aet'] as const).map((a) => [a, 'Australia/Sydney'] as const),
   ...(['nzst', 'nzdt'] as const).map((a) => [a, 'Pacific/Auckland'] as const),
 ]);
 

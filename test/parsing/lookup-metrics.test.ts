@@ -8,7 +8,6 @@ const metricList =
 
 describe('metrics people say', () => {
   it.each([
-    ['#hcsm last week by engagement', 'mentions'],
     ['#hcsm last week most retweeted', 'retweets'],
     ['#hcsm last week by reach', 'impressions'],
     ['#hcsm last week highest reach', 'impressions'],
@@ -42,6 +41,7 @@ describe('metrics people say', () => {
     ['#hcsm last week likes', 'There is no ranking by likes'],
     ['#hcsm last week by favourites', 'There is no ranking by favourites'],
     ['#hcsm last week by clout', "I can't rank by “by clout”"],
+    ['#hcsm last week by engagement', 'There is no ranking by engagement'],
   ])('refuses %j, listing the metrics, never as a database', (text, words) => {
     const error = failure(text);
     expect(error.message).toContain(words);
@@ -49,7 +49,29 @@ describe('metrics people say', () => {
   });
 
   it.each([
-    ['digest #hcsm every monday at 9am by engagement', 'mentions'],
+    ['#oncology last month by engagement', '#oncology last month'],
+    ['#hcsm engagement last week', '#hcsm last week'],
+    ['#hcsm last week most engaged', '#hcsm last week'],
+    ['#hcsm last week by interactions', '#hcsm last week'],
+  ])('never reads %j as mentions: offers the near counts as commands that run', (text, kept) => {
+    const error = failure(text);
+    for (const metric of ['mentions', 'retweets', 'replies']) {
+      const command = `${kept} by ${metric}`;
+      expect(error.message).toContain(`\`${command}\``);
+      expect(lookup(command).metric).toBe(metric);
+    }
+  });
+
+  it('refuses engagement in a digest too', () => {
+    const result = parseDigestCommand('digest #hcsm every monday at 9am by engagement', {
+      now: saturday,
+      zone: 'UTC',
+    });
+    expect(result).toBeInstanceOf(Error);
+    expect((result as Error).message).toContain('There is no ranking by engagement');
+  });
+
+  it.each([
     ['digest #hcsm every monday at 9am most retweeted', 'retweets'],
     ['watch #hcsm by reach', 'impressions'],
   ])('reads %j in a digest as ranking by %s', (text, metric) => {

@@ -82,7 +82,7 @@ describe('parseLookup', () => {
     it('keeps words that are also abbreviations apart from zones', () => {
       expect(lookup('#x CT scan').databases).toEqual(['#x', 'CT scan']);
       expect(lookup('#x in September').start).toBe('2026-09-01T00:00:00+00:00');
-      expect(lookup('#x in the last week').start).toBe('2026-11-09T00:00:00+00:00');
+      expect(lookup('#x in the last week').start).toBe('2026-11-14T15:30:00+00:00');
     });
   });
 });

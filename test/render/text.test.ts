@@ -177,10 +177,10 @@ describe('toPlainText of tables and charts', () => {
     expect(bars).toBe(
       [
         'Top 2 by mentions · #hcsm, "breast cancer"',
-        '#1 @alice  This period      ████████████████████████ 1.2K',
-        '           Previous period  0',
-        '#2 @bob    This period      ██████ 300',
-        '           Previous period  ████████████ 600',
+        '#1 @alice ·new  This period      ████████████████████████ 1.2K',
+        '                Previous period  0',
+        '#2 @bob         This period      ██████ 300',
+        '                Previous period  ████████████ 600',
       ].join('\n'),
     );
     const pie = toPlainText(

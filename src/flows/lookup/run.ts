@@ -98,9 +98,11 @@ export class LookupRunner {
   ): Promise<Rankings> {
     const compared = comparedWindow(request);
     if (compared === undefined) return { current: await this.result(request, signal, watch) };
+    // The previous period as deep as the service goes, so that each person's place then is
+    // known unless they were outside its top 500 (which the answer then says), never drawn as 0.
     const [current, previous] = await Promise.all([
       this.result(request, signal, watch),
-      this.result(compared, signal, watch),
+      this.result({ ...compared, top: wholeRankingLimit }, signal, watch),
     ]);
     return { current, previous };
   }

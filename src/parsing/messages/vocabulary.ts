@@ -12,6 +12,13 @@ import { exampleCommand, quote } from './wording.ts';
 export const metricList =
   'mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score';
 
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length < 2
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
 /** How a correction names a metric: `by HSG score`. */
 export function byMetric(metric: Metric): string {
   return metric === 'hsg_score' ? 'by HSG score' : `by ${metric}`;
@@ -88,6 +95,15 @@ export const vocabularyErrors = {
     );
   },
 
+  /** `doctors excluding doctors`: `categories` both kept and left out. */
+  contradictoryFilter(fragment: string, categories: readonly string[]): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: keep them (\`only doctors\`) or leave them out (\`excluding doctors\`), not both. Try: ${exampleCommand('#hcsm last week excluding pharma')}`,
+      fragment,
+    );
+  },
+
   followers(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
@@ -98,10 +114,23 @@ export const vocabularyErrors = {
   },
 
   /** A count the service has no metric for (`likes`); `nearest` the metric for the command. */
-  otherMetric(fragment: string, word: string, nearest: Metric): ParseError {
+  /**
+   * `commands`: for a word that blends several counts (`engagement`), the person's command with
+   * each near one instead, to choose from; the Try line gives the first.
+   */
+  otherMetric(
+    fragment: string,
+    word: string,
+    nearest: Metric,
+    commands: readonly string[] = [],
+  ): ParseError {
+    const choose =
+      commands.length === 0
+        ? ''
+        : ` ${quote(word)} counts several of them together, and I rank by one: ${orList(commands.map((command) => `\`${command}\``))}.`;
     return new ParseError(
       'unrecognised',
-      `There is no ranking by ${word}: rank by ${metricList}. Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`,
+      `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`,
       fragment,
       byMetric(nearest),
     );

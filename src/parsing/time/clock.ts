@@ -143,6 +143,16 @@ export function gluedTimes(token: Token | undefined): [TimeOfDay, TimeOfDay] | u
   if (token?.kind !== 'word') return undefined;
   const dash = token.lower.indexOf('-');
   if (dash <= 0 || !/^\d/.test(token.lower)) return undefined;
+  // `9-17h`: the continental clock's `h` after the end holds for both ends.
+  const hours = /^(\d{1,2})h?-(\d{1,2})h$/.exec(token.lower);
+  if (hours !== null) {
+    const [start, end] = [Number(hours[1]), Number(hours[2])];
+    if (start > 23 || end > 24) return undefined;
+    return [
+      { hour: start, minute: 0, second: 0 },
+      { hour: end % 24, minute: 0, second: 0 },
+    ];
+  }
   const halves = [token.text.slice(0, dash), token.text.slice(dash + 1)].map((text) => [
     { ...token, text, lower: text.toLowerCase() },
   ]);

@@ -25,7 +25,7 @@ const hasOffset = /(z|[+-]\d{2}(:?\d{2})?)$/;
 const isoDate = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/;
 const usDate = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/;
 /** A day of the month (`9`, `9th`); alone, also the end of a compact range (`Sep 1 to 8`). */
-export const dayOfMonth = /^(\d{1,2})(st|nd|rd|th)?$/;
+export const dayOfMonth = /^(\d{1,2})(st|nd|rd|th|\.)?$/;
 
 /**
  * A calendar date in any accepted form, with an optional time after it: ISO date-times,

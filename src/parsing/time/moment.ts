@@ -21,7 +21,7 @@ import {
   matchUnitPeriod,
   matchYear,
 } from './periods.ts';
-import { type CalendarUnit, weekdays } from './vocabulary.ts';
+import { type CalendarUnit, units, weekdays } from './vocabulary.ts';
 
 const startsReading = /^[a-z\d]/;
 
@@ -61,6 +61,8 @@ export function matchMoment(
     case 'within':
     case 'over':
     case 'for': {
+      const past = pastUnit(tokens, at + 1);
+      if (past !== undefined) return past;
       const m = matchMoment(tokens, at + 1, 'prefixed', inner);
       return m !== undefined && isSpan(m.value) ? m : undefined;
     }
@@ -119,6 +121,12 @@ export function matchMoment(
     case 'prior':
     case 'preceding':
       return matchRelativePeriod(tokens, at, 'previous');
+    case 'rolling':
+    case 'trailing': {
+      // `rolling 30 days`, `trailing 4 weeks`: the amount back from now, never a calendar unit.
+      const amount = matchAmount(tokens, at + 1);
+      return amount?.value.kind === 'rolling' ? amount : undefined;
+    }
     case 'last':
     case 'previous':
     case 'past':
@@ -131,12 +139,14 @@ export function matchMoment(
     case 'month':
     case 'week':
     case 'wk':
+    case 'kw':
+    case 'cw':
       if (lowerAt(tokens, at + 1) === 'of') {
         const day = matchMoment(tokens, at + 2, 'prefixed', inner);
         if (day === undefined || day.value.kind !== 'day') return undefined;
         return { value: { kind: 'week-of', date: day.value.date }, next: day.next };
       }
-      return matchUnitPeriod(tokens, at, word === 'wk' ? 'week' : word);
+      return matchUnitPeriod(tokens, at, weekWords.has(word) ? 'week' : (word as CalendarUnit));
     case 'first':
     case 'second':
       return matchHalf(tokens, at);
@@ -158,6 +168,22 @@ export function matchMoment(
     matchTimeFirst(tokens, at, inner) ??
     matchChronoDate(tokens, at)
   );
+}
+
+/** `wk 46`, and the German and ISO calendar weeks `KW 46`, `CW 46`. */
+const weekWords: ReadonlySet<string> = new Set(['wk', 'kw', 'cw']);
+
+/**
+ * `in the last week`, `over the past month`: in English the span back from now, not the
+ * calendar unit before (`last week` alone is the ISO week before this one).
+ */
+function pastUnit(tokens: readonly Token[], at: number): Match<Moment> | undefined {
+  const which = lowerAt(tokens, at + 1);
+  if (lowerAt(tokens, at) !== 'the' || (which !== 'last' && which !== 'past')) return undefined;
+  const word = lowerAt(tokens, at + 2) ?? '';
+  const unit = units.get(word);
+  if (unit === undefined || word.length < 3 || lowerAt(tokens, at + 3) === 'of') return undefined;
+  return { value: { kind: 'rolling', amount: 1, unit }, next: at + 3 };
 }
 
 const isSpan = (m: Moment): boolean =>

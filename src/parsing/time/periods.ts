@@ -128,10 +128,10 @@ export function matchUnitPeriod(
   return isoWeek(tokens, at, Number(week[1]), yearAfterDay(tokens, at + 2));
 }
 
-const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw)-?(\d{1,2})$/;
+const gluedIsoWeek = /^(?:(\d{4})-?)?(?:w|wk|week|cw|kw)-?(\d{1,2})$/;
 
 /**
- * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46` (and `W46 2025`): that ISO week, of
+ * `2026-W46`, `2026W46`, `W46`, `wk46`, `week46`, `CW46`, `KW46` (and `W46 2025`): that ISO week, of
  * that ISO year or, without one, the most recent that has started.
  */
 export function matchIsoWeek(tokens: readonly Token[], at: number): Match<Moment> | undefined {
@@ -238,15 +238,29 @@ export function matchQuarter(tokens: readonly Token[], at: number): Match<Moment
 /**
  * A year `2025` (1900 to 2099): the whole year, when something says it is a time: `in 2025`,
  * `during 2025`, or a range endpoint (`since 2025`, `from 2024 to 2025`). Alone, a bare number
- * is a database ID (`#hcsm 2025` asks for database 2025), as the grammar promises.
+ * is a database ID (`#hcsm 2025` asks for database 2025), as the grammar promises, unless it is
+ * compared with another year (`2025 vs 2024`).
  */
 export function matchYear(
   tokens: readonly Token[],
   at: number,
   context: MomentContext,
 ): Match<Moment> | undefined {
-  if (context === 'free') return undefined;
   const year = yearAt(tokens, at);
-  if (year === undefined) return undefined;
+  if (year === undefined || (context === 'free' && !comparedWithYear(tokens, at + 1))) {
+    return undefined;
+  }
   return { value: { kind: 'year', year }, next: at + 1 };
+}
+
+/** `vs 2024`, `compared to 2024` at `at`: the number before is a year too (`2025 vs 2024`). */
+function comparedWithYear(tokens: readonly Token[], at: number): boolean {
+  const word = lowerAt(tokens, at);
+  if (word === 'vs' || word === 'vs.' || word === 'versus' || word === 'v' || word === 'v.') {
+    return yearAt(tokens, at + 1) !== undefined;
+  }
+  const joined = lowerAt(tokens, at + 1);
+  return word === 'compared' && (joined === 'to' || joined === 'with')
+    ? yearAt(tokens, at + 2) !== undefined
+    : false;
 }

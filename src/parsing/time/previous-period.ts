@@ -78,8 +78,27 @@ export function previousPeriod(window: TimeWindow, hint?: PeriodUnit): TimeWindo
   if (shape === undefined) {
     return { start: sameLengthBefore(window.start, window.end), end: window.start };
   }
-  const start = plusUnits(window.start, shape.unit, -1);
-  if (!shape.toDate) return { start, end: window.start };
+  return unitsBack(window, shape, 1);
+}
+
+/**
+ * The `unit` `amount` units before `window` when `window` is that unit whole or to date (`mtd vs
+ * last month`, `wtd vs 2 weeks ago`): like for like, the same elapsed part of it; undefined when
+ * `window` is not shaped as `unit`.
+ */
+export function likeForLike(
+  window: TimeWindow,
+  unit: PeriodUnit,
+  amount: number,
+): TimeWindow | undefined {
+  const shape = periodShape(window, unit);
+  return shape?.unit === unit ? unitsBack(window, shape, amount) : undefined;
+}
+
+function unitsBack(window: TimeWindow, shape: PeriodShape, amount: number): TimeWindow {
+  const start = plusUnits(window.start, shape.unit, -amount);
+  const end = plusUnits(start, shape.unit, 1);
+  if (!shape.toDate) return { start, end };
   // The same days into the unit and the same time of day, no further than the unit's end.
   const days = Math.round(window.end.startOf('day').diff(window.start.startOf('day'), 'days').days);
   const sameElapsed = start.plus({ days }).set({
@@ -88,7 +107,7 @@ export function previousPeriod(window: TimeWindow, hint?: PeriodUnit): TimeWindo
     second: window.end.second,
     millisecond: window.end.millisecond,
   });
-  return { start, end: sameElapsed < window.start ? sameElapsed : window.start };
+  return { start, end: sameElapsed < end ? sameElapsed : end };
 }
 
 /**

@@ -10,6 +10,7 @@ import { type Moment, type TimeExpression, yearAfterDay, yearAt } from './ast.ts
 import { gluedTimes } from './clock.ts';
 import { inOneOrder } from './date-order.ts';
 import { checkedDate, dayOfMonth, matchDate } from './dates.ts';
+import { withGluedRanges } from './glued.ts';
 import { nearest } from './misspelt.ts';
 import { matchMoment } from './moment.ts';
 import { misspellableWords, months, rangeSeparators, units } from './vocabulary.ts';
@@ -29,9 +30,11 @@ const unixMillis = /^\d{12,14}$/;
  *   keyword with no readable time after it (`since yesterdy`, `between monday`), unix
  *   milliseconds, an end with no start (`until yesterday`), a part of a day (`last night`).
  */
-export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
+export const matchTimeExpression: Matcher<TimeExpression> = withGluedRanges((tokens, at) => {
   const word = lowerAt(tokens, at);
   if (word === 'since' || word === 'from') {
+    const days = word === 'from' ? daysBeforeMonth(tokens, at + 1) : undefined;
+    if (days !== undefined) return days;
     const start = matchEndpoint(tokens, at + 1);
     if (start === undefined) {
       // "from" also starts phrases ("tweets from doctors"); "since" only starts times.
@@ -45,6 +48,8 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
   }
   if (word === 'between') {
+    const days = daysBeforeMonth(tokens, at + 1, 'and');
+    if (days !== undefined) return days;
     const start = matchEndpoint(tokens, at + 1);
     if (start === undefined) {
       if (unixMillis.test(lowerAt(tokens, at + 1) ?? '')) throw endpointError(tokens, at, at + 1);
@@ -92,19 +97,30 @@ export const matchTimeExpression: Matcher<TimeExpression> = (tokens, at) => {
     return { value: { kind: 'period', moment: moment.value }, next: moment.next };
   const first = tail.value.start ?? moment.value;
   return rangeWithDay(tokens, at, first, tail.value.end, tail.next);
-};
+});
 
-/** `1st to 15th November`, `1 - 15 Nov 2025`: the month (and year) named once, at the end. */
-function daysBeforeMonth(tokens: readonly Token[], at: number): Match<TimeExpression> | undefined {
+/**
+ * `1st to 15th November`, `1 - 15 Nov 2025`, `1.-15. Oktober`, `the 1st to the 15th of October`
+ * (after `from`), `1 and 15 October` (after `between`): the month (and year) named once, at the
+ * end. `joiner`: the word between the days besides a range's separators.
+ */
+function daysBeforeMonth(
+  tokens: readonly Token[],
+  from: number,
+  joiner?: string,
+): Match<TimeExpression> | undefined {
+  const at = lowerAt(tokens, from) === 'the' ? from + 1 : from;
   const first = dayOfMonth.exec(lowerAt(tokens, at) ?? '');
-  if (first === null || !isRangeSeparator(tokens[at + 1])) return undefined;
-  if (!dayOfMonth.test(lowerAt(tokens, at + 2) ?? '')) return undefined;
-  const end = matchDate(tokens, at + 2);
+  const joined = isRangeSeparator(tokens[at + 1]) || lowerAt(tokens, at + 1) === joiner;
+  if (first === null || !joined) return undefined;
+  const second = lowerAt(tokens, at + 2) === 'the' ? at + 3 : at + 2;
+  if (!dayOfMonth.test(lowerAt(tokens, second) ?? '')) return undefined;
+  const end = matchDate(tokens, second);
   if (end?.value.kind !== 'day' || end.value.date.kind !== 'ymd') return undefined;
   const { year, month } = end.value.date;
-  const fragment = tokensText(tokens, at, end.next);
+  const fragment = tokensText(tokens, from, end.next);
   const start: Moment = { kind: 'day', date: checkedDate(fragment, year, month, Number(first[1])) };
-  return rangeWithDay(tokens, at, start, end.value, end.next);
+  return rangeWithDay(tokens, from, start, end.value, end.next);
 }
 
 function isRangeSeparator(token: Token | undefined): boolean {

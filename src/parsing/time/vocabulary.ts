@@ -43,12 +43,30 @@ export const fullWeekdays: readonly string[] = weekdayNames.map(
   (names) => names[names.length - 1] as string,
 );
 
-/** Month number 1-12 by name or abbreviation (`sep`, `sept.`, `september`). */
-export const months: ReadonlyMap<string, number> = new Map(
-  monthNames.flatMap((names, i) =>
+/**
+ * German month names that English does not share, as continental dates give them (`1.-15.
+ * Oktober`, `KW 46`); the others (`April`, `August`, `September`, `November`) are English too.
+ */
+const germanMonths: ReadonlyMap<string, number> = new Map([
+  ['januar', 1],
+  ['februar', 2],
+  ['märz', 3],
+  ['maerz', 3],
+  ['juni', 6],
+  ['juli', 7],
+  ['oktober', 10],
+  ['okt', 10],
+  ['dezember', 12],
+  ['dez', 12],
+]);
+
+/** Month number 1-12 by name or abbreviation (`sep`, `sept.`, `september`, `Oktober`). */
+export const months: ReadonlyMap<string, number> = new Map([
+  ...monthNames.flatMap((names, i) =>
     names.flatMap((n) => [[n, i + 1] as const, [`${n}.`, i + 1] as const]),
   ),
-);
+  ...germanMonths,
+]);
 
 /** ISO weekday 1 (Monday) to 7 by name or abbreviation, also plural (`mondays`). */
 export const weekdays: ReadonlyMap<string, number> = new Map(

@@ -8,7 +8,7 @@ import { section } from '../blocks.ts';
 import { compactNumber, neutralizeMrkdwn, truncate, truncateMrkdwn } from '../format.ts';
 import { blockKitLimits } from '../limits.ts';
 import { metricChange, metricFigure, metricValue } from './metric-words.ts';
-import { metricDelta, moveSymbol, type RankedRow, type Ranking } from './ranking.ts';
+import { absentBefore, metricDelta, moveSymbol, type RankedRow, type Ranking } from './ranking.ts';
 
 const maxCategories = 5;
 const maxImageUrlLength = 1000;
@@ -69,9 +69,9 @@ export function renderEntry(row: RankedRow, ranking: Ranking): Entry {
   };
 }
 
-/** "▲3 · was #4 · +234 mentions", "= · was #1", "new". */
+/** "▲3 · was #4 · +234 mentions", "= · was #1", "new", "not in the previous top 500". */
 function moveLine(row: RankedRow, ranking: Ranking): string {
-  if (row.before === undefined) return 'new';
+  if (row.before === undefined) return absentBefore(ranking);
   const delta = metricDelta(row, ranking.metric);
   return [
     moveSymbol(row),

@@ -25,7 +25,14 @@ export function rankingBarChart(
 ): DataVisualizationBlock | undefined {
   const rows = ranking.rows.slice(0, maxChartBars);
   if (rows.length === 0) return undefined;
-  const categories = uniqueLabels(rows.map(barLabel));
+  // Someone without a place then is drawn at 0 before, which their label says is no figure: new
+  // (the previous ranking was whole), or outside the part of it that was fetched (`>500`).
+  const absent = ranking.compared ? absentMark(ranking) : '';
+  const categories = uniqueLabels(
+    rows.map((row) =>
+      ranking.compared && row.before === undefined ? marked(row, absent) : barLabel(row),
+    ),
+  );
   const values = (row: RankedRow | undefined): number =>
     row === undefined ? 0 : (metricValue(row.influencer, ranking.metric) ?? 0);
   const points = (pick: (row: RankedRow) => RankedRow | undefined) =>
@@ -112,6 +119,18 @@ export function chartTitle(title: string): string {
 function barLabel(row: RankedRow): string {
   const who = row.handle.length > 0 ? `@${row.handle}` : row.name;
   return `#${row.rank}${who.length > 0 ? ` ${who}` : ''}`;
+}
+
+/** `#3 @JudeCares ·>500`: the bar's label with its mark, the label cut to leave room for it. */
+function marked(row: RankedRow, mark: string): string {
+  const suffix = ` ·${mark}`;
+  return `${truncate(cleanText(barLabel(row)), blockKitLimits.chartLabel - suffix.length)}${suffix}`;
+}
+
+/** The mark of a row without a place then: `new`, or `>500` outside the fetched 500. */
+function absentMark(ranking: Ranking): string {
+  const depth = ranking.previousDepth ?? 0;
+  return depth < ranking.top ? 'new' : `>${depth}`;
 }
 
 /** Labels cut to the block's 20 characters and kept distinct, since a series matches on them. */

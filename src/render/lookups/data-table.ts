@@ -10,7 +10,7 @@ import { blockKitLimits } from '../limits.ts';
 import { missingCell } from '../text-figures.ts';
 import { followersOf } from './answer-list.ts';
 import { metricHeading, metricsRankedFirst, metricValue, signedNumber } from './metric-words.ts';
-import { metricDelta, moveSymbol, type RankedRow, type Ranking } from './ranking.ts';
+import { absentBefore, metricDelta, moveSymbol, type RankedRow, type Ranking } from './ranking.ts';
 
 /** Rows a page shows before Slack offers the next one. */
 const tablePageSize = 10;
@@ -101,7 +101,8 @@ function columnsOf(ranking: Ranking): Column[] {
     columns.push(
       {
         heading: 'Then',
-        cell: (row) => text(row.before === undefined ? 'new' : `#${row.before.rank}`),
+        cell: (row) =>
+          text(row.before === undefined ? absentBefore(ranking) : `#${row.before.rank}`),
       },
       { heading: 'Change', cell: (row) => text(row.before === undefined ? '' : moveSymbol(row)) },
     );

@@ -38,6 +38,11 @@ export interface Ranking {
   readonly compared: boolean;
   /** In a compared ranking: the previous period's top N who left it, by their rank then. */
   readonly droppedOut: readonly RankedRow[];
+  /**
+   * In a compared ranking: how many people of the previous period were looked through for each
+   * one's place then. Someone not among them is only known to be outside that many, never 0.
+   */
+  readonly previousDepth?: number;
 }
 
 /**
@@ -63,7 +68,11 @@ export function rankingOf(
   if (previous === undefined) {
     return { metric, top: limit ?? rows.length, rows, compared: false, droppedOut: [] };
   }
-  const { entries, droppedOut } = compareRankings(rowsOf(previous, limit), rows);
+  // Each person's place then is looked up in all of the previous period that was fetched; who
+  // dropped out is of its top N only.
+  const everyoneBefore = rowsOf(previous, undefined);
+  const { entries } = compareRankings(everyoneBefore, rows);
+  const { droppedOut } = compareRankings(rowsOf(previous, limit), rows);
   return {
     metric,
     top: limit ?? rows.length,
@@ -72,7 +81,18 @@ export function rankingOf(
     ),
     compared: true,
     droppedOut,
+    previousDepth: everyoneBefore.length,
   };
+}
+
+/**
+ * What a compared row without a place then says: `new` when the previous ranking was shorter than
+ * the top N (the service sent all it had), else that the person was outside the part of it that
+ * was fetched, which is all that is known (the previous period is fetched 500 deep).
+ */
+export function absentBefore(ranking: Pick<Ranking, 'previousDepth' | 'top'>): string {
+  const depth = ranking.previousDepth ?? 0;
+  return depth < ranking.top ? 'new' : `not in the previous top ${depth}`;
 }
 
 /** "Top influencer", "Top 12 influencers": a ranking of `count` people named in a title. */

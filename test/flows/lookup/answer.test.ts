@@ -74,6 +74,21 @@ describe('LookupFlow with a comparison', () => {
     ]);
   });
 
+  it('asks for the previous period 500 deep, so a rank then is known beyond the top N', async () => {
+    const { flow, read, sandbox } = await flowAgainstSandbox();
+    const request = read('#hcsm last month vs previous period chart');
+    const { current, previous } = await flow.results(request);
+    if (previous === undefined) throw new Error('a compared lookup has a previous ranking');
+    const asked = sandbox.log.filter((record) => record.endpoint === 'data');
+    const previousCall = asked.find((record) => record.query.start === request.compare?.start);
+    expect(previousCall?.query.limit).toBe('500');
+    // Everyone of this month's top 10 who was in last month's top 500 has their rank then.
+    const known = new Set(previous.influencers.map((person) => person.screenName.toLowerCase()));
+    const shown = current.influencers.slice(0, 10);
+    expect(previous.influencers.length).toBeGreaterThan(10);
+    expect(shown.some((person) => known.has(person.screenName.toLowerCase()))).toBe(true);
+  });
+
   it('does not wait for one window before asking for the other', async () => {
     const { flow, read, sandbox } = await flowAgainstSandbox();
     await flow.result(read('#hcsm yesterday'));

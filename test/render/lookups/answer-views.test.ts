@@ -248,15 +248,33 @@ describe('the charts', () => {
         presentation: 'chart',
       }),
     );
+    // @dave was not in the previous period's whole ranking: his bar's label says he is new.
+    const marked = (data: { label: string | undefined; value: number }[]) =>
+      data.map((point, index) => (index === 3 ? { ...point, label: '#4 @dave ·new' } : point));
     expect(chart?.chart.type === 'bar' && chart.chart.series).toEqual([
       {
         name: 'This period',
-        data: bars(20_000, 9_000, 30_000, 0),
+        data: marked(bars(20_000, 9_000, 30_000, 0)),
       },
       {
         name: 'Previous period',
-        data: bars(2_000, 8_000, 31_000, 0),
+        data: marked(bars(2_000, 8_000, 31_000, 0)),
       },
+    ]);
+  });
+
+  it('marks someone outside the fetched part of the previous period, never a bare 0', () => {
+    const chart = chartOf(
+      renderAnswer({ ...compared, metric: 'impressions', top: 4 }, now, {
+        previous: { influencers: before.influencers.slice(0, 4) },
+        presentation: 'chart',
+      }),
+    );
+    expect(chart?.chart.type === 'bar' && chart.chart.axis_config.categories).toEqual([
+      '#1 @alice',
+      '#2 @bob',
+      '#3 @carol',
+      '#4 @dave ·>4',
     ]);
   });
 
