@@ -90,8 +90,11 @@ export function scanCommand<M>(
   let phraseStart = -1;
   // The first of the numbers that follow the phrase's last word: they join it only if a word does.
   let numbersFrom = -1;
-  const endPhrase = (end: number): void => {
+  // The index of the last separator (`,`, `and` between databases): a phrase beside one is listed.
+  let separatorAt = -2;
+  const endPhrase = (end: number, separated = false): void => {
     if (phraseStart === -1) return;
+    const joined = separated || separatorAt === phraseStart - 1;
     const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
     // Only fillers (`top influencers`, `for`, `please`, an `and` between two options): nothing to
     // look up, nothing misread.
@@ -122,6 +125,7 @@ export function scanCommand<M>(
         fragment: fragmentOf(text, tokens, kept.from, kept.to),
         from: (tokens[kept.from] as Token).from,
         plain: true,
+        ...(joined ? { joined: true } : {}),
       });
     }
     for (let i = wordsEnd; i < end; i++) {
@@ -166,7 +170,8 @@ export function scanCommand<M>(
         numbersFrom = -1;
         break;
       case 'separator':
-        endPhrase(at);
+        endPhrase(at, true);
+        separatorAt = at;
         break;
       case 'item':
         if (phraseStart !== -1 && isBareNumber(token)) {
@@ -174,6 +179,8 @@ export function scanCommand<M>(
           break;
         }
         endPhrase(at);
+        // "#hcsm, 2 diabetes": an ID after a separator leaves the phrase after it listed too.
+        if (isBareNumber(token) && separatorAt === at - 1) separatorAt = at;
         refuseUnquotedGroup(text, tokens, at);
         databases.push({
           name: read.name,

@@ -49,7 +49,9 @@
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
  *   month (`23/11/2026`), and one range keeps one convention: an end that proves day first makes
  *   both ends day first (`1/11/2026 to 15/11/2026` is Nov 1 to Nov 15), and a range written day
- *   first on one end and month first on the other is refused; the reply shows the dates read. A
+ *   first on one end and month first on the other is refused; the reply shows the dates read.
+ *   Where only the day-first reading keeps the ends in one month (`3/11/2026 to 10/11/2026`) the
+ *   person's locale decides, else the reply asks, one command a reading (`date-order-choice.ts`). A
  *   month abbreviation alone is the month (`Oct`), as its full name is.
  * - Windows counted back from now end at the current minute; a window starting before the first
  *   day with data (`context.earliestDate`) is refused.
@@ -70,6 +72,11 @@
  *   the answer. A name places in several zones share (`Springfield`, `Washington`) is refused
  *   with its zones, never guessed: a name is one place's when it has three times the people of
  *   the others. The console's `--tz` reads zones the same way (`readZoneName`).
+ * - Read by slots (`slots.ts`): beside a database that says it is one (`#lcsm`, quotes, `group:`)
+ *   the request's scaffolding is dropped wherever it stands (`who got the most mentions in #lcsm
+ *   last week?`, `where does @x rank in #hcsm?`, `#bcsm nurses only`), and loose words no name
+ *   holds are left out and named in the answer (`leftOut`). Profile addresses are handles,
+ *   full-width hashtags the hashtag (`tokens.ts`).
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
  *   slash command it is refused with the command that works (`question.ts`).
  * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
@@ -97,6 +104,7 @@ import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
 import { uniqueDatabases } from './databases.ts';
+import { dateOrderChoice } from './date-order-choice.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
   type KnownWord,
@@ -105,6 +113,7 @@ import {
   matchStakeholders,
 } from './known-words.ts';
 import { boundedText } from './limits.ts';
+import { dateOrderChoices } from './messages/choices.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { personErrors } from './messages/trend.ts';
 import {
@@ -117,6 +126,7 @@ import {
 } from './options.ts';
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
+import { namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -210,7 +220,15 @@ export function parseLookup(text: string, context: ParseContext): LookupRequest 
     if (!(error instanceof ParseError)) throw error;
     return fitAdvice(error, '', [], { conversation: context.conversation === true });
   }
-  return readLookupText(bounded, context);
+  const dated = dateOrderChoice(bounded, context.locale);
+  if ('text' in dated) return readLookupText(dated.text, context);
+  const readings = dated.readings.filter(
+    (reading) => !(readLookupText(reading.command, context) instanceof ParseError),
+  );
+  const only = readings.length === 1 ? readings[0] : undefined;
+  if (only !== undefined) return readLookupText(only.command, context);
+  if (readings.length === 0) return readLookupText(bounded, context);
+  return dateOrderChoices(dated.fragment, readings, context.conversation === true);
 }
 
 /**
@@ -239,9 +257,10 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
 function readLookup(text: string, all: readonly Token[], context: ParseContext): LookupRequest {
   const defaults = { ...lookupDefaults, ...context.defaults };
   if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
-  const tokens = withoutQuestion(text, all, context.conversation === true);
+  const tokens = slotTokens(withoutQuestion(text, all, context.conversation === true));
 
   const scan = scanCommand(text, tokens, lookupClauses);
+  const slots = splitLeftovers(scan.databases, namesMarkedDatabase(tokens));
   let zone: string | undefined;
   let alias: string | undefined;
   let top: { value: number; fragment: string } | undefined;
@@ -327,7 +346,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     }
   }
 
-  const databases = uniqueDatabases(scan.databases, defaults.maxDatabases);
+  const databases = uniqueDatabases(slots.databases, defaults.maxDatabases);
   if (databases.length === 0) throw parseErrors.noDatabase(text);
 
   const timezone = zone ?? resolveZone(context.zone) ?? 'UTC';
@@ -405,6 +424,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     ...defined({ zoneAlias: alias }),
     ...(trend === undefined ? {} : { trend: { unit: trend.value } }),
     ...defined({ person: person?.value }),
+    ...(slots.leftOut.length === 0 ? {} : { leftOut: slots.leftOut }),
   };
 }
 
@@ -449,7 +469,7 @@ export type NamedClause =
  */
 export function namedClauses(text: string): ReadonlySet<NamedClause> {
   const bounded = boundedText(text);
-  const tokens = withoutQuestion(bounded, tokenize(bounded), true);
+  const tokens = slotTokens(withoutQuestion(bounded, tokenize(bounded), true));
   const named = new Set<NamedClause>();
   for (const clause of scanCommand(bounded, tokens, lookupClauses).clauses) {
     if (clause.kind === 'misspeltTime') continue;

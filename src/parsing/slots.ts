@@ -1,0 +1,76 @@
+/**
+ * Reading a lookup by its slots: once a database says it is one (`#lcsm`, `"health equity"`,
+ * `group:Oncology`), the words around the slots are the request's scaffolding or words it left
+ * out, never more databases.
+ *
+ * - Scaffolding (`scaffolding.ts`) is dropped wherever it stands, and so is the preposition that
+ *   leads to a marked database (`rank in #hcsm`, `what did #pharma look like`).
+ * - A plain phrase beside a marked database is a database when its words can make a name (`#hcsm
+ *   ASCO`) or a separator lists it (`#hcsm, breast cancer`); loose words no name holds
+ *   (`#hcsm; DROP TABLE digests;--`) are left out of the lookup and named in the answer, which
+ *   offers to add them.
+ * - Without a marked database nothing changes: `breast cancer last week` stays a phrase.
+ */
+import type { DatabaseItem } from './databases.ts';
+import { isMarkedDatabase } from './question.ts';
+import { isScaffolding } from './scaffolding.ts';
+import type { Token } from './tokens.ts';
+
+/** Prepositions that lead to the database after them (`in #hcsm`, `about "clinical trials"`). */
+const databaseLeads: ReadonlySet<string> = new Set([
+  'in',
+  'on',
+  'for',
+  'of',
+  'at',
+  'about',
+  'across',
+  'within',
+  'around',
+]);
+
+/** True when the command names a database by a mark of its own. */
+export function namesMarkedDatabase(tokens: readonly Token[]): boolean {
+  return tokens.some(isMarkedDatabase);
+}
+
+/**
+ * The tokens the grammar reads: without scaffolding and the prepositions before a marked
+ * database when the command names one, else as they are.
+ */
+export function slotTokens(tokens: readonly Token[]): Token[] {
+  if (!namesMarkedDatabase(tokens)) return [...tokens];
+  return tokens.filter((token, i) => {
+    if (token.kind !== 'word') return true;
+    if (isScaffolding(token.text)) return false;
+    const next = tokens[i + 1];
+    return !(databaseLeads.has(token.lower) && next !== undefined && isMarkedDatabase(next));
+  });
+}
+
+/** The databases a lookup names, and the loose words it left out of them. */
+export interface Slots {
+  readonly databases: readonly DatabaseItem[];
+  /** The loose phrases as typed (`digests;--`), in order. */
+  readonly leftOut: readonly string[];
+}
+
+/** A word a database's name can hold: letters and digits, joined by `'`, `&`, `.` or `-`. */
+const nameWord = /^[\p{L}\p{N}]+(?:['\u2019&.-][\p{L}\p{N}]+)*$/u;
+
+/**
+ * Splits the scanned items: beside a marked database, a loose plain phrase that no name holds
+ * (`digests;--`, `tz=Europe/Madrid`) is left out; a phrase of name words (`#hcsm ASCO`) stays a
+ * database, as do listed ones, IDs and every marked item.
+ */
+export function splitLeftovers(items: readonly DatabaseItem[], marked: boolean): Slots {
+  if (!marked) return { databases: items, leftOut: [] };
+  const databases: DatabaseItem[] = [];
+  const leftOut: string[] = [];
+  for (const item of items) {
+    const named = item.name.split(' ').every((word) => nameWord.test(word));
+    if (item.plain && item.joined !== true && !named) leftOut.push(item.fragment);
+    else databases.push(item);
+  }
+  return { databases, leftOut };
+}
