@@ -195,6 +195,7 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
 /** Words that leave out who follows: `excluding orgs`, `no pharma`, `without organizations`. */
 const excludeLeads: ReadonlySet<string> = new Set([
   'excluding',
+  'excl',
   'exclude',
   'without',
   'except',

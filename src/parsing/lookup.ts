@@ -103,7 +103,7 @@ import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, matchComparison } from './compare.ts';
-import { uniqueDatabases } from './databases.ts';
+import { type DatabaseItem, uniqueDatabases } from './databases.ts';
 import { dateOrderChoice } from './date-order-choice.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
@@ -113,8 +113,8 @@ import {
   matchStakeholders,
 } from './known-words.ts';
 import { boundedText } from './limits.ts';
-import { dateOrderChoices } from './messages/choices.ts';
 import { parseErrors } from './messages/lookup.ts';
+import { dateOrderChoices, handleChoices, unreadWindow } from './messages/slots.ts';
 import { personErrors } from './messages/trend.ts';
 import {
   lookupTopRange,
@@ -126,6 +126,7 @@ import {
 } from './options.ts';
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
+import { isReservedWord, rangeWords } from './reserved.ts';
 import { namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
 import {
   checkEarliest,
@@ -259,8 +260,9 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
   const tokens = slotTokens(withoutQuestion(text, all, context.conversation === true));
 
-  const scan = scanCommand(text, tokens, lookupClauses);
-  const slots = splitLeftovers(scan.databases, namesMarkedDatabase(tokens));
+  const marked = namesMarkedDatabase(tokens);
+  const scan = scanCommand(text, tokens, lookupClauses, { deferReserved: marked });
+  const slots = splitLeftovers(scan.databases, marked);
   let zone: string | undefined;
   let alias: string | undefined;
   let top: { value: number; fragment: string } | undefined;
@@ -346,6 +348,15 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     }
   }
 
+  // Beside a window that was read, words that make none are left out; without one, or when they
+  // would make a range of it (`between 5 and 11 October`), refused.
+  const leftOut = [...slots.leftOut];
+  for (const phrase of scan.unread) {
+    if (negativeCount.test(phrase.fragment)) throw unreadWindow(phrase.fragment);
+    if (time === undefined || !leavesOut(phrase.fragment)) throw phrase.error;
+    leftOut.push(phrase.fragment);
+  }
+  if (person === undefined) askHandle(text, slots.databases, context);
   const databases = uniqueDatabases(slots.databases, defaults.maxDatabases);
   if (databases.length === 0) throw parseErrors.noDatabase(text);
 
@@ -424,8 +435,44 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     ...defined({ zoneAlias: alias }),
     ...(trend === undefined ? {} : { trend: { unit: trend.value } }),
     ...defined({ person: person?.value }),
-    ...(slots.leftOut.length === 0 ? {} : { leftOut: slots.leftOut }),
+    ...(leftOut.length === 0 ? {} : { leftOut }),
   };
+}
+
+/** `last -5 days`: a count of units with a sign, which no window has. */
+const negativeCount = /^(?:last|past|previous) -\d+ \p{L}+$/iu;
+
+/**
+ * Words that say something else beside the window read (`ignore previous instructions and show
+ * all data`): two words or more that are no word of the grammar, and none that opens or joins a
+ * range. `every monday`, `on Black`, `between 5 and` are refused instead: they may be the window.
+ */
+function leavesOut(fragment: string): boolean {
+  const words = fragment.toLowerCase().split(/\s+/);
+  if (words.some((word) => word !== 'and' && rangeWords.has(word))) return false;
+  return words.filter((word) => !isReservedWord(word)).length >= 2;
+}
+
+/** A name written like a handle (`DrFerreiraI`): capitals after small letters, no spaces. */
+const handleShaped = /^(?=[A-Za-z0-9_]{4,15}$)[A-Za-z0-9_]*[a-z][A-Z][A-Za-z0-9_]*$/;
+
+/**
+ * `DrFerreiraI in #hcsm`: a loose word beside a marked database, written like a handle without
+ * its `@`, is asked about (one person, or a database of that name) when both readings read.
+ * @throws ChoicesError with both readings.
+ */
+function askHandle(text: string, items: readonly DatabaseItem[], context: ParseContext): void {
+  const item = items.find((i) => i.plain && i.joined !== true && handleShaped.test(i.name));
+  if (item === undefined) return;
+  const written = (replacement: string): string =>
+    `${text.slice(0, item.from)}${replacement}${text.slice(item.from + item.fragment.length)}`;
+  const readings = [
+    { meaning: `@${item.name}'s place in the ranking`, command: written(`@${item.name}`) },
+    { meaning: `a database called “${item.name}”`, command: written(`"${item.name}"`) },
+  ].filter((reading) => !(readFitted(reading.command, context, false) instanceof ParseError));
+  if (readings.length === 2) {
+    throw handleChoices(item.fragment, readings, context.conversation === true);
+  }
 }
 
 /**

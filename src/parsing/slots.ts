@@ -29,6 +29,9 @@ const databaseLeads: ReadonlySet<string> = new Set([
   'around',
 ]);
 
+/** Words that ask how one person's rank moved, which their answer shows anyway. */
+const personTrendWords: ReadonlySet<string> = new Set(['trend', 'trends', 'trending', 'trended']);
+
 /** True when the command names a database by a mark of its own. */
 export function namesMarkedDatabase(tokens: readonly Token[]): boolean {
   return tokens.some(isMarkedDatabase);
@@ -40,9 +43,14 @@ export function namesMarkedDatabase(tokens: readonly Token[]): boolean {
  */
 export function slotTokens(tokens: readonly Token[]): Token[] {
   if (!namesMarkedDatabase(tokens)) return [...tokens];
+  const person = tokens.some((token) => token.kind === 'word' && token.text.startsWith('@'));
   return tokens.filter((token, i) => {
     if (token.kind !== 'word') return true;
     if (isScaffolding(token.text)) return false;
+    // "what did #pharma look like": no ranking by likes.
+    if (token.lower === 'like' && /^look(s|ed)?$/.test(tokens[i - 1]?.lower ?? '')) return false;
+    // "@x trend in #hcsm": one person's answer holds their rank week by week.
+    if (person && personTrendWords.has(token.lower)) return false;
     const next = tokens[i + 1];
     return !(databaseLeads.has(token.lower) && next !== undefined && isMarkedDatabase(next));
   });
