@@ -249,9 +249,16 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     if (!fit) return error;
-    const reads = (command: string): boolean =>
-      !(readFitted(command, context, false) instanceof ParseError);
-    return fitAdvice(error, text, tokens, { conversation: context.conversation === true, reads });
+    const refusal = (command: string): ParseError | undefined => {
+      const read = readFitted(command, context, false);
+      return read instanceof ParseError ? read : undefined;
+    };
+    const reads = (command: string): boolean => refusal(command) === undefined;
+    return fitAdvice(error, text, tokens, {
+      conversation: context.conversation === true,
+      reads,
+      refusal,
+    });
   }
 }
 
