@@ -67,6 +67,8 @@ const scaffolding: ReadonlySet<string> = new Set([
   'fetch',
   'move',
   'moved',
+  'up',
+  'down',
   'change',
   'changed',
   'changes',

@@ -41,8 +41,9 @@ export function namesMarkedDatabase(tokens: readonly Token[]): boolean {
  * The tokens the grammar reads: without scaffolding and the prepositions before a marked
  * database when the command names one, else as they are.
  */
-export function slotTokens(tokens: readonly Token[]): Token[] {
-  if (!namesMarkedDatabase(tokens)) return [...tokens];
+export function slotTokens(typed: readonly Token[]): Token[] {
+  if (!namesMarkedDatabase(typed)) return [...typed];
+  const tokens = withCategoryQuestions(typed);
   const person = tokens.some((token) => token.kind === 'word' && token.text.startsWith('@'));
   return tokens.filter((token, i) => {
     if (token.kind !== 'word') return true;
@@ -54,6 +55,45 @@ export function slotTokens(tokens: readonly Token[]): Token[] {
     const next = tokens[i + 1];
     return !(databaseLeads.has(token.lower) && next !== undefined && isMarkedDatabase(next));
   });
+}
+
+/** Questions about who the people are, which the chart of categories answers. */
+const categoryQuestions: readonly (readonly string[])[] = [
+  ['stakeholder', 'mix'],
+  ['mix', 'of', 'stakeholders'],
+  ['who', 'are', 'these', 'people'],
+  ['who', 'are', 'they'],
+  ['what', 'kind', 'of', 'people'],
+  ['what', 'kinds', 'of', 'people'],
+];
+
+/**
+ * The tokens with each question about who the people are (`stakeholder mix`, `who are these
+ * people`) read as `chart categories`, the answer that shows it; offsets stay those typed.
+ */
+function withCategoryQuestions(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const words = categoryQuestions.find((question) =>
+      question.every((word, j) => tokens[i + j]?.kind === 'word' && tokens[i + j]?.lower === word),
+    );
+    if (words === undefined) {
+      out.push(tokens[i] as Token);
+      continue;
+    }
+    const first = tokens[i] as Token;
+    const last = tokens[i + words.length - 1] as Token;
+    const word = (text: string): Token => ({
+      kind: 'word',
+      text,
+      lower: text,
+      from: first.from,
+      to: last.to,
+    });
+    out.push(word('chart'), word('categories'));
+    i += words.length - 1;
+  }
+  return out;
 }
 
 /** The databases a lookup names, and the loose words it left out of them. */
