@@ -16,6 +16,11 @@ export const actionIds = {
   answerTable: 'answer_table',
   answerChart: 'answer_chart',
   answerExport: 'answer_export',
+  /**
+   * "Add “…” as a database" under an answer that left loose words out (`#hcsm conversation`): its
+   * value is `encodeShareValue` of the request with them added as a database, asked as it is.
+   */
+  answerAddDatabase: 'answer_add_database',
   /** "Look up" on the Home tab: opens the lookup modal. */
   openLookup: 'influencers_open_lookup',
 } as const;

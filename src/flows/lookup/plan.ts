@@ -13,7 +13,12 @@ import {
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
 import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/lookups/help.ts';
-import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/lookups/status.ts';
+import {
+  leftOutNote,
+  renderPending,
+  utcFallbackNote,
+  zoneAliasNote,
+} from '../../render/lookups/status.ts';
 
 /** What a person's text asks for, decided before anything slow happens. */
 export type LookupPlan =
@@ -122,6 +127,7 @@ export class LookupPlanner {
     const notes = [
       context.zoneFallback ? utcFallbackNote : undefined,
       parsed.zoneAlias === undefined ? undefined : zoneAliasNote(parsed.zoneAlias, parsed.timezone),
+      parsed.leftOut === undefined ? undefined : leftOutNote(parsed.leftOut),
     ].filter((line) => line !== undefined);
     const note = notes.length === 0 ? undefined : notes.join(' ');
     return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };

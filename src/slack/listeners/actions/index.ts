@@ -17,6 +17,7 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(actionIds.answerTable, answerButton(deps, 'table'));
   app.action<BlockButtonAction>(actionIds.answerChart, answerButton(deps, 'chart'));
   app.action<BlockButtonAction>(actionIds.answerExport, exportButton(deps));
+  app.action<BlockButtonAction>(actionIds.answerAddDatabase, answerButton(deps, 'asked'));
   app.action<BlockButtonAction>(actionIds.openLookup, openLookupModal(deps));
   app.action<BlockButtonAction>(digestActionIds.runNow, digestButton(deps, 'run'));
   app.action<BlockButtonAction>(digestActionIds.pause, digestButton(deps, 'pause'));

@@ -16,6 +16,7 @@ describe('actions register', () => {
       actionIds.answerTable,
       actionIds.answerChart,
       actionIds.answerExport,
+      actionIds.answerAddDatabase,
       actionIds.openLookup,
       digestActionIds.runNow,
       digestActionIds.pause,
