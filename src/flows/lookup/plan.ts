@@ -1,5 +1,5 @@
 /** Decides what a person's text asks for (the usage, a refusal or a request) before anything slow. */
-import { isAppError, type ParseError } from '../../errors.ts';
+import { ChoicesError, isAppError, type ParseError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
@@ -12,6 +12,7 @@ import {
   withPreviousPeriod,
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
+import { renderChoices } from '../../render/lookups/choices.ts';
 import { digestInConversationHint, digestVerbHint, renderHelp } from '../../render/lookups/help.ts';
 import {
   leftOutNote,
@@ -122,7 +123,17 @@ export class LookupPlanner {
         { code: parsed.code, reason: parsed.reason },
         'could not read the text of a lookup',
       );
-      return { kind: 'invalid', error: parsed, message: renderError(parsed) };
+      const message =
+        parsed instanceof ChoicesError
+          ? renderChoices(
+              parsed,
+              parsed.readings.map((reading) => {
+                const read = this.parse(reading.command, context.zone, true);
+                return isParseError(read) ? undefined : read;
+              }),
+            )
+          : renderError(parsed);
+      return { kind: 'invalid', error: parsed, message };
     }
     const notes = [
       context.zoneFallback ? utcFallbackNote : undefined,
