@@ -56,7 +56,9 @@ export function fitAdvice(
   let corrected = correctedText(error, text);
   for (let fixes = 1; corrected !== undefined && fixes < maxFixes && !works(corrected); fixes++) {
     const next = context.refusal?.(corrected);
-    corrected = next === undefined ? undefined : correctedText(next, corrected);
+    // A second fix that quotes a phrase as a database guesses a meaning the person never gave.
+    const quotes = next?.correction?.startsWith('"') === true;
+    corrected = next === undefined || quotes ? undefined : correctedText(next, corrected);
   }
   if (corrected !== undefined && works(corrected)) {
     example = corrected;

@@ -106,7 +106,6 @@ const scaffolding: ReadonlySet<string> = new Set([
   'hashtags',
   'space',
   'mix',
-  'stakeholder',
 ]);
 
 /** True for a word that holds a request together without naming anything in it. */
