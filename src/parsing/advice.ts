@@ -54,7 +54,13 @@ export function fitAdvice(
   const works = (command: string): boolean =>
     command !== '' && (context.reads === undefined || context.reads(command));
   let corrected = correctedText(error, text);
-  for (let fixes = 1; corrected !== undefined && fixes < maxFixes && !works(corrected); fixes++) {
+  // After a fix that leaves words out, what was around them reads anew: no second fix is guessed.
+  const chains = error.correction !== '';
+  for (
+    let fixes = 1;
+    chains && corrected !== undefined && fixes < maxFixes && !works(corrected);
+    fixes++
+  ) {
     const next = context.refusal?.(corrected);
     // A second fix that quotes a phrase as a database guesses a meaning the person never gave.
     const quotes = next?.correction?.startsWith('"') === true;

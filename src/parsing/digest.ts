@@ -195,13 +195,16 @@ function readDigestCommand(text: string, context: DigestParseContext): DigestCom
     return readCreate(text, body, start, context, 'digest');
   } catch (error) {
     // "digest cancer every monday" reads; "digest pasue 3" does not, and is a slip of a verb.
-    if (action === undefined && first !== undefined) refuseVerbSlip(first, rest[0] as Token);
+    if (action === undefined && first !== undefined && rest.length <= 2) {
+      refuseVerbSlip(first, rest[0] as Token);
+    }
     throw error;
   }
 }
 
 /**
- * `digest pasue 3`, which reads as no digest: a slip of a verb is the verb, never a database.
+ * `digest pasue 3`, which reads as no digest: a slip of a verb (before an ID at most) is the verb,
+ * never a database.
  * @throws ParseError offering the verb, for the person's own command with it.
  */
 function refuseVerbSlip(word: string, token: Token): void {
