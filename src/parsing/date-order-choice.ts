@@ -12,6 +12,9 @@ import type { Reading } from '../errors.ts';
 /** `d/d/yyyy`, `d.d.yy`, `d-d-yyyy` standing as a word of its own. */
 const numericDate = /(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/.-])/g;
 
+/** A cheap first look: most commands hold no numeric date at all. */
+const maybeNumericDate = /\d[/.-]\d{1,2}[/.-]\d/;
+
 /** Regions whose people write the month first (`en-US`, `es-US`, `en-PH`). */
 const monthFirstRegions: ReadonlySet<string> = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'AS', 'GU']);
 
@@ -95,6 +98,7 @@ export function dateOrderChoice(
 ):
   | { readonly text: string }
   | { readonly readings: readonly Reading[]; readonly fragment: string } {
+  if (!maybeNumericDate.test(text)) return { text };
   const dates = datesIn(text);
   if (!dates.some(open)) return { text };
   if (dates.some((date) => date.first > 12 || date.second > 12)) return { text };

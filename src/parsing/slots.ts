@@ -67,11 +67,16 @@ const categoryQuestions: readonly (readonly string[])[] = [
   ['what', 'kinds', 'of', 'people'],
 ];
 
+const categoryOpenings: ReadonlySet<string> = new Set(
+  categoryQuestions.map((words) => words[0] ?? ''),
+);
+
 /**
  * The tokens with each question about who the people are (`stakeholder mix`, `who are these
  * people`) read as `chart categories`, the answer that shows it; offsets stay those typed.
  */
 function withCategoryQuestions(tokens: readonly Token[]): Token[] {
+  if (!tokens.some((token) => categoryOpenings.has(token.lower))) return [...tokens];
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const words = categoryQuestions.find((question) =>

@@ -108,7 +108,10 @@ const profileUrl =
  * handle. Offsets stay those of the text typed, so errors quote what the person wrote.
  */
 function wordAsMeant(word: string): string {
-  if (word.startsWith('#') || word.startsWith('\uff03')) return word.normalize('NFKC');
+  if (word.startsWith('#') || word.startsWith('\uff03')) {
+    return /^[\x21-\x7e]*$/.test(word) ? word : word.normalize('NFKC');
+  }
+  if (!word.includes('.com/')) return word;
   const handle = profileUrl.exec(word)?.[1];
   return handle === undefined ? word : `@${handle}`;
 }
