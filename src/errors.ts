@@ -77,7 +77,8 @@ export type ParseErrorReason =
   | 'future_start'
   | 'unrecognised'
   | 'bad_schedule'
-  | 'bad_command';
+  | 'bad_command'
+  | 'ambiguous';
 
 /**
  * A request a person typed could not be understood. The message is already written for that person:
@@ -105,6 +106,29 @@ export class ParseError extends AppError {
     this.reason = reason;
     this.fragment = fragment;
     this.correction = correction;
+  }
+}
+
+/** One honest reading of a request: what it means, and the command that asks it and nothing else. */
+export interface Reading {
+  /** The reading in a few words, for a button or a numbered line: `Nov 3 to Nov 10, 2026`. */
+  readonly meaning: string;
+  /** The person's own request written so it reads this way only: `#hcsm 2026-11-03 to 2026-11-10`. */
+  readonly command: string;
+}
+
+/**
+ * A request with two honest readings (`3/11/2026 to 10/11/2026` in no known locale): asked, never
+ * guessed. Slack offers one button a reading, the console numbered choices, MCP the readings in its
+ * error; a surface that knows none of them shows the message, which lists each command. A
+ * ParseError, so every caller that handles a refusal handles it.
+ */
+export class ChoicesError extends ParseError {
+  readonly readings: readonly Reading[];
+
+  constructor(message: string, readings: readonly Reading[], fragment?: string) {
+    super('ambiguous', message, fragment);
+    this.readings = readings;
   }
 }
 

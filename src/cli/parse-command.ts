@@ -9,7 +9,10 @@
  * {"start","end"}`, `"metric"`, `"presentation"`, `"stakeholders": {"include","exclude"}` (the
  * service's category names), `"orderBy": "followers"`, `"trend"`, `"person"` and `"export": true`
  * only when the text asks for them (`vs previous period`, `by mentions`, `table`, `doctors`, `by
- * followers`, `weekly`, `@handle`, `export`); errors are `{"error":{"message"}}`. U+2028 and U+2029 are escaped in the output and
+ * followers`, `weekly`, `@handle`, `export`), and `"leftOut"` with the loose words left out beside
+ * a database (`#hcsm; DROP TABLE digests;--`); errors are `{"error":{"message"}}`, and a text
+ * that reads two honest ways (`#hcsm 3/11/2026 to 10/11/2026`: the CLI knows no locale) adds
+ * `"choices": [{"meaning","command"}]`, one command a reading. U+2028 and U+2029 are escaped in the output and
  * end no input line, so one line is one line for every reader. `--tz` defaults to UTC and `--now` to the clock (read once per run);
  * a line's own `tz`/`now` override them, and `null` means the default. Every input line gets
  * exactly one output line, blank ones included (an error saying the line is empty), so outputs
@@ -23,6 +26,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { DateTime } from 'luxon';
+import { ChoicesError } from '../errors.ts';
 import { defined } from '../model/defined.ts';
 import { parseLookup } from '../parsing/index.ts';
 import { resolveZone } from '../time/zone-names.ts';
@@ -113,9 +117,13 @@ function parseOne(
   const instant = now === undefined ? clock : readNow(now);
   if (typeof instant === 'string') return failure(instant);
   const request = parseLookup(text, { now: instant, zone });
+  if (request instanceof ChoicesError) {
+    const choices = request.readings.map(({ meaning, command }) => ({ meaning, command }));
+    return { ok: false, json: jsonLine({ error: { message: request.message }, choices }) };
+  }
   if (request instanceof Error) return failure(request.message);
   const { databases, start, end, timezone, top, compare, metric, presentation } = request;
-  const { stakeholders, orderBy, trend, person } = request;
+  const { stakeholders, orderBy, trend, person, leftOut } = request;
   return {
     ok: true,
     json: jsonLine({
@@ -126,6 +134,7 @@ function parseOne(
       top,
       ...defined({ compare, metric, presentation, stakeholders, orderBy, trend, person }),
       ...(request.export === true ? { export: true } : {}),
+      ...defined({ leftOut }),
     }),
   };
 }

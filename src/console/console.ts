@@ -10,7 +10,7 @@ import { buildCore } from '../core/core.ts';
 import type { ConferencePoster } from '../digests/conferences/outlet.ts';
 import { sameOutletForEveryTeam } from '../digests/outlets.ts';
 import type { DigestPoster } from '../digests/runner.ts';
-import { ParseError } from '../errors.ts';
+import { ChoicesError, ParseError } from '../errors.ts';
 import { answerConferenceCommand } from '../flows/conference-commands.ts';
 import { answerDigestCommand } from '../flows/digest-commands.ts';
 import type { DigestAccess } from '../flows/digest-manager.ts';
@@ -24,6 +24,7 @@ import { parseDigestCommand } from '../parsing/digest.ts';
 import { readZoneName } from '../parsing/index.ts';
 import { type Subcommand, subcommandOf } from '../parsing/subcommands.ts';
 import {
+  choicesText,
   connectInstructions,
   consoleBannerText,
   consoleCommandsText,
@@ -254,11 +255,21 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     );
   };
 
+  // The readings of the last question asked back, which a bare number picks.
+  let choices: { readonly commands: readonly string[]; readonly command: string | undefined } = {
+    commands: [],
+    command: undefined,
+  };
   const lookup = async (text: string, command: string | undefined) => {
     const previous = command === undefined ? await followUps.previous(consoleDm) : undefined;
     const plan = flow.plan(text, { zone, ...defined({ command, previous }) });
+    choices = { commands: [], command: undefined };
     if (plan.kind !== 'lookup') {
       show(plan.message);
+      if (plan.kind === 'invalid' && plan.error instanceof ChoicesError) {
+        print(`${choicesText(plan.error.readings)}\n`);
+        choices = { commands: plan.error.readings.map((reading) => reading.command), command };
+      }
       return;
     }
     if (command === undefined) await followUps.remember(consoleDm, plan.request);
@@ -317,6 +328,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         await conference(line.slice(slashCommand.length).trim());
       } else if (subcommand === 'digest') {
         await digest(line.slice(slashCommand.length).trim());
+      } else if (/^\d{1,2}$/.test(line) && choices.commands[Number(line) - 1] !== undefined) {
+        const picked = choices;
+        await lookup(picked.commands[Number(line) - 1] as string, picked.command);
       } else if (line === slashCommand || line.startsWith(`${slashCommand} `)) {
         await lookup(line.slice(slashCommand.length), slashCommand);
       } else if (line.startsWith('/')) {

@@ -52,6 +52,11 @@ export interface LookupRequest {
    * {@link personWeeks} weeks. The X screen name as typed, without its `@`.
    */
   readonly person?: string;
+  /**
+   * Loose words beside a database that says it is one (`#hcsm conversation`): not looked up, so
+   * the answer can say they were left out and offer to add them as a database. Absent when none.
+   */
+  readonly leftOut?: readonly string[];
 }
 
 /** The units a trend counts periods in: whole days and calendar months in the zone, ISO weeks. */
@@ -104,6 +109,12 @@ export interface ParseContext {
    * Otherwise (the slash command) such an opening is refused with a hint.
    */
   readonly conversation?: boolean;
+  /**
+   * The person's Slack locale (`en-GB`, `en-US`), when known: it says whether `3/11/2026` is the
+   * 3rd of November or March 11. Without one, a request whose numeric dates read two honest ways
+   * is asked about (`ChoicesError`).
+   */
+  readonly locale?: string;
 }
 
 /** The first public post on the platform the analytics service reads: nothing starts earlier. */

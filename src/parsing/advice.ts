@@ -17,7 +17,15 @@ export interface AdviceContext {
    * fix is offered only when it does.
    */
   readonly reads?: (text: string) => boolean;
+  /**
+   * The refusal a command meets in the same context, if any: a command with two slips gets both
+   * fixed (`#hcsm yestreday table table`), so no slot the person gave is lost.
+   */
+  readonly refusal?: (text: string) => ParseError | undefined;
 }
+
+/** How many slips one suggestion fixes at most. */
+const maxFixes = 3;
 
 /** The examples' own databases, which the person's replace. */
 const exampleDatabases = /^(#hcsm, #bcsm|#hcsm)(?= |$)/;
@@ -43,9 +51,21 @@ export function fitAdvice(
   const at = error.message.lastIndexOf(tail);
   if (at === -1) return error;
   let example = error.message.slice(at + tail.length);
-  const corrected = correctedText(error, text);
   const works = (command: string): boolean =>
     command !== '' && (context.reads === undefined || context.reads(command));
+  let corrected = correctedText(error, text);
+  // After a fix that leaves words out, what was around them reads anew: no second fix is guessed.
+  const chains = error.correction !== '';
+  for (
+    let fixes = 1;
+    chains && corrected !== undefined && fixes < maxFixes && !works(corrected);
+    fixes++
+  ) {
+    const next = context.refusal?.(corrected);
+    // A second fix that quotes a phrase as a database guesses a meaning the person never gave.
+    const quotes = next?.correction?.startsWith('"') === true;
+    corrected = next === undefined || quotes ? undefined : correctedText(next, corrected);
+  }
   if (corrected !== undefined && works(corrected)) {
     example = corrected;
   } else if (!ownExample.has(error.reason) && !example.startsWith('"')) {

@@ -17,6 +17,8 @@ export interface DatabaseItem {
    * phrases and groups are databases wherever they stand.
    */
   readonly plain: boolean;
+  /** A phrase a separator (`,`, `and`, `or`) sets beside another database: listed as one. */
+  readonly joined?: true;
 }
 
 /** What one token contributes to the database list. */

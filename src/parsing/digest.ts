@@ -32,10 +32,12 @@ import { scanCommand } from './grammar.ts';
 import { boundedText } from './limits.ts';
 import { lookupDefaults } from './lookup.ts';
 import { digestErrors, forDigest } from './messages/digest.ts';
+import { parseErrors } from './messages/lookup.ts';
 import { personErrors } from './messages/trend.ts';
 import { matchPerson } from './person.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
 import { subcommandNamed } from './subcommands.ts';
+import { isSlipOf } from './time/misspelt.ts';
 import { lowerAt, type Token, tokenize } from './tokens.ts';
 
 export interface DigestSpec {
@@ -189,7 +191,26 @@ function readDigestCommand(text: string, context: DigestParseContext): DigestCom
   const body = action === 'create' ? rest.slice(1) : rest;
   const start = body[0]?.from ?? text.length;
   // Offsets stay those of the whole text, so fragments quote exactly what was typed.
-  return readCreate(text, body, start, context, 'digest');
+  try {
+    return readCreate(text, body, start, context, 'digest');
+  } catch (error) {
+    // "digest cancer every monday" reads; "digest pasue 3" does not, and is a slip of a verb.
+    if (action === undefined && first !== undefined && rest.length <= 2) {
+      refuseVerbSlip(first, rest[0] as Token);
+    }
+    throw error;
+  }
+}
+
+/**
+ * `digest pasue 3`, which reads as no digest: a slip of a verb (before an ID at most) is the verb,
+ * never a database.
+ * @throws ParseError offering the verb, for the person's own command with it.
+ */
+function refuseVerbSlip(word: string, token: Token): void {
+  if (word.length < 3) return;
+  const verb = [...digestVerbs.keys()].find((known) => isSlipOf(word, known));
+  if (verb !== undefined) throw parseErrors.didYouMean(token.text, verb, 'unrecognised');
 }
 
 /** A word that opens a digest command (`subcommands.ts`); `watch` reads apart before this. */

@@ -3,6 +3,8 @@
  * window, zone, top, and for digests a schedule); everything between clauses is database items.
  * Anything that is neither is reported, never dropped.
  */
+
+import type { ParseError } from '../errors.ts';
 import {
   type DatabaseItem,
   type DatabaseToken,
@@ -55,6 +57,18 @@ export type ClauseHit<M> = {
 export interface ScanOptions {
   /** The arguments of a working command that names `phrase` in quotes, for the reserved-word error. */
   readonly quotedExample?: (phrase: string) => string;
+  /**
+   * Report a phrase holding a word of the grammar in `unread` rather than throw: the lookup, once
+   * it knows what else was read, leaves it out or refuses it.
+   */
+  readonly deferReserved?: boolean;
+}
+
+/** A phrase holding a word of the grammar that no clause could read (`over Thanksgiving`). */
+export interface UnreadPhrase {
+  readonly fragment: string;
+  /** The refusal the scan would have thrown. */
+  readonly error: ParseError;
 }
 
 export interface CommandScan<M> {
@@ -62,6 +76,8 @@ export interface CommandScan<M> {
   readonly clauses: readonly ClauseHit<M>[];
   /** Database items in the order they appear, duplicates not yet dropped. */
   readonly databases: readonly DatabaseItem[];
+  /** With `deferReserved`: the phrases that hold a word of the grammar, in order. */
+  readonly unread: readonly UnreadPhrase[];
 }
 
 /**
@@ -87,11 +103,15 @@ export function scanCommand<M>(
   const matchers = Object.entries(clauses) as [keyof M & string, Matcher<unknown>][];
   const hits: ClauseHit<M>[] = [];
   const databases: DatabaseItem[] = [];
+  const unread: UnreadPhrase[] = [];
   let phraseStart = -1;
   // The first of the numbers that follow the phrase's last word: they join it only if a word does.
   let numbersFrom = -1;
-  const endPhrase = (end: number): void => {
+  // The index of the last separator (`,`, `and` between databases): a phrase beside one is listed.
+  let separatorAt = -2;
+  const endPhrase = (end: number, separated = false): void => {
     if (phraseStart === -1) return;
+    const joined = separated || separatorAt === phraseStart - 1;
     const wordsEnd = numbersFrom === -1 ? end : numbersFrom;
     // Only fillers (`top influencers`, `for`, `please`, an `and` between two options): nothing to
     // look up, nothing misread.
@@ -109,7 +129,13 @@ export function scanCommand<M>(
       if (isReservedWord(word) || (word.toLowerCase() === 'and' && startsTime(tokens[i + 1]))) {
         const fragment = fragmentOf(text, tokens, phraseStart, wordsEnd);
         const words = tokens.slice(phraseStart, wordsEnd).map((t) => t.text);
-        throw parseErrors.reservedInPhrase(fragment, word, quotedExample(words.join(' ')));
+        const error = parseErrors.reservedInPhrase(fragment, word, quotedExample(words.join(' ')));
+        // "9am and 5pm": the range's own joiner, refused where it stands.
+        if (options.deferReserved !== true || word.toLowerCase() === 'and') throw error;
+        unread.push({ fragment: fragmentOf(text, tokens, phraseStart, end), error });
+        phraseStart = -1;
+        numbersFrom = -1;
+        return;
       }
     }
     const kept = fillers ? undefined : keptWords(text, tokens, phraseStart, wordsEnd);
@@ -122,6 +148,7 @@ export function scanCommand<M>(
         fragment: fragmentOf(text, tokens, kept.from, kept.to),
         from: (tokens[kept.from] as Token).from,
         plain: true,
+        ...(joined ? { joined: true } : {}),
       });
     }
     for (let i = wordsEnd; i < end; i++) {
@@ -166,7 +193,8 @@ export function scanCommand<M>(
         numbersFrom = -1;
         break;
       case 'separator':
-        endPhrase(at);
+        endPhrase(at, true);
+        separatorAt = at;
         break;
       case 'item':
         if (phraseStart !== -1 && isBareNumber(token)) {
@@ -174,6 +202,8 @@ export function scanCommand<M>(
           break;
         }
         endPhrase(at);
+        // "#hcsm, 2 diabetes": an ID after a separator leaves the phrase after it listed too.
+        if (isBareNumber(token) && separatorAt === at - 1) separatorAt = at;
         refuseUnquotedGroup(text, tokens, at);
         databases.push({
           name: read.name,
@@ -189,7 +219,7 @@ export function scanCommand<M>(
     at++;
   }
   endPhrase(tokens.length);
-  return { clauses: hits, databases };
+  return { clauses: hits, databases, unread };
 }
 
 /** A filler or politeness word: left out of phrases, even where the grammar reserves it (`for`). */

@@ -227,6 +227,7 @@ const mostWords: ReadonlySet<string> = new Set(['most', 'highest', 'biggest']);
 /** Words that leave out who follows: `excluding orgs`, `no pharma`, `without organizations`. */
 const excludeLeads: ReadonlySet<string> = new Set([
   'excluding',
+  'excl',
   'exclude',
   'without',
   'except',

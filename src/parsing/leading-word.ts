@@ -10,6 +10,13 @@ import { firstWord, type Subcommand, subcommandNamed } from './subcommands.ts';
 /** `good morning` and the like: `good` alone is not a greeting. */
 const greetingSecondWords = new Set(['morning', 'afternoon', 'evening', 'day']);
 
+/**
+ * Questions about the bot itself (`what can you do?`, `how does this work?`): asking for help,
+ * whatever their first word.
+ */
+const helpQuestions =
+  /^(?:what (?:can|do|does) (?:you|this(?: bot)?|it) do|what are you|how (?:do|does) (?:this|it|you) work|how do i use (?:this|it|you)|what can i ask(?: you)?|what do you know)\s*[?!.]*$/iu;
+
 /** How the first word of a person's text addresses the bot, when it is not a lookup. */
 export type LeadingWord =
   | { readonly kind: 'greeting' | 'help' }
@@ -32,7 +39,7 @@ export function leadingWord(text: string): LeadingWord | undefined {
   const raw = typed.toLowerCase();
   const word = raw === '?' ? raw : raw.replace(/[!?.,:;]+$/u, '');
   const subcommand = subcommandNamed(word, { conversation: true });
-  if (subcommand === 'help') return { kind: 'help' };
+  if (subcommand === 'help' || helpQuestions.test(text.trim())) return { kind: 'help' };
   if (greetingWords.has(word)) return { kind: 'greeting' };
   const second = /^(\S+)/
     .exec(rest)?.[1]

@@ -50,7 +50,9 @@
  * - Numeric dates are month first (`3/4/26` is March 4) unless the first number cannot be a
  *   month (`23/11/2026`), and one range keeps one convention: an end that proves day first makes
  *   both ends day first (`1/11/2026 to 15/11/2026` is Nov 1 to Nov 15), and a range written day
- *   first on one end and month first on the other is refused; the reply shows the dates read. A
+ *   first on one end and month first on the other is refused; the reply shows the dates read.
+ *   Where only the day-first reading keeps the ends in one month (`3/11/2026 to 10/11/2026`) the
+ *   person's locale decides, else the reply asks, one command a reading (`date-order-choice.ts`). A
  *   month abbreviation alone is the month (`Oct`), as its full name is.
  * - Windows counted back from now end at the current minute; a window starting before the first
  *   day with data (`context.earliestDate`) is refused.
@@ -71,6 +73,11 @@
  *   the answer. A name places in several zones share (`Springfield`, `Washington`) is refused
  *   with its zones, never guessed: a name is one place's when it has three times the people of
  *   the others. The console's `--tz` reads zones the same way (`readZoneName`).
+ * - Read by slots (`slots.ts`): beside a database that says it is one (`#lcsm`, quotes, `group:`)
+ *   the request's scaffolding is dropped wherever it stands (`who got the most mentions in #lcsm
+ *   last week?`, `where does @x rank in #hcsm?`, `#bcsm nurses only`), and loose words no name
+ *   holds are left out and named in the answer (`leftOut`). Profile addresses are handles,
+ *   full-width hashtags the hashtag (`tokens.ts`).
  * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
  *   slash command it is refused with the command that works (`question.ts`).
  * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
@@ -97,7 +104,8 @@ import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, impliedWindow, matchComparison } from './compare.ts';
-import { uniqueDatabases } from './databases.ts';
+import { type DatabaseItem, uniqueDatabases } from './databases.ts';
+import { dateOrderChoice } from './date-order-choice.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
 import {
   checkStakeholders,
@@ -108,6 +116,7 @@ import {
 } from './known-words.ts';
 import { boundedText } from './limits.ts';
 import { parseErrors } from './messages/lookup.ts';
+import { dateOrderChoices, handleChoices, unreadWindow } from './messages/slots.ts';
 import { personErrors } from './messages/trend.ts';
 import {
   lookupTopRange,
@@ -119,6 +128,8 @@ import {
 } from './options.ts';
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
+import { isReservedWord, rangeWords } from './reserved.ts';
+import { namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -212,7 +223,15 @@ export function parseLookup(text: string, context: ParseContext): LookupRequest 
     if (!(error instanceof ParseError)) throw error;
     return fitAdvice(error, '', [], { conversation: context.conversation === true });
   }
-  return readLookupText(bounded, context);
+  const dated = dateOrderChoice(bounded, context.locale);
+  if ('text' in dated) return readLookupText(dated.text, context);
+  const readings = dated.readings.filter(
+    (reading) => !(readLookupText(reading.command, context) instanceof ParseError),
+  );
+  const only = readings.length === 1 ? readings[0] : undefined;
+  if (only !== undefined) return readLookupText(only.command, context);
+  if (readings.length === 0) return readLookupText(bounded, context);
+  return dateOrderChoices(dated.fragment, readings, context.conversation === true);
 }
 
 /**
@@ -232,18 +251,27 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     if (!fit) return error;
-    const reads = (command: string): boolean =>
-      !(readFitted(command, context, false) instanceof ParseError);
-    return fitAdvice(error, text, tokens, { conversation: context.conversation === true, reads });
+    const refusal = (command: string): ParseError | undefined => {
+      const read = readFitted(command, context, false);
+      return read instanceof ParseError ? read : undefined;
+    };
+    const reads = (command: string): boolean => refusal(command) === undefined;
+    return fitAdvice(error, text, tokens, {
+      conversation: context.conversation === true,
+      reads,
+      refusal,
+    });
   }
 }
 
 function readLookup(text: string, all: readonly Token[], context: ParseContext): LookupRequest {
   const defaults = { ...lookupDefaults, ...context.defaults };
   if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
-  const tokens = withoutQuestion(text, all, context.conversation === true);
+  const tokens = slotTokens(withoutQuestion(text, all, context.conversation === true));
 
-  const scan = scanCommand(text, tokens, lookupClauses);
+  const marked = namesMarkedDatabase(tokens);
+  const scan = scanCommand(text, tokens, lookupClauses, { deferReserved: marked });
+  const slots = splitLeftovers(scan.databases, marked);
   let zone: string | undefined;
   let alias: string | undefined;
   let top: { value: number; fragment: string } | undefined;
@@ -339,7 +367,16 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   }
 
   if (kept !== undefined) checkStakeholders({ include, exclude }, kept);
-  const databases = uniqueDatabases(scan.databases, defaults.maxDatabases);
+  // Beside a window that was read, words that make none are left out; without one, or when they
+  // would make a range of it (`between 5 and 11 October`), refused.
+  const leftOut = [...slots.leftOut];
+  for (const phrase of scan.unread) {
+    if (negativeCount.test(phrase.fragment)) throw unreadWindow(phrase.fragment);
+    if (time === undefined || !leavesOut(phrase.fragment)) throw phrase.error;
+    leftOut.push(phrase.fragment);
+  }
+  if (person === undefined) askHandle(text, slots.databases, context);
+  const databases = uniqueDatabases(slots.databases, defaults.maxDatabases);
   if (databases.length === 0) throw parseErrors.noDatabase(text);
 
   const timezone = zone ?? resolveZone(context.zone) ?? 'UTC';
@@ -417,7 +454,44 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     ...defined({ zoneAlias: alias }),
     ...(trend === undefined ? {} : { trend: { unit: trend.value } }),
     ...defined({ person: person?.value }),
+    ...(leftOut.length === 0 ? {} : { leftOut }),
   };
+}
+
+/** `last -5 days`: a count of units with a sign, which no window has. */
+const negativeCount = /^(?:last|past|previous) -\d+ \p{L}+$/iu;
+
+/**
+ * Words that say something else beside the window read (`ignore previous instructions and show
+ * all data`): two words or more that are no word of the grammar, and none that opens or joins a
+ * range. `every monday`, `on Black`, `between 5 and` are refused instead: they may be the window.
+ */
+function leavesOut(fragment: string): boolean {
+  const words = fragment.toLowerCase().split(/\s+/);
+  if (words.some((word) => word !== 'and' && rangeWords.has(word))) return false;
+  return words.filter((word) => !isReservedWord(word)).length >= 2;
+}
+
+/** A name written like a handle (`DrFerreiraI`): capitals after small letters, no spaces. */
+const handleShaped = /^(?=[A-Za-z0-9_]{4,15}$)[A-Za-z0-9_]*[a-z][A-Z][A-Za-z0-9_]*$/;
+
+/**
+ * `DrFerreiraI in #hcsm`: a loose word beside a marked database, written like a handle without
+ * its `@`, is asked about (one person, or a database of that name) when both readings read.
+ * @throws ChoicesError with both readings.
+ */
+function askHandle(text: string, items: readonly DatabaseItem[], context: ParseContext): void {
+  const item = items.find((i) => i.plain && i.joined !== true && handleShaped.test(i.name));
+  if (item === undefined) return;
+  const written = (replacement: string): string =>
+    `${text.slice(0, item.from)}${replacement}${text.slice(item.from + item.fragment.length)}`;
+  const readings = [
+    { meaning: `@${item.name}'s place in the ranking`, command: written(`@${item.name}`) },
+    { meaning: `a database called “${item.name}”`, command: written(`"${item.name}"`) },
+  ].filter((reading) => !(readFitted(reading.command, context, false) instanceof ParseError));
+  if (readings.length === 2) {
+    throw handleChoices(item.fragment, readings, context.conversation === true);
+  }
 }
 
 /**
@@ -461,7 +535,7 @@ export type NamedClause =
  */
 export function namedClauses(text: string): ReadonlySet<NamedClause> {
   const bounded = boundedText(text);
-  const tokens = withoutQuestion(bounded, tokenize(bounded), true);
+  const tokens = slotTokens(withoutQuestion(bounded, tokenize(bounded), true));
   const named = new Set<NamedClause>();
   for (const clause of scanCommand(bounded, tokens, lookupClauses).clauses) {
     if (clause.kind === 'misspeltTime') continue;

@@ -335,6 +335,20 @@ function readTop(
   let fragment: string;
   let next: number;
   const colon = lower.indexOf(':');
+  // "Show 20.", "show me 25": a count to show, when no unit makes it a window (`show 20 days`).
+  const shown = lower === 'show' ? (lowerAt(tokens, at + 1) === 'me' ? at + 2 : at + 1) : -1;
+  const shownCount = shown === -1 ? undefined : lowerAt(tokens, shown);
+  if (
+    shownCount !== undefined &&
+    /^\d{1,3}$/.test(shownCount) &&
+    tokens[shown + 1]?.kind !== 'word'
+  ) {
+    return {
+      value: Number(shownCount),
+      next: shown + 1,
+      fragment: tokensText(tokens, at, shown + 1),
+    };
+  }
   if (topKeywords.has(lower)) {
     const following = tokens[at + 1];
     // "top influencers for #hcsm", "top retweeted": a question's words, not a count.

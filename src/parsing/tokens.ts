@@ -81,7 +81,7 @@ export function tokenize(text: string): Token[] {
         if (end === i || !hasLetterOrDigit.test(text.slice(start, end))) end = i;
         end = withoutTrail(text, start, end);
         const kept = text.slice(start, end);
-        tokens.push(token(kept === '-' ? 'dash' : 'word', kept, start, end));
+        tokens.push(token(kept === '-' ? 'dash' : 'word', wordAsMeant(kept), start, end));
       }
     }
   }
@@ -97,6 +97,23 @@ function withoutTrail(text: string, start: number, end: number): number {
   if (word.startsWith('#') && /[:;]$/.test(word) && word.length > 2) return end - 1;
   if (/'s$/i.test(word) && isReservedWord(word.slice(0, -2))) return end - 2;
   return end;
+}
+
+const profileUrl =
+  /^(?:https?:\/\/)?(?:www\.|mobile\.)?(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/?$/i;
+
+/**
+ * A word as the grammar reads it: a hashtag in full-width letters (`#ｈｃｓｍ`, typed with an East
+ * Asian keyboard) is the hashtag, and a profile's address (`https://x.com/DrFerreiraI`) its
+ * handle. Offsets stay those of the text typed, so errors quote what the person wrote.
+ */
+function wordAsMeant(word: string): string {
+  if (word.startsWith('#') || word.startsWith('\uff03')) {
+    return /^[\x21-\x7e]*$/.test(word) ? word : word.normalize('NFKC');
+  }
+  if (!word.includes('.com/')) return word;
+  const handle = profileUrl.exec(word)?.[1];
+  return handle === undefined ? word : `@${handle}`;
 }
 
 /** The text a run of tokens covers, as the person typed it. */

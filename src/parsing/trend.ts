@@ -37,7 +37,14 @@ const nouns: ReadonlyMap<string, TrendUnit> = new Map([
   ['months', 'month'],
 ]);
 /** Units a trend does not go by, as adjectives and after `by`. */
-const otherAdjectives: ReadonlySet<string> = new Set(['hourly', 'quarterly', 'yearly', 'annually']);
+const otherAdjectives: ReadonlySet<string> = new Set([
+  'hourly',
+  'quarterly',
+  'yearly',
+  'annually',
+  'fortnightly',
+  'biweekly',
+]);
 const otherNouns: ReadonlySet<string> = new Set([
   'hour',
   'hours',
@@ -46,7 +53,9 @@ const otherNouns: ReadonlySet<string> = new Set([
   'year',
   'years',
 ]);
-const perWords: ReadonlySet<string> = new Set(['by', 'per', 'each']);
+const perWords: ReadonlySet<string> = new Set(['by', 'per', 'each', 'every']);
+/** `week to week`, `month over month`: the unit said twice. */
+const unitJoiners: ReadonlySet<string> = new Set(['to', 'over', 'on', 'by']);
 const trendNouns: ReadonlySet<string> = new Set(['trend', 'trends']);
 
 /**
@@ -67,7 +76,7 @@ export const matchTrend: Matcher<TrendUnit> = (tokens, at) => {
   } else if (perWords.has(word) && nouns.has(second)) {
     unit = nouns.get(second);
     next = lead + 2;
-  } else if (nouns.has(word) && second === 'by' && lowerAt(tokens, lead + 2) === word) {
+  } else if (nouns.has(word) && unitJoiners.has(second) && lowerAt(tokens, lead + 2) === word) {
     unit = nouns.get(word);
     next = lead + 3;
   } else if (otherAdjectives.has(word) || (perWords.has(word) && otherNouns.has(second))) {

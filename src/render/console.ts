@@ -86,6 +86,15 @@ export function jsonModeText(on: boolean): string {
   return `Block Kit JSON after every message: ${on ? 'on' : 'off'}.`;
 }
 
+/**
+ * A question with several honest readings (`ChoicesError`): one numbered line each, which the
+ * person picks by typing its number.
+ */
+export function choicesText(readings: readonly { meaning: string; command: string }[]): string {
+  const lines = readings.map((reading, i) => `  ${i + 1}. ${reading.meaning}: ${reading.command}`);
+  return `${lines.join('\n')}\nType a number to ask that one.`;
+}
+
 /** A line starting with `/` that is none of the console's commands. */
 export function unknownConsoleCommandText(line: string): string {
   return `Unknown command ${line.split(/\s/)[0]}: type help for what this console understands.`;

@@ -16,6 +16,17 @@ export const actionIds = {
   answerTable: 'answer_table',
   answerChart: 'answer_chart',
   answerExport: 'answer_export',
+  /**
+   * "Add “…” as a database" under an answer that left loose words out (`#hcsm conversation`): its
+   * value is `encodeShareValue` of the request with them added as a database, asked as it is.
+   */
+  answerAddDatabase: 'answer_add_database',
+  /**
+   * The readings of a question asked back (`3/11/2026 to 10/11/2026`), one button each with
+   * `_1`, `_2`… after it (action ids are unique within a block); each value is
+   * `encodeShareValue` of that reading's request.
+   */
+  answerChoice: 'answer_choice',
   /** "Look up" on the Home tab: opens the lookup modal. */
   openLookup: 'influencers_open_lookup',
 } as const;
@@ -23,6 +34,7 @@ export const actionIds = {
 /** `block_id` of blocks a handler reads or replaces. */
 export const blockIds = {
   answerActions: 'influencers_answer_actions',
+  answerChoices: 'influencers_answer_choices',
   homeActions: 'influencers_home_actions',
   /** First block of the extra sections (such as the digest list) appended to the Home tab. */
   homeExtensions: 'influencers_home_extensions',

@@ -83,6 +83,14 @@ describe('npm start without Slack credentials (the console)', () => {
     }
   });
 
+  it('numbers the readings of a question asked back, and asks the one whose number is typed', async () => {
+    const { code, stdout } = await runConsole('#bcsm 3/11/2026 to 10/11/2026\n1\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain('  1. Nov 3, 2026 to Nov 10, 2026: #bcsm 2026-11-03 to 2026-11-10');
+    expect(stdout).toContain('  2. Mar 11, 2026 to Oct 11, 2026: #bcsm 2026-03-11 to 2026-10-11');
+    expect(stdout.indexOf('Top influencers for #bcsm')).toBeGreaterThan(stdout.indexOf('  2. '));
+  });
+
   it('answers DM-style text, help and a parse error, in order', async () => {
     const { code, stdout } = await runConsole(
       '#bcsm yesterday\nhelp\n/influencers last week\nexit\n#hcsm yesterday\n',

@@ -40,9 +40,9 @@ describe('scanCommand', () => {
     const text = 'Type 2  Diabetes   4711 , covid 19';
     const scan = scanCommand(text, tokenize(text), { window: matchTimeExpression });
     expect(scan.databases).toEqual([
-      { name: 'Type 2 Diabetes', fragment: 'Type 2  Diabetes', from: 0, plain: true },
+      { name: 'Type 2 Diabetes', fragment: 'Type 2  Diabetes', from: 0, plain: true, joined: true },
       { name: '4711', fragment: '4711', from: 19, plain: true },
-      { name: 'covid', fragment: 'covid', from: 26, plain: true },
+      { name: 'covid', fragment: 'covid', from: 26, plain: true, joined: true },
       { name: '19', fragment: '19', from: 32, plain: true },
     ]);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { failure, window } from './lookup-helpers.ts';
+import { ChoicesError } from '../../src/errors.ts';
+import { parseLookup } from '../../src/parsing/index.ts';
+import { failure, saturday, window } from './lookup-helpers.ts';
 
 describe('one date convention per range', () => {
   it.each([
@@ -21,11 +23,46 @@ describe('one date convention per range', () => {
   });
 
   it.each([
-    ['#hcsm 1/11/2026 to 5/11/2026', '2026-01-11T00:00:00+00:00', '2026-05-12T00:00:00+00:00'],
     ['#hcsm 10/2/2026 to 10/13/2026', '2026-10-02T00:00:00+00:00', '2026-10-14T00:00:00+00:00'],
     ['#hcsm 3/4/26', '2026-03-04T00:00:00+00:00', '2026-03-05T00:00:00+00:00'],
+    ['#hcsm 11/1/2026 to 11/7/2026', '2026-11-01T00:00:00+00:00', '2026-11-08T00:00:00+00:00'],
   ])('reads %j month first where no end decides', (text, start, end) => {
     expect(window(text)).toEqual([start, end]);
+  });
+
+  it('reads ends that only the day-first reading keeps in one month in the locale', () => {
+    const context = { now: saturday, zone: 'UTC' };
+    const read = (locale: string): unknown =>
+      parseLookup('#hcsm 1/11/2026 to 5/11/2026', { ...context, locale });
+    expect(read('en-US')).toMatchObject({
+      start: '2026-01-11T00:00:00+00:00',
+      end: '2026-05-12T00:00:00+00:00',
+    });
+    expect(read('en-GB')).toMatchObject({
+      start: '2026-11-01T00:00:00+00:00',
+      end: '2026-11-06T00:00:00+00:00',
+    });
+  });
+
+  it('asks which order was meant when no locale decides, each reading a command that reads', () => {
+    const asked = parseLookup('#hcsm 3/11/2026 to 10/11/2026 doctors', {
+      now: saturday,
+      zone: 'UTC',
+    });
+    expect(asked).toBeInstanceOf(ChoicesError);
+    const readings = (asked as ChoicesError).readings;
+    expect(readings).toEqual([
+      { meaning: 'Nov 3, 2026 to Nov 10, 2026', command: '#hcsm 2026-11-03 to 2026-11-10 doctors' },
+      {
+        meaning: 'Mar 11, 2026 to Oct 11, 2026',
+        command: '#hcsm 2026-03-11 to 2026-10-11 doctors',
+      },
+    ]);
+    for (const { command } of readings) {
+      expect(parseLookup(command, { now: saturday, zone: 'UTC' })).toMatchObject({
+        stakeholders: { include: ['Doctor'] },
+      });
+    }
   });
 
   it('refuses a range that writes one end day first and the other month first', () => {

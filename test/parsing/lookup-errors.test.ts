@@ -148,7 +148,7 @@ describe('parseLookup', () => {
         '#x 1790000000000 to 1791000000000',
         'bad_time',
         '1790000000000',
-        '“1790000000000” looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: /influencers #x since 1790000000',
+        '“1790000000000” looks like a unix time in milliseconds: unix times here are seconds, 9 to 11 digits (drop the last three digits). Try: /influencers #x 1790000000 to 1791000000',
       ],
       [
         '#x yesterday 3pm',

@@ -188,6 +188,7 @@ function checkInvariants(result: LookupRequest | ParseError, now: Date): void {
       'person',
       'stakeholders',
       'orderBy',
+      'leftOut',
     ]).toContain(key);
   }
   const start = Date.parse(result.start);

@@ -89,11 +89,11 @@ describe('parseLookup trends', () => {
     ],
     [
       '#hcsm hourly',
-      'A trend goes by day, week or month: “hourly” is none of them. Try: /influencers #hcsm last 8 weeks weekly',
+      'A trend goes by day, week or month: “hourly” is none of them. Try: /influencers #hcsm daily',
     ],
     [
       '#hcsm last year by quarter',
-      'A trend goes by day, week or month: “by quarter” is none of them. Try: /influencers #hcsm last 8 weeks weekly',
+      'A trend goes by day, week or month: “by quarter” is none of them. Try: /influencers #hcsm last year monthly',
     ],
     [
       '#hcsm weekly vs previous period',

@@ -1,5 +1,5 @@
 /** Decides what a person's text asks for (the usage, a refusal or a request) before anything slow. */
-import { isAppError, type ParseError } from '../../errors.ts';
+import { ChoicesError, isAppError, type ParseError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { LookupRequest } from '../../model/lookup.ts';
@@ -12,13 +12,19 @@ import {
   withPreviousPeriod,
 } from '../../parsing/index.ts';
 import { renderError } from '../../render/errors.ts';
+import { renderChoices } from '../../render/lookups/choices.ts';
 import {
   conferenceInConversationHint,
   digestInConversationHint,
   digestVerbHint,
   renderHelp,
 } from '../../render/lookups/help.ts';
-import { renderPending, utcFallbackNote, zoneAliasNote } from '../../render/lookups/status.ts';
+import {
+  leftOutNote,
+  renderPending,
+  utcFallbackNote,
+  zoneAliasNote,
+} from '../../render/lookups/status.ts';
 
 /** What a person's text asks for, decided before anything slow happens. */
 export type LookupPlan =
@@ -126,11 +132,22 @@ export class LookupPlanner {
         { code: parsed.code, reason: parsed.reason },
         'could not read the text of a lookup',
       );
-      return { kind: 'invalid', error: parsed, message: renderError(parsed) };
+      const message =
+        parsed instanceof ChoicesError
+          ? renderChoices(
+              parsed,
+              parsed.readings.map((reading) => {
+                const read = this.parse(reading.command, context.zone, true);
+                return isParseError(read) ? undefined : read;
+              }),
+            )
+          : renderError(parsed);
+      return { kind: 'invalid', error: parsed, message };
     }
     const notes = [
       context.zoneFallback ? utcFallbackNote : undefined,
       parsed.zoneAlias === undefined ? undefined : zoneAliasNote(parsed.zoneAlias, parsed.timezone),
+      parsed.leftOut === undefined ? undefined : leftOutNote(parsed.leftOut),
     ].filter((line) => line !== undefined);
     const note = notes.length === 0 ? undefined : notes.join(' ');
     return { kind: 'lookup', request: parsed, note, pending: this.pending(parsed, note) };

@@ -15,12 +15,20 @@ export const trendExamples: Readonly<Record<TrendUnit, string>> = {
 
 const personExample = '@DrFerreiraI in #hcsm last month';
 
+/** The trend nearest an unsupported one (`fortnightly` -> `weekly`), for the person's own command. */
+function nearestTrend(fragment: string): string {
+  if (/hour/i.test(fragment)) return 'daily';
+  if (/fortnight|biweek/i.test(fragment)) return 'weekly';
+  return 'monthly';
+}
+
 export const trendErrors = {
   unsupportedUnit(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
       `A trend goes by day, week or month: ${quote(fragment)} is none of them. Try: ${exampleCommand(trendExamples.week)}`,
       fragment,
+      nearestTrend(fragment),
     );
   },
 

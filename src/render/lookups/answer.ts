@@ -464,6 +464,7 @@ export function answerButtons(
     if (offer.chart) buttons.push(button(actionIds.answerChart, 'Chart', value));
     if (offer.export) buttons.push(button(actionIds.answerExport, 'Export CSV', value));
   }
+  if (ask) buttons.push(...addDatabaseButtons(asked));
   if (share) buttons.push(button(actionIds.shareAnswer, 'Share in channel', value));
   if (buttons.length === 0) return [];
   const actions: ActionsBlock = {
@@ -472,6 +473,21 @@ export function answerButtons(
     elements: buttons,
   };
   return [actions];
+}
+
+/**
+ * One button for each loose word the request left out (`#hcsm conversation`), asking it again
+ * with that word as a database too; none for one that would not fit in a button.
+ */
+function addDatabaseButtons(asked: LookupRequest): Button[] {
+  return (asked.leftOut ?? []).flatMap((words) => {
+    const { leftOut: _left, ...request } = asked;
+    const value = encodeShareValue({ ...request, databases: [...asked.databases, words] });
+    const label = `Add “${words}” as a database`;
+    return value.length > blockKitLimits.buttonValue || label.length > 75
+      ? []
+      : [button(actionIds.answerAddDatabase, label, value)];
+  });
 }
 
 function button(actionId: string, label: string, value: string): Button {

@@ -123,6 +123,12 @@ export const utcFallbackNote =
 export const digestUtcFallbackNote =
   'Your Slack time zone could not be read in time, so this digest runs in UTC. To choose a zone, remove it and create it again with “in <zone>”, for example in America/New_York.';
 
+/** Added to a lookup that left loose words out beside its databases (`#hcsm; DROP …`). */
+export function leftOutNote(words: readonly string[]): string {
+  const quoted = words.map((phrase) => `“${phrase}”`).join(', ');
+  return `Left out ${quoted}: no database says so. To look it up as one, add it in quotes.`;
+}
+
 /** Added to a lookup whose zone the person named by an abbreviation or a place. */
 export function zoneAliasNote(typed: string, zone: string): string {
   return `${typed} read as ${zone}.`;

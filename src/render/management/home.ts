@@ -309,6 +309,7 @@ function inputFor(reason: ParseErrorReason): LookupModalInput {
     case 'inverted_window':
     case 'future_start':
     case 'unrecognised':
+    case 'ambiguous':
       return 'window';
     default:
       return unhandled(reason, 'databases');

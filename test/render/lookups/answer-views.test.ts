@@ -372,6 +372,19 @@ describe('the buttons', () => {
     expect(decodeShareValue(value ?? '')).toEqual({ ...compared, presentation: 'table' });
   });
 
+  it('offers to add each word left out as a database, asking again with it', () => {
+    const message = renderAnswer({ ...request, leftOut: ['conversation'] }, now, { actions: true });
+    expect(labels(message)).toContain('answer_add_database:Add “conversation” as a database');
+    const actions = message.blocks.at(-1);
+    const added = (actions?.type === 'actions' ? actions.elements : []).find(
+      (element) => element.type === 'button' && element.action_id === actionIds.answerAddDatabase,
+    );
+    expect(decodeShareValue((added?.type === 'button' && added.value) || '')).toEqual({
+      ...request,
+      databases: [...request.databases, 'conversation'],
+    });
+  });
+
   it('offers none in a channel, nor to a digest', () => {
     expect(labels(renderAnswer(request, now, { actions: true, audience: 'channel' }))).toEqual([]);
     expect(labels(renderAnswer(request, now))).toEqual([]);

@@ -25,8 +25,8 @@ import { ResponseUrl } from '../../web-api/response-url.ts';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-/** What a button does to the answer it is under. */
-export type AnswerChange = 'compare' | 'table' | 'chart';
+/** What a button does to the answer it is under; `asked` asks what the button carries. */
+export type AnswerChange = 'compare' | 'table' | 'chart' | 'asked';
 
 /** Where the answer a button sits under is, as the action's payload says. */
 export interface AnswerPlace {
@@ -74,12 +74,15 @@ export function exportPlace(place: AnswerPlace, userId: string): Conversation {
   return { channel: place.channel, ...(threadTs === undefined ? {} : { threadTs }) };
 }
 
-const presentations: Readonly<Record<Exclude<AnswerChange, 'compare'>, Presentation>> = {
+const presentations: Readonly<Record<'table' | 'chart', Presentation>> = {
   table: 'table',
   chart: 'chart',
 };
 
-/** Compare, Table or Chart: acks at once, then changes the answer where it stands. */
+/**
+ * Compare, Table, Chart or Add as a database: acks at once, then changes the answer where it
+ * stands.
+ */
 export function answerButton(deps: SlackDeps, change: AnswerChange) {
   return async ({ ack, action, body }: ButtonArgs): Promise<void> => {
     await ack();
@@ -97,7 +100,8 @@ export function answerButton(deps: SlackDeps, change: AnswerChange) {
       }
       asked = compared;
     }
-    const presentation = change === 'compare' ? undefined : presentations[change];
+    const presentation =
+      change === 'table' || change === 'chart' ? presentations[change] : undefined;
     await deps.inFlight.run(async (signal) => {
       let final: SlackMessage | undefined;
       const sink: LookupSink = {

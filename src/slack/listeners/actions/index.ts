@@ -7,6 +7,9 @@ import { digestEditButton } from './digest-edit.ts';
 import { openLookupModal } from './open-lookup-modal.ts';
 import { shareAnswer } from './share.ts';
 
+/** Every button of a question asked back: `answer_choice_1`, `answer_choice_2`… */
+const choiceAction = new RegExp(`^${actionIds.answerChoice}_\\d+$`);
+
 /**
  * Buttons: share an answer, change it (compare, table, chart) or export it, open the lookup modal,
  * the five digest buttons and "Post it now" of an unconfirmed digest slot.
@@ -17,6 +20,8 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(actionIds.answerTable, answerButton(deps, 'table'));
   app.action<BlockButtonAction>(actionIds.answerChart, answerButton(deps, 'chart'));
   app.action<BlockButtonAction>(actionIds.answerExport, exportButton(deps));
+  app.action<BlockButtonAction>(actionIds.answerAddDatabase, answerButton(deps, 'asked'));
+  app.action<BlockButtonAction>(choiceAction, answerButton(deps, 'asked'));
   app.action<BlockButtonAction>(actionIds.openLookup, openLookupModal(deps));
   app.action<BlockButtonAction>(digestActionIds.runNow, digestButton(deps, 'run'));
   app.action<BlockButtonAction>(digestActionIds.pause, digestButton(deps, 'pause'));

@@ -157,6 +157,17 @@ describe('answerButton', () => {
     expect(sent(replies[0])).toEqual(await answerFor(w, compared, { shareable: true }));
   });
 
+  it('asks what an Add as a database button carries, as it is', async () => {
+    const w = world();
+    const asked = request('#bcsm, conversation last week');
+    const { replies } = await press(w, answerButton(w.deps, 'asked'), {
+      actionId: 'answer_add_database',
+      value: encodeShareValue(asked),
+    });
+    expect(replies).toHaveLength(1);
+    expect(sent(replies[0])).toEqual(await answerFor(w, asked, { shareable: true }));
+  });
+
   it('changes a DM answer in place with chat.update', async () => {
     const w = world();
     const asked = request('#hcsm yesterday');

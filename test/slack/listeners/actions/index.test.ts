@@ -16,6 +16,8 @@ describe('actions register', () => {
       actionIds.answerTable,
       actionIds.answerChart,
       actionIds.answerExport,
+      actionIds.answerAddDatabase,
+      String(/^answer_choice_\d+$/),
       actionIds.openLookup,
       digestActionIds.runNow,
       digestActionIds.pause,
@@ -30,8 +32,12 @@ describe('actions register', () => {
     const { app, registered } = fakeApp();
     register(app, world().deps);
     const listened = new Set(registered.map(({ id }) => id));
-    for (const id of [...Object.values(actionIds), ...Object.values(digestActionIds)]) {
+    // A question's readings are numbered: `answer_choice_1`, `answer_choice_2`…
+    const { answerChoice, ...single } = actionIds;
+    for (const id of [...Object.values(single), ...Object.values(digestActionIds)]) {
       expect(listened).toContain(id);
     }
+    const numbered = [...listened].filter((id) => id.startsWith('/'));
+    expect(numbered.some((id) => new RegExp(id.slice(1, -1)).test(`${answerChoice}_2`))).toBe(true);
   });
 });
