@@ -49,6 +49,9 @@ export function slotTokens(typed: readonly Token[]): Token[] {
     if (token.kind !== 'word') return true;
     // "change from Q2 to Q3": the verb that makes a range two periods compared stays.
     if (comparesRange(token, tokens[i + 1])) return true;
+    // "only doctors" leads to who people are, whatever comes before it; a closing "only"
+    // ("media only") is scaffolding.
+    if (token.lower === 'only' && tokens[i + 1]?.kind === 'word') return true;
     if (isScaffolding(token.text)) return false;
     // "what did #pharma look like": no ranking by likes.
     if (token.lower === 'like' && /^look(s|ed)?$/.test(tokens[i - 1]?.lower ?? '')) return false;
