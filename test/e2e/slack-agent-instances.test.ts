@@ -7,12 +7,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderUnderstood } from '../../src/render/lookups/agent.ts';
-import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import type { Database } from '../../src/store/database.ts';
 import { type StoreUnderTest, storesUnderTest } from '../digests/helpers.ts';
 import type { FakeStream } from '../helpers/fake-slack.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { fixedNow, now, request } from '../helpers/lookups.ts';
+import { fixedNow, now, request, startLookupSandbox } from '../helpers/lookups.ts';
 import { ManualTimer } from '../helpers/manual-timer.ts';
 import {
   agentSessionStoppedEvent,
@@ -24,12 +24,7 @@ import {
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    host: '127.0.0.1',
-    now,
-    clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }],
-  });
+  sandbox = await startLookupSandbox();
 });
 
 afterAll(async () => {

@@ -9,11 +9,11 @@ import type { LookupRequest } from '../../src/model/lookup.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { renderError } from '../../src/render/errors.ts';
 import { renderPending } from '../../src/render/lookups/status.ts';
-import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import type { Database } from '../../src/store/database.ts';
 import { type StoreUnderTest, storesUnderTest } from '../digests/helpers.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { fixedNow, now, request, userZone } from '../helpers/lookups.ts';
+import { fixedNow, request, startLookupSandbox, userZone } from '../helpers/lookups.ts';
 import { directMessageEvent, eventCallback } from '../helpers/payloads.ts';
 
 const minute = 60_000;
@@ -22,12 +22,7 @@ const first = '#bcsm last month doctors by followers top 5';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    host: '127.0.0.1',
-    now,
-    clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }],
-  });
+  sandbox = await startLookupSandbox();
 });
 
 afterAll(async () => {

@@ -37,13 +37,13 @@ import type { Digest, NewDigest } from '../../src/model/digest.ts';
 import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { type AnswerOptions, renderAnswer } from '../../src/render/lookups/answer.ts';
-import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
+import { demoClient, type Sandbox } from '../../src/sandbox/server.ts';
 import type { SlackDeps } from '../../src/slack/deps.ts';
 import { webClientOptions } from '../../src/slack/web-api/client.ts';
 import { digestInput } from '../digests/helpers.ts';
 import { FakeSlack } from './fake-slack.ts';
 import { botToken, signingSecret, slackApiUrl } from './harness.ts';
-import { now } from './lookups.ts';
+import { now, startLookupSandbox } from './lookups.ts';
 import {
   type ButtonOptions,
   blockAction,
@@ -170,12 +170,7 @@ export function useListenerWorld(
   let world: ListenerWorld | undefined;
   if (options.sandbox === true) {
     beforeAll(async () => {
-      sandbox = await startSandbox({
-        port: 0,
-        host: '127.0.0.1',
-        now,
-        clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }],
-      });
+      sandbox = await startLookupSandbox();
     });
     afterAll(async () => {
       await sandbox?.close();

@@ -9,7 +9,7 @@ import type { LookupRequest } from '../../src/model/lookup.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 import { type AnswerOptions, renderAnswer } from '../../src/render/lookups/answer.ts';
-import { demoClient } from '../../src/sandbox/server.ts';
+import { demoClient, type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { testCore } from './core.ts';
 import type { SlackCall } from './fake-slack.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -72,7 +72,18 @@ export async function expectedAnswer(
 export function startLookupHarness(): Promise<Harness> {
   return startHarness({
     env: { RESPONSE_CACHE_TTL_MS: '0', LOOKUP_TIMEOUT_MS: '10000' },
-    sandbox: { now, clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }] },
+    sandbox: lookupSandbox,
     overrides: { now },
   });
+}
+
+/** The lookup tests' sandbox: at {@link fixedNow}, its account reading #hcsm, #bcsm and #quiet. */
+const lookupSandbox = {
+  now,
+  clients: [{ ...demoClient, access: ['#hcsm', '#bcsm', '#quiet'] }],
+};
+
+/** A sandbox on loopback as {@link startLookupHarness} has it, for apps that share one. */
+export function startLookupSandbox(): Promise<Sandbox> {
+  return startSandbox({ port: 0, host: '127.0.0.1', ...lookupSandbox });
 }
