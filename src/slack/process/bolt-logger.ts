@@ -54,6 +54,14 @@ export function webApiLogger(logger: Logger): BoltLogger {
 }
 
 /**
+ * `logger` naming the library that logs: as its component, or, where `logger` names its component
+ * already (`startup`), under a key of its own, so no record carries two `component` keys.
+ */
+function libraryLogger(logger: Logger, name: string): Logger {
+  return logger.child('component' in logger.bindings() ? { library: name } : { component: name });
+}
+
+/**
  * Bolt and the Web API client log through this adapter, so their records join ours in one pino
  * stream with the same redaction. Bolt passes several loose arguments; they become one message,
  * with an Error kept as `err` so its stack is structured.
@@ -73,10 +81,7 @@ export function boltLogger(logger: Logger): BoltLogger {
     getLevel: () => toBoltLevel(child.level),
     setName: (name: string) => {
       const level = child.level;
-      // A logger that already names its component (`startup`) keeps it: the library gets its own
-      // key, so no record carries two `component` keys.
-      const key = 'component' in logger.bindings() ? 'library' : 'component';
-      child = logger.child({ [key]: name });
+      child = libraryLogger(logger, name);
       child.level = level;
     },
   };
