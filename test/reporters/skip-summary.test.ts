@@ -36,7 +36,7 @@ describe('skipSummary', () => {
     expect(skipSummary(900, [postgres, schema, own, postgres], withoutDatabase)).toBe(
       '4 tests skipped: 2 because PostgreSQL tests need TEST_DATABASE_URL ' +
         `(${allTestsCommand} runs them all); ` +
-        "1 because Slack's manifest schema is not at ../shared/slack/manifest.schema.1.0.0.json; " +
+        '1 because no reference manifest schema at ../shared/slack to compare the vendored copy with; ' +
         '1 because of their own condition or a filter ' +
         '(first: test/console/console.test.ts > console > starts without a .env and says nothing about it).',
     );
