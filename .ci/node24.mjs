@@ -115,7 +115,7 @@ function fetchNode(root) {
   const work = mkdtempSync(join(tmpdir(), 'node24-'));
   try {
     say(
-      `fetching ${build.name}@${build.version} for the npm scripts (this Node is ${process.version})`,
+      `this machine's Node is ${process.version}; the app needs ${minimum.major}.${minimum.minor} or later: fetching ${build.name}@${build.version} from the npm registry for the npm scripts`,
     );
     const tarball = pack(`${build.name}@${build.version}`, work);
     const found = integrityOf(readFileSync(tarball));

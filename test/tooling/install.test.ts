@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +71,36 @@ describe('engines and the Node 24 fetcher', () => {
     expect(fetcher.integrityOf(new TextEncoder().encode('abc'))).toBe(
       'sha512-3a81oZNherrMQXNJriBBMRLm+k6JqX6iCp7u5ktV05ohkpkqJ0/BqDa6PCOj/uu9RU1EI2Q86A4qmslPpUyknw==',
     );
+  });
+});
+
+/** The machine's own Node, as a newcomer's shell finds it (not the one npm scripts are given). */
+const systemPath = '/usr/local/bin:/usr/bin:/bin';
+const systemNode = (() => {
+  try {
+    return execFileSync('node', ['--version'], {
+      env: { PATH: systemPath },
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+})();
+const olderNode = systemNode !== undefined && !fetcher.supported(systemNode);
+if (!olderNode)
+  console.warn(`No Node older than 24 on ${systemPath}: the first-screen check skips`);
+
+describe('npm install on a machine with an older Node', () => {
+  it.skipIf(!olderNode)('shows no engine warnings before the fetcher says what it does', () => {
+    const npm = spawnSync(
+      'npm',
+      ['install', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      { cwd: root, env: { PATH: systemPath, HOME: process.env.HOME ?? root }, encoding: 'utf8' },
+    );
+    expect(npm.status).toBe(0);
+    // npm writes its warnings to stderr: the screen is both streams.
+    const screen = `${npm.stdout}${npm.stderr}`;
+    expect(screen).not.toContain('EBADENGINE');
+    expect(screen).not.toMatch(/npm warn/);
   });
 });
