@@ -13,7 +13,7 @@
  * the command it is a direct message, and `@Influencers …` a mention, both read as a conversation.
  */
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsApi } from '../../src/analytics/types.ts';
 import { ParseError } from '../../src/errors.ts';
@@ -23,6 +23,7 @@ import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { parseLookup } from '../../src/parsing/lookup.ts';
 import { subcommandOf } from '../../src/parsing/subcommands.ts';
 import { testCore } from '../helpers/core.ts';
+import { runCli } from '../helpers/run-cli.ts';
 
 const root = new URL('../..', import.meta.url);
 const now = new Date('2026-11-21T15:30:00Z');
@@ -264,5 +265,37 @@ describe('extractExamples', () => {
     expect(readExample('/influencers who drove #hcsm last week?')).toMatchObject({
       outcome: 'refused',
     });
+  });
+});
+
+describe('what the docs say of their own examples', () => {
+  it('docs/architecture.md names every document whose examples are read', () => {
+    const architecture = readFileSync(new URL('docs/architecture.md', root), 'utf8');
+    const section = architecture.slice(architecture.indexOf('### Documentation examples'));
+    const paragraph = section.slice(0, section.indexOf('\n\n', section.indexOf('`test/docs')));
+    for (const document of documents) expect(paragraph).toContain(`\`${document.path}\``);
+  });
+
+  const redirected = [...readdirSync(new URL('docs/', root)), '../README.md'].flatMap((name) => {
+    if (!name.endsWith('.md')) return [];
+    const markdown = readFileSync(new URL(`docs/${name}`, root), 'utf8');
+    return [...markdown.matchAll(/^npm run --silent cli -- (parse .*)< (\S+)/gm)].map((match) => ({
+      args: (match[1] ?? '').trim().split(/\s+/),
+      input: match[2] ?? '',
+    }));
+  });
+
+  it('ships the input of every documented command that reads a file', () => {
+    expect(redirected.length).toBeGreaterThan(0);
+    for (const { input } of redirected) expect(existsSync(new URL(input, root))).toBe(true);
+  });
+
+  it.each(redirected)('answers $input line for line, as the docs say', async ({ args, input }) => {
+    const lines = readFileSync(new URL(input, root), 'utf8').trimEnd().split('\n');
+    const run = await runCli(args, { input: lines.join('\n') });
+    expect(run.status).toBe(0);
+    const answers = run.stdout.trimEnd().split('\n');
+    expect(answers).toHaveLength(lines.length);
+    for (const answer of answers) expect(() => JSON.parse(answer)).not.toThrow();
   });
 });
