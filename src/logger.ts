@@ -49,6 +49,12 @@ export function withoutUserinfo(text: string): string {
 const slackPayloadKeys = ['data', 'body', 'headers'];
 
 /**
+ * Objects some libraries hang on their errors (pg-pool: the whole `client`, with its connection
+ * parameters and sockets): never data worth a log line, and sometimes credentials.
+ */
+const attachedObjectKeys = ['client', 'connection', 'socket'];
+
+/**
  * pino's error serializer, then: Slack Web API errors lose their payloads (`data`, `body`,
  * `headers`: Slack's whole answer, which can echo what was sent) and keep Slack's error string as
  * `slackError`; every message and stack, nested ones included, loses URL credentials.
@@ -65,6 +71,9 @@ function clean(value: unknown, depth: number): unknown {
     const data = record.data as { error?: unknown } | undefined;
     if (typeof data?.error === 'string') record.slackError = data.error;
     for (const key of slackPayloadKeys) delete record[key];
+  }
+  for (const key of attachedObjectKeys) {
+    if (typeof record[key] === 'object') delete record[key];
   }
   for (const [key, field] of Object.entries(record)) {
     if (typeof field === 'string' && (key === 'message' || key === 'stack')) {

@@ -51,6 +51,8 @@ export interface PostgresDatabaseOptions {
    */
   readonly statementTimeoutMs?: number;
   readonly logger?: Logger;
+  /** How the app's sessions are named in `pg_stat_activity`. */
+  readonly applicationName?: string;
 }
 
 /**
@@ -402,6 +404,7 @@ export function openPostgresDatabase(options: PostgresDatabaseOptions): SqlDatab
   const pool = new pg.Pool({
     ...config,
     max: options.maxConnections ?? 5,
+    application_name: options.applicationName ?? 'hcsm-slack-influencers',
     connectionTimeoutMillis: connectTimeoutMs,
     statement_timeout: statementTimeoutMs,
     query_timeout: timeouts.answerTimeoutMs,
@@ -409,6 +412,13 @@ export function openPostgresDatabase(options: PostgresDatabaseOptions): SqlDatab
   });
   // An idle client losing its connection emits on the pool; without a listener that would crash.
   const logger = options.logger ?? silentLogger;
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
+  // One line with the server's code: the error pg-pool emits carries the whole client (its
+  // connection parameters, buffers and sockets) as `client`.
+  pool.on('error', (error: Error & { code?: string; severity?: string }) =>
+    logger.warn(
+      { code: error.code, severity: error.severity, reason: error.message },
+      'idle PostgreSQL connection failed',
+    ),
+  );
   return new SqlDatabase(new PostgresExecutor(pool, options.schema, timeouts));
 }
