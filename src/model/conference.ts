@@ -69,6 +69,8 @@ export interface ConferenceState {
    * and its canvas leaves the next run to write it.
    */
   readonly canvasThrough?: string;
+  /** True when a post was left unconfirmed: the next run looks for it in the channel. */
+  readonly unsettled?: boolean;
 }
 
 export const initialConferenceState: ConferenceState = { boards: 0, pinned: false, days: [] };

@@ -1,27 +1,14 @@
 /** Sends a conference's leaderboards and recaps, each under a record, and keeps what they leave. */
-import type { Logger } from '../../logger.ts';
 import type { Conference, ConferenceState, DayResult } from '../../model/conference.ts';
-import type { ConferenceRepository } from '../../store/conferences.ts';
-import type { Clock } from '../clock.ts';
 import { mayHavePosted } from '../failures.ts';
-import type { PerTeam } from '../per-team.ts';
 import { dayNumber, eventDays } from './days.ts';
 import { asRunError, type ConferenceTickReport } from './outcomes.ts';
-import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
+import type { ConferencePoster, Leaderboard } from './outlet.ts';
+import type { PostParts } from './parts.ts';
 import { type Ranked, rankedAccounts } from './ranking.ts';
+import { reconcilePosts } from './reconcile.ts';
 
-/** What posting uses, built once by the runner and shared by every conference of a tick. */
-export interface PostParts {
-  readonly owner: string;
-  readonly store: ConferenceRepository;
-  /** Where each workspace's conferences post, edit and pin. */
-  readonly posters: PerTeam<ConferencePoster>;
-  readonly words: ConferenceWords;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Slack calls go through it, a bounded number at once. */
-  slack<T>(job: () => Promise<T>): Promise<T>;
-}
+export type { PostParts } from './parts.ts';
 
 const boardKey = (n: number) => `board:${n}`;
 const recapKey = (day: string) => `recap:${day}`;
@@ -33,8 +20,8 @@ const pinNoteKey = 'pin-note';
  * right before it is sent (see `ConferenceRepository`), and what was posted is read back from the
  * records when a conference is claimed, so a runner killed at any point neither loses a day's
  * recap nor posts one twice. A post cut off mid-request (it may or may not have reached Slack) is
- * never sent again; for a leaderboard, the next one is posted instead, since a conference cannot
- * go on without one.
+ * never sent again as is: the next run that reads the records looks for it in the channel
+ * (`reconcilePosts`), and posts it only when it is not there.
  */
 export class ConferencePosts {
   readonly #parts: PostParts;
@@ -43,6 +30,8 @@ export class ConferencePosts {
   state: ConferenceState;
   /** Keys of the posts already recorded (sent, or cut off while being sent). */
   #recorded = new Set<string>();
+  /** Keys of the posts this run began: whatever their record says, they are not left behind. */
+  readonly #begun = new Set<string>();
 
   constructor(parts: PostParts, conference: Conference, report: ConferenceTickReport) {
     this.#parts = parts;
@@ -53,7 +42,12 @@ export class ConferencePosts {
 
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */
   async restore(): Promise<void> {
-    const posts = await this.#parts.store.posts(this.#conference.id);
+    const posts = await reconcilePosts(
+      this.#parts,
+      this.#conference,
+      await this.#parts.store.posts(this.#conference.id),
+      this.#begun,
+    );
     this.#recorded = new Set(posts.map((post) => post.key));
     let boards = this.state.boards;
     let messageTs = this.state.messageTs;
@@ -68,6 +62,15 @@ export class ConferencePosts {
       const { messageTs: _lost, ...rest } = this.state;
       this.state = rest;
     }
+    // A day whose recap was not in the channel is recapped again when its turn comes.
+    const days = this.state.days.filter((done) => this.#recorded.has(recapKey(done.day)));
+    const { unsettled: _settled, ...settled } = this.state;
+    this.state = { ...settled, days };
+  }
+
+  /** True when a post of an earlier run is left to look for in the channel. */
+  get unsettled(): boolean {
+    return this.state.unsettled === true;
   }
 
   /** True once `day` is recapped in the state: nothing is asked or posted for it again. */
@@ -140,6 +143,16 @@ export class ConferencePosts {
             parts.logger.info({ err: error }, 'old leaderboard not unpinned'),
           );
       }
+      // A run killed while replacing it may have posted the next one: the records say.
+      await this.restore();
+      if (this.state.messageTs !== undefined && this.state.messageTs !== ts) {
+        await this.update(board);
+        return;
+      }
+      if (this.state.messageTs === ts) {
+        const { messageTs: _same, ...same } = this.state;
+        this.state = same;
+      }
       await this.postBoard(board);
       return;
     }
@@ -151,7 +164,7 @@ export class ConferencePosts {
     const conference = this.#conference;
     const dayResult: DayResult = { day, top: rankedAccounts(result), watch };
     if (!this.#recorded.has(recapKey(day))) {
-      const dayBefore = this.state.days.at(-1);
+      const dayBefore = this.state.days.findLast((done) => done.day < day);
       const message = this.#parts.words.dayRecap(conference, {
         day,
         dayNumber: dayNumber(conference, day),
@@ -163,7 +176,8 @@ export class ConferencePosts {
       await this.#post(recapKey(day), message, this.state.messageTs);
       this.#report.recaps++;
     }
-    this.state = { ...this.state, days: [...this.state.days, dayResult] };
+    const days = [...this.state.days, dayResult].sort((a, b) => a.day.localeCompare(b.day));
+    this.state = { ...this.state, days };
     await this.#save();
   }
 
@@ -194,9 +208,13 @@ export class ConferencePosts {
     if (!(await store.beginPost(conference.id, key, parts.owner, parts.clock.now())))
       return undefined;
     this.#recorded.add(key);
+    this.#begun.add(key);
+    const marker = { conferenceId: conference.id, key };
     try {
       const { ts } = await parts.slack(() =>
-        parts.posters.forTeam(conference.teamId).post(conference.channelId, message, threadTs),
+        parts.posters
+          .forTeam(conference.teamId)
+          .post(conference.channelId, message, threadTs, marker),
       );
       await store.completePost(conference.id, key, ts);
       return ts;
@@ -204,15 +222,9 @@ export class ConferencePosts {
       if (mayHavePosted(error)) {
         parts.logger.warn(
           { err: error, conferenceId: conference.id, key },
-          'conference post unconfirmed; not sent again',
+          'conference post unconfirmed; the next run looks for it in the channel',
         );
-        // Not sent again, so its creator is told: they can look, and post it by hand if missing.
-        await parts.posters
-          .forTeam(conference.teamId)
-          .notifyCreator(conference.creatorId, parts.words.unconfirmed(conference, message))
-          .catch((cause: unknown) =>
-            parts.logger.warn({ err: cause, conferenceId: conference.id }, 'creator not told'),
-          );
+        this.state = { ...this.state, unsettled: true };
         return undefined;
       }
       await store.abandonPost(conference.id, key);

@@ -86,6 +86,7 @@ export class ConferenceRefresh {
     // would meet a leaderboard Slack no longer edits, and the records would be read then.
     const plainRefresh =
       !over &&
+      !posts.unsettled &&
       this.state.messageTs !== undefined &&
       ended.every((day) => this.state.days.some((done) => done.day === day));
     if (!plainRefresh) await posts.restore();

@@ -7,7 +7,12 @@
 import type { KnownBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import type { InfluencersResult } from '../../analytics/types.ts';
-import type { DayRecap, FinalRecap, Leaderboard } from '../../digests/conferences/outlet.ts';
+import type {
+  DayRecap,
+  FinalRecap,
+  Leaderboard,
+  UnreconciledPost,
+} from '../../digests/conferences/outlet.ts';
 import type { ErrorCode } from '../../errors.ts';
 import type { Conference, DayResult, WatchedRank } from '../../model/conference.ts';
 import type { RankedAccount } from '../../model/digest.ts';
@@ -297,17 +302,30 @@ export function renderUnpinned(_conference: Conference): SlackMessage {
   return { text, blocks: [context(escapeMrkdwn(text))] };
 }
 
+const unreconciledNames: Record<UnreconciledPost['kind'], string> = {
+  leaderboard: 'its leaderboard',
+  final: 'its final recap',
+  'pin-note': 'the note that its leaderboard could not be pinned',
+  recap: 'a day’s recap',
+};
+
 /**
- * The DM to the creator about a post Slack may not have received: what it said, so they can check
- * the channel and post it by hand if it is missing (it is never sent twice).
+ * The DM to the creator about a post an instance that stopped left unconfirmed, when the channel's
+ * history could not say whether it is there: which post, so they can look (it is never sent twice).
  */
-export function renderConferenceUnconfirmed(
+export function renderConferenceUnreconciled(
   conference: Conference,
-  message: SlackMessage,
+  post: UnreconciledPost,
 ): SlackMessage {
-  const head = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')} may not have reached it: Slack did not confirm it, and it is not sent twice. If it is missing, here is what it said:`;
-  const blocks = [section(head), ...message.blocks].slice(0, blockKitLimits.messageBlocks);
-  return { text: truncate(`${head} ${message.text}`, 3000), blocks };
+  const what =
+    post.kind === 'recap'
+      ? `the day ${post.dayNumber} of ${post.dayCount} recap`
+      : unreconciledNames[post.kind];
+  const text = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')}, ${what}, may not have reached it: the app stopped before Slack confirmed it, and I could not look for it in the channel. Please look there: it is not sent again, so that it is never posted twice.`;
+  return {
+    text: truncate(text, 3000),
+    blocks: [section(truncateMrkdwn(text, blockKitLimits.sectionText))],
+  };
 }
 
 /** The DM to the creator when a failure no retry can fix ended the conference. */
@@ -333,6 +351,6 @@ export const conferenceWords = {
   dayRecap: renderDayRecap,
   finalRecap: renderFinalRecap,
   unpinned: renderUnpinned,
-  unconfirmed: renderConferenceUnconfirmed,
+  unreconciled: renderConferenceUnreconciled,
   ended: renderConferenceEnded,
 };

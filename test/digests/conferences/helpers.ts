@@ -1,5 +1,9 @@
 /** Fakes and builders shared by the conference engine tests. */
-import type { ConferencePoster } from '../../../src/digests/conferences/outlet.ts';
+import type {
+  ConferencePoster,
+  FoundPost,
+  PostMarker,
+} from '../../../src/digests/conferences/outlet.ts';
 import {
   ConferenceRunner,
   type ConferenceRunnerDeps,
@@ -18,6 +22,7 @@ export interface ConferenceCall {
   readonly ts?: string;
   readonly threadTs?: string;
   readonly message?: SlackMessage;
+  readonly marker?: PostMarker;
   readonly at: number;
 }
 
@@ -33,8 +38,14 @@ export class FakeConferencePoster implements ConferencePoster {
   failWith: (kind: ConferenceCall['kind']) => unknown = () => undefined;
   /** Posts in these channels never return: the instance is killed mid-post. */
   readonly dying = new Set<string>();
+  /** Posts in these channels reach Slack, then never return: killed before the answer. */
+  readonly dyingAfterSend = new Set<string>();
   /** Posts that never returned. */
   hung = 0;
+  /** False: the channels' history cannot be read (no history scope), `find` says `unknown`. */
+  history = true;
+  /** conversations.history and conversations.replies calls. */
+  finds = 0;
   readonly #clock: FakeClock;
   #next = 1;
 
@@ -46,7 +57,12 @@ export class FakeConferencePoster implements ConferencePoster {
     return this.calls.filter((call) => call.kind === kind);
   }
 
-  async post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }> {
+  async post(
+    channelId: string,
+    message: SlackMessage,
+    threadTs?: string,
+    marker?: PostMarker,
+  ): Promise<{ ts: string }> {
     if (this.dying.has(channelId)) {
       this.hung++;
       return new Promise(() => undefined);
@@ -61,8 +77,33 @@ export class FakeConferencePoster implements ConferencePoster {
       message,
       at: this.#clock.now().getTime(),
       ...(threadTs === undefined ? {} : { threadTs }),
+      ...(marker === undefined ? {} : { marker }),
     });
+    if (this.dyingAfterSend.has(channelId)) {
+      this.hung++;
+      return new Promise(() => undefined);
+    }
     return { ts };
+  }
+
+  /** The channel (or the thread) as conversations.history (or .replies) shows it. */
+  async find(
+    channelId: string,
+    marker: PostMarker,
+    since: Date,
+    threadTs?: string,
+  ): Promise<FoundPost> {
+    this.finds++;
+    if (!this.history) return 'unknown';
+    const found = this.of('post').find(
+      (post) =>
+        post.channelId === channelId &&
+        post.threadTs === threadTs &&
+        post.at >= since.getTime() &&
+        post.marker?.conferenceId === marker.conferenceId &&
+        post.marker.key === marker.key,
+    );
+    return found?.ts === undefined ? 'absent' : { ts: found.ts };
   }
 
   async update(channelId: string, ts: string, message: SlackMessage): Promise<'updated' | 'gone'> {
