@@ -88,8 +88,11 @@ export interface ConferenceWords {
   leaderboard(conference: Conference, board: Leaderboard): SlackMessage;
   dayRecap(conference: Conference, recap: DayRecap): SlackMessage;
   finalRecap(conference: Conference, recap: FinalRecap): SlackMessage;
-  /** Said once in the thread when the leaderboard could not be pinned. */
-  unpinned(conference: Conference): SlackMessage;
+  /**
+   * Said once in the thread when the leaderboard could not be pinned: Slack refused it, or kept
+   * rate limiting it until the app gave up.
+   */
+  unpinned(conference: Conference, reason: 'refused' | 'rate_limited'): SlackMessage;
   /**
    * The DM to the creator when a post left unconfirmed by an instance that stopped could not be
    * looked for in the channel (the history cannot be read): which post, so they can check.

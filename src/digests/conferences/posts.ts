@@ -2,9 +2,10 @@
 import type { Conference, ConferenceState, DayResult } from '../../model/conference.ts';
 import { mayHavePosted } from '../failures.ts';
 import { dayNumber, eventDays } from './days.ts';
-import { asRunError, type ConferenceTickReport } from './outcomes.ts';
+import { asRunError, ConferenceEndedError, type ConferenceTickReport } from './outcomes.ts';
 import type { ConferencePoster, Leaderboard } from './outlet.ts';
 import type { PostParts } from './parts.ts';
+import { nextRun, pinRetry } from './pins.ts';
 import { type Ranked, rankedAccounts } from './ranking.ts';
 import { reconcilePosts } from './reconcile.ts';
 
@@ -42,6 +43,7 @@ export class ConferencePosts {
 
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */
   async restore(): Promise<void> {
+    const shown = this.state.messageTs;
     const posts = await reconcilePosts(
       this.#parts,
       this.#conference,
@@ -62,6 +64,9 @@ export class ConferencePosts {
       const { messageTs: _lost, ...rest } = this.state;
       this.state = rest;
     }
+    // A leaderboard found in the records but not in the state was posted by a run that stopped
+    // before it pinned it.
+    if (messageTs !== undefined && messageTs !== shown) this.#queuePin(messageTs);
     // A day whose recap was not in the channel is recapped again when its turn comes.
     const days = this.state.days.filter((done) => this.#recorded.has(recapKey(done.day)));
     const { unsettled: _settled, ...settled } = this.state;
@@ -93,14 +98,82 @@ export class ConferencePosts {
     this.state = { ...this.state, boards: n, pinned: false, ...this.#shown(board) };
     if (ts === undefined) return;
     this.state = { ...this.state, messageTs: ts };
+    this.#queuePin(ts);
     await this.#save();
-    const pinned = await parts
-      .slack(() => parts.posters.forTeam(conference.teamId).pin(conference.channelId, ts))
-      .catch((error: unknown) => {
-        throw asRunError(error);
-      });
-    this.state = { ...this.state, pinned: pinned === 'pinned' };
-    if (pinned === 'refused') await this.#post(pinNoteKey, parts.words.unpinned(conference), ts);
+    await this.pinDue();
+  }
+
+  #queuePin(ts: string): void {
+    const notBefore = this.#parts.clock.now().toISOString();
+    this.state = { ...this.state, pinned: false, pin: { ts, attempts: 0, notBefore } };
+  }
+
+  /**
+   * True when the conference runs now only for its pin: it was scheduled for the pin's retry
+   * (a stop or `conference tick` moves the run, and the leaderboard is refreshed then).
+   */
+  pinRun(nextRunAt: Date): boolean {
+    const pin = this.state.pin;
+    if (pin?.refreshAt === undefined) return false;
+    const at = nextRunAt.getTime();
+    return Date.parse(pin.notBefore) === at && Date.parse(pin.refreshAt) > at;
+  }
+
+  /** When the conference runs next: its refresh at `refreshAt`, or its pin's retry before it. */
+  nextRun(refreshAt: Date): Date {
+    const pin = this.state.pin;
+    if (pin === undefined) return refreshAt;
+    this.state = { ...this.state, pin: { ...pin, refreshAt: refreshAt.toISOString() } };
+    return nextRun(pin, refreshAt);
+  }
+
+  /** The refresh a pin's retry came before. */
+  get refreshAt(): Date | undefined {
+    const at = this.state.pin?.refreshAt;
+    return at === undefined ? undefined : new Date(at);
+  }
+
+  /**
+   * Pins the leaderboard when its pin is due. Slack's rate limit (or a passing failure) leaves it
+   * queued until its Retry-After; only a pin Slack refuses, or one still not made after many
+   * attempts, is said in the thread, once.
+   */
+  async pinDue(): Promise<void> {
+    const conference = this.#conference;
+    const parts = this.#parts;
+    const pin = this.state.pin;
+    const now = parts.clock.now();
+    if (pin === undefined || Date.parse(pin.notBefore) > now.getTime()) return;
+    const { pin: _done, ...rest } = this.state;
+    if (pin.ts !== this.state.messageTs) {
+      this.state = rest;
+      return;
+    }
+    let pinned: 'pinned' | 'refused' | 'given up';
+    try {
+      pinned = await parts.slack(() =>
+        parts.posters.forTeam(conference.teamId).pin(conference.channelId, pin.ts),
+      );
+    } catch (error) {
+      if (asRunError(error) instanceof ConferenceEndedError) throw asRunError(error);
+      const retry = pinRetry(pin, conference.id, error, now);
+      if (retry !== undefined) {
+        parts.logger.info(
+          { err: error, conferenceId: conference.id, attempts: retry.attempts },
+          'leaderboard not pinned yet; trying again later',
+        );
+        this.state = { ...this.state, pin: retry };
+        await this.#save();
+        return;
+      }
+      parts.logger.warn({ err: error, conferenceId: conference.id }, 'leaderboard pin given up');
+      pinned = 'given up';
+    }
+    this.state = { ...rest, pinned: pinned === 'pinned' };
+    if (pinned !== 'pinned') {
+      const reason = pinned === 'refused' ? 'refused' : 'rate_limited';
+      await this.#post(pinNoteKey, parts.words.unpinned(conference, reason), pin.ts);
+    }
     await this.#save();
   }
 

@@ -296,9 +296,15 @@ export function renderFinalRecap(conference: Conference, recap: FinalRecap): Sla
   return { text: fallback(`${databases}, final recap`, ranking), blocks };
 }
 
-export function renderUnpinned(_conference: Conference): SlackMessage {
-  const text =
-    'I could not pin this leaderboard (the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission); it still updates here. Pin it by hand to keep it at hand.';
+export function renderUnpinned(
+  _conference: Conference,
+  reason: 'refused' | 'rate_limited' = 'refused',
+): SlackMessage {
+  const why =
+    reason === 'refused'
+      ? 'the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission'
+      : 'Slack kept refusing more pins for now, past an hour of trying';
+  const text = `I could not pin this leaderboard (${why}); it still updates here. Pin it by hand to keep it at hand.`;
   return { text, blocks: [context(escapeMrkdwn(text))] };
 }
 

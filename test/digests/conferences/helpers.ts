@@ -9,6 +9,7 @@ import {
   type ConferenceRunnerDeps,
 } from '../../../src/digests/conferences/runner.ts';
 import { everyTeam } from '../../../src/digests/per-team.ts';
+import { SlackRateLimitedError } from '../../../src/errors.ts';
 import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conferences/conference.ts';
@@ -116,7 +117,20 @@ export class FakeConferencePoster implements ConferencePoster {
     return answer;
   }
 
+  /** pins.add's rate limit (Slack's is about 20 a minute): over it, it answers `ratelimited`. */
+  pinLimit: { readonly perMinute: number; readonly retryAfterMs: number } | undefined;
+  /** Every pins.add call, the rate limited ones included. */
+  pinAttempts = 0;
+
   async pin(channelId: string, ts: string): Promise<'pinned' | 'refused'> {
+    this.pinAttempts++;
+    if (this.pinLimit !== undefined) {
+      const since = this.#clock.now().getTime() - 60_000;
+      const recent = this.of('pin').filter((pin) => pin.at > since).length;
+      if (recent >= this.pinLimit.perMinute) {
+        throw new SlackRateLimitedError('pins.add', this.pinLimit.retryAfterMs);
+      }
+    }
     const answer = this.pinAnswer();
     if (answer === 'pinned') {
       this.calls.push({ kind: 'pin', channelId, ts, at: this.#clock.now().getTime() });
