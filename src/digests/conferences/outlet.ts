@@ -82,6 +82,8 @@ export interface FinalRecap {
   readonly watch: readonly WatchedRank[];
   /** True when a person stopped it before its last day ended. */
   readonly stoppedEarly: boolean;
+  /** The end of the window it covers: the stop, when stopped early. */
+  readonly through: Date;
 }
 
 export interface ConferenceWords {

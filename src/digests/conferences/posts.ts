@@ -255,12 +255,13 @@ export class ConferencePosts {
   }
 
   /** Recaps the whole event in the leaderboard's thread. */
-  async final({ result, watch }: Ranked, stoppedEarly: boolean): Promise<void> {
+  async final({ result, watch }: Ranked, stoppedEarly: boolean, through: Date): Promise<void> {
     const message = this.#parts.words.finalRecap(this.#conference, {
       result,
       days: this.state.days,
       watch,
       stoppedEarly,
+      through,
     });
     await this.#post(finalKey, message, this.state.messageTs);
     this.#report.finals++;

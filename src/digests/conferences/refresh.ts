@@ -217,6 +217,6 @@ export class ConferenceRefresh {
     } catch (error) {
       throw asRunError(error);
     }
-    await this.#posts.final(rankedFor(conference, answer), stoppedEarly);
+    await this.#posts.final(rankedFor(conference, answer), stoppedEarly, until);
   }
 }

@@ -242,20 +242,41 @@ function dailyTopTable(conference: Conference, days: readonly DayResult[]): Mess
 }
 
 /** The whole congress: its top N, each day's top 3, the watchlist over the days, Export CSV. */
+/** The days a conference stopped early covered: "May 29 – May 31", and "Sun May 31 at 14:30". */
+function stoppedSpan(
+  conference: Conference,
+  through: Date,
+): { readonly days: string; readonly at: string } {
+  // The instant that ends the window belongs to the day before when it is a midnight.
+  const last = DateTime.fromMillis(through.getTime() - 1, { zone: zoneFor(conference.zone) });
+  const lastDay = last.toISODate() ?? conference.lastDay;
+  const stop = DateTime.fromJSDate(through, { zone: zoneFor(conference.zone) });
+  return {
+    days: daysWords({
+      ...conference,
+      lastDay: lastDay < conference.firstDay ? conference.firstDay : lastDay,
+    }),
+    at: `${stop.toFormat('ccc LLL d')} at ${stop.toFormat('HH:mm')}`,
+  };
+}
+
 export function renderFinalRecap(conference: Conference, recap: FinalRecap): SlackMessage {
   const databases = formatDatabases(conference.databases);
   const ranking = rankingFor(conference, recap.result, undefined);
+  // Stopped early, it covers the days up to the stop, not the days planned.
+  const span = recap.stoppedEarly ? stoppedSpan(conference, recap.through) : undefined;
+  const days = span?.days ?? daysWords(conference);
   const blocks: MessageBlock[] = [
     header(truncate(`Final recap · ${databases}`, 150)),
     context(
       escapeMrkdwn(
-        `${daysWords(conference)} (${zoneWords(conference.zone, new Date(Date.parse(`${conference.firstDay}T12:00:00Z`)))})${recap.stoppedEarly ? ' · stopped before its last day' : ''} · the whole congress`,
+        `${days} (${zoneWords(conference.zone, new Date(Date.parse(`${conference.firstDay}T12:00:00Z`)))})${span === undefined ? ' · the whole congress' : ` · stopped before its last day, ${span.at}: the congress up to then`}`,
       ),
     ),
     ...listBlock(ranking),
     ...tableAndChart(
       ranking,
-      `Top ${conference.top} for ${databases}, ${daysWords(conference)}`,
+      `Top ${conference.top} for ${databases}, ${days}`,
       `Top ${Math.min(maxChartBars, ranking.rows.length)} by mentions · the congress`,
     ),
     ...dailyTopTable(conference, recap.days),

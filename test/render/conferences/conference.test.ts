@@ -126,6 +126,7 @@ describe('conference words', () => {
       days,
       watch: [{ screenName: 'DrA', rank: 7 }, { screenName: 'zed' }],
       stoppedEarly: false,
+      through: new Date('2026-06-03T05:00:00Z'),
     });
     const shown = JSON.stringify(message.blocks);
     expect(shown).toContain('Each day’s top 3');
@@ -135,6 +136,22 @@ describe('conference words', () => {
     expect(shown).toContain('Export CSV');
     expect(checkBlockKitLimits(message)).toEqual([]);
     expect(checkBlockKitLimits(withoutNewBlocks(message))).toEqual([]);
+  });
+
+  it('titles the final recap of a conference stopped early with the days up to the stop', () => {
+    const message = renderFinalRecap(conference, {
+      result: people(3),
+      days: [],
+      watch: [],
+      stoppedEarly: true,
+      through: new Date('2026-05-31T19:30:00Z'),
+    });
+    const shown = JSON.stringify(message.blocks);
+    expect(shown).toContain(
+      'May 29 – May 31 (Central) · stopped before its last day, Sun May 31 at 14:30: the congress up to then',
+    );
+    expect(shown).toContain('Top 25 for #ASCO26, May 29 – May 31');
+    expect(shown).not.toContain('Jun 2');
   });
 
   it('tells the creator why the conference ended and what to do', () => {
