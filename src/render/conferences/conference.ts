@@ -58,12 +58,26 @@ export function dayWords(day: string, zone: string): string {
   return DateTime.fromISO(day, { zone: zoneFor(zone) }).toFormat('ccc LLL d');
 }
 
-/** "May 29 – Jun 2". */
-export function daysWords(conference: Pick<Conference, 'firstDay' | 'lastDay' | 'zone'>): string {
-  const first = DateTime.fromISO(conference.firstDay, { zone: zoneFor(conference.zone) });
-  const last = DateTime.fromISO(conference.lastDay, { zone: zoneFor(conference.zone) });
-  if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d');
-  return `${first.toFormat('LLL d')} – ${last.toFormat('LLL d')}`;
+/**
+ * "May 29 – Jun 2"; given `now`, with the year when the days are not in this year (in the
+ * event's zone): "Jun 4 – Jun 8, 2027", "Dec 30, 2026 – Jan 2, 2027".
+ */
+export function daysWords(
+  conference: Pick<Conference, 'firstDay' | 'lastDay' | 'zone'>,
+  now?: Date,
+): string {
+  const zone = zoneFor(conference.zone);
+  const first = DateTime.fromISO(conference.firstDay, { zone });
+  const last = DateTime.fromISO(conference.lastDay, { zone });
+  const thisYear = now === undefined ? undefined : DateTime.fromJSDate(now, { zone }).year;
+  const yearShown = thisYear !== undefined && (first.year !== thisYear || last.year !== thisYear);
+  if (!yearShown) {
+    if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d');
+    return `${first.toFormat('LLL d')} – ${last.toFormat('LLL d')}`;
+  }
+  if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d, yyyy');
+  const from = first.year === last.year ? first.toFormat('LLL d') : first.toFormat('LLL d, yyyy');
+  return `${from} – ${last.toFormat('LLL d, yyyy')}`;
 }
 
 const asResult = (accounts: readonly RankedAccount[]): InfluencersResult => ({
