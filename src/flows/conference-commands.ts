@@ -119,7 +119,10 @@ export async function answerConferenceCommand(
   } catch (error) {
     logDigestFailure(context.logger, error, `conference ${parsed.kind} failed`);
     await send(
-      renderError(error, context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+      renderError(error, {
+        subject: 'conference',
+        ...(context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+      }),
     );
   }
 }

@@ -369,6 +369,26 @@ export function renderConferenceUnreconciled(
   };
 }
 
+/**
+ * What the creator can do before starting the conference again: a digest's fix, in a
+ * conference's words where the digest's speak of removing and creating a digest.
+ */
+function conferenceFixWords(code: ErrorCode | 'unknown', detail: string | undefined) {
+  switch (code) {
+    case 'channel_unreachable':
+      if (detail === 'archived') return 'Unarchive the channel (or choose another channel)';
+      break;
+    case 'access_denied':
+    case 'unknown_database':
+      return 'Check its hashtags (leave out the one that is gone)';
+    case 'bad_request':
+      return 'Check its hashtags and days';
+    default:
+      break;
+  }
+  return fixWords({ code, ...(detail === undefined ? {} : { detail }) }, undefined);
+}
+
 /** The DM to the creator when a failure no retry can fix ended the conference. */
 export function renderConferenceEnded(
   conference: Conference,
@@ -376,10 +396,7 @@ export function renderConferenceEnded(
 ): SlackMessage {
   const code = failure.code as ErrorCode | 'unknown';
   const why = failureWords(code, failure.detail);
-  const fix = fixWords(
-    { code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) },
-    undefined,
-  );
+  const fix = conferenceFixWords(code, failure.detail);
   const text = `Your conference leaderboard for ${formatDatabases(conference.databases)} in ${channelMention(conference.channelId, 'its channel')} (\`${conference.id}\`) has ended: ${why}.${fix === undefined ? '' : ` ${fix}, then start it again with \`/influencers conference …\`.`}`;
   return {
     text: truncate(text, 3000),

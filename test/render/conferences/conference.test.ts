@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../../src/analytics/types.ts';
+import { ChannelUnreachableError, DigestStoreUnavailableError } from '../../../src/errors.ts';
 import type { Conference } from '../../../src/model/conference.ts';
 import { initialConferenceState } from '../../../src/model/conference.ts';
 import { withoutNewBlocks } from '../../../src/render/blocks.ts';
@@ -13,6 +14,7 @@ import {
   watchLine,
   zoneWords,
 } from '../../../src/render/conferences/conference.ts';
+import { renderError } from '../../../src/render/errors.ts';
 import { checkBlockKitLimits } from '../../../src/render/limits.ts';
 import {
   nextUpdateWords,
@@ -152,6 +154,25 @@ describe('conference words', () => {
     );
     expect(shown).toContain('Top 25 for #ASCO26, May 29 – May 31');
     expect(shown).not.toContain('Jun 2');
+  });
+
+  it('speaks of the conference, not a digest, in what its creator is told to do', () => {
+    for (const failure of [
+      { code: 'channel_unreachable', detail: 'archived' },
+      { code: 'unknown_database', detail: '#ASCO26' },
+      { code: 'bad_request' },
+    ]) {
+      const { text } = renderConferenceEnded(conference, failure);
+      expect(text).not.toMatch(/digest/i);
+      expect(text).toContain('then start it again with `/influencers conference …`');
+    }
+    const inDm = new ChannelUnreachableError('D0PEOPLE', 'direct_message');
+    expect(renderError(inDm, { subject: 'conference' }).text).toBe(
+      "I can't post a conference leaderboard in a direct message between people, or in a group DM I'm not part of. Start the conference in a channel.",
+    );
+    expect(
+      renderError(new DigestStoreUnavailableError('timeout'), { subject: 'conference' }).text,
+    ).toMatch(/^The app's store is not answering right now, so conferences can't be created/);
   });
 
   it('tells the creator why the conference ended and what to do', () => {
