@@ -100,6 +100,18 @@ describeEachStore('conference commands', '2026-05-29T14:00:00Z', (world) => {
     expect(thisYear).toContain('Jun 5 – Jun 7,');
     expect(thisYear).not.toContain('2026');
   });
+
+  it('watch none clears the watchlist of a conference', async () => {
+    const { db, clock, analytics } = world();
+    const type = run(db.store, analytics, clock);
+    await type('conference #ASCO26 from Jun 5 to Jun 7 in America/Chicago watch @DrA @DrB');
+    const [conference] = await db.store.conferences.listByChannel('T1', 'C0ASCO');
+    expect(conference?.watch).toEqual(['DrA', 'DrB']);
+    const edited = await type(`conference edit ${conference?.id} watch none`);
+    expect(edited).toContain('updated');
+    expect(edited).not.toContain('watching');
+    expect((await db.store.conferences.get(conference?.id ?? ''))?.watch).toEqual([]);
+  });
 });
 
 const run = commands;
