@@ -93,6 +93,8 @@ describeEachStore(
         expect(recaps[0]?.threadTs).toBe(boards[0]?.ts);
         const [conference] = await store.listByChannel('T1', channelId);
         expect(conference?.state.messageTs).toBe(boards[0]?.ts);
+        // Found in the channel, a leaderboard the killed instance never pinned is pinned.
+        expect(slack.of('pin').filter((pin) => pin.ts === boards[0]?.ts)).toHaveLength(1);
       }
       expect(slack.of('dm')).toEqual([]);
     });
