@@ -66,10 +66,20 @@ export async function answerConferenceCommand(
           parsed.canvas === true ? { canvas: true } : {},
         );
         if (created.kind === 'duplicate') {
-          await send(renderConferenceDuplicate(created.conference));
+          await send(
+            renderConferenceDuplicate(created.conference, {
+              now: context.now(),
+              zone: parsed.spec.zone,
+            }),
+          );
           return;
         }
-        await send(renderConferenceCreated(created.conference, options()));
+        await send(
+          renderConferenceCreated(created.conference, {
+            ...options(),
+            unchecked: created.unchecked,
+          }),
+        );
         if (created.conference.nextRunAt.getTime() <= context.now().getTime()) await manager.tick();
         return;
       }
@@ -101,15 +111,18 @@ export async function answerConferenceCommand(
         return;
       }
       case 'tick': {
-        const report = await manager.tickNow(caller.teamId, context.channelId);
-        await send(renderConferenceAction({ kind: 'ticked', updated: report.claimed }, options()));
+        const updated = await manager.tickNow(caller.teamId, context.channelId);
+        await send(renderConferenceAction({ kind: 'ticked', updated }, options()));
         return;
       }
     }
   } catch (error) {
     logDigestFailure(context.logger, error, `conference ${parsed.kind} failed`);
     await send(
-      renderError(error, context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+      renderError(error, {
+        subject: 'conference',
+        ...(context.botUserId === undefined ? {} : { botUserId: context.botUserId }),
+      }),
     );
   }
 }

@@ -24,7 +24,12 @@ export interface ConferenceManagerOptions {
 }
 
 export type CreatedConference =
-  | { readonly kind: 'created'; readonly conference: Conference }
+  | {
+      readonly kind: 'created';
+      readonly conference: Conference;
+      /** Its hashtags the analytics service could not be asked about (it did not answer). */
+      readonly unchecked: readonly string[];
+    }
   | { readonly kind: 'duplicate'; readonly conference: Conference };
 
 const databaseSet = (databases: readonly string[]) =>
@@ -65,9 +70,9 @@ export class ConferenceManager {
     );
     if (existing !== undefined) return { kind: 'duplicate', conference: existing };
     await access.assertCanPost(channelId);
-    if (this.#analytics !== undefined) {
-      await checkDatabases(this.#analytics, spec.databases, this.#now(), this.#logger);
-    }
+    const checked =
+      this.#analytics === undefined ||
+      (await checkDatabases(this.#analytics, spec.databases, this.#now(), this.#logger));
     const now = this.#now();
     const start = dayStart(spec.firstDay, spec.zone);
     const conference = await this.#conferences.create(
@@ -81,7 +86,7 @@ export class ConferenceManager {
       },
       now,
     );
-    return { kind: 'created', conference };
+    return { kind: 'created', conference, unchecked: checked ? [] : spec.databases };
   }
 
   listForChannel(teamId: string, channelId: string): Promise<Conference[]> {
@@ -125,10 +130,26 @@ export class ConferenceManager {
     return this.#runner.runDue(this.#now());
   }
 
-  /** `conference tick`: the channel's next updates, now rather than at their refresh. */
-  async tickNow(teamId: string, channelId: string): Promise<ConferenceTickReport> {
+  /**
+   * `conference tick`: the channel's next updates, now rather than at their refresh. Returns how
+   * many of the channel's leaderboards were posted or edited: one not started yet, or skipped
+   * to its next refresh, is run but not brought up to date.
+   */
+  async tickNow(teamId: string, channelId: string): Promise<number> {
+    const shown = async () =>
+      new Map(
+        (await this.#conferences.listByChannel(teamId, channelId)).map((conference) => [
+          conference.id,
+          conference.state.updatedAt,
+        ]),
+      );
+    const before = await shown();
     await this.#conferences.dueNow(teamId, channelId, this.#now());
-    return this.tick();
+    await this.tick();
+    const after = await shown();
+    return [...after].filter(
+      ([id, updatedAt]) => updatedAt !== undefined && updatedAt !== before.get(id),
+    ).length;
   }
 
   async #allowed(

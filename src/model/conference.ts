@@ -51,6 +51,16 @@ export interface DayResult {
  */
 export type ConferenceEnd = 'finished' | 'stopped' | `failed:${string}`;
 
+/** A leaderboard's pin still to make: Slack rate limited it, and it is tried again. */
+export interface PendingPin {
+  readonly ts: string;
+  readonly attempts: number;
+  /** ISO instant: not tried again before it (Slack's Retry-After). */
+  readonly notBefore: string;
+  /** ISO instant of the leaderboard's next refresh, when a pin's retry comes before it. */
+  readonly refreshAt?: string;
+}
+
 /** What the engine keeps between two updates. */
 export interface ConferenceState {
   /** The leaderboard message now updated, and how many leaderboards were posted before it. */
@@ -69,6 +79,10 @@ export interface ConferenceState {
    * and its canvas leaves the next run to write it.
    */
   readonly canvasThrough?: string;
+  /** True when a post was left unconfirmed: the next run looks for it in the channel. */
+  readonly unsettled?: boolean;
+  /** The leaderboard's pin, when Slack did not make it yet. */
+  readonly pin?: PendingPin;
 }
 
 export const initialConferenceState: ConferenceState = { boards: 0, pinned: false, days: [] };

@@ -209,6 +209,8 @@ function readEdit(tokens: readonly Token[]): ConferenceCommand {
 const handle = /^@?[A-Za-z0-9_]{1,15}$/u;
 
 function readWatch(tokens: readonly Token[], from: number): { watch: string[]; next: number } {
+  // `watch none` clears the watchlist (an edit's way to stop watching anyone).
+  if (lowerAt(tokens, from) === 'none') return { watch: [], next: from + 1 };
   const watch: string[] = [];
   let at = from;
   while (tokens[at]?.kind === 'word' && (tokens[at]?.text.startsWith('@') ?? false)) {
@@ -221,7 +223,10 @@ function readWatch(tokens: readonly Token[], from: number): { watch: string[]; n
     if (tokens[at]?.kind === 'comma' || lowerAt(tokens, at) === 'and') at++;
   }
   if (watch.length === 0)
-    refuse('After `watch`, name the accounts: `watch @DrA @DrB`.', tokens[at]?.text);
+    refuse(
+      'After `watch`, name the accounts: `watch @DrA @DrB` (or `watch none` to watch no one).',
+      tokens[at]?.text,
+    );
   if (watch.length > maxWatched)
     refuse(`A watchlist follows at most ${maxWatched} accounts; this one names ${watch.length}.`);
   return { watch, next: at };

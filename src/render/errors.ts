@@ -35,6 +35,8 @@ import { unhandled } from './unhandled.ts';
 export interface ErrorTextOptions {
   /** The bot's user id (`U…`), so "invite me" can name the bot as a mention Slack renders. */
   readonly botUserId?: string;
+  /** What the command was about, so its warnings name it: digests unless told. */
+  readonly subject?: 'digest' | 'conference';
 }
 
 /**
@@ -166,7 +168,7 @@ export function errorText(error: unknown, options: ErrorTextOptions = {}): strin
       return exportText(error instanceof ExportFailedError ? error : undefined, options);
     case 'store_unavailable':
       return (
-        "The app's digest store is not answering right now, so digests can't be created, listed " +
+        `The app's ${options.subject === 'conference' ? 'store' : 'digest store'} is not answering right now, so ${options.subject ?? 'digest'}s can't be created, listed ` +
         'or changed. Lookups still work. Try again in a few minutes; if it lasts, tell an admin ' +
         '(the app logs say what failed).'
       );
@@ -205,7 +207,9 @@ function channelText(
     case 'restricted':
       return `I'm not allowed to post in ${channel}: posting there is restricted. Ask a channel manager to allow it, or choose another channel.`;
     case 'direct_message':
-      return "I can't post digests in a direct message between people, or in a group DM I'm not part of. Create the digest in a channel, or in my Messages tab to get it as a DM.";
+      return options.subject === 'conference'
+        ? "I can't post a conference leaderboard in a direct message between people, or in a group DM I'm not part of. Start the conference in a channel."
+        : "I can't post digests in a direct message between people, or in a group DM I'm not part of. Create the digest in a channel, or in my Messages tab to get it as a DM.";
     case undefined:
       return `I can't post in ${channel}. Check that the channel exists and that I'm a member of it (${invite}).`;
     default:

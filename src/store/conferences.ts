@@ -28,6 +28,10 @@ export interface ConferencePost {
   readonly key: string;
   readonly status: 'posting' | 'posted';
   readonly messageTs?: string;
+  /** When it was begun: where in the channel's history to look for it. */
+  readonly startedAt: Date;
+  /** True once the creator was told it could not be confirmed (it is then never sent again). */
+  readonly noticed: boolean;
 }
 
 /** What an edit may change; `canvas` turns the channel canvas on or off. */
@@ -69,6 +73,11 @@ export interface ConferenceRepository {
   /** Removes a `posting` record whose post certainly did not reach Slack, so it can be sent later. */
   abandonPost(id: string, key: string): Promise<void>;
   posts(id: string): Promise<ConferencePost[]>;
+  /**
+   * Marks a `posting` record as told to the creator; false when it was told before (or is no
+   * longer `posting`), so of several instances exactly one tells.
+   */
+  noticePost(id: string, key: string, now: Date): Promise<boolean>;
   /** Asks an active conference to end at its next run, which is now; undefined when none. */
   requestStop(id: string, now: Date): Promise<Conference | undefined>;
   /** Makes the channel's active conferences due at `now` (`conference tick`); returns how many. */

@@ -282,6 +282,17 @@ export const slackMethods = {
     `,
     source: 'https://docs.slack.dev/reference/methods/conversations.info',
   },
+  'conversations.history': {
+    tier: 3,
+    scopes: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+    required: ['channel'],
+    channel: { arg: 'channel', kinds: 'CGD' },
+    errors: `
+      channel_not_found invalid_cursor invalid_ts_latest invalid_ts_oldest missing_scope
+      not_in_channel
+    `,
+    source: 'https://docs.slack.dev/reference/methods/conversations.history',
+  },
   'conversations.join': {
     tier: 3,
     scopes: ['channels:join'],
@@ -292,6 +303,17 @@ export const slackMethods = {
       method_not_supported_for_channel_type missing_scope too_many_members
     `,
     source: 'https://docs.slack.dev/reference/methods/conversations.join',
+  },
+  'conversations.replies': {
+    tier: 3,
+    scopes: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+    required: ['channel', 'ts'],
+    channel: { arg: 'channel', kinds: 'CGD' },
+    errors: `
+      channel_not_found invalid_cursor invalid_ts_latest invalid_ts_oldest missing_scope
+      not_in_channel thread_not_found
+    `,
+    source: 'https://docs.slack.dev/reference/methods/conversations.replies',
   },
   'conversations.open': {
     tier: 3,

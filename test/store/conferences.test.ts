@@ -75,8 +75,28 @@ describeEachStore('ConferenceRepository', '2026-05-29T06:00:00Z', (world) => {
     expect(await store.beginPost(id, 'board:1', 'a', clock.now())).toBe(true);
     await store.abandonPost(id, 'board:1');
     expect(await store.posts(id)).toEqual([
-      { key: 'recap:2026-05-29', status: 'posted', messageTs: '1.000100' },
+      {
+        key: 'recap:2026-05-29',
+        status: 'posted',
+        messageTs: '1.000100',
+        startedAt: clock.now(),
+        noticed: false,
+      },
     ]);
+  });
+
+  it('tells of a post never confirmed once, whichever instance asks first', async () => {
+    const { db, clock } = world();
+    const store = db.store.conferences;
+    const { id } = await store.create(ascoInput(), clock.now());
+    expect(await store.beginPost(id, 'board:1', 'a', clock.now())).toBe(true);
+    const other = await db.sibling().then((sibling) => sibling.conferences);
+    expect(await other.noticePost(id, 'board:1', clock.now())).toBe(true);
+    expect(await store.noticePost(id, 'board:1', clock.now())).toBe(false);
+    expect((await store.posts(id))[0]?.noticed).toBe(true);
+    await store.beginPost(id, 'recap:2026-05-29', 'a', clock.now());
+    await store.completePost(id, 'recap:2026-05-29', '1.000100');
+    expect(await store.noticePost(id, 'recap:2026-05-29', clock.now())).toBe(false);
   });
 
   it('keeps a stop asked for during a run due at once when the run finishes', async () => {

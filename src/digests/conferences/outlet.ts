@@ -7,9 +7,31 @@ import type { Conference, DayResult, WatchedRank } from '../../model/conference.
 import type { RankedAccount } from '../../model/digest.ts';
 import type { SlackMessage } from '../../model/message.ts';
 
+/** What a post carries (as Slack's message metadata) so it can be found again in the channel. */
+export interface PostMarker {
+  readonly conferenceId: string;
+  /** The post's record key: `board:<n>`, `recap:<day>`, `final`, `pin-note`. */
+  readonly key: string;
+}
+
+/** Whether a post is in the channel: its ts, `absent`, or `unknown` when Slack cannot say. */
+export type FoundPost = { readonly ts: string } | 'absent' | 'unknown';
+
 export interface ConferencePoster {
-  /** chat.postMessage, in `threadTs`'s thread when given. */
-  post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }>;
+  /** chat.postMessage, in `threadTs`'s thread when given, carrying `marker` when given. */
+  post(
+    channelId: string,
+    message: SlackMessage,
+    threadTs?: string,
+    marker?: PostMarker,
+  ): Promise<{ ts: string }>;
+  /**
+   * Looks for the post carrying `marker` among the channel's messages since `since`
+   * (conversations.history), or in `threadTs`'s thread (conversations.replies). `unknown` when
+   * the history cannot be read (an installation without the history scopes); a passing failure
+   * (rate limit, Slack down) throws. A surface without history leaves it out: `unknown`.
+   */
+  find?(channelId: string, marker: PostMarker, since: Date, threadTs?: string): Promise<FoundPost>;
   /**
    * chat.update; `gone` when Slack can no longer edit that message (`edit_window_closed` in a
    * workspace that limits edits, `message_not_found` once someone deleted it).
@@ -22,6 +44,11 @@ export interface ConferencePoster {
   /** A direct message to the conference's creator. */
   notifyCreator(userId: string, message: SlackMessage): Promise<void>;
 }
+
+/** A post whose record was left unconfirmed, as its creator is told of it. */
+export type UnreconciledPost =
+  | { readonly kind: 'leaderboard' | 'final' | 'pin-note' }
+  | { readonly kind: 'recap'; readonly dayNumber: number; readonly dayCount: number };
 
 /** The leaderboard as it stands at one update. */
 export interface Leaderboard {
@@ -55,19 +82,24 @@ export interface FinalRecap {
   readonly watch: readonly WatchedRank[];
   /** True when a person stopped it before its last day ended. */
   readonly stoppedEarly: boolean;
+  /** The end of the window it covers: the stop, when stopped early. */
+  readonly through: Date;
 }
 
 export interface ConferenceWords {
   leaderboard(conference: Conference, board: Leaderboard): SlackMessage;
   dayRecap(conference: Conference, recap: DayRecap): SlackMessage;
   finalRecap(conference: Conference, recap: FinalRecap): SlackMessage;
-  /** Said once in the thread when the leaderboard could not be pinned. */
-  unpinned(conference: Conference): SlackMessage;
   /**
-   * The DM to the creator when a post may or may not have reached the channel (cut off
-   * mid-request): it is never sent twice, so they are shown what it said.
+   * Said once in the thread when the leaderboard could not be pinned: Slack refused it, or kept
+   * rate limiting it until the app gave up.
    */
-  unconfirmed(conference: Conference, message: SlackMessage): SlackMessage;
+  unpinned(conference: Conference, reason: 'refused' | 'rate_limited'): SlackMessage;
+  /**
+   * The DM to the creator when a post left unconfirmed by an instance that stopped could not be
+   * looked for in the channel (the history cannot be read): which post, so they can check.
+   */
+  unreconciled(conference: Conference, post: UnreconciledPost): SlackMessage;
   /** The DM to the creator when a failure no retry can fix ended the conference. */
   ended(
     conference: Conference,

@@ -1,27 +1,15 @@
 /** Sends a conference's leaderboards and recaps, each under a record, and keeps what they leave. */
-import type { Logger } from '../../logger.ts';
 import type { Conference, ConferenceState, DayResult } from '../../model/conference.ts';
-import type { ConferenceRepository } from '../../store/conferences.ts';
-import type { Clock } from '../clock.ts';
 import { mayHavePosted } from '../failures.ts';
-import type { PerTeam } from '../per-team.ts';
 import { dayNumber, eventDays } from './days.ts';
-import { asRunError, type ConferenceTickReport } from './outcomes.ts';
-import type { ConferencePoster, ConferenceWords, Leaderboard } from './outlet.ts';
+import { asRunError, ConferenceEndedError, type ConferenceTickReport } from './outcomes.ts';
+import type { ConferencePoster, Leaderboard } from './outlet.ts';
+import type { PostParts } from './parts.ts';
+import { nextRun, pinRetry } from './pins.ts';
 import { type Ranked, rankedAccounts } from './ranking.ts';
+import { reconcilePosts } from './reconcile.ts';
 
-/** What posting uses, built once by the runner and shared by every conference of a tick. */
-export interface PostParts {
-  readonly owner: string;
-  readonly store: ConferenceRepository;
-  /** Where each workspace's conferences post, edit and pin. */
-  readonly posters: PerTeam<ConferencePoster>;
-  readonly words: ConferenceWords;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Slack calls go through it, a bounded number at once. */
-  slack<T>(job: () => Promise<T>): Promise<T>;
-}
+export type { PostParts } from './parts.ts';
 
 const boardKey = (n: number) => `board:${n}`;
 const recapKey = (day: string) => `recap:${day}`;
@@ -33,8 +21,8 @@ const pinNoteKey = 'pin-note';
  * right before it is sent (see `ConferenceRepository`), and what was posted is read back from the
  * records when a conference is claimed, so a runner killed at any point neither loses a day's
  * recap nor posts one twice. A post cut off mid-request (it may or may not have reached Slack) is
- * never sent again; for a leaderboard, the next one is posted instead, since a conference cannot
- * go on without one.
+ * never sent again as is: the next run that reads the records looks for it in the channel
+ * (`reconcilePosts`), and posts it only when it is not there.
  */
 export class ConferencePosts {
   readonly #parts: PostParts;
@@ -43,6 +31,8 @@ export class ConferencePosts {
   state: ConferenceState;
   /** Keys of the posts already recorded (sent, or cut off while being sent). */
   #recorded = new Set<string>();
+  /** Keys of the posts this run began: whatever their record says, they are not left behind. */
+  readonly #begun = new Set<string>();
 
   constructor(parts: PostParts, conference: Conference, report: ConferenceTickReport) {
     this.#parts = parts;
@@ -53,7 +43,13 @@ export class ConferencePosts {
 
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */
   async restore(): Promise<void> {
-    const posts = await this.#parts.store.posts(this.#conference.id);
+    const shown = this.state.messageTs;
+    const posts = await reconcilePosts(
+      this.#parts,
+      this.#conference,
+      await this.#parts.store.posts(this.#conference.id),
+      this.#begun,
+    );
     this.#recorded = new Set(posts.map((post) => post.key));
     let boards = this.state.boards;
     let messageTs = this.state.messageTs;
@@ -68,6 +64,18 @@ export class ConferencePosts {
       const { messageTs: _lost, ...rest } = this.state;
       this.state = rest;
     }
+    // A leaderboard found in the records but not in the state was posted by a run that stopped
+    // before it pinned it.
+    if (messageTs !== undefined && messageTs !== shown) this.#queuePin(messageTs);
+    // A day whose recap was not in the channel is recapped again when its turn comes.
+    const days = this.state.days.filter((done) => this.#recorded.has(recapKey(done.day)));
+    const { unsettled: _settled, ...settled } = this.state;
+    this.state = { ...settled, days };
+  }
+
+  /** True when a post of an earlier run is left to look for in the channel. */
+  get unsettled(): boolean {
+    return this.state.unsettled === true;
   }
 
   /** True once `day` is recapped in the state: nothing is asked or posted for it again. */
@@ -90,14 +98,82 @@ export class ConferencePosts {
     this.state = { ...this.state, boards: n, pinned: false, ...this.#shown(board) };
     if (ts === undefined) return;
     this.state = { ...this.state, messageTs: ts };
+    this.#queuePin(ts);
     await this.#save();
-    const pinned = await parts
-      .slack(() => parts.posters.forTeam(conference.teamId).pin(conference.channelId, ts))
-      .catch((error: unknown) => {
-        throw asRunError(error);
-      });
-    this.state = { ...this.state, pinned: pinned === 'pinned' };
-    if (pinned === 'refused') await this.#post(pinNoteKey, parts.words.unpinned(conference), ts);
+    await this.pinDue();
+  }
+
+  #queuePin(ts: string): void {
+    const notBefore = this.#parts.clock.now().toISOString();
+    this.state = { ...this.state, pinned: false, pin: { ts, attempts: 0, notBefore } };
+  }
+
+  /**
+   * True when the conference runs now only for its pin: it was scheduled for the pin's retry
+   * (a stop or `conference tick` moves the run, and the leaderboard is refreshed then).
+   */
+  pinRun(nextRunAt: Date): boolean {
+    const pin = this.state.pin;
+    if (pin?.refreshAt === undefined) return false;
+    const at = nextRunAt.getTime();
+    return Date.parse(pin.notBefore) === at && Date.parse(pin.refreshAt) > at;
+  }
+
+  /** When the conference runs next: its refresh at `refreshAt`, or its pin's retry before it. */
+  nextRun(refreshAt: Date): Date {
+    const pin = this.state.pin;
+    if (pin === undefined) return refreshAt;
+    this.state = { ...this.state, pin: { ...pin, refreshAt: refreshAt.toISOString() } };
+    return nextRun(pin, refreshAt);
+  }
+
+  /** The refresh a pin's retry came before. */
+  get refreshAt(): Date | undefined {
+    const at = this.state.pin?.refreshAt;
+    return at === undefined ? undefined : new Date(at);
+  }
+
+  /**
+   * Pins the leaderboard when its pin is due. Slack's rate limit (or a passing failure) leaves it
+   * queued until its Retry-After; only a pin Slack refuses, or one still not made after many
+   * attempts, is said in the thread, once.
+   */
+  async pinDue(): Promise<void> {
+    const conference = this.#conference;
+    const parts = this.#parts;
+    const pin = this.state.pin;
+    const now = parts.clock.now();
+    if (pin === undefined || Date.parse(pin.notBefore) > now.getTime()) return;
+    const { pin: _done, ...rest } = this.state;
+    if (pin.ts !== this.state.messageTs) {
+      this.state = rest;
+      return;
+    }
+    let pinned: 'pinned' | 'refused' | 'given up';
+    try {
+      pinned = await parts.slack(() =>
+        parts.posters.forTeam(conference.teamId).pin(conference.channelId, pin.ts),
+      );
+    } catch (error) {
+      if (asRunError(error) instanceof ConferenceEndedError) throw asRunError(error);
+      const retry = pinRetry(pin, conference.id, error, now);
+      if (retry !== undefined) {
+        parts.logger.info(
+          { err: error, conferenceId: conference.id, attempts: retry.attempts },
+          'leaderboard not pinned yet; trying again later',
+        );
+        this.state = { ...this.state, pin: retry };
+        await this.#save();
+        return;
+      }
+      parts.logger.warn({ err: error, conferenceId: conference.id }, 'leaderboard pin given up');
+      pinned = 'given up';
+    }
+    this.state = { ...rest, pinned: pinned === 'pinned' };
+    if (pinned !== 'pinned') {
+      const reason = pinned === 'refused' ? 'refused' : 'rate_limited';
+      await this.#post(pinNoteKey, parts.words.unpinned(conference, reason), pin.ts);
+    }
     await this.#save();
   }
 
@@ -140,6 +216,16 @@ export class ConferencePosts {
             parts.logger.info({ err: error }, 'old leaderboard not unpinned'),
           );
       }
+      // A run killed while replacing it may have posted the next one: the records say.
+      await this.restore();
+      if (this.state.messageTs !== undefined && this.state.messageTs !== ts) {
+        await this.update(board);
+        return;
+      }
+      if (this.state.messageTs === ts) {
+        const { messageTs: _same, ...same } = this.state;
+        this.state = same;
+      }
       await this.postBoard(board);
       return;
     }
@@ -151,7 +237,7 @@ export class ConferencePosts {
     const conference = this.#conference;
     const dayResult: DayResult = { day, top: rankedAccounts(result), watch };
     if (!this.#recorded.has(recapKey(day))) {
-      const dayBefore = this.state.days.at(-1);
+      const dayBefore = this.state.days.findLast((done) => done.day < day);
       const message = this.#parts.words.dayRecap(conference, {
         day,
         dayNumber: dayNumber(conference, day),
@@ -163,17 +249,19 @@ export class ConferencePosts {
       await this.#post(recapKey(day), message, this.state.messageTs);
       this.#report.recaps++;
     }
-    this.state = { ...this.state, days: [...this.state.days, dayResult] };
+    const days = [...this.state.days, dayResult].sort((a, b) => a.day.localeCompare(b.day));
+    this.state = { ...this.state, days };
     await this.#save();
   }
 
   /** Recaps the whole event in the leaderboard's thread. */
-  async final({ result, watch }: Ranked, stoppedEarly: boolean): Promise<void> {
+  async final({ result, watch }: Ranked, stoppedEarly: boolean, through: Date): Promise<void> {
     const message = this.#parts.words.finalRecap(this.#conference, {
       result,
       days: this.state.days,
       watch,
       stoppedEarly,
+      through,
     });
     await this.#post(finalKey, message, this.state.messageTs);
     this.#report.finals++;
@@ -194,9 +282,13 @@ export class ConferencePosts {
     if (!(await store.beginPost(conference.id, key, parts.owner, parts.clock.now())))
       return undefined;
     this.#recorded.add(key);
+    this.#begun.add(key);
+    const marker = { conferenceId: conference.id, key };
     try {
       const { ts } = await parts.slack(() =>
-        parts.posters.forTeam(conference.teamId).post(conference.channelId, message, threadTs),
+        parts.posters
+          .forTeam(conference.teamId)
+          .post(conference.channelId, message, threadTs, marker),
       );
       await store.completePost(conference.id, key, ts);
       return ts;
@@ -204,15 +296,9 @@ export class ConferencePosts {
       if (mayHavePosted(error)) {
         parts.logger.warn(
           { err: error, conferenceId: conference.id, key },
-          'conference post unconfirmed; not sent again',
+          'conference post unconfirmed; the next run looks for it in the channel',
         );
-        // Not sent again, so its creator is told: they can look, and post it by hand if missing.
-        await parts.posters
-          .forTeam(conference.teamId)
-          .notifyCreator(conference.creatorId, parts.words.unconfirmed(conference, message))
-          .catch((cause: unknown) =>
-            parts.logger.warn({ err: cause, conferenceId: conference.id }, 'creator not told'),
-          );
+        this.state = { ...this.state, unsettled: true };
         return undefined;
       }
       await store.abandonPost(conference.id, key);

@@ -86,8 +86,15 @@ export class ConferenceRefresh {
     // would meet a leaderboard Slack no longer edits, and the records would be read then.
     const plainRefresh =
       !over &&
+      !posts.unsettled &&
       this.state.messageTs !== undefined &&
       ended.every((day) => this.state.days.some((done) => done.day === day));
+    if (plainRefresh && posts.pinRun(conference.nextRunAt)) {
+      const refreshAt = posts.refreshAt ?? nextRefresh(conference, now);
+      await posts.pinDue();
+      const nextRunAt = posts.nextRun(refreshAt);
+      return { state: this.state, nextRunAt };
+    }
     if (!plainRefresh) await posts.restore();
     const showing = today ?? this.state.shownDay ?? started.at(-1);
     if (showing === undefined) {
@@ -111,7 +118,10 @@ export class ConferenceRefresh {
       this.#report.updated++;
     }
     await this.#keepCanvas(false, false);
-    return { state: this.state, nextRunAt: nextRefresh(conference, now) };
+    await posts.pinDue();
+    // Read after: the next run may be the pin's, which keeps the refresh it comes before.
+    const nextRunAt = posts.nextRun(nextRefresh(conference, now));
+    return { state: this.state, nextRunAt };
   }
 
   /**
@@ -207,6 +217,6 @@ export class ConferenceRefresh {
     } catch (error) {
       throw asRunError(error);
     }
-    await this.#posts.final(rankedFor(conference, answer), stoppedEarly);
+    await this.#posts.final(rankedFor(conference, answer), stoppedEarly, until);
   }
 }

@@ -7,7 +7,12 @@
 import type { KnownBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import type { InfluencersResult } from '../../analytics/types.ts';
-import type { DayRecap, FinalRecap, Leaderboard } from '../../digests/conferences/outlet.ts';
+import type {
+  DayRecap,
+  FinalRecap,
+  Leaderboard,
+  UnreconciledPost,
+} from '../../digests/conferences/outlet.ts';
 import type { ErrorCode } from '../../errors.ts';
 import type { Conference, DayResult, WatchedRank } from '../../model/conference.ts';
 import type { RankedAccount } from '../../model/digest.ts';
@@ -53,12 +58,26 @@ export function dayWords(day: string, zone: string): string {
   return DateTime.fromISO(day, { zone: zoneFor(zone) }).toFormat('ccc LLL d');
 }
 
-/** "May 29 – Jun 2". */
-export function daysWords(conference: Pick<Conference, 'firstDay' | 'lastDay' | 'zone'>): string {
-  const first = DateTime.fromISO(conference.firstDay, { zone: zoneFor(conference.zone) });
-  const last = DateTime.fromISO(conference.lastDay, { zone: zoneFor(conference.zone) });
-  if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d');
-  return `${first.toFormat('LLL d')} – ${last.toFormat('LLL d')}`;
+/**
+ * "May 29 – Jun 2"; given `now`, with the year when the days are not in this year (in the
+ * event's zone): "Jun 4 – Jun 8, 2027", "Dec 30, 2026 – Jan 2, 2027".
+ */
+export function daysWords(
+  conference: Pick<Conference, 'firstDay' | 'lastDay' | 'zone'>,
+  now?: Date,
+): string {
+  const zone = zoneFor(conference.zone);
+  const first = DateTime.fromISO(conference.firstDay, { zone });
+  const last = DateTime.fromISO(conference.lastDay, { zone });
+  const thisYear = now === undefined ? undefined : DateTime.fromJSDate(now, { zone }).year;
+  const yearShown = thisYear !== undefined && (first.year !== thisYear || last.year !== thisYear);
+  if (!yearShown) {
+    if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d');
+    return `${first.toFormat('LLL d')} – ${last.toFormat('LLL d')}`;
+  }
+  if (conference.firstDay === conference.lastDay) return first.toFormat('LLL d, yyyy');
+  const from = first.year === last.year ? first.toFormat('LLL d') : first.toFormat('LLL d, yyyy');
+  return `${from} – ${last.toFormat('LLL d, yyyy')}`;
 }
 
 const asResult = (accounts: readonly RankedAccount[]): InfluencersResult => ({
@@ -237,20 +256,41 @@ function dailyTopTable(conference: Conference, days: readonly DayResult[]): Mess
 }
 
 /** The whole congress: its top N, each day's top 3, the watchlist over the days, Export CSV. */
+/** The days a conference stopped early covered: "May 29 – May 31", and "Sun May 31 at 14:30". */
+function stoppedSpan(
+  conference: Conference,
+  through: Date,
+): { readonly days: string; readonly at: string } {
+  // The instant that ends the window belongs to the day before when it is a midnight.
+  const last = DateTime.fromMillis(through.getTime() - 1, { zone: zoneFor(conference.zone) });
+  const lastDay = last.toISODate() ?? conference.lastDay;
+  const stop = DateTime.fromJSDate(through, { zone: zoneFor(conference.zone) });
+  return {
+    days: daysWords({
+      ...conference,
+      lastDay: lastDay < conference.firstDay ? conference.firstDay : lastDay,
+    }),
+    at: `${stop.toFormat('ccc LLL d')} at ${stop.toFormat('HH:mm')}`,
+  };
+}
+
 export function renderFinalRecap(conference: Conference, recap: FinalRecap): SlackMessage {
   const databases = formatDatabases(conference.databases);
   const ranking = rankingFor(conference, recap.result, undefined);
+  // Stopped early, it covers the days up to the stop, not the days planned.
+  const span = recap.stoppedEarly ? stoppedSpan(conference, recap.through) : undefined;
+  const days = span?.days ?? daysWords(conference);
   const blocks: MessageBlock[] = [
     header(truncate(`Final recap · ${databases}`, 150)),
     context(
       escapeMrkdwn(
-        `${daysWords(conference)} (${zoneWords(conference.zone, new Date(Date.parse(`${conference.firstDay}T12:00:00Z`)))})${recap.stoppedEarly ? ' · stopped before its last day' : ''} · the whole congress`,
+        `${days} (${zoneWords(conference.zone, new Date(Date.parse(`${conference.firstDay}T12:00:00Z`)))})${span === undefined ? ' · the whole congress' : ` · stopped before its last day, ${span.at}: the congress up to then`}`,
       ),
     ),
     ...listBlock(ranking),
     ...tableAndChart(
       ranking,
-      `Top ${conference.top} for ${databases}, ${daysWords(conference)}`,
+      `Top ${conference.top} for ${databases}, ${days}`,
       `Top ${Math.min(maxChartBars, ranking.rows.length)} by mentions · the congress`,
     ),
     ...dailyTopTable(conference, recap.days),
@@ -291,23 +331,62 @@ export function renderFinalRecap(conference: Conference, recap: FinalRecap): Sla
   return { text: fallback(`${databases}, final recap`, ranking), blocks };
 }
 
-export function renderUnpinned(_conference: Conference): SlackMessage {
-  const text =
-    'I could not pin this leaderboard (the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission); it still updates here. Pin it by hand to keep it at hand.';
+export function renderUnpinned(
+  _conference: Conference,
+  reason: 'refused' | 'rate_limited' = 'refused',
+): SlackMessage {
+  const why =
+    reason === 'refused'
+      ? 'the channel has too many pins, this message cannot be pinned, or the app was installed without the pins:write permission'
+      : 'Slack kept refusing more pins for now, past an hour of trying';
+  const text = `I could not pin this leaderboard (${why}); it still updates here. Pin it by hand to keep it at hand.`;
   return { text, blocks: [context(escapeMrkdwn(text))] };
 }
 
+const unreconciledNames: Record<UnreconciledPost['kind'], string> = {
+  leaderboard: 'its leaderboard',
+  final: 'its final recap',
+  'pin-note': 'the note that its leaderboard could not be pinned',
+  recap: 'a day’s recap',
+};
+
 /**
- * The DM to the creator about a post Slack may not have received: what it said, so they can check
- * the channel and post it by hand if it is missing (it is never sent twice).
+ * The DM to the creator about a post an instance that stopped left unconfirmed, when the channel's
+ * history could not say whether it is there: which post, so they can look (it is never sent twice).
  */
-export function renderConferenceUnconfirmed(
+export function renderConferenceUnreconciled(
   conference: Conference,
-  message: SlackMessage,
+  post: UnreconciledPost,
 ): SlackMessage {
-  const head = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')} may not have reached it: Slack did not confirm it, and it is not sent twice. If it is missing, here is what it said:`;
-  const blocks = [section(head), ...message.blocks].slice(0, blockKitLimits.messageBlocks);
-  return { text: truncate(`${head} ${message.text}`, 3000), blocks };
+  const what =
+    post.kind === 'recap'
+      ? `the day ${post.dayNumber} of ${post.dayCount} recap`
+      : unreconciledNames[post.kind];
+  const text = `A post of your conference ${escapeMrkdwn(conference.id)} in ${channelMention(conference.channelId, 'its channel')}, ${what}, may not have reached it: the app stopped before Slack confirmed it, and I could not look for it in the channel. Please look there: it is not sent again, so that it is never posted twice.`;
+  return {
+    text: truncate(text, 3000),
+    blocks: [section(truncateMrkdwn(text, blockKitLimits.sectionText))],
+  };
+}
+
+/**
+ * What the creator can do before starting the conference again: a digest's fix, in a
+ * conference's words where the digest's speak of removing and creating a digest.
+ */
+function conferenceFixWords(code: ErrorCode | 'unknown', detail: string | undefined) {
+  switch (code) {
+    case 'channel_unreachable':
+      if (detail === 'archived') return 'Unarchive the channel (or choose another channel)';
+      break;
+    case 'access_denied':
+    case 'unknown_database':
+      return 'Check its hashtags (leave out the one that is gone)';
+    case 'bad_request':
+      return 'Check its hashtags and days';
+    default:
+      break;
+  }
+  return fixWords({ code, ...(detail === undefined ? {} : { detail }) }, undefined);
 }
 
 /** The DM to the creator when a failure no retry can fix ended the conference. */
@@ -317,10 +396,7 @@ export function renderConferenceEnded(
 ): SlackMessage {
   const code = failure.code as ErrorCode | 'unknown';
   const why = failureWords(code, failure.detail);
-  const fix = fixWords(
-    { code, ...(failure.detail === undefined ? {} : { detail: failure.detail }) },
-    undefined,
-  );
+  const fix = conferenceFixWords(code, failure.detail);
   const text = `Your conference leaderboard for ${formatDatabases(conference.databases)} in ${channelMention(conference.channelId, 'its channel')} (\`${conference.id}\`) has ended: ${why}.${fix === undefined ? '' : ` ${fix}, then start it again with \`/influencers conference …\`.`}`;
   return {
     text: truncate(text, 3000),
@@ -333,6 +409,6 @@ export const conferenceWords = {
   dayRecap: renderDayRecap,
   finalRecap: renderFinalRecap,
   unpinned: renderUnpinned,
-  unconfirmed: renderConferenceUnconfirmed,
+  unreconciled: renderConferenceUnreconciled,
   ended: renderConferenceEnded,
 };

@@ -30,7 +30,10 @@ const daysCounted = (conference: Conference, whole = '') => {
   return `${count} ${whole}${count === 1 ? 'day' : 'days'}`;
 };
 
-/** "the next update 14:45 (Central)", "starts Fri May 29 at 00:00 (Central)", "ended". */
+/**
+ * "the next update 14:45 (Central)", "starts Fri May 29 at 00:00 (Central)", "ended"; with the
+ * year when it is not this year.
+ */
 export function nextUpdateWords(conference: Conference, now: Date): string {
   if (conference.status === 'ended') return 'ended';
   const at = DateTime.fromJSDate(
@@ -41,27 +44,35 @@ export function nextUpdateWords(conference: Conference, now: Date): string {
   );
   const zone = zoneWords(conference.zone, at.toJSDate());
   const started = conference.state.messageTs !== undefined;
+  const thisYear = DateTime.fromJSDate(now, { zone: zoneFor(conference.zone) }).year;
+  const day = at.toFormat(at.year === thisYear ? 'ccc LLL d' : 'ccc LLL d, yyyy');
   return started
-    ? `next update ${at.toFormat('ccc LLL d HH:mm')} (${zone})`
-    : `starts ${at.toFormat('ccc LLL d')} at ${at.toFormat('HH:mm')} (${zone})`;
+    ? `next update ${day} ${at.toFormat('HH:mm')} (${zone})`
+    : `starts ${day} at ${at.toFormat('HH:mm')} (${zone})`;
 }
 
-function summary(conference: Conference): string {
+function summary(conference: Conference, now: Date): string {
   const watch =
     conference.watch.length === 0
       ? ''
       : ` · watching ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`;
   const canvas = conferenceCanvasWords(conference);
-  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference)} (${daysCounted(conference)}, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}${canvas === undefined ? '' : ` · canvas: ${escapeMrkdwn(canvas)}`}`;
+  return `${escapeMrkdwn(formatDatabases(conference.databases))} · ${daysWords(conference, now)} (${daysCounted(conference)}, ${escapeMrkdwn(conference.zone)}) · top ${conference.top} · every ${conference.refreshMinutes} minutes${watch}${canvas === undefined ? '' : ` · canvas: ${escapeMrkdwn(canvas)}`}`;
 }
 
 export function renderConferenceCreated(
   conference: Conference,
-  options: { readonly now: Date; readonly command: string },
+  options: {
+    readonly now: Date;
+    readonly command: string;
+    /** The hashtags the analytics service could not be asked about (it did not answer). */
+    readonly unchecked?: readonly string[];
+  },
 ): SlackMessage {
+  const unchecked = options.unchecked ?? [];
   return message([
     `:white_check_mark: *Conference ${escapeMrkdwn(conference.id)} created.* A live leaderboard for ${escapeMrkdwn(formatDatabases(conference.databases))} in ${channelMention(conference.channelId, 'this channel')}, pinned and updated in place.`,
-    `*Days*: ${daysWords(conference)}, ${daysCounted(conference, 'whole ')} in ${escapeMrkdwn(conference.zone)} (${zoneWords(conference.zone, options.now)} time)`,
+    `*Days*: ${daysWords(conference, options.now)}, ${daysCounted(conference, 'whole ')} in ${escapeMrkdwn(conference.zone)} (${zoneWords(conference.zone, options.now)} time)`,
     `*Refresh*: every ${conference.refreshMinutes} minutes · *Top* ${conference.top}${conference.watch.length === 0 ? '' : ` · *Watching* ${conference.watch.map((name) => `@${escapeMrkdwn(name)}`).join(' ')}`}`,
     `*When*: ${nextUpdateWords(conference, options.now)}; each day's recap goes in the leaderboard's thread.`,
     ...(conference.canvas?.enabled === true
@@ -69,13 +80,29 @@ export function renderConferenceCreated(
           "*Canvas*: the channel's standing report of the congress, written after the first day's recap and rewritten after each one and the final recap.",
         ]
       : []),
+    ...(unchecked.length === 0
+      ? []
+      : [
+          `:warning: ${escapeMrkdwn(formatDatabases(unchecked))} could not be checked: the analytics service did not answer in time. If ${unchecked.length === 1 ? 'it is' : 'one is'} mistyped, the leaderboard will say so when it is first posted.`,
+        ]),
     `Stop it with \`${options.command} conference stop ${escapeMrkdwn(conference.id)}\`.`,
   ]);
 }
 
-export function renderConferenceDuplicate(existing: Conference): SlackMessage {
+/**
+ * A conference like one already in the channel. When they differ only by their zone, the zone is
+ * named: the same days read in another zone are still the same event.
+ */
+export function renderConferenceDuplicate(
+  existing: Conference,
+  options: { readonly now: Date; readonly zone?: string },
+): SlackMessage {
+  const zone =
+    options.zone === undefined || options.zone === existing.zone
+      ? ''
+      : ` in ${escapeMrkdwn(existing.zone)}, not ${escapeMrkdwn(options.zone)} (stop it and start it again to change its zone)`;
   return message([
-    `:information_source: Conference ${escapeMrkdwn(existing.id)} already follows these days here, so no other was created: ${summary(existing)}.`,
+    `:information_source: Conference ${escapeMrkdwn(existing.id)} already follows these days here${zone}, so no other was created: ${summary(existing, options.now)}.`,
   ]);
 }
 
@@ -93,7 +120,7 @@ export function renderConferenceList(
     `*Conferences in ${channelMention(options.channelId, 'this channel')}* (${active.length})`,
     ...active.map(
       (conference) =>
-        `• \`${escapeMrkdwn(conference.id)}\` ${summary(conference)} · ${nextUpdateWords(conference, options.now)}`,
+        `• \`${escapeMrkdwn(conference.id)}\` ${summary(conference, options.now)} · ${nextUpdateWords(conference, options.now)}`,
     ),
   ]);
 }
@@ -116,7 +143,7 @@ export function renderConferenceAction(
       ]);
     case 'edited':
       return message([
-        `:white_check_mark: Conference ${escapeMrkdwn(result.conference.id)} updated: ${summary(result.conference)}.`,
+        `:white_check_mark: Conference ${escapeMrkdwn(result.conference.id)} updated: ${summary(result.conference, options.now)}.`,
       ]);
     case 'not_found':
       return message([
@@ -152,7 +179,7 @@ export function renderConferenceHome(
     .slice(0, 20)
     .map(
       (conference) =>
-        `• \`${escapeMrkdwn(conference.id)}\` ${escapeMrkdwn(formatDatabases(conference.databases))} in ${channelMention(conference.channelId, 'a channel')} · ${daysWords(conference)} · ${nextUpdateWords(conference, now)}`,
+        `• \`${escapeMrkdwn(conference.id)}\` ${escapeMrkdwn(formatDatabases(conference.databases))} in ${channelMention(conference.channelId, 'a channel')} · ${daysWords(conference, now)} · ${nextUpdateWords(conference, now)}`,
     );
   return [
     section(

@@ -6,7 +6,7 @@
  * the app's error (`toAppError`), which the engine sorts as it sorts a digest's.
  */
 import type { WebClient } from '@slack/web-api';
-import type { ConferencePoster } from '../../digests/conferences/outlet.ts';
+import type { ConferencePoster, FoundPost, PostMarker } from '../../digests/conferences/outlet.ts';
 import type { DigestPoster } from '../../digests/runner.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import type { SlackMessage } from '../../model/message.ts';
@@ -32,6 +32,23 @@ const pinRefusals: ReadonlySet<string> = new Set([
   'missing_scope',
 ]);
 
+/**
+ * The message metadata each post carries, so an instance that takes over from one killed between
+ * a post and Slack's answer can find it in the channel.
+ */
+export const conferencePostEvent = 'influencers_conference_post';
+
+/** Refusals of conversations.history that mean the history cannot be read here: `unknown`. */
+const historyRefusals: ReadonlySet<string> = new Set([
+  'missing_scope',
+  'not_in_channel',
+  'channel_not_found',
+  'thread_not_found',
+]);
+
+/** How many messages a lookup reads at most: a post is looked for shortly after it was made. */
+const historyPages = 5;
+
 export interface SlackConferencePosterOptions {
   /** The background client (retried); posts go through its single-attempt twin. */
   readonly client: WebClient;
@@ -53,7 +70,12 @@ export class SlackConferencePoster implements ConferencePoster {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  async post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }> {
+  async post(
+    channelId: string,
+    message: SlackMessage,
+    threadTs?: string,
+    marker?: PostMarker,
+  ): Promise<{ ts: string }> {
     return withBlocksFallback(
       message,
       async (sent) => {
@@ -65,6 +87,14 @@ export class SlackConferencePoster implements ConferencePoster {
             unfurl_links: false,
             unfurl_media: false,
             ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+            ...(marker === undefined
+              ? {}
+              : {
+                  metadata: {
+                    event_type: conferencePostEvent,
+                    event_payload: { conference_id: marker.conferenceId, key: marker.key },
+                  },
+                }),
           });
           if (typeof result.ts !== 'string') {
             // Not an AppError: toDigestError just below turns it into the Slack layer's own error.
@@ -77,6 +107,56 @@ export class SlackConferencePoster implements ConferencePoster {
       },
       this.#logger,
     );
+  }
+
+  async find(
+    channelId: string,
+    marker: PostMarker,
+    since: Date,
+    threadTs?: string,
+  ): Promise<FoundPost> {
+    const method = threadTs === undefined ? 'conversations.history' : 'conversations.replies';
+    const oldest = (since.getTime() / 1000).toFixed(6);
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < historyPages; page++) {
+        const request = {
+          channel: channelId,
+          oldest,
+          include_all_metadata: true,
+          limit: 200,
+          ...(cursor === undefined ? {} : { cursor }),
+        };
+        const answer =
+          threadTs === undefined
+            ? await this.#client.conversations.history(request)
+            : await this.#client.conversations.replies({ ...request, ts: threadTs });
+        for (const found of answer.messages ?? []) {
+          const metadata = found.metadata as
+            | { event_type?: string; event_payload?: Record<string, unknown> }
+            | undefined;
+          if (
+            metadata?.event_type === conferencePostEvent &&
+            metadata.event_payload?.conference_id === marker.conferenceId &&
+            metadata.event_payload.key === marker.key &&
+            typeof found.ts === 'string'
+          ) {
+            return { ts: found.ts };
+          }
+        }
+        cursor = answer.response_metadata?.next_cursor || undefined;
+        if (cursor === undefined) return 'absent';
+      }
+      // More messages since the post than a lookup reads: it cannot say.
+      return 'unknown';
+    } catch (error) {
+      const reason = slackErrorString(error) ?? '';
+      if (historyRefusals.has(reason)) {
+        this.#logger.info({ channelId, reason }, 'conference post not looked for');
+        return 'unknown';
+      }
+      throw toAppError(method, channelId, error);
+    }
   }
 
   async update(channelId: string, ts: string, message: SlackMessage): Promise<'updated' | 'gone'> {

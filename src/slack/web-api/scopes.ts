@@ -25,6 +25,10 @@ export const webApiScopes = {
   'chat.startStream': ['chat:write'],
   'chat.appendStream': ['chat:write'],
   'chat.stopStream': ['chat:write'],
+  // Conferences: a post an instance killed mid-request left unconfirmed is looked for in the
+  // channel (its leaderboard's thread) before it is posted, so it is posted once.
+  'conversations.history': ['channels:history', 'groups:history'],
+  'conversations.replies': ['channels:history', 'groups:history'],
   // Digest creation checks the channel: public and private channels, the app's DM, group DMs.
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   // A digest due in a public channel the bot is not in: it joins, then posts.

@@ -214,14 +214,27 @@ export class SqlConferences implements ConferenceRepository {
 
   async posts(id: string): Promise<ConferencePost[]> {
     const rows = await this.#sql.query(
-      'SELECT key, status, message_ts FROM conference_posts WHERE conference_id = $1 ORDER BY started_at, key',
+      `SELECT key, status, message_ts, started_at, noticed_at FROM conference_posts
+       WHERE conference_id = $1 ORDER BY started_at, key`,
       [id],
     );
     return rows.map((row) => ({
       key: String(row.key),
       status: row.status === 'posted' ? 'posted' : 'posting',
       ...defined({ messageTs: row.message_ts === null ? undefined : String(row.message_ts) }),
+      startedAt: toDate(row.started_at),
+      noticed: row.noticed_at !== null && row.noticed_at !== undefined,
     }));
+  }
+
+  async noticePost(id: string, key: string, now: Date): Promise<boolean> {
+    const rows = await this.#sql.query(
+      `UPDATE conference_posts SET noticed_at = $3
+       WHERE conference_id = $1 AND key = $2 AND status = 'posting' AND noticed_at IS NULL
+       RETURNING key`,
+      [id, key, now],
+    );
+    return rows.length > 0;
   }
 
   async requestStop(id: string, now: Date): Promise<Conference | undefined> {

@@ -461,6 +461,14 @@ export const migrations: readonly Migration[] = [
     sqlite: lastQuestionsTable('INTEGER'),
     postgres: lastQuestionsTable('TIMESTAMPTZ'),
   },
+  {
+    version: 29,
+    name: 'conference posts never confirmed: when the creator was told',
+    // A post left `posting` by an instance that died is looked for in the channel by the next;
+    // when Slack cannot say, its creator is told once (see `ConferenceRepository.noticePost`).
+    sqlite: 'ALTER TABLE conference_posts ADD COLUMN noticed_at INTEGER;',
+    postgres: 'ALTER TABLE conference_posts ADD COLUMN noticed_at TIMESTAMPTZ;',
+  },
 ];
 
 export const schemaMigrationsTable = {

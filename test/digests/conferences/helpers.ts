@@ -1,10 +1,15 @@
 /** Fakes and builders shared by the conference engine tests. */
-import type { ConferencePoster } from '../../../src/digests/conferences/outlet.ts';
+import type {
+  ConferencePoster,
+  FoundPost,
+  PostMarker,
+} from '../../../src/digests/conferences/outlet.ts';
 import {
   ConferenceRunner,
   type ConferenceRunnerDeps,
 } from '../../../src/digests/conferences/runner.ts';
 import { everyTeam } from '../../../src/digests/per-team.ts';
+import { SlackRateLimitedError } from '../../../src/errors.ts';
 import type { NewConference } from '../../../src/model/conference.ts';
 import type { SlackMessage } from '../../../src/model/message.ts';
 import { conferenceWords } from '../../../src/render/conferences/conference.ts';
@@ -18,6 +23,7 @@ export interface ConferenceCall {
   readonly ts?: string;
   readonly threadTs?: string;
   readonly message?: SlackMessage;
+  readonly marker?: PostMarker;
   readonly at: number;
 }
 
@@ -33,8 +39,14 @@ export class FakeConferencePoster implements ConferencePoster {
   failWith: (kind: ConferenceCall['kind']) => unknown = () => undefined;
   /** Posts in these channels never return: the instance is killed mid-post. */
   readonly dying = new Set<string>();
+  /** Posts in these channels reach Slack, then never return: killed before the answer. */
+  readonly dyingAfterSend = new Set<string>();
   /** Posts that never returned. */
   hung = 0;
+  /** False: the channels' history cannot be read (no history scope), `find` says `unknown`. */
+  history = true;
+  /** conversations.history and conversations.replies calls. */
+  finds = 0;
   readonly #clock: FakeClock;
   #next = 1;
 
@@ -46,7 +58,12 @@ export class FakeConferencePoster implements ConferencePoster {
     return this.calls.filter((call) => call.kind === kind);
   }
 
-  async post(channelId: string, message: SlackMessage, threadTs?: string): Promise<{ ts: string }> {
+  async post(
+    channelId: string,
+    message: SlackMessage,
+    threadTs?: string,
+    marker?: PostMarker,
+  ): Promise<{ ts: string }> {
     if (this.dying.has(channelId)) {
       this.hung++;
       return new Promise(() => undefined);
@@ -61,8 +78,33 @@ export class FakeConferencePoster implements ConferencePoster {
       message,
       at: this.#clock.now().getTime(),
       ...(threadTs === undefined ? {} : { threadTs }),
+      ...(marker === undefined ? {} : { marker }),
     });
+    if (this.dyingAfterSend.has(channelId)) {
+      this.hung++;
+      return new Promise(() => undefined);
+    }
     return { ts };
+  }
+
+  /** The channel (or the thread) as conversations.history (or .replies) shows it. */
+  async find(
+    channelId: string,
+    marker: PostMarker,
+    since: Date,
+    threadTs?: string,
+  ): Promise<FoundPost> {
+    this.finds++;
+    if (!this.history) return 'unknown';
+    const found = this.of('post').find(
+      (post) =>
+        post.channelId === channelId &&
+        post.threadTs === threadTs &&
+        post.at >= since.getTime() &&
+        post.marker?.conferenceId === marker.conferenceId &&
+        post.marker.key === marker.key,
+    );
+    return found?.ts === undefined ? 'absent' : { ts: found.ts };
   }
 
   async update(channelId: string, ts: string, message: SlackMessage): Promise<'updated' | 'gone'> {
@@ -75,7 +117,20 @@ export class FakeConferencePoster implements ConferencePoster {
     return answer;
   }
 
+  /** pins.add's rate limit (Slack's is about 20 a minute): over it, it answers `ratelimited`. */
+  pinLimit: { readonly perMinute: number; readonly retryAfterMs: number } | undefined;
+  /** Every pins.add call, the rate limited ones included. */
+  pinAttempts = 0;
+
   async pin(channelId: string, ts: string): Promise<'pinned' | 'refused'> {
+    this.pinAttempts++;
+    if (this.pinLimit !== undefined) {
+      const since = this.#clock.now().getTime() - 60_000;
+      const recent = this.of('pin').filter((pin) => pin.at > since).length;
+      if (recent >= this.pinLimit.perMinute) {
+        throw new SlackRateLimitedError('pins.add', this.pinLimit.retryAfterMs);
+      }
+    }
     const answer = this.pinAnswer();
     if (answer === 'pinned') {
       this.calls.push({ kind: 'pin', channelId, ts, at: this.#clock.now().getTime() });

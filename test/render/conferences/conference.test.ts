@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InfluencersResult } from '../../../src/analytics/types.ts';
+import { ChannelUnreachableError, DigestStoreUnavailableError } from '../../../src/errors.ts';
 import type { Conference } from '../../../src/model/conference.ts';
 import { initialConferenceState } from '../../../src/model/conference.ts';
 import { withoutNewBlocks } from '../../../src/render/blocks.ts';
@@ -13,6 +14,7 @@ import {
   watchLine,
   zoneWords,
 } from '../../../src/render/conferences/conference.ts';
+import { renderError } from '../../../src/render/errors.ts';
 import { checkBlockKitLimits } from '../../../src/render/limits.ts';
 import {
   nextUpdateWords,
@@ -126,6 +128,7 @@ describe('conference words', () => {
       days,
       watch: [{ screenName: 'DrA', rank: 7 }, { screenName: 'zed' }],
       stoppedEarly: false,
+      through: new Date('2026-06-03T05:00:00Z'),
     });
     const shown = JSON.stringify(message.blocks);
     expect(shown).toContain('Each day’s top 3');
@@ -135,6 +138,41 @@ describe('conference words', () => {
     expect(shown).toContain('Export CSV');
     expect(checkBlockKitLimits(message)).toEqual([]);
     expect(checkBlockKitLimits(withoutNewBlocks(message))).toEqual([]);
+  });
+
+  it('titles the final recap of a conference stopped early with the days up to the stop', () => {
+    const message = renderFinalRecap(conference, {
+      result: people(3),
+      days: [],
+      watch: [],
+      stoppedEarly: true,
+      through: new Date('2026-05-31T19:30:00Z'),
+    });
+    const shown = JSON.stringify(message.blocks);
+    expect(shown).toContain(
+      'May 29 – May 31 (Central) · stopped before its last day, Sun May 31 at 14:30: the congress up to then',
+    );
+    expect(shown).toContain('Top 25 for #ASCO26, May 29 – May 31');
+    expect(shown).not.toContain('Jun 2');
+  });
+
+  it('speaks of the conference, not a digest, in what its creator is told to do', () => {
+    for (const failure of [
+      { code: 'channel_unreachable', detail: 'archived' },
+      { code: 'unknown_database', detail: '#ASCO26' },
+      { code: 'bad_request' },
+    ]) {
+      const { text } = renderConferenceEnded(conference, failure);
+      expect(text).not.toMatch(/digest/i);
+      expect(text).toContain('then start it again with `/influencers conference …`');
+    }
+    const inDm = new ChannelUnreachableError('D0PEOPLE', 'direct_message');
+    expect(renderError(inDm, { subject: 'conference' }).text).toBe(
+      "I can't post a conference leaderboard in a direct message between people, or in a group DM I'm not part of. Start the conference in a channel.",
+    );
+    expect(
+      renderError(new DigestStoreUnavailableError('timeout'), { subject: 'conference' }).text,
+    ).toMatch(/^The app's store is not answering right now, so conferences can't be created/);
   });
 
   it('tells the creator why the conference ended and what to do', () => {
