@@ -47,12 +47,20 @@ const isWordCharacter = (char: string | undefined): boolean =>
   char !== undefined && /[\p{L}\p{N}]/u.test(char);
 
 /**
+ * Keeps text from outside from becoming a clickable URL where Slack links bare URLs (messages and
+ * canvases alike): `://` loses its colon to a lookalike (∶ ratio), which reads the same.
+ */
+export function unlinkUrls(text: string): string {
+  return text.replaceAll('://', '\u2236//');
+}
+
+/**
  * Turns a string from outside (a display name, a handle, a category, a database name) into mrkdwn
  * that displays it literally. Escaping alone stops links and mentions (`<!channel>`, `<@U1>`,
  * `<http://x|y>`) but not `*bold*`, `_italic_`, `~strike~` or `` `code` ``, which Slack offers no
  * escape for: those characters become lookalikes. An underscore between two letters or digits
- * (`jane_doe`) cannot open or close italics, so it is kept. `://` loses its colon to a lookalike so a
- * name cannot become a clickable URL.
+ * (`jane_doe`) cannot open or close italics, so it is kept. No name becomes a clickable URL
+ * ({@link unlinkUrls}).
  */
 export function neutralizeMrkdwn(text: string): string {
   const clean = cleanText(text);
@@ -78,7 +86,7 @@ export function neutralizeMrkdwn(text: string): string {
         out += char;
     }
   }
-  return escapeMrkdwn(out.replaceAll('://', '\u2236//')); // ∶ ratio
+  return escapeMrkdwn(unlinkUrls(out));
 }
 
 /**
