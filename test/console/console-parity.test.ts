@@ -1,0 +1,56 @@
+/**
+ * The console does what Slack does with the same lines: a digest `to me` and a digest typed bare
+ * (the DM) post in the console's DM, "your time" is the console's zone, each digest keeps a canvas
+ * file of its own, and the docs' first conference example runs against the sandbox.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startInProcess } from '../helpers/run-start.ts';
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the console');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The console with `lines` typed, each after the one before was answered with `waitFor`. */
+async function session(
+  steps: readonly { readonly type: string; readonly until?: (out: string) => boolean }[],
+  options: { readonly args?: string[]; readonly cwd?: string } = {},
+): Promise<string> {
+  const app = startInProcess(
+    { TZ: 'Europe/Paris' },
+    options.args ?? [],
+    options.cwd === undefined ? {} : { cwd: options.cwd },
+  );
+  for (const step of steps) {
+    app.stdin.write(`${step.type}\n`);
+    const until = step.until;
+    if (until !== undefined) await waitFor(() => (until(app.stdout()) ? true : undefined));
+  }
+  app.stdin.end();
+  const { code } = await app.exited;
+  expect(code).toBe(0);
+  return app.stdout();
+}
+
+describe('the console, as Slack', () => {
+  it('runs the first conference example of the docs against the sandbox', async () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/conferences.md'), 'utf8');
+    const example = /^\/influencers conference .+$/m.exec(docs)?.[0];
+    expect(example).toBeDefined();
+    const out = await session([
+      {
+        type: example ?? '',
+        until: (text) => /Conference \w{6} created|There is no database/.test(text),
+      },
+    ]);
+    expect(out).toMatch(/Conference \w{6} created/);
+    expect(out).not.toContain('There is no database');
+  });
+});
