@@ -105,7 +105,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   let showJson = false;
   const show = (message: SlackMessage) => {
     last = message;
-    print(toPlainText(message));
+    // Dates Slack draws in each reader's zone are drawn in the console's.
+    print(toPlainText(message, { zone }));
     if (showJson) print(JSON.stringify(message, null, 2));
     print('');
   };

@@ -182,8 +182,22 @@ export function slackDate(iso: string, zone: string): string {
   const instant = instantInZone(iso, zone);
   if (!instant.isValid) return escapeMrkdwn(cleanText(iso));
   const seconds = Math.floor(instant.toSeconds());
-  const fallback = instant.toFormat('LLL d, yyyy HH:mm ZZZZ');
-  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+  return `<!date^${seconds}^{date_short_pretty} {time}|${readerDate(instant)}>`;
+}
+
+const readerDateFormat = 'LLL d, yyyy HH:mm ZZZZ';
+
+/**
+ * A `<!date^…>` token's instant as its reader in `zone` reads it, where Slack does not draw it
+ * (the console): "Nov 30, 2026 23:00 GMT+9". Undefined for seconds that are no instant.
+ */
+export function readerDateAt(seconds: number, zone: string): string | undefined {
+  const instant = DateTime.fromSeconds(seconds, { zone: zoneFor(zone), locale });
+  return instant.isValid ? readerDate(instant) : undefined;
+}
+
+function readerDate(instant: DateTime): string {
+  return instant.toFormat(readerDateFormat);
 }
 
 /**

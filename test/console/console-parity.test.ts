@@ -40,6 +40,15 @@ async function session(
 }
 
 describe('the console, as Slack', () => {
+  it('says "your time" in the console’s zone', async () => {
+    const out = await session(
+      [{ type: '/influencers digest #hcsm every monday at 9am in America/New_York' }],
+      { args: ['--tz', 'Asia/Tokyo'] },
+    );
+    // 09:00 in New York is 23:00 in Tokyo.
+    expect(out).toMatch(/09:00 EST \(your time: [A-Z][a-z]{2} \d+, \d{4} 23:00 GMT\+9\)/);
+  });
+
   it('runs the first conference example of the docs against the sandbox', async () => {
     const docs = readFileSync(join(import.meta.dirname, '../../docs/conferences.md'), 'utf8');
     const example = /^\/influencers conference .+$/m.exec(docs)?.[0];
