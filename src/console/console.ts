@@ -117,8 +117,10 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       : await startSandbox({ port: 0, host: '127.0.0.1' });
   // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
   const poster: DigestPoster = {
-    post: async (_channelId, message) => {
-      print('[digest posted in this channel]');
+    post: async (channelId, message) => {
+      print(
+        channelId === consoleDm ? '[digest posted in your DM]' : '[digest posted in this channel]',
+      );
       show(message);
       return { ts: `${Date.now() / 1000}` };
     },
@@ -214,7 +216,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   print(consoleCommandsText('Commands'));
   print('');
 
-  const digest = async (text: string) => {
+  // Typed after the slash command, in the channel; typed bare, in the DM, where a digest created
+  // is delivered. A digest `to me` goes to the DM from anywhere.
+  const digest = async (text: string, where: 'channel' | 'dm') => {
     const parsed = parseDigestCommand(text, { now: now(), zone });
     if (parsed instanceof ParseError) return show(renderError(parsed));
     if (parsed.kind === 'help') return show(renderDigestHelp({ command: slashCommand }));
@@ -224,7 +228,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         logger,
         now,
         caller: consoleCaller,
-        channelId: consoleChannel,
+        channelId: where === 'dm' ? consoleDm : consoleChannel,
+        directMessage: async () => consoleDm,
+        ...(where === 'dm' ? { inDirectMessage: true } : {}),
         access: consoleAccess,
         commandName: slashCommand,
       },
@@ -295,8 +301,13 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     ...(interactive ? { output: options.output, terminal: true } : { terminal: false }),
   });
   screen.attach(lines);
-  const madeHere = async () =>
-    (await service.database.digests.listByChannel(consoleCaller.teamId, consoleChannel)).length;
+  const madeHere = async () => {
+    const { digests: stored } = service.database;
+    const [here, dm] = await Promise.all(
+      [consoleChannel, consoleDm].map((id) => stored.listByChannel(consoleCaller.teamId, id)),
+    );
+    return (here?.length ?? 0) + (dm?.length ?? 0);
+  };
   onInterrupt(lines, {
     confirm: () => {
       void madeHere().then((count) => print(leaveConfirmText(count)));
@@ -328,7 +339,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       } else if (subcommand === 'conference') {
         await conference(line.slice(slashCommand.length).trim());
       } else if (subcommand === 'digest') {
-        await digest(line.slice(slashCommand.length).trim());
+        await digest(line.slice(slashCommand.length).trim(), 'channel');
       } else if (/^\d{1,2}$/.test(line) && choices.commands[Number(line) - 1] !== undefined) {
         const picked = choices;
         await lookup(picked.commands[Number(line) - 1] as string, picked.command);
@@ -336,6 +347,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         await lookup(line.slice(slashCommand.length), slashCommand);
       } else if (line.startsWith('/')) {
         print(`${unknownConsoleCommandText(line)}\n`);
+      } else if (subcommandOf(line, { conversation: true }) === 'digest') {
+        // As Slack's DM reads it: a digest command, answered and delivered in the DM.
+        await digest(line, 'dm');
       } else {
         await lookup(line, undefined);
       }

@@ -39,7 +39,34 @@ async function session(
   return app.stdout();
 }
 
+const createdIds = (out: string) =>
+  [...out.matchAll(/Digest ([0-9A-Z]{6}) created/g)].map((match) => match[1] as string);
+
 describe('the console, as Slack', () => {
+  it('posts a digest `to me` in the console’s DM, not in the channel', async () => {
+    const app = startInProcess({ TZ: 'Europe/Paris' });
+    app.stdin.write('/influencers digest #bcsm every day at 8am top 2 to me\n');
+    const id = await waitFor(() => createdIds(app.stdout())[0]);
+    app.stdin.end(`/influencers digest run ${id}\n/influencers digests\ndigests\n`);
+    await app.exited;
+    const out = app.stdout();
+    expect(out).toContain('[digest posted in your DM]');
+    expect(out).not.toContain('[digest posted in this channel]');
+    expect(out).toContain('No digests in #C0CONSOLE yet.');
+  });
+
+  it('creates a digest typed bare, as in Slack’s DM, and posts it there', async () => {
+    const app = startInProcess({ TZ: 'Europe/Paris' });
+    app.stdin.write('digest #bcsm every day at 8am top 2\n');
+    const id = await waitFor(() => createdIds(app.stdout())[0]);
+    app.stdin.end(`digest run ${id}\ndigests\n`);
+    await app.exited;
+    const out = app.stdout();
+    expect(out).not.toContain('Digests and watches are created where they post');
+    expect(out).toContain('[digest posted in your DM]');
+    expect(out).toContain(`${id} · top 2 of #bcsm`);
+  });
+
   it('says "your time" in the console’s zone', async () => {
     const out = await session(
       [{ type: '/influencers digest #hcsm every monday at 9am in America/New_York' }],
