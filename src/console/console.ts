@@ -155,6 +155,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
   };
   const now = options.now ?? (() => new Date());
+  const canvasFiles = new Set<string>();
   const core = buildCore(
     {
       analytics: config.analytics ?? {
@@ -172,10 +173,15 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       outlets: sameOutletForEveryTeam({
         poster,
         displayName: async () => 'you',
-        // The channel's canvas is a file the console rewrites at each run.
+        // Each canvas is a file the console rewrites at each run; a second digest of a channel
+        // gets one of its own, as in Slack.
         canvasWriter: {
-          write: async (channelId, _canvas, document) => {
-            const path = await saveCanvas(channelId, document.markdown, options.cwd);
+          write: async (channelId, canvas, document) => {
+            const path = await saveCanvas(channelId, document.markdown, options.cwd, {
+              path: canvas?.id,
+              taken: canvasFiles,
+            });
+            canvasFiles.add(path);
             print(`[canvas of this channel written to ${path}]\n`);
             return { kind: 'written', canvas: { id: path, kind: 'channel' } };
           },

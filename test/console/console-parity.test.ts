@@ -3,7 +3,9 @@
  * (the DM) post in the console's DM, "your time" is the console's zone, each digest keeps a canvas
  * file of its own, and the docs' first conference example runs against the sandbox.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startInProcess } from '../helpers/run-start.ts';
@@ -74,6 +76,35 @@ describe('the console, as Slack', () => {
     );
     // 09:00 in New York is 23:00 in Tokyo.
     expect(out).toMatch(/09:00 EST \(your time: [A-Z][a-z]{2} \d+, \d{4} 23:00 GMT\+9\)/);
+  });
+
+  it('keeps a canvas file for each digest of the channel', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'console-canvases-'));
+    try {
+      const app = startInProcess({ TZ: 'Europe/Paris' }, [], { cwd });
+      app.stdin.write('/influencers digest #bcsm every day at 8am top 2 canvas\n');
+      app.stdin.write('/influencers digest #lcsm every day at 8am top 2 canvas\n');
+      const [first, second] = await waitFor(() => {
+        const ids = createdIds(app.stdout());
+        return ids.length === 2 ? ids : undefined;
+      });
+      const written = (file: string) => `[canvas of this channel written to exports/${file}]`;
+      const count = (text: string) => app.stdout().split(text).length - 1;
+      app.stdin.write(`/influencers digest run ${first}\n`);
+      await waitFor(() => (count(written('canvas-C0CONSOLE.md')) === 1 ? true : undefined));
+      app.stdin.write(`/influencers digest run ${second}\n`);
+      await waitFor(() => (count(written('canvas-C0CONSOLE (2).md')) === 1 ? true : undefined));
+      app.stdin.write(`/influencers digest run ${first}\n`);
+      await waitFor(() => (count(written('canvas-C0CONSOLE.md')) === 2 ? true : undefined));
+      app.stdin.end();
+      await app.exited;
+      const file = (name: string) => readFileSync(join(cwd, 'exports', name), 'utf8');
+      expect(file('canvas-C0CONSOLE.md')).toContain('Top 2 of \\#bcsm');
+      expect(file('canvas-C0CONSOLE (2).md')).toContain('Top 2 of \\#lcsm');
+      expect(existsSync(join(cwd, 'exports', 'canvas-C0CONSOLE (3).md'))).toBe(false);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('runs the first conference example of the docs against the sandbox', async () => {
