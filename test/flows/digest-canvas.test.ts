@@ -127,6 +127,8 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     const { db, clock } = world();
     const { slack, runner } = setUp();
     slack.loseAnswer('conversations.canvases.create');
+    // Nor does Slack say, right after, that the channel has a canvas now.
+    slack.loseAnswer('conversations.info', 1, 1);
     const digest = await db.store.digests.create(
       digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
       firstSlot,

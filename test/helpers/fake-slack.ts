@@ -153,7 +153,7 @@ export class FakeSlack {
   /** When each method was called, on {@link clock}, for its tier. */
   readonly #tierCalls = new Map<string, number[]>();
   readonly #httpFailures = new Map<string, { status: number; left: number }>();
-  readonly #lostAnswers = new Map<string, number>();
+  readonly #lostAnswers = new Map<string, { skip: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
   readonly #fileIds = new Map<SlackCall, string>();
@@ -212,12 +212,12 @@ export class FakeSlack {
   }
 
   /**
-   * The next `times` calls of `method` are done by Slack, but their answers never reach the app:
-   * the connection drops after the request was read, and `fetch` rejects as it does then. What a
-   * timed-out call leaves behind: the app cannot know whether Slack did it.
+   * `times` calls of `method`, after the next `skip`, are done by Slack, but their answers never
+   * reach the app: the connection drops after the request was read, and `fetch` rejects as it
+   * does then. What a timed-out call leaves behind: the app cannot know whether Slack did it.
    */
-  loseAnswer(method: string, times = 1): void {
-    this.#lostAnswers.set(method, times);
+  loseAnswer(method: string, times = 1, skip = 0): void {
+    this.#lostAnswers.set(method, { skip, left: times });
   }
 
   /** Replaces the answer of one Web API method (e.g. to make it fail). */
@@ -277,9 +277,10 @@ export class FakeSlack {
       const refusal = argumentRefusal(method, args);
       const answered = refusal === undefined ? await this.#answer(method, args) : undefined;
       const answer = method === 'conversations.info' ? this.#withCanvases(answered) : answered;
-      const lost = this.#lostAnswers.get(method) ?? 0;
-      if (lost > 0) {
-        this.#lostAnswers.set(method, lost - 1);
+      const lost = this.#lostAnswers.get(method);
+      if (lost !== undefined && lost.skip > 0) lost.skip -= 1;
+      else if (lost !== undefined && lost.left > 0) {
+        lost.left -= 1;
         throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
       }
       const error = answer === undefined ? refusal : answer.ok === false ? answer.error : undefined;

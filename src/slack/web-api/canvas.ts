@@ -17,9 +17,10 @@
  * - Before creating, `conversations.info` says whether the channel has a canvas (its
  *   `properties.canvas`, or a canvas among its `properties.tabs`); one there is someone else's,
  *   and the app tabs its own beside it without asking for the channel's. When the answer to the
- *   channel canvas's creation is lost (a timeout, a dropped connection, `internal_error`) the
- *   write ends `creation_unconfirmed`; the next write (`unconfirmed`) takes a canvas the channel
- *   has then for the one that creation made, since it had none just before, and edits it.
+ *   channel canvas's creation is lost (a timeout, a dropped connection, `internal_error`), a
+ *   canvas the channel has right after is the one it made, since it had none just before. When
+ *   Slack does not say so yet, the write ends `creation_unconfirmed`, and the next write
+ *   (`unconfirmed`) takes the channel's canvas it finds then for that one, and edits it.
  */
 import type { WebClient } from '@slack/web-api';
 import { type Logger, silentLogger } from '../../logger.ts';
@@ -157,13 +158,9 @@ export class SlackCanvasWriter implements CanvasWriter {
     document: CanvasDocument,
     unconfirmed: boolean,
   ): Promise<CanvasWrite> {
-    let existing: string | undefined;
-    try {
-      const info = await this.#client.conversations.info({ channel: channelId });
-      existing = channelCanvasOf(info.channel);
-    } catch (error) {
-      return this.#failed(error, 'conversations.info', channelId);
-    }
+    const seen = await this.#channelCanvas(channelId);
+    if (typeof seen === 'object') return seen;
+    let existing = seen;
     if (existing !== undefined && unconfirmed) {
       // The channel had no canvas when the app asked for one and lost the answer: this is it.
       const mine: CanvasRef = { id: existing, kind: 'channel' };
@@ -183,7 +180,11 @@ export class SlackCanvasWriter implements CanvasWriter {
       } catch (error) {
         if (answerLost(error)) {
           this.#problem(error, 'conversations.canvases.create', channelId);
-          return { kind: 'failed', problem: 'creation_unconfirmed' };
+          // Most often Slack made it before the answer was lost, and says so now.
+          const made = await this.#channelCanvas(channelId);
+          return typeof made === 'string'
+            ? { kind: 'written', canvas: { id: made, kind: 'channel' } }
+            : { kind: 'failed', problem: 'creation_unconfirmed' };
         }
         if (slackErrorString(error) !== 'channel_canvas_already_exists') {
           return this.#failed(error, 'conversations.canvases.create', channelId);
@@ -200,6 +201,16 @@ export class SlackCanvasWriter implements CanvasWriter {
       return written(created.canvas_id, 'standalone');
     } catch (error) {
       return this.#failed(error, 'canvases.create', channelId);
+    }
+  }
+
+  /** The channel's canvas as conversations.info tells it: its id, none, or why Slack did not say. */
+  async #channelCanvas(channelId: string): Promise<string | undefined | CanvasWrite> {
+    try {
+      const info = await this.#client.conversations.info({ channel: channelId });
+      return channelCanvasOf(info.channel);
+    } catch (error) {
+      return this.#failed(error, 'conversations.info', channelId);
     }
   }
 

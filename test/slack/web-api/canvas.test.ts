@@ -36,10 +36,22 @@ describe('SlackCanvasWriter', () => {
     expect(theirs.markdown).toBe('Our channel notes');
   });
 
-  it('says its creation is unconfirmed when the answer is lost, then edits what it made', async () => {
+  it('finds the canvas it made when the answer to its creation is lost', async () => {
+    const slack = new FakeSlack();
+    slack.loseAnswer('conversations.canvases.create');
+    expect(await writerFor(slack).write(channel, undefined, document)).toEqual({
+      kind: 'written',
+      canvas: { id: 'F0CANVAS0001', kind: 'channel' },
+    });
+    expect(slack.api('conversations.info')).toHaveLength(2);
+    expect(slack.canvases.get('F0CANVAS0001')?.markdown).toBe(document.markdown);
+  });
+
+  it('says its creation is unconfirmed when Slack does not say, then edits what it made', async () => {
     const slack = new FakeSlack();
     const writer = writerFor(slack);
     slack.loseAnswer('conversations.canvases.create');
+    slack.loseAnswer('conversations.info', 1, 1);
     expect(await writer.write(channel, undefined, document)).toEqual({
       kind: 'failed',
       problem: 'creation_unconfirmed',
