@@ -105,7 +105,8 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   let showJson = false;
   const show = (message: SlackMessage) => {
     last = message;
-    print(toPlainText(message));
+    // Dates Slack draws in each reader's zone are drawn in the console's.
+    print(toPlainText(message, { zone }));
     if (showJson) print(JSON.stringify(message, null, 2));
     print('');
   };
@@ -116,8 +117,10 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       : await startSandbox({ port: 0, host: '127.0.0.1' });
   // Digests "post" into the console: the same runner and renderer as in Slack, printed as text.
   const poster: DigestPoster = {
-    post: async (_channelId, message) => {
-      print('[digest posted in this channel]');
+    post: async (channelId, message) => {
+      print(
+        channelId === consoleDm ? '[digest posted in your DM]' : '[digest posted in this channel]',
+      );
       show(message);
       return { ts: `${Date.now() / 1000}` };
     },
@@ -152,6 +155,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     notifyCreator: (userId, message) => poster.notifyCreator(userId, message),
   };
   const now = options.now ?? (() => new Date());
+  const canvasFiles = new Set<string>();
   const core = buildCore(
     {
       analytics: config.analytics ?? {
@@ -169,10 +173,15 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       outlets: sameOutletForEveryTeam({
         poster,
         displayName: async () => 'you',
-        // The channel's canvas is a file the console rewrites at each run.
+        // Each canvas is a file the console rewrites at each run; a second digest of a channel
+        // gets one of its own, as in Slack.
         canvasWriter: {
-          write: async (channelId, _canvas, document) => {
-            const path = await saveCanvas(channelId, document.markdown, options.cwd);
+          write: async (channelId, canvas, document) => {
+            const path = await saveCanvas(channelId, document.markdown, options.cwd, {
+              path: canvas?.id,
+              taken: canvasFiles,
+            });
+            canvasFiles.add(path);
             print(`[canvas of this channel written to ${path}]\n`);
             return { kind: 'written', canvas: { id: path, kind: 'channel' } };
           },
@@ -213,7 +222,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
   print(consoleCommandsText('Commands'));
   print('');
 
-  const digest = async (text: string) => {
+  // Typed after the slash command, in the channel; typed bare, in the DM, where a digest created
+  // is delivered. A digest `to me` goes to the DM from anywhere.
+  const digest = async (text: string, where: 'channel' | 'dm') => {
     const parsed = parseDigestCommand(text, { now: now(), zone });
     if (parsed instanceof ParseError) return show(renderError(parsed));
     if (parsed.kind === 'help') return show(renderDigestHelp({ command: slashCommand }));
@@ -223,7 +234,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         logger,
         now,
         caller: consoleCaller,
-        channelId: consoleChannel,
+        channelId: where === 'dm' ? consoleDm : consoleChannel,
+        directMessage: async () => consoleDm,
+        ...(where === 'dm' ? { inDirectMessage: true } : {}),
         access: consoleAccess,
         commandName: slashCommand,
       },
@@ -294,8 +307,13 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
     ...(interactive ? { output: options.output, terminal: true } : { terminal: false }),
   });
   screen.attach(lines);
-  const madeHere = async () =>
-    (await service.database.digests.listByChannel(consoleCaller.teamId, consoleChannel)).length;
+  const madeHere = async () => {
+    const { digests: stored } = service.database;
+    const [here, dm] = await Promise.all(
+      [consoleChannel, consoleDm].map((id) => stored.listByChannel(consoleCaller.teamId, id)),
+    );
+    return (here?.length ?? 0) + (dm?.length ?? 0);
+  };
   onInterrupt(lines, {
     confirm: () => {
       void madeHere().then((count) => print(leaveConfirmText(count)));
@@ -327,7 +345,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
       } else if (subcommand === 'conference') {
         await conference(line.slice(slashCommand.length).trim());
       } else if (subcommand === 'digest') {
-        await digest(line.slice(slashCommand.length).trim());
+        await digest(line.slice(slashCommand.length).trim(), 'channel');
       } else if (/^\d{1,2}$/.test(line) && choices.commands[Number(line) - 1] !== undefined) {
         const picked = choices;
         await lookup(picked.commands[Number(line) - 1] as string, picked.command);
@@ -335,6 +353,9 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         await lookup(line.slice(slashCommand.length), slashCommand);
       } else if (line.startsWith('/')) {
         print(`${unknownConsoleCommandText(line)}\n`);
+      } else if (subcommandOf(line, { conversation: true }) === 'digest') {
+        // As Slack's DM reads it: a digest command, answered and delivered in the DM.
+        await digest(line, 'dm');
       } else {
         await lookup(line, undefined);
       }

@@ -49,16 +49,29 @@ export async function saveExport(
 }
 
 /**
- * Writes a channel's canvas to `<cwd>/exports/canvas-<channel>.md`, replacing the previous one as
- * Slack replaces a canvas's document; resolves with the path as a person would type it.
+ * Writes a canvas under `<cwd>/exports/` and resolves with its path as a person would type it.
+ * With `path` (what an earlier write of that canvas resolved with) it replaces that file, as Slack
+ * replaces a canvas's document. A new canvas of `channelId` is `canvas-<channel>.md`, or
+ * `canvas-<channel> (2).md`… when another canvas of this console (`taken`) has that name, as a
+ * second digest of a channel gets a canvas of its own in Slack; a file left by an earlier
+ * console, whose digests ended with it, is replaced.
  */
 export async function saveCanvas(
   channelId: string,
   markdown: string,
   cwd: string = process.cwd(),
+  canvas: { readonly path?: string | undefined; readonly taken?: ReadonlySet<string> } = {},
 ): Promise<string> {
   await mkdir(join(cwd, exportsFolder), { recursive: true });
-  const name = safeFileName(`canvas-${channelId}.md`);
-  await writeFile(join(cwd, exportsFolder, name), markdown);
-  return `${exportsFolder}/${name}`;
+  const path = canvas.path ?? newCanvasPath(channelId, canvas.taken ?? new Set());
+  await writeFile(join(cwd, path), markdown);
+  return path;
+}
+
+function newCanvasPath(channelId: string, taken: ReadonlySet<string>): string {
+  const stem = safeFileName(`canvas-${channelId}.md`).replace(/\.md$/, '');
+  for (let copy = 1; ; copy++) {
+    const path = `${exportsFolder}/${stem}${copy === 1 ? '' : ` (${copy})`}.md`;
+    if (!taken.has(path)) return path;
+  }
 }

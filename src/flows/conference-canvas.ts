@@ -8,7 +8,7 @@
 import type { ConferenceCanvasKeeper, ConferenceReport } from '../digests/conferences/outlet.ts';
 import type { NotifyCreator, PerTeam } from '../digests/per-team.ts';
 import type { Logger } from '../logger.ts';
-import type { CanvasProblem, CanvasWriter } from '../model/canvas.ts';
+import { type CanvasProblem, type CanvasWriter, canvasWriteOptions } from '../model/canvas.ts';
 import type { Conference } from '../model/conference.ts';
 import {
   renderConferenceCanvas,
@@ -69,7 +69,7 @@ export class ConferenceCanvases implements ConferenceCanvasKeeper {
       const document = renderConferenceCanvas(conference, report, at);
       const write = await writers
         .forTeam(conference.teamId)
-        .write(conference.channelId, state.canvas, document);
+        .write(conference.channelId, state.canvas, document, canvasWriteOptions(state));
       await canvases.record(conferenceId, write, now(), planRefusalHold(write, now()));
       if (write.kind === 'written') return;
       logger.warn({ conferenceId, problem: write.problem }, 'conference canvas not written');

@@ -13,6 +13,7 @@ import {
   type CanvasWrite,
   type CanvasWriter,
   canvasPlanRefusalRetryMs,
+  canvasWriteOptions,
   type DigestCanvas,
   planCanvasProblems,
 } from '../model/canvas.ts';
@@ -150,7 +151,7 @@ export class DigestCanvases {
       );
       const write = await writers
         .forTeam(digest.teamId)
-        .write(digest.channelId, state.canvas, document);
+        .write(digest.channelId, state.canvas, document, canvasWriteOptions(state));
       await canvases.record(digestId, write, now(), planRefusalHold(write, now()));
       if (write.kind === 'written') return;
       logger.warn({ digestId, problem: write.problem }, 'digest canvas not written');

@@ -37,6 +37,9 @@ export interface CanvasRef {
  * - `not_allowed`: Slack refused the app this canvas or channel (`not_allowed`,
  *   `restricted_action`, `not_in_channel`, `channel_not_found`, `is_archived`...);
  * - `missing_scope`: the app was installed before it asked for `canvases:write`;
+ * - `creation_unconfirmed`: the answer to the creation of the channel's canvas was lost (a timeout,
+ *   a dropped connection), in a channel that had no canvas just before: Slack may have made it,
+ *   so the next write looks for it (`CanvasWriteOptions.unconfirmed`) before making another;
  * - `slack_failed`: anything else (rate limits beyond the client's retries, Slack unreachable).
  */
 export type CanvasProblem =
@@ -49,6 +52,7 @@ export type CanvasProblem =
   | 'editing_failed'
   | 'not_allowed'
   | 'missing_scope'
+  | 'creation_unconfirmed'
   | 'slack_failed';
 
 export const canvasProblems: readonly CanvasProblem[] = [
@@ -61,6 +65,7 @@ export const canvasProblems: readonly CanvasProblem[] = [
   'editing_failed',
   'not_allowed',
   'missing_scope',
+  'creation_unconfirmed',
   'slack_failed',
 ];
 
@@ -89,6 +94,14 @@ export type CanvasWrite =
   | { readonly kind: 'written'; readonly canvas: CanvasRef }
   | { readonly kind: 'failed'; readonly problem: CanvasProblem };
 
+export interface CanvasWriteOptions {
+  /**
+   * The last write ended in `creation_unconfirmed`: a canvas the channel has now is the one that
+   * creation made, and is written instead of making a second.
+   */
+  readonly unconfirmed?: boolean;
+}
+
 /**
  * Writes a report canvas in a channel. With `canvas` (one the app created before) it replaces that
  * canvas's whole document; without it, or when that canvas is gone, it creates one. It never edits
@@ -99,7 +112,13 @@ export interface CanvasWriter {
     channelId: string,
     canvas: CanvasRef | undefined,
     document: CanvasDocument,
+    options?: CanvasWriteOptions,
   ): Promise<CanvasWrite>;
+}
+
+/** What the writer is told of the last write: whether its creation went unconfirmed. */
+export function canvasWriteOptions(state: Pick<DigestCanvas, 'problem'>): CanvasWriteOptions {
+  return state.problem === 'creation_unconfirmed' ? { unconfirmed: true } : {};
 }
 
 /**

@@ -47,12 +47,20 @@ const isWordCharacter = (char: string | undefined): boolean =>
   char !== undefined && /[\p{L}\p{N}]/u.test(char);
 
 /**
+ * Keeps text from outside from becoming a clickable URL where Slack links bare URLs (messages and
+ * canvases alike): `://` loses its colon to a lookalike (∶ ratio), which reads the same.
+ */
+export function unlinkUrls(text: string): string {
+  return text.replaceAll('://', '\u2236//');
+}
+
+/**
  * Turns a string from outside (a display name, a handle, a category, a database name) into mrkdwn
  * that displays it literally. Escaping alone stops links and mentions (`<!channel>`, `<@U1>`,
  * `<http://x|y>`) but not `*bold*`, `_italic_`, `~strike~` or `` `code` ``, which Slack offers no
  * escape for: those characters become lookalikes. An underscore between two letters or digits
- * (`jane_doe`) cannot open or close italics, so it is kept. `://` loses its colon to a lookalike so a
- * name cannot become a clickable URL.
+ * (`jane_doe`) cannot open or close italics, so it is kept. No name becomes a clickable URL
+ * ({@link unlinkUrls}).
  */
 export function neutralizeMrkdwn(text: string): string {
   const clean = cleanText(text);
@@ -78,7 +86,7 @@ export function neutralizeMrkdwn(text: string): string {
         out += char;
     }
   }
-  return escapeMrkdwn(out.replaceAll('://', '\u2236//')); // ∶ ratio
+  return escapeMrkdwn(unlinkUrls(out));
 }
 
 /**
@@ -174,8 +182,22 @@ export function slackDate(iso: string, zone: string): string {
   const instant = instantInZone(iso, zone);
   if (!instant.isValid) return escapeMrkdwn(cleanText(iso));
   const seconds = Math.floor(instant.toSeconds());
-  const fallback = instant.toFormat('LLL d, yyyy HH:mm ZZZZ');
-  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+  return `<!date^${seconds}^{date_short_pretty} {time}|${readerDate(instant)}>`;
+}
+
+const readerDateFormat = 'LLL d, yyyy HH:mm ZZZZ';
+
+/**
+ * A `<!date^…>` token's instant as its reader in `zone` reads it, where Slack does not draw it
+ * (the console): "Nov 30, 2026 23:00 GMT+9". Undefined for seconds that are no instant.
+ */
+export function readerDateAt(seconds: number, zone: string): string | undefined {
+  const instant = DateTime.fromSeconds(seconds, { zone: zoneFor(zone), locale });
+  return instant.isValid ? readerDate(instant) : undefined;
+}
+
+function readerDate(instant: DateTime): string {
+  return instant.toFormat(readerDateFormat);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Any message or view as readable plain text, for the console and the MCP tools' text content.
  */
 import type { AnyBlock } from '@slack/types';
-import { unescapeMrkdwn } from './format.ts';
+import { readerDateAt, unescapeMrkdwn } from './format.ts';
 import { type ChartLike, chartText, type TableLike, tableText } from './text-figures.ts';
 
 interface TextObjectLike {
@@ -32,31 +32,44 @@ interface BlockLike extends TableLike, ChartLike {
 /** Table cells longer than this are cut in the console, so a row stays on a wide line. */
 const consoleCellWidth = 24;
 
+export interface PlainTextOptions {
+  /**
+   * The reader's zone: a `<!date^…>` token, which Slack draws in each reader's zone, is written in
+   * it. Without it, the token's fallback (the zone the message was written in).
+   */
+  readonly zone?: string;
+}
+
 /**
  * A message (or view) as readable terminal text, for the local console that shows answers without
- * Slack: headers underlined, mrkdwn markers dropped, `<!date^…|fallback>` as its fallback,
- * `<url|label>` as `label (url)`, buttons as `[Share in channel]`, tables as aligned columns
- * and charts as bars, as Slack would draw them. Blocks are separated by a blank
+ * Slack: headers underlined, mrkdwn markers dropped, `<!date^…|fallback>` in the reader's zone
+ * (else as its fallback), `<url|label>` as `label (url)`, buttons as `[Share in channel]`, tables
+ * as aligned columns and charts as bars, as Slack would draw them. Blocks are separated by a blank
  * line; with no blocks, the `text` fallback is shown.
  */
-export function toPlainText(message: {
-  readonly text?: string;
-  readonly blocks?: readonly AnyBlock[];
-}): string {
+export function toPlainText(
+  message: {
+    readonly text?: string;
+    readonly blocks?: readonly AnyBlock[];
+  },
+  options: PlainTextOptions = {},
+): string {
   const blocks = message.blocks ?? [];
-  if (blocks.length === 0) return mrkdwnToPlain(message.text ?? '');
+  if (blocks.length === 0) return mrkdwnToPlain(message.text ?? '', options);
   return blocks
-    .map((block) => blockToPlain(block as BlockLike))
+    .map((block) => blockToPlain(block as BlockLike, options))
     .filter((text) => text.length > 0)
     .join('\n\n');
 }
 
 /** One mrkdwn string as plain text (see {@link toPlainText}). */
-export function mrkdwnToPlain(mrkdwn: string): string {
+export function mrkdwnToPlain(mrkdwn: string, options: PlainTextOptions = {}): string {
   // Slack applies no formatting inside `code`: convert only the text between code spans.
   return mrkdwn
     .split(/(`[^`\n]*`)/)
-    .map((part, index) => (index % 2 === 1 ? unescapeMrkdwn(part) : plainOutsideCode(part)))
+    .map((part, index) =>
+      index % 2 === 1 ? unescapeMrkdwn(part) : plainOutsideCode(part, options),
+    )
     .join('');
 }
 
@@ -97,8 +110,10 @@ const emoji: Readonly<Record<string, string>> = {
   x: '❌',
 };
 
-function plainOutsideCode(mrkdwn: string): string {
-  const withoutTokens = mrkdwn.replace(/<([^<>]*)>/g, (_token, inner: string) => tokenText(inner));
+function plainOutsideCode(mrkdwn: string, options: PlainTextOptions): string {
+  const withoutTokens = mrkdwn.replace(/<([^<>]*)>/g, (_token, inner: string) =>
+    tokenText(inner, options),
+  );
   const withoutMarkers = withoutTokens
     .replace(bold, '$1$2')
     .replace(italic, '$1$2')
@@ -107,11 +122,18 @@ function plainOutsideCode(mrkdwn: string): string {
   return unescapeMrkdwn(withoutMarkers);
 }
 
-function tokenText(inner: string): string {
+function tokenText(inner: string, options: PlainTextOptions): string {
   const bar = inner.indexOf('|');
   const target = bar === -1 ? inner : inner.slice(0, bar);
   const label = bar === -1 ? undefined : inner.slice(bar + 1);
-  if (target.startsWith('!date^')) return label ?? '';
+  if (target.startsWith('!date^')) {
+    const seconds = Number(target.split('^')[1]);
+    const read =
+      options.zone === undefined || !Number.isFinite(seconds)
+        ? undefined
+        : readerDateAt(seconds, options.zone);
+    return read ?? label ?? '';
+  }
   if (target.startsWith('!subteam^')) return label ?? '@group';
   if (target.startsWith('!')) return label ?? `@${target.slice(1)}`;
   if (target.startsWith('@')) return label === undefined ? target : `@${label.replace(/^@/, '')}`;
@@ -120,12 +142,12 @@ function tokenText(inner: string): string {
   return `${label} (${target})`;
 }
 
-function textOf(object: TextObjectLike | undefined): string {
+function textOf(object: TextObjectLike | undefined, options: PlainTextOptions = {}): string {
   if (object === undefined || typeof object.text !== 'string') return '';
-  return object.type === 'mrkdwn' ? mrkdwnToPlain(object.text) : object.text;
+  return object.type === 'mrkdwn' ? mrkdwnToPlain(object.text, options) : object.text;
 }
 
-function elementToPlain(element: ElementLike): string {
+function elementToPlain(element: ElementLike, options: PlainTextOptions): string {
   switch (element.type) {
     case 'button':
       return `[${textOf(element.text as TextObjectLike | undefined)}]`;
@@ -133,7 +155,7 @@ function elementToPlain(element: ElementLike): string {
       return '';
     case 'mrkdwn':
     case 'plain_text':
-      return textOf(element);
+      return textOf(element, options);
     default: {
       const shown = textOf(element.placeholder);
       return shown.length > 0 ? `[${shown}]` : '';
@@ -155,14 +177,18 @@ function richText(elements: readonly ElementLike[] | undefined): string {
     .join('');
 }
 
-function elementsToPlain(elements: readonly ElementLike[] | undefined, separator: string): string {
+function elementsToPlain(
+  elements: readonly ElementLike[] | undefined,
+  separator: string,
+  options: PlainTextOptions,
+): string {
   return (elements ?? [])
-    .map(elementToPlain)
+    .map((element) => elementToPlain(element, options))
     .filter((text) => text.length > 0)
     .join(separator);
 }
 
-function blockToPlain(block: BlockLike): string {
+function blockToPlain(block: BlockLike, options: PlainTextOptions): string {
   switch (block.type) {
     case 'header': {
       const text = textOf(block.text);
@@ -170,19 +196,19 @@ function blockToPlain(block: BlockLike): string {
     }
     case 'section': {
       const lines: string[] = [];
-      const text = textOf(block.text);
+      const text = textOf(block.text, options);
       if (text.length > 0) lines.push(text);
-      for (const field of block.fields ?? []) lines.push(textOf(field));
+      for (const field of block.fields ?? []) lines.push(textOf(field, options));
       if (block.accessory !== undefined) {
-        const accessory = elementToPlain(block.accessory);
+        const accessory = elementToPlain(block.accessory, options);
         if (accessory.length > 0) lines.push(accessory);
       }
       return lines.join('\n');
     }
     case 'context':
-      return elementsToPlain(block.elements, '  ');
+      return elementsToPlain(block.elements, '  ', options);
     case 'actions':
-      return elementsToPlain(block.elements, ' ');
+      return elementsToPlain(block.elements, ' ', options);
     case 'divider':
       return '---';
     case 'image':

@@ -91,6 +91,24 @@ export const demoCatalogue: Catalogue = {
       topics: ['leadership', 'digital'],
     },
     { id: 112, name: '#quiet', kind: 'hashtag', dailyMentions: 0, topics: [] },
+    // Congress hashtags, for the conference examples of the docs and the help.
+    {
+      id: 113,
+      name: '#ASCO26',
+      kind: 'hashtag',
+      dailyMentions: 1600,
+      topics: ['oncology', 'trials'],
+    },
+    { id: 114, name: '#ASCO2026', kind: 'hashtag', dailyMentions: 400, topics: ['oncology'] },
+    {
+      id: 115,
+      name: '#ESMO26',
+      kind: 'hashtag',
+      dailyMentions: 1200,
+      topics: ['oncology', 'trials'],
+    },
+    { id: 116, name: '#AHA26', kind: 'hashtag', dailyMentions: 900, topics: ['general', 'trials'] },
+    { id: 117, name: '#ASH26', kind: 'hashtag', dailyMentions: 800, topics: ['myeloma', 'trials'] },
     {
       id: 201,
       name: 'breast cancer',

@@ -62,4 +62,14 @@ describe('saveCanvas', () => {
     expect(await saveCanvas('C0CONSOLE', 'second run', cwd)).toBe('exports/canvas-C0CONSOLE.md');
     expect(await readFile(join(cwd, 'exports', 'canvas-C0CONSOLE.md'), 'utf8')).toBe('second run');
   });
+
+  it('gives a canvas of its own to a second canvas of the channel, and rewrites each by its path', async () => {
+    const taken = new Set(['exports/canvas-C0CONSOLE.md']);
+    const second = await saveCanvas('C0CONSOLE', 'second digest', cwd, { taken });
+    expect(second).toBe('exports/canvas-C0CONSOLE (2).md');
+    const first = { path: 'exports/canvas-C0CONSOLE.md', taken: new Set([...taken, second]) };
+    expect(await saveCanvas('C0CONSOLE', 'first digest', cwd, first)).toBe(first.path);
+    expect(await readFile(join(cwd, second), 'utf8')).toBe('second digest');
+    expect(await readFile(join(cwd, first.path), 'utf8')).toBe('first digest');
+  });
 });

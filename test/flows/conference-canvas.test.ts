@@ -248,6 +248,31 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
     );
   });
 
+  it("rewrites the channel's canvas a lost creation made at the next recap, never making a second", async () => {
+    const { store, clock, slack, runner } = setUp();
+    const created = await store.create(
+      ascoInput({ lastDay: '2026-05-31', canvas: true }),
+      clock.now(),
+    );
+    slack.loseAnswer('conversations.canvases.create');
+    slack.loseAnswer('conversations.info', 1, 1);
+    clock.set(dayOneEnds);
+    await runner.runDue(clock.now());
+    expect(slack.canvases.size).toBe(1);
+    expect((await store.get(created.id))?.canvas?.problem).toBe('creation_unconfirmed');
+
+    clock.set(dayTwoEnds);
+    await runner.runDue(clock.now());
+    const canvasId = slack.channelCanvases.get('C0ASCO') as string;
+    expect(slack.canvases.size).toBe(1);
+    expect(slack.api('canvases.create')).toHaveLength(0);
+    expect(slack.canvases.get(canvasId)?.markdown).toContain('Day 2 of 3 · Sat May 30 |');
+    expect((await store.get(created.id))?.canvas?.canvas).toEqual({
+      id: canvasId,
+      kind: 'channel',
+    });
+  });
+
   it('rewrites the canvas at the next refresh when an instance was killed between a recap and its canvas', async () => {
     const { db, clock, analytics } = world();
     const store = db.store.conferences;
@@ -279,8 +304,9 @@ describeEachStore('conference canvas', '2026-05-28T12:00:00Z', (world) => {
     await survivor.runDue(clock.now());
     expect(poster.of('post').filter((post) => post.threadTs !== undefined)).toHaveLength(1);
     expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+    const calls = slack.calls.length;
     clock.advance(minutes(15));
     await survivor.runDue(clock.now());
-    expect(slack.calls).toHaveLength(1);
+    expect(slack.calls).toHaveLength(calls);
   });
 });

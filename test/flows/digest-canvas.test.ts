@@ -123,6 +123,33 @@ describeEachStore('digest canvas', firstSlot, (world) => {
     expect(history).not.toContain('its ranking is in the channel');
   });
 
+  it("finds the channel's canvas it made when Slack's answer to its creation was lost, never making a second", async () => {
+    const { db, clock } = world();
+    const { slack, runner } = setUp();
+    slack.loseAnswer('conversations.canvases.create');
+    // Nor does Slack say, right after, that the channel has a canvas now.
+    slack.loseAnswer('conversations.info', 1, 1);
+    const digest = await db.store.digests.create(
+      digestInput({ schedule: dailyLondon, nextRunAt: firstSlot, canvas: true }),
+      firstSlot,
+    );
+    expect((await runDay(runner, clock, 0)).posted).toBe(1);
+    // Slack made the canvas; the app never heard of it.
+    expect([...slack.canvases.keys()]).toEqual(['F0CANVAS0001']);
+    expect((await db.store.digests.get(digest.id))?.canvas?.canvas).toBeUndefined();
+
+    expect((await runDay(runner, clock, 1)).posted).toBe(1);
+    expect([...slack.canvases.keys()]).toEqual(['F0CANVAS0001']);
+    expect(slack.api('canvases.create')).toHaveLength(0);
+    // Told once that Slack did not confirm it, which the next run settled.
+    expect((await db.store.digests.get(digest.id))?.canvas).toEqual({
+      enabled: true,
+      canvas: { id: 'F0CANVAS0001', kind: 'channel' },
+      told: ['creation_unconfirmed'],
+    });
+    expect(slack.canvases.get('F0CANVAS0001')?.markdown).toContain('**Mon Nov 2, 2026**');
+  });
+
   it("tabs a canvas of its own when the channel's canvas is someone else's, never editing theirs", async () => {
     const { db, clock } = world();
     const { slack, runner } = setUp();
@@ -177,10 +204,11 @@ describeEachStore('digest canvas', firstSlot, (world) => {
       firstSlot,
     );
     for (const days of [0, 1, 2, 3]) expect((await runDay(runner, clock, days)).posted).toBe(1);
-    expect(slack.api('conversations.canvases.create')).toHaveLength(1);
+    // conversations.info showed the channel's canvas taken: no creation of one was asked for.
+    expect(slack.api('conversations.canvases.create')).toHaveLength(0);
     expect(slack.api('canvases.create')).toHaveLength(1);
     for (const days of [4, 5, 6, 7]) expect((await runDay(runner, clock, days)).posted).toBe(1);
-    expect(slack.api('conversations.canvases.create')).toHaveLength(2);
+    expect(slack.api('canvases.create')).toHaveLength(2);
   });
 
   it('does not edit again at every run a canvas the plan will not let it edit', async () => {

@@ -153,6 +153,7 @@ export class FakeSlack {
   /** When each method was called, on {@link clock}, for its tier. */
   readonly #tierCalls = new Map<string, number[]>();
   readonly #httpFailures = new Map<string, { status: number; left: number }>();
+  readonly #lostAnswers = new Map<string, { skip: number; left: number }>();
   readonly #responseUrlUses = new Map<string, number>();
   readonly #waiters = new Set<() => void>();
   readonly #fileIds = new Map<SlackCall, string>();
@@ -210,6 +211,15 @@ export class FakeSlack {
     this.#httpFailures.set(method, { status, left: times });
   }
 
+  /**
+   * `times` calls of `method`, after the next `skip`, are done by Slack, but their answers never
+   * reach the app: the connection drops after the request was read, and `fetch` rejects as it
+   * does then. What a timed-out call leaves behind: the app cannot know whether Slack did it.
+   */
+  loseAnswer(method: string, times = 1, skip = 0): void {
+    this.#lostAnswers.set(method, { skip, left: times });
+  }
+
   /** Replaces the answer of one Web API method (e.g. to make it fail). */
   override(method: string, handler: Handler): void {
     this.#overrides.set(method, handler);
@@ -265,7 +275,14 @@ export class FakeSlack {
         return new Response('upstream failure', { status: failure.status });
       }
       const refusal = argumentRefusal(method, args);
-      const answer = refusal === undefined ? await this.#answer(method, args) : undefined;
+      const answered = refusal === undefined ? await this.#answer(method, args) : undefined;
+      const answer = method === 'conversations.info' ? this.#withCanvases(answered) : answered;
+      const lost = this.#lostAnswers.get(method);
+      if (lost !== undefined && lost.skip > 0) lost.skip -= 1;
+      else if (lost !== undefined && lost.left > 0) {
+        lost.left -= 1;
+        throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
+      }
       const error = answer === undefined ? refusal : answer.ok === false ? answer.error : undefined;
       if (error !== undefined && !documentedErrors(method).has(String(error))) {
         throw this.#violation(
@@ -346,6 +363,42 @@ export class FakeSlack {
     }
     this.endedExecutions.set(id, method);
     return { ok: true };
+  }
+
+  /**
+   * A channel as conversations.info describes it, with the canvases the fake keeps there, over
+   * whatever an override says of the channel (docs.slack.dev/reference/objects/conversation-object:
+   * `properties.canvas` is the channel's canvas, `file_id`, `is_empty`, `quip_thread_id`; the canvas
+   * tabs are `properties.tabs` entries of `type: "canvas"` whose `data.file_id` names the canvas).
+   */
+  #withCanvases(answer: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    const channel = answer?.channel as Record<string, unknown> | undefined;
+    if (answer?.ok !== true || channel === undefined || channel.properties !== undefined) {
+      return answer;
+    }
+    const id = String(channel.id);
+    const own = this.channelCanvases.get(id);
+    const tabs = [...this.canvases.values()]
+      .filter((canvas) => canvas.channelId === id)
+      .map((canvas, index) => ({
+        id: `Ct0TAB${String(index + 1).padStart(4, '0')}`,
+        type: 'canvas',
+        label: canvas.kind === 'channel' ? '' : (canvas.title ?? ''),
+        data: { file_id: canvas.id },
+      }));
+    const properties = {
+      ...(own === undefined
+        ? {}
+        : {
+            canvas: {
+              file_id: own,
+              is_empty: this.canvases.get(own)?.markdown === '',
+              quip_thread_id: `Q${own}`,
+            },
+          }),
+      ...(tabs.length === 0 ? {} : { tabs }),
+    };
+    return { ...answer, channel: { ...channel, properties } };
   }
 
   /** Someone in Slack gives the channel a canvas of their own. */
@@ -684,6 +737,13 @@ export class FakeSlack {
       case 'canvases.create':
       case 'canvases.edit':
         return this.#canvasAnswer(method, args);
+      case 'conversations.info': {
+        // A DM, or a public channel with the app in it; its canvases are added by #withCanvases.
+        const id = String(args.channel);
+        return id.startsWith('D')
+          ? { ok: true, channel: { id, is_im: true } }
+          : { ok: true, channel: { id, is_channel: true, is_private: false, is_member: true } };
+      }
       default:
         return { ok: false, error: 'unknown_method' };
     }

@@ -16,6 +16,12 @@ const request: LookupRequest = {
 };
 
 describe('mrkdwnToPlain', () => {
+  it("writes a date Slack draws in each reader's zone in the reader's zone when it is known", () => {
+    const token = 'next <!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST>';
+    expect(mrkdwnToPlain(token, { zone: 'Asia/Tokyo' })).toBe('next Nov 14, 2026 14:00 GMT+9');
+    expect(mrkdwnToPlain(token)).toBe('next Nov 14, 2026 00:00 EST');
+  });
+
   it.each([
     [
       '<!date^1794632400^{date_short_pretty} {time}|Nov 14, 2026 00:00 EST>',

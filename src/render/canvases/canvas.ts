@@ -9,12 +9,13 @@
  * - People in Slack as `![](@U…)` and channels as `![](#C…)` (canvases do not render `<@U…>`);
  *   handles as links to their X profile, when they are handles at all.
  * - Text from outside (names, databases) is one line with markdown's characters escaped, and a
- *   table cell also loses its pipes to `\|`, so no name can break a row or the table.
+ *   table cell also loses its pipes to `\|`, so no name can break a row or the table. A URL in it
+ *   loses its `://` to a lookalike, as in messages, so no name becomes a link.
  * - The document stays under `maxBytes` (100 KB by default, far below Slack's 1 MiB): the oldest
  *   history goes first, and the canvas says how many runs it left out.
  */
 import { DateTime } from 'luxon';
-import { cleanText, formatWindow, truncate } from '../format.ts';
+import { cleanText, formatWindow, truncate, unlinkUrls } from '../format.ts';
 import { isSlackId } from '../mentions.ts';
 
 /** Slack refuses canvas markdown over 1 MiB; a report stays a tenth of that. */
@@ -106,14 +107,15 @@ export interface CanvasRenderOptions {
 const markdownSpecial = /[\\`*_~[\]<>#!|]/g;
 
 /**
- * Text from outside as one line of canvas markdown that reads literally: cleaned, cut, and every
- * character markdown could read as syntax (pipes included) escaped with a backslash.
+ * Text from outside as one line of canvas markdown that reads literally: cleaned, cut, every
+ * character markdown could read as syntax (pipes included) escaped with a backslash, and no URL
+ * left for the canvas to link.
  */
 export function canvasText(text: string, max = maxNameLength): string {
-  return truncate(cleanText(text), max).replace(markdownSpecial, (char) => `\\${char}`);
+  return unlinkUrls(truncate(cleanText(text), max)).replace(markdownSpecial, (char) => `\\${char}`);
 }
 
-/** Reverses {@link canvasText}'s escapes (not its cleaning): what a reader sees. */
+/** Reverses {@link canvasText}'s escapes (not its cleaning nor its URLs): what a reader sees. */
 export function unescapeCanvasText(text: string): string {
   return text.replace(/\\(.)/gu, '$1');
 }

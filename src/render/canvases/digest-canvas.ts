@@ -173,6 +173,8 @@ export function canvasProblemWords(problem: CanvasProblem): string {
       return 'Slack does not let the app write a canvas in this channel';
     case 'missing_scope':
       return 'the app was installed before it could write canvases: a workspace admin must reinstall it to grant `canvases:write`';
+    case 'creation_unconfirmed':
+      return 'Slack did not confirm that it created the canvas; the next run finds it and brings it up to date';
     case 'slack_failed':
       return 'Slack could not be reached to write the canvas; the next run tries again';
   }

@@ -33,7 +33,7 @@ import { answerButtons, header } from '../lookups/answer.ts';
 import { maxChartBars, rankingBarChart } from '../lookups/chart.ts';
 import { rankingTable } from '../lookups/data-table.ts';
 import { moveSymbol, type RankedRow, type Ranking, rankingOf } from '../lookups/ranking.ts';
-import { mixLine, stakeholderMix } from '../lookups/stakeholder-mix.ts';
+import { mixMrkdwn } from '../lookups/stakeholder-mix.ts';
 import { channelMention } from '../mentions.ts';
 
 /** The most rows a leaderboard or recap lists as text beside its table. */
@@ -136,8 +136,8 @@ export function watchLine(watch: readonly WatchedRank[]): string | undefined {
 }
 
 function mixBlocks(ranking: Ranking): MessageBlock[] {
-  const mix = mixLine(stakeholderMix(ranking.rows));
-  return mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))];
+  const mix = mixMrkdwn(ranking.rows);
+  return mix.length === 0 ? [] : [context(truncateMrkdwn(mix, 1000))];
 }
 
 function fallback(prefix: string, ranking: Ranking): string {

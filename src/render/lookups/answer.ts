@@ -36,7 +36,7 @@ import { rankingTable } from './data-table.ts';
 import { defaultMetric, metricName, metricsFootnote } from './metric-words.ts';
 import { type Ranking, rankingOf, rankingSubject } from './ranking.ts';
 import { nobodyKeptWords, rankingWords, selectionLine } from './selection.ts';
-import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
+import { mixMrkdwn } from './stakeholder-mix.ts';
 
 export interface AnswerOptions {
   /** Adds the "Share in channel" button (ephemeral answers only). Default false. */
@@ -192,7 +192,7 @@ export function prepareAnswer(
       ? [section(truncateMrkdwn(droppedOutText(ranking.droppedOut), blockKitLimits.sectionText))]
       : [];
   const listed = presentation === 'table' ? [] : ranking.rows.slice(0, listedPeople);
-  const mix = mixLine(stakeholderMix(ranking.rows));
+  const mix = mixMrkdwn(ranking.rows);
   const caption = truncate(
     cleanText(
       `${rankingSubject(ranking.rows.length)} for ${databases}, ${rankingWords(request, metric, result)}`,
@@ -206,7 +206,7 @@ export function prepareAnswer(
       kind: 'ranked',
       rows: ranking.rows.length,
       chart,
-      mix: mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))],
+      mix: mix.length === 0 ? [] : [context(truncateMrkdwn(mix, 1000))],
       dropped,
       tail: answerTail(request, options, presentation, ranking),
       wantsTable: presentation === 'table' || ranking.rows.length > listedPeople,

@@ -4,6 +4,7 @@
  * counts in each, and the line says so then, since its counts no longer add up to the people
  * ranked.
  */
+import { neutralizeMrkdwn } from '../format.ts';
 import type { RankedRow } from './ranking.ts';
 
 /** Plural words for the service's category names; a name not listed is shown as sent. */
@@ -65,4 +66,12 @@ export function mixLine(mix: StakeholderMix): string {
   if (mix.uncategorized > 0) parts.push(`no category ${mix.uncategorized}`);
   const note = mix.overlapping ? ' (someone in two categories counts in each)' : '';
   return `Who: ${parts.join(' · ')}${note}`;
+}
+
+/**
+ * {@link mixLine} as mrkdwn, the one way a message shows it: category names come from the service,
+ * so one named like markup or a URL reads as text, never as a link.
+ */
+export function mixMrkdwn(rows: readonly RankedRow[]): string {
+  return neutralizeMrkdwn(mixLine(stakeholderMix(rows)));
 }

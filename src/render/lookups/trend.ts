@@ -39,7 +39,7 @@ import {
 } from './metric-words.ts';
 import { type RankedRow, rowOf } from './ranking.ts';
 import { filterWords, rankingWords } from './selection.ts';
-import { mixLine, stakeholderMix } from './stakeholder-mix.ts';
+import { mixMrkdwn } from './stakeholder-mix.ts';
 
 /** One period of a trend and its ranking, as deep as it was asked (the top 500). */
 export interface PeriodRanking {
@@ -245,7 +245,7 @@ export function renderTrend(
     labels,
     `${metricTitle} per ${words.noun}, top ${Math.min(chartPeople, view.people.length)} · ${databases}`,
   );
-  const mix = mixLine(stakeholderMix(view.people.map(({ row }) => row)));
+  const mix = mixMrkdwn(view.people.map(({ row }) => row));
   const caption = truncate(
     cleanText(
       `Rank · ${metricName(view.metric)} each ${words.noun} of the top ${view.people.length} in ${anchorLabel}; – not in that ${words.noun}'s top ${wholeRankingLimit} · ${databases}`,
@@ -256,7 +256,7 @@ export function renderTrend(
     ...head,
     section(truncateMrkdwn(takeaway(view, labels), blockKitLimits.sectionText)),
     ...(chart === undefined ? [] : [chart]),
-    ...(mix.length === 0 ? [] : [context(truncateMrkdwn(escapeMrkdwn(mix), 1000))]),
+    ...(mix.length === 0 ? [] : [context(truncateMrkdwn(mix, 1000))]),
     context(metricsFootnote),
     ...tail,
   ];

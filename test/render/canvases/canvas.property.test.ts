@@ -8,7 +8,7 @@ import {
   renderCanvasReport,
   unescapeCanvasText,
 } from '../../../src/render/canvases/canvas.ts';
-import { cleanText, truncate } from '../../../src/render/format.ts';
+import { cleanText, truncate, unlinkUrls } from '../../../src/render/format.ts';
 import { name } from '../arbitraries.ts';
 
 const handle = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/), name);
@@ -129,7 +129,8 @@ describe('rankingTable (properties)', () => {
           for (const line of lines) expect(cells(line)).toHaveLength(width);
           rows.slice(0, 10).forEach((input, i) => {
             const nameCell = cells(lines[i + 2] as string)[2] as string;
-            const expected = input.name === undefined ? '' : truncate(cleanText(input.name), 80);
+            const expected =
+              input.name === undefined ? '' : unlinkUrls(truncate(cleanText(input.name), 80));
             expect(unescapeCanvasText(nameCell)).toBe(expected);
           });
         },

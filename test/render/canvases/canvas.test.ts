@@ -6,6 +6,7 @@ import { rankChanges } from '../../../src/model/rank-changes.ts';
 import {
   type CanvasReport,
   canvasHandle,
+  canvasText,
   rankingTable,
   renderCanvasReport,
 } from '../../../src/render/canvases/canvas.ts';
@@ -92,6 +93,20 @@ describe('renderCanvasReport', () => {
 
   it('keeps a name that is no handle as text, never as a link', () => {
     expect(canvasHandle('not a handle](javascript:x)')).toBe('@not a handle\\](javascript:x)');
+  });
+
+  it('keeps a name, a handle or a database that looks like a URL from becoming a link', () => {
+    expect(canvasText('https://evil.example/x')).toBe('https∶//evil.example/x');
+    expect(canvasHandle('http://evil.example')).toBe('@http∶//evil.example');
+    const text = renderCanvasReport({
+      ...report,
+      question: 'Top 3 of https://evil.example',
+      rows: [{ rank: 1, handle: 'jane', name: 'Visit https://evil.example', values: ['1', 'new'] }],
+    });
+    expect(text).not.toContain('://evil');
+    expect(text).toContain(
+      '| 1 | [@jane](https://x.com/jane) | Visit https∶//evil.example | 1 | new |',
+    );
   });
 
   it('keeps at most 10 rows and 6 columns', () => {

@@ -96,6 +96,27 @@ describe('conference words', () => {
     expect(checkBlockKitLimits(withoutNewBlocks(message))).toEqual([]);
   });
 
+  it('shows a category named like a link as text in the "Who:" line', () => {
+    const result = people(2);
+    const linked = {
+      influencers: result.influencers.map((row) => ({
+        ...row,
+        stakeholderCategories: [{ name: 'http://evil.example' }],
+      })),
+    };
+    const message = renderLeaderboard(conference, {
+      day: '2026-05-31',
+      dayNumber: 3,
+      dayCount: 5,
+      result: linked,
+      previous: [],
+      watch: [],
+      updatedAt: at,
+      final: false,
+    });
+    expect(JSON.stringify(message.blocks)).toContain('Who: http∶//evil.example 2');
+  });
+
   it('recaps a day against the day before, naming who is new, within Block Kit’s limits', () => {
     const message = renderDayRecap(conference, {
       day: '2026-05-30',

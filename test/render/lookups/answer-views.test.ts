@@ -521,6 +521,12 @@ describe('who the people are', () => {
     });
   });
 
+  it('shows a category named like a link or markup as text, never a link', () => {
+    const influencers = categorised([['https://evil.example/x'], ['*Pharma*']]);
+    const message = renderAnswer({ ...request, top: 2 }, { influencers });
+    expect(contexts(message)).toContain('Who: https∶//evil.example/x 1 · ∗Pharma∗ 1');
+  });
+
   it('leaves the line out when nobody has a category', () => {
     const message = renderAnswer(request, { influencers: categorised([[], []]) });
     expect(contexts(message).some((text) => text.startsWith('Who:'))).toBe(false);

@@ -119,6 +119,25 @@ describe('renderTrend', () => {
     expect(message.text).toBe('Weekly trend for #hcsm, Oct 26–Nov 21: @Carol, @bob, @alice');
   });
 
+  it('shows a category named like a link as text in the "Who:" line', () => {
+    const week = weeks.at(-1) as Period;
+    const linked: PeriodRanking = {
+      period: week,
+      result: {
+        influencers: [
+          influencer({
+            rank: 1,
+            screenName: 'alice',
+            stakeholderCategories: [{ name: 'https://evil.example' }],
+            metrics: { mentions: 5 },
+          }),
+        ],
+      },
+    };
+    const shown = texts(renderTrend(trend, [linked], {}).blocks);
+    expect(shown).toContain('Who: https∶//evil.example 1');
+  });
+
   it('says who a filter kept and what ranks them when this app chose, not the service', () => {
     const chosen: LookupRequest = {
       ...trend,

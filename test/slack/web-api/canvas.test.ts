@@ -36,6 +36,50 @@ describe('SlackCanvasWriter', () => {
     expect(theirs.markdown).toBe('Our channel notes');
   });
 
+  it('finds the canvas it made when the answer to its creation is lost', async () => {
+    const slack = new FakeSlack();
+    slack.loseAnswer('conversations.canvases.create');
+    expect(await writerFor(slack).write(channel, undefined, document)).toEqual({
+      kind: 'written',
+      canvas: { id: 'F0CANVAS0001', kind: 'channel' },
+    });
+    expect(slack.api('conversations.info')).toHaveLength(2);
+    expect(slack.canvases.get('F0CANVAS0001')?.markdown).toBe(document.markdown);
+  });
+
+  it('says its creation is unconfirmed when Slack does not say, then edits what it made', async () => {
+    const slack = new FakeSlack();
+    const writer = writerFor(slack);
+    slack.loseAnswer('conversations.canvases.create');
+    slack.loseAnswer('conversations.info', 1, 1);
+    expect(await writer.write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem: 'creation_unconfirmed',
+    });
+    const next = { ...document, markdown: 'next run' };
+    expect(await writer.write(channel, undefined, next, { unconfirmed: true })).toEqual({
+      kind: 'written',
+      canvas: { id: 'F0CANVAS0001', kind: 'channel' },
+    });
+    expect(slack.canvases.size).toBe(1);
+    expect(slack.canvases.get('F0CANVAS0001')?.markdown).toBe('next run');
+  });
+
+  it("never calls unconfirmed a creation beside someone else's canvas", async () => {
+    const slack = new FakeSlack();
+    const theirs = slack.personCanvas(channel);
+    slack.loseAnswer('canvases.create');
+    const writer = writerFor(slack);
+    expect(await writer.write(channel, undefined, document)).toEqual({
+      kind: 'failed',
+      problem: 'slack_failed',
+    });
+    // Not `creation_unconfirmed`: the next write must not take the channel's canvas for its own.
+    expect(slack.api('conversations.canvases.create')).toHaveLength(0);
+    expect(slack.api('canvases.edit')).toHaveLength(0);
+    expect(theirs.markdown).toBe('Our channel notes');
+  });
+
   it("says the channel's canvas is taken on a free plan, and edits nothing", async () => {
     const slack = new FakeSlack();
     slack.freeTeam = true;
