@@ -48,7 +48,7 @@ export interface CreatedDigest {
   readonly nextRuns: readonly Date[];
   /** False when the analytics service could not be asked about the databases yet. */
   readonly databasesChecked?: boolean;
-  /** What the grammar decided for an edited schedule (no time given: 09:00). */
+  /** What the grammar decided for an edited schedule (no time given: the digest's own). */
   readonly notes?: readonly string[];
 }
 
