@@ -226,6 +226,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         channelId: consoleChannel,
         access: consoleAccess,
         commandName: slashCommand,
+        listPages: 'all',
       },
       parsed,
       async (message) => {
