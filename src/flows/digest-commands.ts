@@ -22,6 +22,7 @@ import {
   renderDigestList,
   renderDigestListPages,
 } from '../render/management/digest-management.ts';
+import { accountLookbackDays } from './digest-checks.ts';
 import type {
   CreatedDigest,
   DigestAccess,
@@ -114,6 +115,7 @@ export function confirmation(
     command: context.commandName,
     ...defined({ botUserId: context.botUserId, updated: extra.updated }),
     ...(created.databasesChecked === false ? { databasesUnchecked: true } : {}),
+    ...(created.accountUnseen === true ? { accountUnseenDays: accountLookbackDays } : {}),
   });
 }
 

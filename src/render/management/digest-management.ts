@@ -59,6 +59,8 @@ export interface DigestCreatedOptions {
   readonly updated?: boolean;
   /** The analytics service could not be asked about the databases: the confirmation says so. */
   readonly databasesUnchecked?: boolean;
+  /** The days over which the service has not ranked the account a new watch follows. */
+  readonly accountUnseenDays?: number;
 }
 
 /**
@@ -118,6 +120,11 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   if (options.databasesUnchecked === true) {
     notes.push(
       ':warning: The analytics service could not be reached, so its databases could not be checked yet: the first run will say if one is wrong.',
+    );
+  }
+  if (options.accountUnseenDays !== undefined && digest.account !== undefined) {
+    notes.push(
+      `:warning: The analytics service has not ranked @${escapeMrkdwn(bareHandle(digest.account))} in ${escapeMrkdwn(digest.databases.join(', '))} in the last ${options.accountUnseenDays} days: check the handle. If it is wrong, remove this watch and create it again.`,
     );
   }
   if (notes.length > 0) blocks.push(context(notes.join('\n')));
