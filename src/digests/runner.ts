@@ -386,12 +386,16 @@ export class DigestRunner {
       await this.#afterPostsDone();
     }
     if (tick.late || !this.#lookedForUntold) {
-      this.#lookedForUntold = true;
-      await tellCreatorsLate(this.#late, now).catch((error: unknown) =>
-        this.#logger.warn(
-          { err: error },
-          'could not tell creators which digest runs came too late',
-        ),
+      // Looked for again at the next tick until the store could answer once.
+      await tellCreatorsLate(this.#late, now).then(
+        () => {
+          this.#lookedForUntold = true;
+        },
+        (error: unknown) =>
+          this.#logger.warn(
+            { err: error },
+            'could not tell creators which digest runs came too late',
+          ),
       );
     }
     const { report } = tick;

@@ -180,6 +180,43 @@ describeEachStore('creators told of runs that came too late', at(days[0], 10_000
     ]);
   });
 
+  it('looks again at the next tick when the store could not say what was left untold', async () => {
+    const digest = await create('U1', 'C1');
+    await db.store.runs.recordSkipped(digest.id, days[0] as Date, {
+      owner: 'runner-gone',
+      at: at(days[2], 0),
+      reason: { kind: 'missed' },
+      count: 2,
+      nextRunAt: days[2] as Date,
+    });
+    let failures = 1;
+    const store = db.store.runs;
+    const runs = new Proxy(store, {
+      get(target, property) {
+        if (property === 'lateCreators') {
+          return () =>
+            failures-- > 0
+              ? Promise.reject(new Error('the store did not answer'))
+              : target.lateCreators();
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const flaky = world().runner({
+      db: { ...db.store, runs },
+      renderResumeNotice: (digests, now, details) =>
+        renderDigestsResumed(digests, { now, ...details }),
+      options: { channelIntervalMs: 0, owner: 'runner-a' },
+    });
+    clock.set(at(days[1], 4 * hour));
+    await flaky.runDue(clock.now());
+    expect(poster.notices).toEqual([]);
+    clock.set(at(days[1], 4 * hour + 60_000));
+    await flaky.runDue(clock.now());
+    expect(poster.notices.map((notice) => notice.userId)).toEqual(['U1']);
+  });
+
   it('names the slots in local time across the spring DST change (London, 2026-03-29)', async () => {
     // Down from Friday 27 March until Monday 30 March 12:00 BST: the 09:00 runs of Saturday (GMT),
     // Sunday and Monday (BST, after the clocks went forward at 01:00 GMT on Sunday) were missed.
