@@ -239,6 +239,7 @@ export async function runConsole(config: ConsoleConfig, options: ConsoleOptions)
         ...(where === 'dm' ? { inDirectMessage: true } : {}),
         access: consoleAccess,
         commandName: slashCommand,
+        listPages: 'all',
       },
       parsed,
       async (message) => {

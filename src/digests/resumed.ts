@@ -99,38 +99,50 @@ export async function tellCreatorsResumed(
 }
 
 /**
- * After a tick that came to some slots too late to post them (the app was not running, or fell
- * behind): one DM per creator listing their digests' skipped slots, with "Run now" for each. Read
- * back from the records this runner wrote since `since`, one creator at a time, so that the tick
- * after a long stop never holds every digest it skipped at once.
+ * One DM per creator listing their digests' slots skipped because a runner came to them too late
+ * (the app was not running, or fell behind), with "Run now" for each: those no runner has told of
+ * yet, whichever recorded them, so a runner that stopped before telling leaves them to the next
+ * one. Each record is taken in the store before the DM, so of several instances one tells; one
+ * creator at a time, so the tick after a long stop never holds every digest it skipped at once.
+ * A creator who cannot be told is logged and given back, for the next runner to start.
  */
 export async function tellCreatorsLate(
   options: {
-    readonly runs: Pick<RunRepository, 'lateCreators' | 'lateSkips'>;
-    readonly owner: string;
+    readonly runs: Pick<RunRepository, 'lateCreators' | 'takeLateSkips' | 'untakeLateSkips'>;
     readonly notifyCreator: NotifyCreator;
     readonly logger: Logger;
     readonly renderResumeNotice: RenderResumeNotice | undefined;
   },
-  since: Date,
   now: Date,
 ): Promise<void> {
-  const { owner, logger } = options;
-  if (options.renderResumeNotice === undefined) return;
-  const creators = await options.runs.lateCreators(owner, since);
+  const { runs, logger, notifyCreator, renderResumeNotice } = options;
+  if (renderResumeNotice === undefined) return;
+  const creators = await runs.lateCreators();
   if (creators.length > 0) {
     logger.info({ creators: creators.length }, 'telling creators which digest runs came too late');
   }
   for (const creator of creators) {
-    const skips = await options.runs.lateSkips(owner, since, creator);
+    const skips = await runs.takeLateSkips(creator, now);
+    if (skips.length === 0) continue;
     const skipped = new Map<string, SkippedSlots>(
       skips.map(({ digest, runs }) => [digest.id, skippedSlots(digest.schedule, runs)]),
     );
-    await tellCreatorsResumed(
-      options,
-      skips.map((skip) => skip.digest),
-      now,
-      { late: true, skipped },
-    );
+    const digests = skips.map((skip) => skip.digest);
+    try {
+      await notifyCreator(
+        creator.teamId,
+        creator.creatorId,
+        renderResumeNotice(digests, now, { late: true, skipped }),
+      );
+    } catch (error) {
+      logger.warn(
+        { err: error, creatorId: creator.creatorId },
+        'could not tell a creator which digest runs came too late; the next start tries again',
+      );
+      const records = skips.flatMap(({ digest, runs }) =>
+        runs.map((run) => ({ digestId: digest.id, slot: run.from })),
+      );
+      await runs.untakeLateSkips(records);
+    }
   }
 }

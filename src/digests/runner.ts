@@ -236,6 +236,11 @@ export class DigestRunner {
   readonly #unconfirmed: UnconfirmedPosts;
   /** Who is told of slots a tick came to too late (see `tellCreatorsLate`). */
   readonly #late: Parameters<typeof tellCreatorsLate>[0];
+  /**
+   * False until the first tick looked for late skips nobody told of: those of a runner that
+   * stopped (the app went down) between recording them and telling.
+   */
+  #lookedForUntold = false;
   /** Turns for the renders of digests woken together (see `#compose`). */
   readonly #turns = new Turns();
   readonly #afterPost: ((run: PostedRun) => Promise<void>) | undefined;
@@ -336,7 +341,6 @@ export class DigestRunner {
     });
     this.#late = {
       runs,
-      owner,
       logger,
       notifyCreator,
       renderResumeNotice: deps.renderResumeNotice,
@@ -374,8 +378,6 @@ export class DigestRunner {
         this.#logger.warn({ err: error }, 'could not look for unconfirmed digest posts'),
       );
     const tick = new DueTick(this.#tickOptions, now);
-    // Skips are recorded at the clock's time, which a caller's `now` may precede.
-    const started = new Date(Math.min(now.getTime(), this.#clock.now().getTime()));
     const stopRenewing = this.#leases.renewWhileRunning();
     try {
       await tick.run();
@@ -383,12 +385,17 @@ export class DigestRunner {
       await stopRenewing();
       await this.#afterPostsDone();
     }
-    if (tick.late) {
-      await tellCreatorsLate(this.#late, started, now).catch((error: unknown) =>
-        this.#logger.warn(
-          { err: error },
-          'could not tell creators which digest runs came too late',
-        ),
+    if (tick.late || !this.#lookedForUntold) {
+      // Looked for again at the next tick until the store could answer once.
+      await tellCreatorsLate(this.#late, now).then(
+        () => {
+          this.#lookedForUntold = true;
+        },
+        (error: unknown) =>
+          this.#logger.warn(
+            { err: error },
+            'could not tell creators which digest runs came too late',
+          ),
       );
     }
     const { report } = tick;

@@ -1,14 +1,16 @@
 /**
  * What a new digest is checked against before it is stored, beyond its channel: each database
- * with the analytics service, and the digests already in the same place, which an edited digest
- * is checked against too.
+ * with the analytics service (and a watch's account, against the last 30 days), and the digests
+ * already in the same place, which an edited digest is checked against too.
  */
 import { DateTime } from 'luxon';
+import { serviceMaxLimit } from '../analytics/local-ranking.ts';
 import type { AnalyticsApi } from '../analytics/types.ts';
 import { runWindow } from '../digests/run-window.ts';
 import { AccessDeniedError, UnknownDatabaseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Digest } from '../model/digest.ts';
+import { defaultMetric, metricsRankedBy } from '../model/metrics.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { formatInstant } from '../time/format.ts';
 import { nextRuns } from '../time/schedule.ts';
@@ -63,6 +65,49 @@ export async function checkDatabases(
     checked = false;
   }
   return checked;
+}
+
+/** How far back a watched account is looked for when its watch is created. */
+export const accountLookbackDays = 30;
+
+/**
+ * Whether the service ranked `account` among its top 500 of `databases` over the last
+ * {@link accountLookbackDays} days: `unseen` most often means a mistyped handle, which its watch
+ * would follow in silence forever. `unchecked` when the service could not answer.
+ */
+export async function checkAccount(
+  analytics: AnalyticsApi,
+  watch: Pick<DigestSpec, 'databases' | 'metric'> & { readonly account: string },
+  now: Date,
+  logger: Logger,
+): Promise<'seen' | 'unseen' | 'unchecked'> {
+  const end = DateTime.fromJSDate(now, { zone: 'UTC' }).startOf('second');
+  const start = end.minus({ days: accountLookbackDays });
+  try {
+    const answer = await analytics.getInfluencers(
+      {
+        databases: watch.databases,
+        start: formatInstant(start),
+        end: formatInstant(end),
+        timezone: 'UTC',
+        limit: serviceMaxLimit,
+        metric: metricsRankedBy(watch.metric ?? defaultMetric),
+      },
+      { deadlineMs: databaseCheckDeadlineMs },
+    );
+    const wanted = handleKey(watch.account);
+    return answer.influencers.some((person) => handleKey(person.screenName) === wanted)
+      ? 'seen'
+      : 'unseen';
+  } catch (error) {
+    logger.warn({ err: error }, 'could not check the account a new watch follows');
+    return 'unchecked';
+  }
+}
+
+/** A handle as the service may spell it: no `@`, any case. */
+function handleKey(handle: string): string {
+  return handle.replace(/^@+/, '').toLowerCase();
 }
 
 /** The same databases however they are written down: order and case do not matter. */

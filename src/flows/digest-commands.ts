@@ -20,7 +20,9 @@ import {
   renderDigestCreated,
   renderDigestDuplicate,
   renderDigestList,
+  renderDigestListPages,
 } from '../render/management/digest-management.ts';
+import { accountLookbackDays } from './digest-checks.ts';
 import type {
   CreatedDigest,
   DigestAccess,
@@ -86,6 +88,11 @@ export interface DigestCommandContext {
    */
   readonly inDirectMessage?: boolean;
   readonly access: DigestAccess;
+  /**
+   * `all`: a long list of digests is sent page after page (a surface without buttons, such as the
+   * console); by default its first page, with buttons to the others.
+   */
+  readonly listPages?: 'buttons' | 'all';
   /** `/influencers`, as the person typed it, for the commands quoted back. */
   readonly commandName: string;
   readonly botUserId?: string;
@@ -108,6 +115,7 @@ export function confirmation(
     command: context.commandName,
     ...defined({ botUserId: context.botUserId, updated: extra.updated }),
     ...(created.databasesChecked === false ? { databasesUnchecked: true } : {}),
+    ...(created.accountUnseen === true ? { accountUnseenDays: accountLookbackDays } : {}),
   });
 }
 
@@ -170,15 +178,16 @@ export async function answerDigestCommand(
           manager.listForChannel(caller.teamId, context.channelId),
           manager.outageOf(caller.teamId),
         ]);
-        await send(
-          renderDigestList(digests, {
-            now: now(),
-            channelId: context.channelId,
-            viewerId: caller.userId,
-            command,
-            ...defined({ outage }),
-          }),
-        );
+        const shown = {
+          now: now(),
+          channelId: context.channelId,
+          viewerId: caller.userId,
+          command,
+          ...defined({ outage }),
+        };
+        if (context.listPages === 'all') {
+          for (const page of renderDigestListPages(digests, shown)) await send(page);
+        } else await send(renderDigestList(digests, shown));
         return;
       }
       case 'history': {

@@ -20,6 +20,7 @@ import type { Database } from '../store/database.ts';
 import { nextRunAfter, nextRuns } from '../time/schedule.ts';
 import {
   type ComparedSetting,
+  checkAccount,
   checkDatabases,
   identicalAfterEdit,
   identicalDigest,
@@ -48,7 +49,9 @@ export interface CreatedDigest {
   readonly nextRuns: readonly Date[];
   /** False when the analytics service could not be asked about the databases yet. */
   readonly databasesChecked?: boolean;
-  /** What the grammar decided for an edited schedule (no time given: 09:00). */
+  /** A watch's account the service has not ranked in its databases lately (`checkAccount`). */
+  readonly accountUnseen?: boolean;
+  /** What the grammar decided for an edited schedule (no time given: the digest's own). */
   readonly notes?: readonly string[];
 }
 
@@ -125,7 +128,9 @@ export class DigestManager {
    * database before storing anything, so a digest the bot could
    * never post, or whose database the service does not know or the app may not read, fails now
    * with words the creator can act on, not at its first run. A service that cannot be reached
-   * does not block creation: the result says the databases could not be checked yet.
+   * does not block creation: the result says the databases could not be checked yet. A watch of
+   * an account the service has not ranked lately is created (the account may be new), and the
+   * result says so, for its creator to check the handle.
    */
   async create(
     caller: DigestCaller,
@@ -136,10 +141,18 @@ export class DigestManager {
   ): Promise<CreatedDigest> {
     // The app's own DM with the creator needs no membership and has no channel to check.
     if (options.toPerson !== true) await access.assertCanPost(channelId);
-    const databasesChecked =
-      this.#analytics === undefined
-        ? true
-        : await checkDatabases(this.#analytics, spec.databases, this.#now(), this.#logger);
+    const analytics = this.#analytics;
+    const { account } = spec;
+    // Asked together: the account's answer only counts once the databases are known.
+    const [databasesChecked, accountSeen] =
+      analytics === undefined
+        ? [true, undefined]
+        : await Promise.all([
+            checkDatabases(analytics, spec.databases, this.#now(), this.#logger),
+            account === undefined
+              ? undefined
+              : checkAccount(analytics, { ...spec, account }, this.#now(), this.#logger),
+          ]);
     const now = this.#now();
     const upcoming = nextRuns(spec.schedule, now, upcomingRunsShown);
     const first = upcoming[0];
@@ -176,7 +189,12 @@ export class DigestManager {
       { digestId: digest.id, channelId, creatorId: caller.userId, schedule: spec.schedule },
       'digest created',
     );
-    return { digest, nextRuns: upcoming, databasesChecked };
+    return {
+      digest,
+      nextRuns: upcoming,
+      databasesChecked,
+      ...(accountSeen === 'unseen' ? { accountUnseen: true } : {}),
+    };
   }
 
   listForChannel(teamId: string, channelId: string): Promise<Digest[]> {

@@ -24,7 +24,12 @@ import {
   matchToMe,
 } from './digest-options.ts';
 import type { ClauseHit, Clauses, Matcher } from './grammar.ts';
-import { type KnownWord, matchKnownWord, matchStakeholders } from './known-words.ts';
+import {
+  checkStakeholders,
+  type KnownWord,
+  matchKnownWord,
+  matchStakeholders,
+} from './known-words.ts';
 import { digestErrors, digestNotes } from './messages/digest.ts';
 import { matchTopOption, matchZoneOption } from './options.ts';
 import { dayParts, defaultDigestTime, type ScheduleClause } from './schedule/clause.ts';
@@ -145,6 +150,8 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   let toMe = false;
   const include: string[] = [];
   const exclude: string[] = [];
+  /** The words that chose who to keep, as typed, for a refusal to quote. */
+  const kept: string[] = [];
   const setMetric = (value: Metric | 'default' | 'followers', fragment: string): void => {
     if (value === 'followers') {
       if (orderBy !== undefined)
@@ -209,6 +216,7 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
       case 'stakeholders':
         include.push(...clause.value.include);
         exclude.push(...clause.value.exclude);
+        kept.push(clause.fragment);
         break;
       case 'known':
         if (clause.value.kind === 'metric') setMetric(clause.value.metric, clause.fragment);
@@ -238,6 +246,8 @@ export function collectClauses(clauses: readonly ClauseHit<DigestClauses>[]): Di
   if (everyone !== undefined && include.length + exclude.length > 0) {
     throw digestErrors.repeatedOption(everyone, 'choice of people');
   }
+  // Refused as the Edit form refuses it: such a digest would post an empty ranking every run.
+  if (kept.length > 0) checkStakeholders({ include, exclude }, kept.join(' '));
   const stakeholders =
     include.length + exclude.length > 0
       ? { include: [...new Set(include)], exclude: [...new Set(exclude)] }

@@ -9,7 +9,8 @@
  *   hourly or cron schedule needs a new schedule instead.
  * - A zone alone keeps the schedule's local times in the new zone.
  * - A new schedule keeps the window unless the edit gives one; `since the previous run` goes back
- *   to the default.
+ *   to the default. Without a time it keeps the digest's time of day (`every other friday` keeps
+ *   17:30), when the digest had one.
  * - The same people in another order (the Edit form saved unchanged) keep the digest's filter, and
  *   so its last ranking, which the next run's moves are told against.
  * - A watch tells its creator alone in a DM: `canvas on` is refused, as at its creation.
@@ -34,7 +35,7 @@ import {
   type WindowClause,
 } from './digest-clauses.ts';
 import { scanCommand } from './grammar.ts';
-import { digestErrors } from './messages/digest.ts';
+import { digestErrors, digestNotes } from './messages/digest.ts';
 import type { ScheduleClause } from './schedule/clause.ts';
 import type { TimeOfDay } from './time/ast.ts';
 import type { Token } from './tokens.ts';
@@ -140,7 +141,10 @@ export function applyDigestEdit(
   let schedule = digest.schedule;
   let notes: readonly string[] = [];
   if (edit.schedule !== undefined) {
-    ({ schedule, notes } = buildSchedule(edit.schedule, edit.time, zone, now));
+    const kept =
+      edit.time === undefined ? keptTime(edit.schedule.value, digest.schedule) : undefined;
+    ({ schedule, notes } = buildSchedule(edit.schedule, edit.time ?? kept, zone, now));
+    if (kept !== undefined) notes = [digestNotes.keptTime(kept.value), ...notes];
     // The same weeks written again (the Edit form saved unchanged) keep their first week.
     if (schedule.everyWeeks !== undefined && schedule.everyWeeks === digest.schedule.everyWeeks) {
       schedule = keepWeeks(schedule, digest.schedule);
@@ -191,6 +195,21 @@ function editedStakeholders(
     if (same(before.exclude, edit.exclude)) return before;
   }
   return edit;
+}
+
+/**
+ * The digest's own time of day, for a new schedule of days that names none (`every other
+ * friday`): what an edit leaves out stays. None when the new days set their own times (hourly,
+ * cron), a part of the day is named (`every monday morning`), or the digest had no one time.
+ */
+function keptTime(clause: ScheduleClause, before: CronSchedule): Typed<TimeOfDay> | undefined {
+  const { days } = clause;
+  if (days.kind === 'cron' || days.kind === 'hourly') return undefined;
+  if (clause.morning || clause.dayPart !== undefined) return undefined;
+  const [minute, hour] = before.expression.trim().split(/\s+/);
+  if (!/^\d{1,2}$/.test(minute ?? '') || !/^\d{1,2}$/.test(hour ?? '')) return undefined;
+  const value = { hour: Number(hour), minute: Number(minute), second: 0 };
+  return { value, fragment: before.expression };
 }
 
 /** A new time or zone keeps a schedule's weeks (`every other monday`): its anchor week stays. */

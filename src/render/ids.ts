@@ -92,6 +92,18 @@ export const digestActionIds = {
   postUnconfirmed: 'digest_post_unconfirmed',
 } as const;
 
+/**
+ * `action_id` of the buttons between the pages of a channel's digest list; each button's `value`
+ * is the page it shows, from 0.
+ */
+export const digestListPageIds = {
+  previous: 'digest_list_previous',
+  next: 'digest_list_next',
+} as const;
+
+/** `block_id` of the page buttons under a page of the digest list. */
+export const digestListPagesBlockId = 'digest_list_pages';
+
 /** The value of a button about one slot of a digest: `<id>@<slot as ISO 8601>`. */
 export function digestSlotValue(id: string, slot: Date): string {
   return `${id}@${slot.toISOString()}`;

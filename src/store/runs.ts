@@ -50,8 +50,8 @@ export interface Delivery {
   /** For a `skipped` record: why. */
   readonly skipReason?: SkipReason;
   /**
-   * For a record left `posting` (unconfirmed): when its digest's creator was told (see
-   * `takeUnconfirmed`).
+   * For a record left `posting` (unconfirmed), or `skipped` because a runner came to it too late:
+   * when its digest's creator was told (see `takeUnconfirmed`, `takeLateSkips`).
    */
   readonly noticedAt?: Date;
   /** Who chose to post an unconfirmed slot again (see `retakeUnconfirmed`). */
@@ -63,6 +63,12 @@ export interface OutageSkips {
   readonly digest: Digest;
   /** Each record: `count` consecutive slots from `from`, in slot order. */
   readonly runs: readonly { readonly from: Date; readonly count: number }[];
+}
+
+/** One skipped record: the first of the slots it stands for. */
+export interface SkippedSlot {
+  readonly digestId: string;
+  readonly slot: Date;
 }
 
 /** A creator of digests in one workspace. */
@@ -217,10 +223,17 @@ export interface RunRepository {
    */
   outageSkips(teamId: string, since: Date): Promise<OutageSkips[]>;
   /**
-   * The creators of digests whose slots runner `owner` recorded as skipped since `since` because
-   * it came to them too late (the app was not running, or fell behind), not for an outage.
+   * The creators of digests with slots recorded as skipped because a runner came to them too late
+   * (the app was not running, or fell behind), not for an outage, and not yet told of, by any
+   * runner: what a runner tells after a tick that skipped some, and on its first tick, so a runner
+   * that stopped before telling leaves them to the next.
    */
-  lateCreators(owner: string, since: Date): Promise<LateCreator[]>;
-  /** Those skips of one creator's digests, oldest digest first: what the creator is told. */
-  lateSkips(owner: string, since: Date, creator: LateCreator): Promise<OutageSkips[]>;
+  lateCreators(): Promise<LateCreator[]>;
+  /**
+   * Those skips of one creator's digests, oldest digest first, marked told at `now`: each record
+   * goes to one caller only, however many instances ask at once.
+   */
+  takeLateSkips(creator: LateCreator, now: Date): Promise<OutageSkips[]>;
+  /** Gives back what `takeLateSkips` took, for a creator who could not be told yet. */
+  untakeLateSkips(records: readonly SkippedSlot[]): Promise<void>;
 }

@@ -127,10 +127,112 @@ describeEachStore('creators told of runs that came too late', at(days[0], 10_000
       second.id,
     ]);
   });
+  it('tells on its first tick what a runner that stopped before telling skipped, once', async () => {
+    const digest = await create('U1', 'C1');
+    // A runner came back after the app was down, recorded Monday and Tuesday as skipped, and
+    // stopped before it could tell anyone.
+    await db.store.runs.recordSkipped(digest.id, days[0] as Date, {
+      owner: 'runner-gone',
+      at: at(days[2], 0),
+      reason: { kind: 'missed' },
+      count: 2,
+      nextRunAt: days[2] as Date,
+    });
+    clock.set(at(days[1], 4 * hour));
+    expect(await runner('runner-a').runDue(clock.now())).toMatchObject({ claimed: 0 });
+    expect(poster.notices.map((notice) => notice.userId)).toEqual(['U1']);
+    const [notice] = poster.notices;
+    expect(runNowButtons(notice?.message ?? { text: '', blocks: [] })).toEqual([digest.id]);
+    expect(toPlainText(notice?.message ?? { text: '', blocks: [] })).toContain(
+      'skipped 2 runs: Mon Jun 8, 09:00 GMT+1, Tue Jun 9, 09:00 GMT+1',
+    );
+    // Another instance starting, or this one restarting, says nothing again.
+    await Promise.all([runner('runner-b').runDue(clock.now()), runner().runDue(clock.now())]);
+    expect(poster.notices).toHaveLength(1);
+  });
+
+  it('tells once when two instances start together after the app was down', async () => {
+    await create('U1', 'C1');
+    await create('U2', 'C2');
+    clock.set(at(days[2], 4 * hour));
+    await Promise.all([
+      runner('runner-a').runDue(clock.now()),
+      runner('runner-b').runDue(clock.now()),
+    ]);
+    expect(poster.notices.map((notice) => notice.userId).sort()).toEqual(['U1', 'U2']);
+  });
+
+  it('tells a creator who could not be told at the next start', async () => {
+    const digest = await create('U1', 'C1');
+    clock.set(at(days[2], 4 * hour));
+    const notify = poster.notifyCreator.bind(poster);
+    poster.notifyCreator = async () => {
+      throw new Error('Slack could not be reached');
+    };
+    await runner('runner-a').runDue(clock.now());
+    expect(poster.notices).toEqual([]);
+    poster.notifyCreator = notify;
+    clock.set(at(days[2], 5 * hour));
+    await runner('runner-b').runDue(clock.now());
+    expect(poster.notices.map((notice) => notice.userId)).toEqual(['U1']);
+    expect(runNowButtons(poster.notices[0]?.message ?? { text: '', blocks: [] })).toEqual([
+      digest.id,
+    ]);
+  });
+
+  it('looks again at the next tick when the store could not say what was left untold', async () => {
+    const digest = await create('U1', 'C1');
+    await db.store.runs.recordSkipped(digest.id, days[0] as Date, {
+      owner: 'runner-gone',
+      at: at(days[2], 0),
+      reason: { kind: 'missed' },
+      count: 2,
+      nextRunAt: days[2] as Date,
+    });
+    let failures = 1;
+    const store = db.store.runs;
+    const runs = new Proxy(store, {
+      get(target, property) {
+        if (property === 'lateCreators') {
+          return () =>
+            failures-- > 0
+              ? Promise.reject(new Error('the store did not answer'))
+              : target.lateCreators();
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const flaky = world().runner({
+      db: { ...db.store, runs },
+      renderResumeNotice: (digests, now, details) =>
+        renderDigestsResumed(digests, { now, ...details }),
+      options: { channelIntervalMs: 0, owner: 'runner-a' },
+    });
+    clock.set(at(days[1], 4 * hour));
+    await flaky.runDue(clock.now());
+    expect(poster.notices).toEqual([]);
+    clock.set(at(days[1], 4 * hour + 60_000));
+    await flaky.runDue(clock.now());
+    expect(poster.notices.map((notice) => notice.userId)).toEqual(['U1']);
+  });
+
+  it('names the slots in local time across the spring DST change (London, 2026-03-29)', async () => {
+    // Down from Friday 27 March until Monday 30 March 12:00 BST: the 09:00 runs of Saturday (GMT),
+    // Sunday and Monday (BST, after the clocks went forward at 01:00 GMT on Sunday) were missed.
+    const digest = await create('U1', 'C1', new Date('2026-03-28T09:00:00Z'));
+    clock.set(new Date('2026-03-30T11:00:00Z'));
+    expect(await runner().runDue(clock.now())).toMatchObject({ skipped: 1 });
+    const [notice] = poster.notices;
+    expect(runNowButtons(notice?.message ?? { text: '', blocks: [] })).toEqual([digest.id]);
+    expect(toPlainText(notice?.message ?? { text: '', blocks: [] })).toContain(
+      'skipped 3 runs: Sat Mar 28, 09:00 GMT, Sun Mar 29, 09:00 GMT+1, Mon Mar 30, 09:00 GMT+1',
+    );
+  });
 });
 
 describeEachStore('the records of runs that came too late', at(days[0], 10_000), (world) => {
-  it('are each runner’s own, and leave out runs an outage skipped', async () => {
+  it('are taken once, whoever recorded them, and leave out runs an outage skipped', async () => {
     const { db, clock } = world();
     const [x, y, z] = await Promise.all(
       ['U1', 'U2', 'U3'].map((creatorId, i) =>
@@ -146,7 +248,6 @@ describeEachStore('the records of runs that came too late', at(days[0], 10_000),
       ),
     );
     if (x === undefined || y === undefined || z === undefined) throw new Error('three digests');
-    const since = clock.now();
     const skip = (
       owner: string,
       reason: Parameters<typeof db.store.runs.recordSkipped>[2]['reason'],
@@ -164,16 +265,23 @@ describeEachStore('the records of runs that came too late', at(days[0], 10_000),
       days[0] as Date,
       skip('runner-a', { kind: 'outage', cause: 'analytics_unavailable' }),
     );
-    expect(await db.store.runs.lateCreators('runner-a', since)).toEqual([
-      { teamId: x.teamId, creatorId: 'U1' },
+    const u1 = { teamId: x.teamId, creatorId: 'U1' };
+    const u2 = { teamId: y.teamId, creatorId: 'U2' };
+    expect(await db.store.runs.lateCreators()).toEqual([u1, u2]);
+    const told = at(clock.now(), 60_000);
+    const [first, again] = await Promise.all([
+      db.store.runs.takeLateSkips(u1, told),
+      db.store.runs.takeLateSkips(u1, told),
     ]);
-    const skips = await db.store.runs.lateSkips('runner-a', since, {
-      teamId: x.teamId,
-      creatorId: 'U1',
-    });
-    expect(skips.map((s) => [s.digest.id, s.runs])).toEqual([
+    const taken = [...(first ?? []), ...(again ?? [])];
+    expect(taken.map((s) => [s.digest.id, s.runs])).toEqual([
       [x.id, [{ from: days[0], count: 2 }]],
     ]);
-    expect(await db.store.runs.lateCreators('runner-a', at(since, 1))).toEqual([]);
+    expect(await db.store.runs.takeLateSkips(u1, told)).toEqual([]);
+    expect(await db.store.runs.lateCreators()).toEqual([u2]);
+    expect((await db.store.runs.getDelivery(x.id, days[0] as Date))?.noticedAt).toEqual(told);
+    // A creator who could not be told is given back, for the next runner to start.
+    await db.store.runs.untakeLateSkips([{ digestId: x.id, slot: days[0] as Date }]);
+    expect(await db.store.runs.lateCreators()).toEqual([u1, u2]);
   });
 });

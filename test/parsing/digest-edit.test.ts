@@ -98,4 +98,64 @@ describe('digest edit', () => {
       /sets its own times/,
     );
   });
+  describe('a new schedule without a time keeps the digest’s time', () => {
+    const at1730 = {
+      ...weekly,
+      schedule: {
+        kind: 'cron',
+        expression: '30 17 * * 5',
+        zone: 'Europe/London',
+        cadence: 'weekly',
+      },
+    } as const;
+
+    it('keeps 17:30 for every other friday, and says so', () => {
+      const edited = applyDigestEdit(at1730, edit('digest edit 7K3M9Q every other friday'), now);
+      expect(edited.schedule).toMatchObject({ expression: '30 17 * * 5', everyWeeks: 2 });
+      expect(edited.notes).toContain('No time was given, so it keeps its time, 17:30.');
+      expect(edited.notes.join(' ')).not.toContain('09:00');
+    });
+
+    it.each([
+      ['digest edit 7K3M9Q every day', '30 17 * * *'],
+      ['digest edit 7K3M9Q weekdays', '30 17 * * 1-5'],
+      ['digest edit 7K3M9Q on the 1st and 15th', '30 17 1,15 * *'],
+    ])('%j keeps 17:30', (text, expression) => {
+      expect(applyDigestEdit(at1730, edit(text), now).schedule.expression).toBe(expression);
+    });
+
+    it('keeps the local time when the zone changes too (New York, across its DST end)', () => {
+      // 2026-11-01 ends DST in New York; the schedule's local 17:30 stays 17:30.
+      const edited = applyDigestEdit(
+        at1730,
+        edit('digest edit 7K3M9Q every monday in America/New_York'),
+        new Date('2026-10-30T12:00:00Z'),
+      );
+      expect(edited.schedule).toMatchObject({
+        expression: '30 17 * * 1',
+        zone: 'America/New_York',
+      });
+    });
+
+    it('takes the time given, or the part of the day named, over the kept one', () => {
+      expect(
+        applyDigestEdit(at1730, edit('digest edit 7K3M9Q every monday at 8am'), now).schedule
+          .expression,
+      ).toBe('0 8 * * 1');
+      expect(
+        applyDigestEdit(at1730, edit('digest edit 7K3M9Q every monday morning'), now).schedule
+          .expression,
+      ).toMatch(/^0 \d+ \* \* 1$/);
+    });
+
+    it('runs at 09:00 when the digest had no one time of day (every 6 hours)', () => {
+      const hourly = {
+        ...weekly,
+        schedule: { kind: 'cron', expression: '0 */6 * * *', zone: 'UTC', cadence: 'custom' },
+      } as const;
+      const edited = applyDigestEdit(hourly, edit('digest edit 7K3M9Q every friday'), now);
+      expect(edited.schedule.expression).toBe('0 9 * * 5');
+      expect(edited.notes).toContain('No time was given, so it runs at 09:00.');
+    });
+  });
 });

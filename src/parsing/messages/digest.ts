@@ -328,6 +328,10 @@ export const digestNotes = {
   defaultTime(time: TimeOfDay): string {
     return `No time was given, so it runs at ${clock(time)}.`;
   },
+  /** An edited schedule with no time: the digest's own time stays. */
+  keptTime(time: TimeOfDay): string {
+    return `No time was given, so it keeps its time, ${clock(time)}.`;
+  },
   /** `every friday afternoon`: the part of the day's start. */
   partStart(part: string, time: TimeOfDay): string {
     const example = part === 'morning' ? '8am' : part === 'afternoon' ? '2pm' : '7pm';

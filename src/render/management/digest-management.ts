@@ -42,6 +42,7 @@ import { metricName } from '../lookups/metric-words.ts';
 import { bareHandle } from '../lookups/ranking.ts';
 import { isSlackId } from '../mentions.ts';
 import { unhandled } from '../unhandled.ts';
+import { pageButtons, pageOf, pageStarts } from './list-pages.ts';
 
 export interface DigestCreatedOptions {
   readonly now: Date;
@@ -58,6 +59,8 @@ export interface DigestCreatedOptions {
   readonly updated?: boolean;
   /** The analytics service could not be asked about the databases: the confirmation says so. */
   readonly databasesUnchecked?: boolean;
+  /** The days over which the service has not ranked the account a new watch follows. */
+  readonly accountUnseenDays?: number;
 }
 
 /**
@@ -117,6 +120,11 @@ export function renderDigestCreated(digest: Digest, options: DigestCreatedOption
   if (options.databasesUnchecked === true) {
     notes.push(
       ':warning: The analytics service could not be reached, so its databases could not be checked yet: the first run will say if one is wrong.',
+    );
+  }
+  if (options.accountUnseenDays !== undefined && digest.account !== undefined) {
+    notes.push(
+      `:warning: The analytics service has not ranked @${escapeMrkdwn(bareHandle(digest.account))} in ${escapeMrkdwn(digest.databases.join(', '))} in the last ${options.accountUnseenDays} days: check the handle. If it is wrong, remove this watch and create it again.`,
     );
   }
   if (notes.length > 0) blocks.push(context(notes.join('\n')));
@@ -189,47 +197,99 @@ export interface DigestListOptions {
   readonly command?: string;
   /** The workspace's outage, when its digests are on hold: a line under the heading says so. */
   readonly outage?: Outage;
+  /** The page shown, from 0; past the last, the last. */
+  readonly page?: number;
+  /** The id of a digest whose page is shown (a button under it was pressed), over `page`. */
+  readonly holding?: string;
 }
 
 /**
  * `/influencers digests`: this channel's digests with their schedule, next run, last run and its
  * outcome, status, and buttons (Run now, Pause or Resume, Remove with a confirmation). Beyond what
- * one message holds, the rest are listed by id.
+ * one message holds they go on further pages, with Previous and Next between them.
  */
 export function renderDigestList(
   digests: readonly Digest[],
   options: DigestListOptions,
 ): SlackMessage {
+  const list = listOf(digests, options);
+  if (list.kind === 'empty') return list.message;
+  const { starts, here } = list;
+  const held = here.findIndex((digest) => digest.id === options.holding);
+  const page =
+    held >= 0 ? pageOf(starts, held) : Math.min(Math.max(0, options.page ?? 0), starts.length - 1);
+  return list.page(page, true);
+}
+
+/** Every page of the channel's list at once, without page buttons: for the console. */
+export function renderDigestListPages(
+  digests: readonly Digest[],
+  options: Omit<DigestListOptions, 'page' | 'holding'>,
+): SlackMessage[] {
+  const list = listOf(digests, options);
+  if (list.kind === 'empty') return [list.message];
+  return list.starts.map((_, page) => list.page(page, false));
+}
+
+type ListOf =
+  | { readonly kind: 'empty'; readonly message: SlackMessage }
+  | {
+      readonly kind: 'pages';
+      readonly here: readonly Digest[];
+      readonly starts: readonly number[];
+      readonly page: (page: number, buttons: boolean) => SlackMessage;
+    };
+
+function listOf(digests: readonly Digest[], options: DigestListOptions): ListOf {
   const cmd = commandMrkdwn(options.command);
   const here = digests.filter((digest) => digest.channelId === options.channelId);
   if (here.length === 0) {
-    return checked({
-      text: `No digests in this channel yet. Create one with ${cmd} digest #hcsm every monday at 9am`,
-      blocks: [
-        section(
-          `No digests in ${digestChannel(options.channelId)} yet. Create one by naming the databases and a schedule:\n` +
-            `• \`${cmd} digest #hcsm every monday at 9am\`\n` +
-            `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30\`\n` +
-            `Type \`${cmd} digest help\` for every option.`,
-        ),
-      ],
-    });
+    return {
+      kind: 'empty',
+      message: checked({
+        text: `No digests in this channel yet. Create one with ${cmd} digest #hcsm every monday at 9am`,
+        blocks: [
+          section(
+            `No digests in ${digestChannel(options.channelId)} yet. Create one by naming the databases and a schedule:\n` +
+              `• \`${cmd} digest #hcsm every monday at 9am\`\n` +
+              `• \`${cmd} digest #bcsm, group:Oncology weekdays at 8:30\`\n` +
+              `Type \`${cmd} digest help\` for every option.`,
+          ),
+        ],
+      }),
+    };
   }
-  const heading = section(`*Digests in ${digestChannel(options.channelId)}* (${here.length})`);
-  const head: KnownBlock[] =
-    options.outage === undefined
+  const head = (label: string): KnownBlock[] => {
+    const heading = section(
+      `*Digests in ${digestChannel(options.channelId)}* (${here.length})${label}`,
+    );
+    return options.outage === undefined
       ? [heading]
       : [
           heading,
           context(outageLine(options.outage, here[0]?.schedule.zone ?? 'UTC', options.now)),
         ];
+  };
   const items = here.map((digest) => digestBlocks(digest, options, { showChannel: false }));
-  const blocks = fitItems(head, items, here, blockKitLimits.messageBlocks, 'message');
+  // The longest label a page could have, so a page found to fit still fits with its own.
+  const starts = pageStarts(head(pageLabel(here.length, here.length)), items);
   const text = truncateMrkdwn(
     `${here.length} digest${here.length === 1 ? '' : 's'} in this channel: ${here.map((d) => escapeMrkdwn(d.id)).join(', ')}`,
     blockKitLimits.fallbackText,
   );
-  return checked({ text, blocks });
+  const page = (index: number, buttons: boolean): SlackMessage => {
+    const from = starts[index] ?? 0;
+    const until = starts[index + 1] ?? items.length;
+    const label = starts.length > 1 ? pageLabel(index + 1, starts.length) : '';
+    const blocks = [...head(label), ...items.slice(from, until).flat()];
+    if (buttons && starts.length > 1) blocks.push(pageButtons(index, starts.length));
+    return checked({ text, blocks });
+  };
+  return { kind: 'pages', here, starts, page };
+}
+
+function pageLabel(page: number, pages: number): string {
+  return ` · page ${page} of ${pages}`;
 }
 
 export interface DigestHomeOptions {

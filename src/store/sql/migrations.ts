@@ -469,6 +469,24 @@ export const migrations: readonly Migration[] = [
     sqlite: 'ALTER TABLE conference_posts ADD COLUMN noticed_at INTEGER;',
     postgres: 'ALTER TABLE conference_posts ADD COLUMN noticed_at TIMESTAMPTZ;',
   },
+  {
+    version: 30,
+    name: 'runs skipped as too late: whether the creator was told',
+    // Skips recorded by earlier versions count as told: their runner told of them (or could not)
+    // right after its tick, and they may be months old.
+    sqlite: `
+      UPDATE digest_deliveries SET noticed_at = started_at
+        WHERE status = 'skipped' AND noticed_at IS NULL;
+      CREATE INDEX digest_deliveries_late_untold ON digest_deliveries (digest_id)
+        WHERE status = 'skipped' AND error_code = 'missed' AND noticed_at IS NULL;
+    `,
+    postgres: `
+      UPDATE digest_deliveries SET noticed_at = started_at
+        WHERE status = 'skipped' AND noticed_at IS NULL;
+      CREATE INDEX digest_deliveries_late_untold ON digest_deliveries (digest_id)
+        WHERE status = 'skipped' AND error_code = 'missed' AND noticed_at IS NULL;
+    `,
+  },
 ];
 
 export const schemaMigrationsTable = {

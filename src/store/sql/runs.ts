@@ -14,6 +14,7 @@ import type {
   LateCreator,
   OutageSkips,
   RunRepository,
+  SkippedSlot,
   SkipRecord,
   SlotCompletion,
   UnconfirmedPost,
@@ -368,11 +369,15 @@ export class SqlRuns implements RunRepository {
     return this.#skips.outageSkips(teamId, since);
   }
 
-  lateCreators(owner: string, since: Date): Promise<LateCreator[]> {
-    return this.#skips.lateCreators(owner, since);
+  lateCreators(): Promise<LateCreator[]> {
+    return this.#skips.lateCreators();
   }
 
-  lateSkips(owner: string, since: Date, creator: LateCreator): Promise<OutageSkips[]> {
-    return this.#skips.lateSkips(owner, since, creator);
+  takeLateSkips(creator: LateCreator, now: Date): Promise<OutageSkips[]> {
+    return this.#skips.takeLate(creator, now);
+  }
+
+  untakeLateSkips(records: readonly SkippedSlot[]): Promise<void> {
+    return this.#skips.untakeLate(records);
   }
 }

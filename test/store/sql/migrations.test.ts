@@ -197,11 +197,42 @@ function migrationSuite(name: string, open: (version: number) => Promise<LegacyD
   });
 }
 
+function lateSkipSuite(name: string, open: (version: number) => Promise<LegacyDatabase>): void {
+  describe(`migration 29, runs skipped as too late told once: ${name}`, () => {
+    let legacy: LegacyDatabase | undefined;
+    afterEach(async () => {
+      await legacy?.cleanup();
+      legacy = undefined;
+    });
+
+    it('counts the late skips of earlier versions as told, so nobody is sent old news', async () => {
+      const db = await open(28);
+      legacy = db;
+      await db.insert(legacyDigest(db.dialect, 'DDDDD1', {}));
+      const instant = db.dialect === 'sqlite' ? '1780905600000' : "'2026-06-08T08:00:00Z'";
+      await db.insert(
+        `INSERT INTO digest_deliveries
+           (digest_id, slot, status, owner, started_at, finished_at, skipped_count, error_code)
+         VALUES ('DDDDD1', ${instant}, 'skipped', 'runner-old', ${instant}, ${instant}, 3, 'missed')`,
+      );
+      const store = await db.migrated();
+      expect(await store.runs.lateCreators()).toEqual([]);
+      const slot = new Date('2026-06-08T08:00:00Z');
+      expect(await store.runs.getDelivery('DDDDD1', slot)).toMatchObject({
+        status: 'skipped',
+        noticedAt: slot,
+      });
+    });
+  });
+}
+
 migrationSuite('SQLite', sqliteAt);
+lateSkipSuite('SQLite', sqliteAt);
 
 announcePostgresSkip();
 describe.skipIf(!testDatabaseUrl)('PostgreSQL', () => {
   migrationSuite('PostgreSQL', postgresAt);
+  lateSkipSuite('PostgreSQL', postgresAt);
 });
 
 describe('the migrations', () => {

@@ -2,8 +2,9 @@
  * The digest buttons (Run now, Pause, Resume, Remove) under the channel list, on the Home tab and
  * in the DM that lists what an outage skipped. Each button's value is the digest id; the same
  * rules apply as for the typed commands. After a change the surface it came from is refreshed: the
- * list message is replaced through the action's response_url, the Home tab is published again; a
- * DM notice gets the result beside it. "Post it now", in the DM about a slot whose post may not
+ * list message is replaced through the action's response_url (at the page that holds the digest),
+ * the Home tab is published again; a DM notice gets the result beside it. Previous and Next page
+ * through a long list. "Post it now", in the DM about a slot whose post may not
  * have reached the channel, posts that slot once and says how it went.
  */
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
@@ -78,7 +79,8 @@ export function digestButton(deps: SlackDeps, action: DigestAction) {
         }
         if (channelId !== undefined) {
           const digests = await manager.listForChannel(teamId, channelId);
-          await send(renderDigestList(digests, { now: now(), channelId, viewerId: userId }), true);
+          const shown = { now: now(), channelId, viewerId: userId, holding: id };
+          await send(renderDigestList(digests, shown), true);
         }
         await send(renderDigestActionResult(digestActionResult(outcome), { now: now() }), false);
       } catch (error) {
@@ -95,6 +97,42 @@ export function digestButton(deps: SlackDeps, action: DigestAction) {
         await publishHome(deps, client, { userId, teamId }).catch((homeError: unknown) => {
           logger.warn({ err: homeError }, 'could not refresh the Home tab');
         });
+      }
+    };
+    await deps.inFlight.track(work());
+  };
+}
+
+/** Previous or Next under a page of the channel's digest list: that page, in its place. */
+export function digestListPageButton(deps: SlackDeps) {
+  return async ({ ack, action: button, body, context }: ButtonArgs): Promise<void> => {
+    await ack();
+    const userId = body.user.id;
+    const teamId = requestTeamId(body) ?? context.teamId ?? '';
+    const channelId = body.channel?.id ?? (body.container?.channel_id as string | undefined);
+    if (body.response_url === undefined || channelId === undefined) return;
+    const reply = new ResponseUrl(body.response_url, deps.slack.fetch, deps.logger);
+    const { manager, logger, now } = deps.digests;
+    const work = async () => {
+      try {
+        const [digests, outage] = await Promise.all([
+          manager.listForChannel(teamId, channelId),
+          manager.outageOf(teamId),
+        ]);
+        const page = Number.parseInt(button.value ?? '0', 10) || 0;
+        const shown = { now: now(), channelId, viewerId: userId, page };
+        await reply.send({
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...renderDigestList(digests, outage === undefined ? shown : { ...shown, outage }),
+        });
+      } catch (error) {
+        logDigestFailure(logger, error, 'digest list page button failed');
+        const words = renderError(
+          error,
+          context.botUserId === undefined ? {} : { botUserId: context.botUserId },
+        );
+        await reply.send({ response_type: 'ephemeral', replace_original: false, ...words });
       }
     };
     await deps.inFlight.track(work());

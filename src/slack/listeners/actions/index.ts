@@ -1,8 +1,8 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { actionIds, digestActionIds } from '../../../render/ids.ts';
+import { actionIds, digestActionIds, digestListPageIds } from '../../../render/ids.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { answerButton, exportButton } from './answer-buttons.ts';
-import { digestButton, postUnconfirmedButton } from './digest-buttons.ts';
+import { digestButton, digestListPageButton, postUnconfirmedButton } from './digest-buttons.ts';
 import { digestEditButton } from './digest-edit.ts';
 import { openLookupModal } from './open-lookup-modal.ts';
 import { shareAnswer } from './share.ts';
@@ -12,7 +12,7 @@ const choiceAction = new RegExp(`^${actionIds.answerChoice}_\\d+$`);
 
 /**
  * Buttons: share an answer, change it (compare, table, chart) or export it, open the lookup modal,
- * the five digest buttons and "Post it now" of an unconfirmed digest slot.
+ * the five digest buttons, "Post it now" of an unconfirmed digest slot and the digest list's pages.
  */
 export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(actionIds.shareAnswer, shareAnswer(deps));
@@ -29,4 +29,6 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockButtonAction>(digestActionIds.remove, digestButton(deps, 'remove'));
   app.action<BlockButtonAction>(digestActionIds.edit, digestEditButton(deps));
   app.action<BlockButtonAction>(digestActionIds.postUnconfirmed, postUnconfirmedButton(deps));
+  app.action<BlockButtonAction>(digestListPageIds.previous, digestListPageButton(deps));
+  app.action<BlockButtonAction>(digestListPageIds.next, digestListPageButton(deps));
 }

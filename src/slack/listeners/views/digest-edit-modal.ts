@@ -120,6 +120,7 @@ export function digestEditSubmit(deps: SlackDeps) {
             now: now(),
             channelId: origin.channelId,
             viewerId: userId,
+            holding: origin.id,
           }),
         });
       } else {

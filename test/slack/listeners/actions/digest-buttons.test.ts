@@ -3,12 +3,15 @@ import { DigestNotFoundError, DigestPermissionError } from '../../../../src/erro
 import type { DigestAction } from '../../../../src/model/commands.ts';
 import type { Digest } from '../../../../src/model/digest.ts';
 import { renderError } from '../../../../src/render/errors.ts';
-import { digestActionIds } from '../../../../src/render/ids.ts';
+import { digestActionIds, digestListPageIds } from '../../../../src/render/ids.ts';
 import {
   renderDigestActionResult,
   renderDigestList,
 } from '../../../../src/render/management/digest-management.ts';
-import { digestButton } from '../../../../src/slack/listeners/actions/digest-buttons.ts';
+import {
+  digestButton,
+  digestListPageButton,
+} from '../../../../src/slack/listeners/actions/digest-buttons.ts';
 import {
   buttonArgs,
   type ListenerWorld,
@@ -165,5 +168,43 @@ describe('digestButton', () => {
       .filter((call) => call.args.channel === channelId);
     expect(posted).toHaveLength(1);
     expect(await w.deps.digests.database.digests.listByChannel(teamId, channelId)).toHaveLength(1);
+  });
+});
+
+describe('the digest list’s pages', () => {
+  async function thirty(w: ListenerWorld): Promise<Digest[]> {
+    for (let i = 0; i < 30; i++) await storedDigest(w);
+    return w.deps.digests.database.digests.listByChannel(teamId, channelId);
+  }
+
+  it('shows the page Next names in place of the one pressed', async () => {
+    const w = world();
+    const digests = await thirty(w);
+    const args = buttonArgs(w, { actionId: digestListPageIds.next, value: '1' });
+    await digestListPageButton(w.deps)(args);
+    await w.settle();
+    expect(args.ack).toHaveBeenCalledExactlyOnceWith();
+    const replies = w.slack.responses(args.body.response_url ?? '').map((reply) => reply.args);
+    expect(replies).toEqual([
+      {
+        response_type: 'ephemeral',
+        replace_original: true,
+        ...renderDigestList(digests, { now: fixedNow, channelId, viewerId: userId, page: 1 }),
+      },
+    ]);
+  });
+
+  it('shows again the page of the digest whose button was pressed', async () => {
+    const w = world();
+    const digests = await thirty(w);
+    const last = digests.at(-1) as Digest;
+    const [list] = await press(w, 'pause', last.id);
+    const now = await w.deps.digests.database.digests.listByChannel(teamId, channelId);
+    expect(list).toEqual({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...renderDigestList(now, { now: fixedNow, channelId, viewerId: userId, holding: last.id }),
+    });
+    expect(JSON.stringify(list)).toContain(`"digest_actions:${last.id}"`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionIds, digestActionIds } from '../../../../src/render/ids.ts';
+import { actionIds, digestActionIds, digestListPageIds } from '../../../../src/render/ids.ts';
 import { register } from '../../../../src/slack/listeners/actions/index.ts';
 import { fakeApp, useListenerWorld } from '../../../helpers/listener-args.ts';
 
@@ -25,6 +25,8 @@ describe('actions register', () => {
       digestActionIds.remove,
       digestActionIds.edit,
       digestActionIds.postUnconfirmed,
+      digestListPageIds.previous,
+      digestListPageIds.next,
     ]);
   });
 
@@ -34,7 +36,11 @@ describe('actions register', () => {
     const listened = new Set(registered.map(({ id }) => id));
     // A question's readings are numbered: `answer_choice_1`, `answer_choice_2`…
     const { answerChoice, ...single } = actionIds;
-    for (const id of [...Object.values(single), ...Object.values(digestActionIds)]) {
+    for (const id of [
+      ...Object.values(single),
+      ...Object.values(digestActionIds),
+      ...Object.values(digestListPageIds),
+    ]) {
       expect(listened).toContain(id);
     }
     const numbered = [...listened].filter((id) => id.startsWith('/'));

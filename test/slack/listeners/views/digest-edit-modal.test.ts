@@ -18,7 +18,7 @@ import {
   viewArgs,
 } from '../../../helpers/listener-args.ts';
 import { fixedNow } from '../../../helpers/lookups.ts';
-import { responseUrlFor, userId } from '../../../helpers/payloads.ts';
+import { responseUrlFor, teamId, userId } from '../../../helpers/payloads.ts';
 
 const world = useListenerWorld();
 const channelId = 'C0CHANNEL1';
@@ -106,6 +106,28 @@ describe('digestEditSubmit', () => {
         text: expect.stringMatching(new RegExp(`^Digest ${digest.id} updated: `)),
       }),
     ]);
+  });
+
+  it('refreshes the page of a long list that holds the edited digest', async () => {
+    const w = world();
+    for (let i = 0; i < 30; i++) await storedDigest(w);
+    const listed = await w.deps.digests.database.digests.listByChannel(teamId, channelId);
+    const digest = listed.at(-1) as Digest;
+    const origin = fromList(digest);
+    await save(w, digest, { top: '7' }, origin);
+    const digests = await w.deps.digests.database.digests.listByChannel(digest.teamId, channelId);
+    const [list] = w.slack.responses(origin.responseUrl).map((reply) => reply.args);
+    expect(list).toEqual({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...renderDigestList(digests, {
+        now: fixedNow,
+        channelId,
+        viewerId: userId,
+        holding: digest.id,
+      }),
+    });
+    expect(JSON.stringify(list)).toContain(`"digest_actions:${digest.id}"`);
   });
 
   it('publishes the Home tab again and confirms in the DM for an edit from the Home tab', async () => {
