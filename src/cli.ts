@@ -8,6 +8,7 @@ import type { CliCommand, CliIo } from './cli/command.ts';
 const commands: Readonly<Record<string, () => Promise<{ command: CliCommand }>>> = {
   parse: () => import('./cli/parse-command.ts'),
   migrate: () => import('./cli/migrate-command.ts'),
+  keys: () => import('./cli/keys-command.ts'),
   jobs: () => loadJobsCommand('jobs'),
   // The older name of `jobs run-due`, kept for the schedulers set up with it.
   digests: () => loadJobsCommand('digests'),

@@ -464,3 +464,35 @@ export class SlackCallError extends AppError {
     this.answered = details.answered;
   }
 }
+
+/** Why a sealed credential did not open; see {@link SealedValueError}. */
+export type SealedValueProblem = 'unknown_key' | 'not_authentic' | 'malformed';
+
+/**
+ * A credential stored sealed (an installation's token, a workspace's analytics secret) did not
+ * open: sealed under a key neither APP_ENCRYPTION_KEY nor APP_ENCRYPTION_KEY_PREVIOUS holds, altered
+ * or moved from another row, or not a sealed value at all. An admin must restore the key, so it
+ * reads as a configuration problem. The message names what was sealed and the key's id, never a
+ * byte of the value or of a key.
+ */
+export class SealedValueError extends AppError {
+  readonly code = 'config_invalid';
+  readonly problem: SealedValueProblem;
+  /** What the value is, as it was sealed (`installations/T0123/bot_token`). */
+  readonly context: string;
+  /** The id of the key it says it was sealed with, when it says. */
+  readonly keyId: string | undefined;
+
+  constructor(problem: SealedValueProblem, context: string, keyId?: string) {
+    super(
+      problem === 'unknown_key'
+        ? `${context} was sealed with key ${keyId}, which is neither APP_ENCRYPTION_KEY nor in APP_ENCRYPTION_KEY_PREVIOUS`
+        : problem === 'not_authentic'
+          ? `${context} does not open with key ${keyId}: it was altered, or sealed for another row or purpose`
+          : `${context} is not a sealed value`,
+    );
+    this.problem = problem;
+    this.context = context;
+    this.keyId = keyId;
+  }
+}

@@ -11,6 +11,7 @@ import type { AgentState } from './agent-state.ts';
 import type { CanvasRepository } from './canvases.ts';
 import type { ConferenceRepository } from './conferences.ts';
 import type { DigestRepository } from './digests.ts';
+import type { InstallationStorage } from './installations.ts';
 import type { LastQuestionRepository } from './last-questions.ts';
 import type { OutageRepository } from './outages.ts';
 import type { RunRepository } from './runs.ts';
@@ -30,6 +31,8 @@ export interface Database {
   readonly agentState: AgentState;
   /** Each DM's last question, which a follow-up there keeps the window and options of. */
   readonly lastQuestions: LastQuestionRepository;
+  /** The app's installations, opened with the keys that seal their credentials. */
+  readonly installations: InstallationStorage;
   /** Applies pending migrations; returns how many ran. Safe with several instances at once. */
   migrate(): Promise<number>;
   /** Resolves once the database answers a trivial statement (for `/healthz`). */

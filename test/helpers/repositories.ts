@@ -12,6 +12,7 @@ type Repositories = Pick<
   | 'sightings'
   | 'agentState'
   | 'lastQuestions'
+  | 'installations'
 >;
 
 /**
@@ -29,6 +30,7 @@ export function withRepositories(db: Database, replaced: Partial<Repositories>):
     sightings: replaced.sightings ?? db.sightings,
     agentState: replaced.agentState ?? db.agentState,
     lastQuestions: replaced.lastQuestions ?? db.lastQuestions,
+    installations: replaced.installations ?? db.installations,
     migrate: () => db.migrate(),
     ping: () => db.ping(),
     close: () => db.close(),

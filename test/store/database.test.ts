@@ -9,6 +9,7 @@ import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../digest
 import { agentStateContract } from './agent-state-contract.ts';
 import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
+import { installationsContract } from './installations-contract.ts';
 import { lastQuestionsContract } from './last-questions-contract.ts';
 import { runsContract } from './runs-contract.ts';
 import { type StoreFixture, storeContract } from './store-contract.ts';
@@ -21,6 +22,7 @@ function contracts(name: string, open: () => Promise<StoreFixture>): void {
   runsContract(name, open);
   agentStateContract(name, open);
   lastQuestionsContract(name, open);
+  installationsContract(name, open);
 }
 
 contracts('SQLite :memory:', async () => {

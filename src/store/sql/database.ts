@@ -9,6 +9,7 @@ import { SqlCanvasRecords } from './canvases.ts';
 import { SqlConferences } from './conferences.ts';
 import { SqlDigests } from './digests.ts';
 import type { SqlExecutor } from './executor.ts';
+import { SqlInstallationStorage } from './installations.ts';
 import { SqlLastQuestions } from './last-questions.ts';
 import { SqlOutages } from './outages.ts';
 import { SqlRuns } from './runs.ts';
@@ -24,6 +25,7 @@ export class SqlDatabase implements Database {
   readonly sightings: SqlSightings;
   readonly agentState: SqlAgentState;
   readonly lastQuestions: SqlLastQuestions;
+  readonly installations: SqlInstallationStorage;
   readonly #sql: SqlExecutor;
 
   constructor(executor: SqlExecutor) {
@@ -40,6 +42,7 @@ export class SqlDatabase implements Database {
     this.sightings = new SqlSightings(executor);
     this.agentState = new SqlAgentState(executor);
     this.lastQuestions = new SqlLastQuestions(executor);
+    this.installations = new SqlInstallationStorage(executor);
   }
 
   migrate(): Promise<number> {

@@ -167,6 +167,56 @@ const canvasColumns = (table: 'digests' | 'conferences', instant: string) => `
   ALTER TABLE ${table} ADD COLUMN canvas_creating_until ${instant};
 `;
 
+/**
+ * The installations of migration 29 (see `SqlInstallations`): one row per workspace or org-wide
+ * install, its tokens sealed under the key `key_id` names (NULL once uninstalled: no token is left),
+ * `version` moved by every write so a re-seal never overwrites a newer one, and the refresh lease.
+ * Each workspace's analytics account is a row of its own, with its own key, deleted with it.
+ */
+const installationTables = (instant: string) => `
+      CREATE TABLE installations (
+        id TEXT PRIMARY KEY,
+        team_id TEXT,
+        team_name TEXT,
+        enterprise_id TEXT,
+        enterprise_name TEXT,
+        enterprise_url TEXT,
+        is_enterprise_install INTEGER NOT NULL CHECK (is_enterprise_install IN (0, 1)),
+        app_id TEXT,
+        auth_version TEXT NOT NULL CHECK (auth_version IN ('v1', 'v2')),
+        bot_id TEXT,
+        bot_user_id TEXT,
+        bot_scopes TEXT,
+        bot_token TEXT,
+        bot_refresh_token TEXT,
+        bot_expires_at ${instant},
+        user_id TEXT NOT NULL,
+        user_scopes TEXT,
+        user_token TEXT,
+        user_refresh_token TEXT,
+        user_expires_at ${instant},
+        key_id TEXT,
+        version INTEGER NOT NULL,
+        installed_at ${instant} NOT NULL,
+        updated_at ${instant} NOT NULL,
+        uninstalled_at ${instant},
+        purge_at ${instant},
+        refresh_owner TEXT,
+        refresh_until ${instant}
+      );
+      CREATE INDEX installations_key ON installations (key_id);
+      CREATE INDEX installations_purge ON installations (purge_at);
+      CREATE TABLE installation_analytics (
+        installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+        client_id TEXT NOT NULL,
+        client_secret TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated_at ${instant} NOT NULL
+      );
+      CREATE INDEX installation_analytics_key ON installation_analytics (key_id);
+`;
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -486,6 +536,12 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX digest_deliveries_late_untold ON digest_deliveries (digest_id)
         WHERE status = 'skipped' AND error_code = 'missed' AND noticed_at IS NULL;
     `,
+  },
+  {
+    version: 31,
+    name: 'installations: sealed tokens per workspace, its analytics account, the refresh lease',
+    sqlite: installationTables('INTEGER'),
+    postgres: installationTables('TIMESTAMPTZ'),
   },
 ];
 
