@@ -44,7 +44,7 @@ export class ConferencePosts {
   /** What the records say was posted: the leaderboard to update, the recaps already sent. */
   async restore(): Promise<void> {
     const shown = this.state.messageTs;
-    const posts = await reconcilePosts(
+    const { posts, unsettled } = await reconcilePosts(
       this.#parts,
       this.#conference,
       await this.#parts.store.posts(this.#conference.id),
@@ -70,7 +70,7 @@ export class ConferencePosts {
     // A day whose recap was not in the channel is recapped again when its turn comes.
     const days = this.state.days.filter((done) => this.#recorded.has(recapKey(done.day)));
     const { unsettled: _settled, ...settled } = this.state;
-    this.state = { ...settled, days };
+    this.state = { ...settled, days, ...(unsettled ? { unsettled } : {}) };
   }
 
   /** True when a post of an earlier run is left to look for in the channel. */

@@ -5,7 +5,7 @@
 import type { Conference } from '../../model/conference.ts';
 import type { ConferencePost } from '../../store/conferences.ts';
 import { dayNumber, eventDays } from './days.ts';
-import { asRunError } from './outcomes.ts';
+import { asRunError, SkipToNextRefreshError } from './outcomes.ts';
 import type { FoundPost, PostMarker, UnreconciledPost } from './outlet.ts';
 import type { PostParts } from './parts.ts';
 
@@ -37,24 +37,40 @@ function described(conference: Conference, key: string): UnreconciledPost {
  * never posted twice); one certainly absent has its record removed, so it is posted once when
  * due; one Slack cannot say about stays recorded, never sent again, and its creator is told once
  * whichever instance finds it (as digests tell theirs). Leaderboards are settled first: the
- * other posts go in a leaderboard's thread. Returns the records as they now stand.
+ * other posts go in a leaderboard's thread. A recap the history cannot be read for just now
+ * (Slack rate limits it) stays as it is, `unsettled`, for the next run: the leaderboard does not
+ * wait for it. Returns the records as they now stand.
  */
 export async function reconcilePosts(
   parts: PostParts,
   conference: Conference,
   posts: readonly ConferencePost[],
   begun: ReadonlySet<string>,
-): Promise<ConferencePost[]> {
+): Promise<{ readonly posts: ConferencePost[]; readonly unsettled: boolean }> {
   const stale = (post: ConferencePost) =>
     post.status === 'posting' && !post.noticed && !begun.has(post.key);
-  if (!posts.some(stale)) return [...posts];
+  if (!posts.some(stale)) return { posts: [...posts], unsettled: false };
+  let unsettled = false;
   const settled = new Map(posts.map((post) => [post.key, post]));
   const order = [...posts].sort(
     (a, b) => Number(boardNumber(b.key) !== undefined) - Number(boardNumber(a.key) !== undefined),
   );
   for (const post of order) {
     if (!stale(post)) continue;
-    const found = await look(parts, conference, post, threadOf(settled, post));
+    let found: FoundPost;
+    try {
+      found = await look(parts, conference, post, threadOf(settled, post));
+    } catch (error) {
+      // Without its leaderboard a conference cannot go on: that waits for the next refresh.
+      if (boardNumber(post.key) !== undefined || !(error instanceof SkipToNextRefreshError))
+        throw error;
+      parts.logger.info(
+        { err: error.cause, conferenceId: conference.id, key: post.key },
+        'an unconfirmed conference post is looked for at the next run',
+      );
+      unsettled = true;
+      continue;
+    }
     if (typeof found === 'object') {
       await parts.store.completePost(conference.id, post.key, found.ts);
       settled.set(post.key, { ...post, status: 'posted', messageTs: found.ts });
@@ -74,7 +90,7 @@ export async function reconcilePosts(
       await tellCreator(parts, conference, post);
     }
   }
-  return posts.flatMap((post) => settled.get(post.key) ?? []);
+  return { posts: posts.flatMap((post) => settled.get(post.key) ?? []), unsettled };
 }
 
 /** The leaderboard a threaded post went under: the latest posted before it was begun. */

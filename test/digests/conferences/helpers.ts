@@ -47,6 +47,8 @@ export class FakeConferencePoster implements ConferencePoster {
   history = true;
   /** conversations.history and conversations.replies calls. */
   finds = 0;
+  /** What a history call throws, if anything (Slack's rate limit). */
+  findFails: () => unknown = () => undefined;
   readonly #clock: FakeClock;
   #next = 1;
 
@@ -95,6 +97,8 @@ export class FakeConferencePoster implements ConferencePoster {
     threadTs?: string,
   ): Promise<FoundPost> {
     this.finds++;
+    const error = this.findFails();
+    if (error) throw error;
     if (!this.history) return 'unknown';
     const found = this.of('post').find(
       (post) =>

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { SlackRateLimitedError } from '../../../src/errors.ts';
 import type { Conference } from '../../../src/model/conference.ts';
 import type { ConferenceRepository } from '../../../src/store/conferences.ts';
 import { describeEachStore, type FakeClock, until } from '../helpers.ts';
@@ -97,6 +98,43 @@ describeEachStore(
         expect(slack.of('pin').filter((pin) => pin.ts === boards[0]?.ts)).toHaveLength(1);
       }
       expect(slack.of('dm')).toEqual([]);
+    });
+
+    it('while Slack rate limits the history, the leaderboard moves on and the recap is looked for at the next refresh', async () => {
+      const { db, clock, analytics } = world();
+      const store = db.store.conferences;
+      const poster = new FakeConferencePoster(clock);
+      await store.create(ascoInput(), clock.now());
+      clock.set('2026-05-29T14:00:00Z');
+      await conferenceRunner(store, analytics, poster, clock).runDue(clock.now());
+      clock.set('2026-05-30T05:00:00Z');
+      await killMidRefresh(
+        store,
+        { clock, analytics },
+        poster,
+        { before: ['C0ASCO'], after: [] },
+        () => false,
+        ['C0ASCO'],
+      );
+      clock.advance(minutes(6));
+      poster.findFails = () => new SlackRateLimitedError('conversations.replies', 60_000);
+      const other = conferenceRunner(
+        await db.sibling().then((sibling) => sibling.conferences),
+        analytics,
+        poster,
+        clock,
+      );
+      await other.runDue(clock.now());
+      expect(postsOf(poster, 'C0ASCO').recaps).toHaveLength(0);
+      expect(JSON.stringify(poster.of('update').at(-1)?.message?.blocks)).toContain('Day 2 of 5');
+      poster.findFails = () => undefined;
+      clock.advance(minutes(15));
+      await other.runDue(clock.now());
+      clock.advance(minutes(15));
+      await other.runDue(clock.now());
+      const { recaps } = postsOf(poster, 'C0ASCO');
+      expect(recaps).toHaveLength(1);
+      expect(JSON.stringify(recaps[0]?.message?.blocks)).toContain('Day 1 of 5 recap');
     });
 
     it('a recap Slack did not confirm is looked for at the next refresh and posted once when missing', async () => {
