@@ -68,7 +68,7 @@ const goneErrors = new Set(['canvas_not_found', 'file_not_found', 'file_deleted'
 const doneMaybeErrors = new Set(['internal_error', 'fatal_error']);
 const lostAnswerCodes = new Set(['slack_webapi_request_error', 'slack_webapi_http_error']);
 
-export function answerLost(error: unknown): boolean {
+function answerLost(error: unknown): boolean {
   const code = (error as { readonly code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && lostAnswerCodes.has(code)) return true;
   return doneMaybeErrors.has(slackErrorString(error) ?? '');

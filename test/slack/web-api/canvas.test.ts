@@ -1,6 +1,10 @@
 import { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { canvasProblemOf, SlackCanvasWriter } from '../../../src/slack/web-api/canvas.ts';
+import {
+  canvasProblemOf,
+  channelCanvasOf,
+  SlackCanvasWriter,
+} from '../../../src/slack/web-api/canvas.ts';
 import { singleAttemptClientOptions } from '../../../src/slack/web-api/client.ts';
 import { FakeSlack } from '../../helpers/fake-slack.ts';
 
@@ -187,5 +191,21 @@ describe('SlackCanvasWriter', () => {
 
   it('reads a failure that is not a Slack answer as Slack failing', () => {
     expect(canvasProblemOf(new Error('socket hang up'))).toBe('slack_failed');
+  });
+});
+
+describe('channelCanvasOf', () => {
+  it("reads the channel's canvas from properties.canvas, else from a canvas tab", () => {
+    const canvas = { file_id: 'F_MAIN', is_empty: true, quip_thread_id: 'Q1' };
+    const tabs = [
+      { id: 'Ct0AAA', type: 'bookmarks', data: {} },
+      { id: 'Ct0BBB', type: 'canvas', data: { file_id: 'F_TAB', shared_ts: '1.2' }, label: '' },
+    ];
+    expect(channelCanvasOf({ id: 'C1', properties: { canvas, tabs } })).toBe('F_MAIN');
+    // A free workspace lists its channel canvas only among the tabs.
+    expect(channelCanvasOf({ id: 'C1', properties: { tabs } })).toBe('F_TAB');
+    expect(channelCanvasOf({ id: 'C1', properties: { tabs: [tabs[0]] } })).toBeUndefined();
+    expect(channelCanvasOf({ id: 'C1' })).toBeUndefined();
+    expect(channelCanvasOf(undefined)).toBeUndefined();
   });
 });
