@@ -15,6 +15,7 @@ import type { Digest, Outage } from '../model/digest.ts';
 import type { DigestRun } from '../model/digest-run.ts';
 import type { DigestSpec } from '../parsing/digest.ts';
 import { applyDigestEdit, type DigestEdit } from '../parsing/digest-edit.ts';
+import { digestErrors } from '../parsing/messages/digest.ts';
 import { scheduleNeverRunsText } from '../render/digests/schedule.ts';
 import type { Database } from '../store/database.ts';
 import { nextRunAfter, nextRuns } from '../time/schedule.ts';
@@ -139,7 +140,9 @@ export class DigestManager {
     access: DigestAccess,
     options: { readonly toPerson?: boolean } = {},
   ): Promise<CreatedDigest> {
-    // The app's own DM with the creator needs no membership and has no channel to check.
+    // The app's own DM with the creator needs no membership and has no channel to check, nor
+    // a channel canvas to keep.
+    if (options.toPerson === true && spec.canvas === true) throw digestErrors.personalCanvas();
     if (options.toPerson !== true) await access.assertCanPost(channelId);
     const analytics = this.#analytics;
     const { account } = spec;

@@ -13,7 +13,8 @@
  *   17:30), when the digest had one.
  * - The same people in another order (the Edit form saved unchanged) keep the digest's filter, and
  *   so its last ranking, which the next run's moves are told against.
- * - A watch tells its creator alone in a DM: `canvas on` is refused, as at its creation.
+ * - A watch tells its creator alone in a DM: `canvas on` is refused, as at its creation, and so
+ *   it is for a digest in the DM.
  */
 import type {
   CronSchedule,
@@ -132,11 +133,16 @@ export function applyDigestEdit(
     | 'stakeholders'
     | 'orderBy'
     | 'account'
-  >,
+  > &
+    Partial<Pick<Digest, 'channelId'>>,
   edit: DigestEdit,
   now: Date,
 ): EditedDigest {
   if (edit.canvas === true && digest.account !== undefined) throw digestErrors.watchCanvas();
+  // A DM with the app (`D…`) has no channel canvas: the Edit form offers none there.
+  if (edit.canvas === true && digest.channelId?.startsWith('D') === true) {
+    throw digestErrors.personalCanvas();
+  }
   const zone = edit.zone ?? digest.schedule.zone;
   let schedule = digest.schedule;
   let notes: readonly string[] = [];

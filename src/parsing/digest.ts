@@ -315,6 +315,7 @@ function readCreate(
     context.maxDatabases ?? lookupDefaults.maxDatabases,
   );
   if (databases.length === 0) throw digestErrors.noDatabase(text.slice(start), kind);
+  if (toMe && canvas === true && kind !== 'watch') throw digestErrors.personalCanvas();
   if (kind === 'watch') {
     if (canvas !== undefined) throw digestErrors.watchCanvas();
     if (postWhen !== undefined && postWhen.value !== 'new') {

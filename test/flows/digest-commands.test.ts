@@ -3,6 +3,7 @@ import { answerDigestCommand, type DigestCommandContext } from '../../src/flows/
 import { DigestManager } from '../../src/flows/digest-manager.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { SlackMessage } from '../../src/model/message.ts';
+import { parseDigestCommand } from '../../src/parsing/digest.ts';
 import { digestActionsBlockPrefix, digestListPageIds } from '../../src/render/ids.ts';
 import type { Database } from '../../src/store/database.ts';
 import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
@@ -75,5 +76,26 @@ describe('digests, when the channel has more than one message holds', () => {
     const ids = (await store.digests.listByChannel('T1', 'C1')).map((digest) => digest.id);
     expect(pages.flatMap(shown)).toEqual(ids);
     expect(JSON.stringify(pages)).not.toContain(digestListPageIds.next);
+  });
+});
+
+describe('a digest typed in the app’s DM', () => {
+  it('is refused with a canvas, which a DM cannot keep, and nothing is stored', async () => {
+    const parsed = parseDigestCommand('digest #hcsm every monday at 9am canvas', {
+      now,
+      zone: 'Europe/London',
+    });
+    if (parsed instanceof Error || parsed.kind !== 'create') throw new Error('a new digest');
+    const sent: SlackMessage[] = [];
+    await answerDigestCommand(
+      context({ channelId: 'D1', inDirectMessage: true, directMessage: async () => 'D1' }),
+      parsed,
+      async (message) => {
+        sent.push(message);
+        return true;
+      },
+    );
+    expect(sent.map((message) => message.text).join(' ')).toContain('keeps no channel canvas');
+    expect(await store.digests.listByChannel('T1', 'D1')).toEqual([]);
   });
 });

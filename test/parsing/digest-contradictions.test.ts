@@ -26,3 +26,11 @@ describe('a digest that would keep nobody', () => {
     });
   });
 });
+
+describe('a digest sent to a DM that keeps a channel canvas', () => {
+  it('is refused at creation, as the Edit form offers a DM no canvas', () => {
+    const parsed = parseDigestCommand('digest #hcsm every monday at 9am to me canvas', context);
+    expect(parsed).toBeInstanceOf(ParseError);
+    expect((parsed as ParseError).message).toContain('keeps no channel canvas');
+  });
+});

@@ -159,3 +159,15 @@ describe('digest edit', () => {
     });
   });
 });
+
+describe('digest edit of a digest in a DM', () => {
+  it('refuses canvas on, which the Edit form never offers there', () => {
+    const personal = { ...weekly, channelId: 'D0123' };
+    expect(() => applyDigestEdit(personal, edit('digest edit 7K3M9Q canvas on'), now)).toThrow(
+      /keeps no channel canvas/,
+    );
+    expect(applyDigestEdit(personal, edit('digest edit 7K3M9Q canvas off'), now).canvas).toBe(
+      false,
+    );
+  });
+});

@@ -282,6 +282,15 @@ export const digestErrors = {
     );
   },
 
+  /** `to me canvas`, or `canvas` typed in the app's DM: a DM has no channel canvas. */
+  personalCanvas(): ParseError {
+    return new ParseError(
+      'unrecognised',
+      `A digest sent to you in a DM keeps no channel canvas: create it in a channel to keep one. Try: ${exampleCommand('digest #hcsm every monday at 9am canvas')}`,
+      'canvas',
+    );
+  },
+
   watchCondition(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',
