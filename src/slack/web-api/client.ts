@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RetryOptions, WebClientOptions } from '@slack/web-api';
+import {
+  type RetryOptions,
+  type WebAPICallResult,
+  WebClient,
+  type WebClientOptions,
+} from '@slack/web-api';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { webApiLogger } from '../process/bolt-logger.ts';
@@ -174,4 +179,29 @@ export function slackFailure(error: unknown, method: string): SlackFailure {
     ...(typeof shape.statusCode === 'number' ? { status: shape.statusCode } : {}),
     ...(typeof cause === 'string' ? { cause } : {}),
   };
+}
+
+/** Gives the token of a call's workspace when the call is made (a store's, refreshed as needed). */
+export type TokenSource = () => Promise<string>;
+
+/**
+ * A Web API client whose token is asked for at each call rather than fixed when it is made: one
+ * client per workspace serves however many times its rotating token is refreshed, and a call made
+ * before the workspace's installation is read waits for it. A call given its own `token` keeps it.
+ */
+export class TokenSourceClient extends WebClient {
+  readonly #source: TokenSource;
+
+  constructor(source: TokenSource, options: WebClientOptions) {
+    super(undefined, options);
+    this.#source = source;
+  }
+
+  override async apiCall(
+    method: string,
+    options: Record<string, unknown> = {},
+  ): Promise<WebAPICallResult> {
+    const token = typeof options.token === 'string' ? options.token : await this.#source();
+    return super.apiCall(method, { ...options, token });
+  }
 }

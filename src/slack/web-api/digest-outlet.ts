@@ -2,6 +2,7 @@ import type { Logger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import { blocksFallbackPoster } from './blocks-fallback.ts';
 import { SlackCanvasWriter } from './canvas.ts';
+import type { TokenSource } from './client.ts';
 import { SlackConferencePoster } from './conference-poster.ts';
 import { backgroundWebClient, SlackDigestPoster, singleAttemptTwin } from './poster.ts';
 import { displayNames, UserDirectory } from './user-directory.ts';
@@ -21,7 +22,7 @@ export interface SlackDigestOutletOptions {
  * runs it.
  */
 export function slackDigestOutlet(
-  slack: { readonly token: string; readonly apiUrl?: string },
+  slack: { readonly token: string | TokenSource; readonly apiUrl?: string },
   logger: Logger,
   options: SlackDigestOutletOptions = {},
 ) {

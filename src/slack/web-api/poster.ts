@@ -17,7 +17,13 @@ import type { DigestPoster } from '../../digests/runner.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
 import { defined } from '../../model/defined.ts';
 import type { SlackMessage } from '../../model/message.ts';
-import { slackErrorString, webClientOptions, withRateLimitRetry } from './client.ts';
+import {
+  slackErrorString,
+  type TokenSource,
+  TokenSourceClient,
+  webClientOptions,
+  withRateLimitRetry,
+} from './client.ts';
 import { toAppError } from './failures.ts';
 import { UserDirectory } from './user-directory.ts';
 
@@ -43,7 +49,8 @@ const notifyRateLimitWaitMaxMs = 30_000;
 const notifyRateLimitDefaultWaitMs = 1_000;
 
 export interface BackgroundClientSettings {
-  readonly token: string;
+  /** A workspace's fixed token, or where its current one is asked for at each call. */
+  readonly token: string | TokenSource;
   readonly fetch?: typeof fetch;
   /** Web API base URL (SLACK_API_URL). */
   readonly apiUrl?: string;
@@ -59,16 +66,16 @@ function webClient(
   settings: BackgroundClientSettings,
   retryConfig: { readonly retries: number },
 ): WebClientType {
-  return new WebClient(
-    settings.token,
-    webClientOptions({
-      retryConfig,
-      timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
-      ...defined({ fetch: settings.fetch }),
-      ...defined({ apiUrl: settings.apiUrl }),
-      ...defined({ logger: settings.logger }),
-    }),
-  );
+  const options = webClientOptions({
+    retryConfig,
+    timeoutMs: settings.timeoutMs ?? backgroundWebApiTimeoutMs,
+    ...defined({ fetch: settings.fetch }),
+    ...defined({ apiUrl: settings.apiUrl }),
+    ...defined({ logger: settings.logger }),
+  });
+  return typeof settings.token === 'string'
+    ? new WebClient(settings.token, options)
+    : new TokenSourceClient(settings.token, options);
 }
 
 /**
