@@ -18,10 +18,11 @@ import { defined } from './model/defined.ts';
 import { startFailureText } from './render/startup.ts';
 import type { SlackDeps } from './slack/deps.ts';
 import { isAllowedRequest } from './slack/middleware/team-guard.ts';
+import { slackAccessFor } from './slack/oauth/distribution.ts';
 import { handleProcessEnd } from './slack/process/lifecycle.ts';
 import { startFailure } from './slack/process/startup.ts';
 import { slackSurface } from './slack/surface.ts';
-import { outletsOf, singleTokenAccess } from './slack/web-api/access.ts';
+import { outletsOf } from './slack/web-api/access.ts';
 import { UserDirectory } from './slack/web-api/user-directory.ts';
 import type { Database } from './store/database.ts';
 
@@ -81,13 +82,13 @@ export function createApp(
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   // One users.info cache for zones, admin rights and names; the only reader of the bot token.
   const users = new UserDirectory();
-  const access = singleTokenAccess({
-    slack: config.slack,
+  const { access, pages } = slackAccessFor(config, {
     logger,
     directory: users,
+    core: () => core,
     ...defined({ fetch: overrides.fetch }),
   });
-  const core = buildCore(config, {
+  const core: Core = buildCore(config, {
     logger,
     outlets: outletsOf(access),
     ...defined({
@@ -109,7 +110,7 @@ export function createApp(
       sightingWaitMs: overrides.sightingWaitMs,
       port: overrides.port,
       server: overrides.server,
-      wrap: config.mode === 'http' ? mcpBeside(config, core) : undefined,
+      wrap: config.mode === 'http' ? withPages(mcpBeside(config, core), pages) : undefined,
     }),
   });
 
@@ -162,6 +163,15 @@ function mcpBeside(config: HttpConfig, core: Core) {
     });
 }
 
+/** The install pages, when the app is distributed, in front of what else the port serves. */
+function withPages(
+  wrap: (next: RequestListener, deps: SlackDeps) => RequestListener,
+  pages: ((next: RequestListener) => RequestListener) | undefined,
+) {
+  return (next: RequestListener, deps: SlackDeps): RequestListener =>
+    pages === undefined ? wrap(next, deps) : pages(wrap(next, deps));
+}
+
 /** One line that says how the app runs; never a secret. */
 export function startupSummary(config: Config, port: number | undefined): Record<string, unknown> {
   return {
@@ -170,6 +180,9 @@ export function startupSummary(config: Config, port: number | undefined): Record
     ...defined({ port }),
     analytics: withoutUserinfo(config.analytics?.baseUrl ?? 'built-in sandbox'),
     allowedTeams: config.allowedTeamIds.length === 0 ? 'all' : config.allowedTeamIds.join(','),
+    ...(config.mode === 'http' && config.oauth !== undefined
+      ? { install: `${config.oauth.publicUrl}/slack/install` }
+      : {}),
   };
 }
 

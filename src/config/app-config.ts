@@ -1,5 +1,6 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../errors.ts';
+import { defined } from '../model/defined.ts';
 import {
   deepFreeze,
   type Env,
@@ -13,6 +14,7 @@ import {
   tokenVar,
 } from './env.ts';
 import { type McpConfig, readMcp } from './mcp.ts';
+import { type OAuthConfig, oauthRequested, oauthVars, readOAuth } from './oauth.ts';
 import { Secret } from './secret.ts';
 import {
   type AnalyticsConfig,
@@ -47,12 +49,15 @@ export interface HttpConfig extends BaseConfig {
   readonly mode: 'http';
   readonly slack: {
     readonly signingSecret: Secret;
-    readonly botToken: Secret;
+    /** The one workspace's token; absent when the app is installed through OAuth (`oauth`). */
+    readonly botToken?: Secret;
     readonly apiUrl?: string;
   };
   readonly analytics: AnalyticsConfig;
   /** Who may call the MCP server at `/mcp`; neither way set: it answers 404. */
   readonly mcp: McpConfig;
+  /** "Add to Slack": the app serves every workspace that installed it, each with its own token. */
+  readonly oauth?: OAuthConfig;
 }
 
 export interface SocketConfig extends BaseConfig {
@@ -101,8 +106,12 @@ export function loadConfig(env: Env = process.env): Config {
     'xapp-',
     howToFindSlack.SLACK_APP_TOKEN,
   );
+  const wantsOAuth = oauthRequested(env);
   const anySlack =
-    signingSecretRaw !== undefined || botToken !== undefined || appToken !== undefined;
+    signingSecretRaw !== undefined ||
+    botToken !== undefined ||
+    appToken !== undefined ||
+    wantsOAuth;
   const mode: RunMode = !anySlack ? 'console' : appToken !== undefined ? 'socket' : 'http';
 
   if (mode === 'socket' && botToken === undefined) {
@@ -110,7 +119,12 @@ export function loadConfig(env: Env = process.env): Config {
       `SLACK_BOT_TOKEN is missing: Socket Mode (SLACK_APP_TOKEN is set) also needs the bot token from ${howToFindSlack.SLACK_BOT_TOKEN}.`,
     );
   }
-  if (mode === 'http') {
+  if (mode === 'http' && wantsOAuth && signingSecretRaw === undefined) {
+    problems.push(
+      `SLACK_SIGNING_SECRET is missing: HTTP mode needs it to check every request comes from Slack, with ${oauthVars.join(', ')} too (find it under ${howToFindSlack.SLACK_SIGNING_SECRET}).`,
+    );
+  }
+  if (mode === 'http' && !wantsOAuth) {
     const missing = (['SLACK_SIGNING_SECRET', 'SLACK_BOT_TOKEN'] as const).filter(
       (name) => present(env, name) === undefined,
     );
@@ -189,6 +203,10 @@ export function loadConfig(env: Env = process.env): Config {
   const storage = readStorage(env, problems);
   const digests = readDigestPolicy(env, problems);
   const mcp = readMcp(env, problems);
+  const oauth = readOAuth(env, problems, {
+    socketMode: mode === 'socket',
+    botTokenSet: botToken !== undefined,
+  });
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -218,13 +236,14 @@ export function loadConfig(env: Env = process.env): Config {
     config = { ...base, mode, analytics, ignoredSlackSettings };
   } else if (mode === 'socket' && appToken && botToken && analytics) {
     config = { ...base, mode, slack: { appToken, botToken, ...slackApi }, analytics };
-  } else if (mode === 'http' && signingSecretRaw && botToken && analytics) {
+  } else if (mode === 'http' && signingSecretRaw && (botToken || oauth) && analytics) {
     config = {
       ...base,
       mode: 'http',
-      slack: { signingSecret: new Secret(signingSecretRaw), botToken, ...slackApi },
+      slack: { signingSecret: new Secret(signingSecretRaw), ...defined({ botToken }), ...slackApi },
       analytics,
       mcp,
+      ...defined({ oauth }),
     };
   } else {
     throw new ConfigError(['Slack configuration is incomplete.']);

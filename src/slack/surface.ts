@@ -99,10 +99,14 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
   // bot's ids from here instead of calling auth.test with the interactive client's short timeout.
   let identity: BotIdentity = { botId: undefined, botUserId: undefined };
   const common = {
-    authorize: async ({ teamId }: { teamId?: string | undefined }) => ({
-      botToken: access.forTeam(teamId).botToken(),
-      ...defined(identity),
-    }),
+    authorize: async (source: {
+      teamId?: string | undefined;
+      enterpriseId?: string | undefined;
+      isEnterpriseInstall?: boolean | undefined;
+    }) =>
+      access.authorize
+        ? access.authorize(source)
+        : { botToken: access.forTeam(source.teamId).botToken(), ...defined(identity) },
     logger: boltLog,
     clientOptions: webClientOptions({
       fetch: access.fetch,
@@ -190,13 +194,16 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
             error,
           );
         });
-        const confirming = verifyBotToken({
-          token: workspace.botToken(),
-          fetch: access.fetch,
-          logger: logger.child({ component: 'startup' }),
-          signal: givenUp.signal,
-          ...defined({ apiUrl: access.apiUrl }),
-        });
+        // Installed workspaces each bring their token with their requests: none to confirm.
+        const confirming: Promise<BotIdentity> = access.perWorkspace
+          ? Promise.resolve(identity)
+          : verifyBotToken({
+              token: workspace.botToken(),
+              fetch: access.fetch,
+              logger: logger.child({ component: 'startup' }),
+              signal: givenUp.signal,
+              ...defined({ apiUrl: access.apiUrl }),
+            });
         [identity] = await Promise.all([confirming, opening]);
         await app.init();
         if (server === undefined) await app.start();

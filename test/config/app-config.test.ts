@@ -58,7 +58,7 @@ describe('loadConfig', () => {
     if (config.mode !== 'http') return;
     expect(config.port).toBe(8080);
     expect(config.slack.signingSecret.reveal()).toBe('signing-secret-value');
-    expect(config.slack.botToken.reveal()).toBe('xoxb-bot-token-value');
+    expect(config.slack.botToken?.reveal()).toBe('xoxb-bot-token-value');
     expect(config.slack.apiUrl).toBe('http://127.0.0.1:9/api/');
     expect(config.logLevel).toBe('info');
   });

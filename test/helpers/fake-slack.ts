@@ -6,6 +6,7 @@ import {
   FakeSessions,
   fakeStreamLimits,
 } from './fake-agent-threads.ts';
+import { FakeOAuth } from './fake-oauth.ts';
 import { botId, botUserId, teamId } from './payloads.ts';
 import { argumentRefusal, documentedErrors, slackMethod, tierPerMinute } from './slack-methods.ts';
 
@@ -148,6 +149,8 @@ export class FakeSlack {
   noChannelCanvases = false;
   /** Where uploads are posted: Slack answers files.getUploadURLExternal with a URL under it. */
   readonly uploadUrl = 'https://files.slack.test/upload/v1/';
+  /** The codes and refresh tokens oauth.v2.access takes. */
+  readonly oauth = new FakeOAuth();
   readonly #overrides = new Map<string, Handler>();
   readonly #rateLimited = new Map<string, { retryAfterS: number; left: number }>();
   /** When each method was called, on {@link clock}, for its tier. */
@@ -659,6 +662,8 @@ export class FakeSlack {
           user_id: botUserId,
           bot_id: botId,
         };
+      case 'oauth.v2.access':
+        return this.oauth.access(args);
       case 'users.info': {
         if (this.usersInfoDelayMs > 0)
           await new Promise((r) => setTimeout(r, this.usersInfoDelayMs));

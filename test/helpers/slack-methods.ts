@@ -368,6 +368,18 @@ export const slackMethods = {
     `,
     source: 'https://docs.slack.dev/reference/methods/functions.completeSuccess',
   },
+  'oauth.v2.access': {
+    tier: 'special',
+    scopes: [],
+    required: ['client_id', 'client_secret'],
+    errors: `
+      bad_client_secret bad_redirect_uri cannot_install_an_org_installed_app invalid_client_id
+      invalid_code invalid_grant_type invalid_refresh_token no_scopes
+      oauth_authorization_url_mismatch preview_feature_not_available user_email_unverified
+    `,
+    source: 'https://docs.slack.dev/reference/methods/oauth.v2.access',
+    note: 'Tier 4 on its page ("t5" in the mirror, which the tiers here do not count); takes no token: the client id and secret, with a code or a refresh token.',
+  },
   'pins.add': {
     tier: 2,
     scopes: ['pins:write'],

@@ -32,6 +32,17 @@ export interface SlackAccess {
   readonly apiUrl?: string;
   /** The workspace's access; `undefined` when a request names no workspace. */
   forTeam(teamId: string | undefined): WorkspaceAccess;
+  /** Each workspace has its own installation: there is no one token to confirm at start. */
+  readonly perWorkspace?: true;
+  /**
+   * Bolt's `authorize`, when the access reads it from the request's workspace or organization (an
+   * org-wide install by its enterprise id); else the workspace's `botToken()`.
+   */
+  authorize?(source: {
+    readonly teamId?: string | undefined;
+    readonly enterpriseId?: string | undefined;
+    readonly isEnterpriseInstall?: boolean | undefined;
+  }): Promise<{ botToken: string; botId?: string; botUserId?: string }>;
 }
 
 export interface SingleTokenAccessOptions {

@@ -39,6 +39,8 @@ export const webApiScopes = {
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   // Conferences: the live leaderboard is pinned, and one replaced is unpinned.
+  // "Add to Slack": a code, or a rotating token's refresh token, exchanged for the bot token.
+  'oauth.v2.access': [],
   'pins.add': ['pins:write'],
   'pins.remove': ['pins:write'],
   'users.info': ['users:read'],
