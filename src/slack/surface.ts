@@ -11,7 +11,7 @@ import type { PollSchedule } from '../async/poll.ts';
 import type { HttpConfig, SocketConfig } from '../config/app-config.ts';
 import { storeWhere } from '../config/sections.ts';
 import type { Core } from '../core/core.ts';
-import { DigestStoreOpenFailedError } from '../errors.ts';
+import { DigestStoreOpenFailedError, SlackCallError } from '../errors.ts';
 import { appServer, close, listen } from '../http/server.ts';
 import { startingGate } from '../http/starting.ts';
 import { defined } from '../model/defined.ts';
@@ -160,6 +160,15 @@ export function slackSurface(options: SlackSurfaceOptions): SlackSurface {
   app.error(async (error) => {
     // A replay's ack stops its listener; the receiver has logged it.
     if ((error.original ?? error) instanceof ReplayedRequestError) return;
+    const original = error.original ?? error;
+    // A workspace that never installed the app (or left it): Bolt's authorize refused it.
+    if (original instanceof SlackCallError && original.method === 'authorize') {
+      logger.warn(
+        { reason: original.reason },
+        'a request from a workspace the app is not installed in',
+      );
+      return;
+    }
     logger.error(
       { err: error.original ?? error, code: error.code },
       'unhandled error in a Slack listener',

@@ -147,7 +147,10 @@ describe('Add to Slack', () => {
     // Bolt's authorize refuses it: the request is acked and nothing reaches Slack.
     expect(sent.status).toBe(200);
     expect(harness.slack.calls.slice(before)).toEqual([]);
-    expect(harness.logs.join('\n')).toContain('not_installed team:T0NOBODY1');
+    const lines = harness.logs.filter((line) => line.includes('T0NOBODY1'));
+    expect(lines).toEqual([expect.stringContaining('"level":40')]);
+    expect(lines[0]).toContain('a request from a workspace the app is not installed in');
+    expect(lines[0]).not.toContain('stack');
   });
 
   it('refuses a replayed state with a page in words', async () => {
