@@ -239,7 +239,6 @@ const listJoiners: ReadonlySet<string> = new Set(['and', 'or', '&', ',', '+']);
 /** The service's category names a word of `stakeholderWords` keeps (`include`) or leaves out. */
 function categoriesOf(meaning: string): { include: string[]; exclude: string[] } {
   if (meaning === 'an organisation') return { include: [...organisationCategories], exclude: [] };
-  if (meaning === 'a clinician') return { include: ['Doctor', 'HCP'], exclude: [] };
   if (meaning === 'an individual') return { include: [], exclude: [...organisationCategories] };
   return { include: [meaning], exclude: [] };
 }

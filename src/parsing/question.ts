@@ -100,6 +100,7 @@ const fillerWords: ReadonlySet<string> = new Set([
 /** Nouns after `top` that make it a question word rather than `top N`. */
 export const topNouns: ReadonlySet<string> = new Set([
   'influencers',
+  'kols',
   'influencer',
   'voices',
   'people',

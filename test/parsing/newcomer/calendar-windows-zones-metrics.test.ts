@@ -350,9 +350,9 @@ describe('newcomer corpus, G: metrics, counts, exports (America/Los_Angeles, 202
 describe('newcomer corpus, who people are and metrics in other batches', () => {
   it.each<[string, Sent, Partial<LookupRequest>]>([
     [
-      'A-031 KOLs: the clinicians',
+      'A-031 KOLs: the influencers themselves, no filter',
       utc('/influencers #hcsm last week KOLs'),
-      { databases: ['#hcsm'], stakeholders: { include: ['Doctor', 'HCP'], exclude: [] } },
+      { databases: ['#hcsm'] },
     ],
     [
       'A-034 exclude pharma companies: everyone but pharma',
@@ -366,6 +366,11 @@ describe('newcomer corpus, who people are and metrics in other batches', () => {
     ],
   ])('%s', (_, sent, meant) => {
     expect(readOk(sent)).toMatchObject(meant);
+  });
+
+  it('A-031 KOLs keep everyone: key opinion leaders are whom the ranking lists', () => {
+    expect(readOk(utc('/influencers #hcsm last week KOLs')).stakeholders).toBeUndefined();
+    expect(readOk(utc('top KOLs in #hcsm last week')).stakeholders).toBeUndefined();
   });
 
   it('A-047 in the last week: the past 7 days', () => {

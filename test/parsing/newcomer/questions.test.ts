@@ -188,7 +188,6 @@ const mixed: Row[] = [
         end: '2026-10-12T00:00:00+05:30',
       },
     },
-    elsewhere: 'analysts’ shorthand: between 5 and 11 October',
   },
 ].map((row) => ({ ...kolkata, ...row }));
 
