@@ -249,7 +249,7 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
  * and keeps these people (`analytics/local-ranking.ts`). A word beside the words of a phrase is left
  * to the phrase (`shift nurses`), which the vocabulary then refuses, to be quoted.
  */
-export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
+export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at, scan) => {
   const word = lowerAt(tokens, at) ?? '';
   const non = matchNon(tokens, at);
   if (non !== undefined) return non;
@@ -260,7 +260,10 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
       : undefined;
   const first = lead === undefined ? at : at + 1;
   if (stakeholderAt(tokens, first, lead !== undefined) === undefined) return undefined;
-  if (lead === undefined && isPhraseWord(tokens[at - 1])) return undefined;
+  // "in Paris doctors": a word a clause read (a zone, a place) is no phrase's word.
+  if (lead === undefined && scan?.afterClause !== true && isPhraseWord(tokens[at - 1])) {
+    return undefined;
+  }
   const include = new Set<string>();
   const exclude = new Set<string>();
   let next = first;
