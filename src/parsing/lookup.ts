@@ -129,7 +129,7 @@ import {
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
 import { isReservedWord, rangeWords } from './reserved.ts';
-import { namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
+import { firstStatement, namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -267,7 +267,8 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
 function readLookup(text: string, all: readonly Token[], context: ParseContext): LookupRequest {
   const defaults = { ...lookupDefaults, ...context.defaults };
   if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
-  const tokens = slotTokens(withoutQuestion(text, all, context.conversation === true));
+  const statement = firstStatement(text, withoutQuestion(text, all, context.conversation === true));
+  const tokens = slotTokens(statement.tokens);
 
   const marked = namesMarkedDatabase(tokens);
   const scan = scanCommand(text, tokens, lookupClauses, { deferReserved: marked });
@@ -370,6 +371,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   // Beside a window that was read, words that make none are left out; without one, or when they
   // would make a range of it (`between 5 and 11 October`), refused.
   const leftOut = [...slots.leftOut];
+  if (statement.leftOut !== undefined) leftOut.push(statement.leftOut);
   for (const phrase of scan.unread) {
     if (negativeCount.test(phrase.fragment)) throw unreadWindow(phrase.fragment);
     if (time === undefined || !leavesOut(phrase.fragment)) throw phrase.error;

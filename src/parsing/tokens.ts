@@ -34,8 +34,12 @@ export function lowerAt(tokens: readonly Token[], i: number): string | undefined
 }
 
 const isSpace = (c: string): boolean => c === ' ';
-/** Ends a sentence or a question: ignored at the end of a word or after a quote. */
-const isClosingPunctuation = (c: string): boolean => c === '?' || c === '.' || c === '!';
+/**
+ * Ends a sentence, a question or a clause (`#hcsm last week; DROP …`): ignored at the end of a
+ * word or after a quote; what follows a `;` is the slots' to read (`slots.ts`).
+ */
+const isClosingPunctuation = (c: string): boolean =>
+  c === '?' || c === '.' || c === '!' || c === ';';
 const hasLetterOrDigit = /[\p{L}\p{N}]/u;
 const isBreak = (c: string): boolean =>
   c === ' ' || c === ',' || c === '"' || c === '\u2013' || c === '\u2014';

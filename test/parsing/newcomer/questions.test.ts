@@ -140,7 +140,6 @@ const nonsense: Row[] = [
     id: 'I-003',
     request: '/influencers #hcsm; DROP TABLE digests;--',
     meant: { reads: { databases: ['#hcsm'], leftOut: ['DROP TABLE digests;--'] } },
-    elsewhere: 'reading by slots: a statement after “;” is left out whole',
   },
   {
     id: 'I-005',
