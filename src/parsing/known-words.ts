@@ -188,7 +188,16 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   if (metric !== undefined) {
     const twoWords = (name === 'hsg' || name === 'influence') && next === 'score';
     const counted = next === 'count' || next === 'counts';
-    return { value: metric, next: twoWords || counted ? i + 2 : i + 1 };
+    const end = twoWords || counted ? i + 2 : i + 1;
+    const other = secondRanking(tokens, end, metric);
+    if (other !== undefined) {
+      const readings = [metric, other.value].map((each) => ({
+        meaning: byMetric(each),
+        command: choices(tokens, at, other.next, [each])[0] as string,
+      }));
+      throw vocabularyErrors.twoRankings(tokensText(tokens, at, other.next), readings);
+    }
+    return { value: metric, next: end };
   }
   const fragment = tokensText(tokens, at, i + 1);
   const meaning = meaningOf(name);
@@ -206,6 +215,21 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   }
   throw parseErrors.unknownMetric(fragment);
 };
+
+/**
+ * `by reposts and replies`, `by mentions or by reach`: a second count after the first, which a
+ * ranking by one cannot honour; either is asked about, never one silently.
+ */
+function secondRanking(
+  tokens: readonly Token[],
+  at: number,
+  first: Metric,
+): Match<Metric> | undefined {
+  if (!listJoiners.has(lowerAt(tokens, at) ?? '') && tokens[at]?.kind !== 'comma') return undefined;
+  const i = lowerAt(tokens, at + 1) === 'by' ? at + 2 : at + 1;
+  const metric = metricWords.get(lowerAt(tokens, i) ?? '');
+  return metric === undefined || metric === first ? undefined : { value: metric, next: i + 1 };
+}
 
 /**
  * The command without the words `from` to `to`, ranked by each of `metrics` (`#oncology last

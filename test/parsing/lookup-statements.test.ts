@@ -33,3 +33,19 @@ describe('parseLookup: a statement after a semicolon', () => {
     expect(request.leftOut).toBeUndefined();
   });
 });
+
+describe('parseLookup: quotes people type', () => {
+  it.each([
+    ["'rare disease' last month", ['rare disease']],
+    ["#hcsm 'people's voices' last month", ['#hcsm', "people's voices"]],
+    ["#hcsm 'ASCO'", ['#hcsm', 'ASCO']],
+    ['group "Patient Advocates" last month', ['group:Patient Advocates']],
+    ['#hcsm group  "Rare Diseases"', ['#hcsm', 'group:Rare Diseases']],
+  ])('reads %j as its phrase or group', (text, databases) => {
+    expect(read(text).databases).toEqual(databases);
+  });
+
+  it("keeps an apostrophe that closes no phrase a word's ('90s)", () => {
+    expect(read("'90s nostalgia last week").databases).toEqual(["'90s nostalgia"]);
+  });
+});

@@ -3,7 +3,7 @@
  * what can be asked today, and ends on the person's own command with the one fix applied (the
  * fragment's `correction`, fitted by `advice.ts`).
  */
-import { ParseError } from '../../errors.ts';
+import { ChoicesError, ParseError, type Reading } from '../../errors.ts';
 import type { Metric } from '../../model/metrics.ts';
 import type { FormatWord, WordMeaning } from '../vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
@@ -133,6 +133,16 @@ export const vocabularyErrors = {
       `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`,
       fragment,
       byMetric(nearest),
+    );
+  },
+
+  /** `by reposts and replies`: one ranking at a time, each offered as the person's command. */
+  twoRankings(fragment: string, readings: readonly Reading[]): ChoicesError {
+    const listed = readings.map((reading) => `${reading.meaning}: \`${reading.command}\``);
+    return new ChoicesError(
+      `${quote(fragment)} asks for two rankings, and I rank by one count at a time: which first? ${listed.join(' · ')}`,
+      readings,
+      fragment,
     );
   },
 

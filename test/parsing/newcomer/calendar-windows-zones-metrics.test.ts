@@ -5,7 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/errors.ts';
+import { ChoicesError, ParseError } from '../../../src/errors.ts';
 import { type LookupRequest, parseLookup } from '../../../src/parsing/index.ts';
 
 interface Sent {
@@ -75,6 +75,7 @@ const monthSoFar = {
 };
 const october = { window: '2026-10-01 00:00 → 2026-11-01 00:00' };
 const lastWeek = { window: '2026-11-16 00:00 → 2026-11-23 00:00' };
+const lastWeekLA = { start: '2026-11-16T00:00:00-08:00', end: '2026-11-23T00:00:00-08:00' };
 
 describe('newcomer corpus, B: calendar comparisons (Europe/London, 2026-11-28 04:42 UTC)', () => {
   it.each<[string, Sent, Meant]>([
@@ -340,11 +341,32 @@ describe('newcomer corpus, G: metrics, counts, exports (America/Los_Angeles, 202
     ],
   ])('%s', (_, sent, meant) => expectMeant(sent, meant));
 
-  it.todo("G-038 'rare disease' last month: single quotes name a phrase as double quotes do");
-  it.todo('G-047 group "Patient Advocates" last month: the group named with a space for the colon');
-  it.todo(
-    'G-065 by reposts and replies: two rankings asked for at once; refused with each as a command that keeps #hcsm and last week',
-  );
+  it.each<[string, Sent, Meant]>([
+    [
+      "G-038 'rare disease': single quotes name a phrase as double quotes do",
+      losAngeles("/influencers 'rare disease' last month"),
+      { ...october, databases: ['rare disease'] },
+    ],
+    [
+      'G-047 group "Patient Advocates": the group, with a space for the colon',
+      losAngeles('/influencers group "Patient Advocates" last month'),
+      { ...october, databases: ['group:Patient Advocates'] },
+    ],
+  ])('%s', (_, sent, meant) => expectMeant(sent, meant));
+
+  it('G-065 by reposts and replies: asks which ranking, each a command keeping #hcsm last week', () => {
+    const sent = losAngeles('/influencers #hcsm last week by reposts and replies');
+    const error = read(sent);
+    expect(error).toBeInstanceOf(ChoicesError);
+    const commands = (error as ChoicesError).readings.map((reading) => reading.command);
+    expect(commands).toEqual(['#hcsm last week by retweets', '#hcsm last week by replies']);
+    expect(
+      commands.map((command) => readOk({ ...sent, request: `/influencers ${command}` })),
+    ).toMatchObject([
+      { ...lastWeekLA, databases: ['#hcsm'], metric: 'retweets' },
+      { ...lastWeekLA, databases: ['#hcsm'], metric: 'replies' },
+    ]);
+  });
 });
 
 describe('newcomer corpus, who people are and metrics in other batches', () => {
