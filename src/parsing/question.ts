@@ -156,6 +156,8 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
       continue;
     }
     if (questionWords.has(word)) asks = true;
+    // "who was trending in #bcsm": who the top voices were, not how the ranking moved.
+    else if (asks && (word === 'trending' || word === 'hot')) asks = true;
     else if (!fillerWords.has(word)) break;
     question.push(j);
   }

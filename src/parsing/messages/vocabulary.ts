@@ -146,6 +146,17 @@ export const vocabularyErrors = {
     );
   },
 
+  /** `during ASCO`: an event whose dates change every year and are not known here. */
+  undatedEvent(fragment: string, event: string): ParseError {
+    const example = 'from Jun 1 to Jun 5';
+    return new ParseError(
+      'bad_time',
+      `I don't know when ${event} is: its dates change every year. Say its first and last day and I'll read them, as in \`${example}\`. Try: ${exampleCommand(`#hcsm ${example}`)}`,
+      fragment,
+      example,
+    );
+  },
+
   trend(fragment: string): ParseError {
     return new ParseError(
       'unrecognised',

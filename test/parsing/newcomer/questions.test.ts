@@ -76,26 +76,49 @@ const questions: Row[] = [
   {
     id: 'H-024',
     request: 'who drove #hcsm over Thanksgiving?',
-    meant: { reads: { databases: ['#hcsm'], start: '2026-11-26T00:00:00-05:00' } },
-    elsewhere: 'the calendar: Thanksgiving is Thursday Nov 26 to Sunday Nov 29, 2026',
+    // Thanksgiving is Thursday Nov 26 to Sunday Nov 29, 2026: so far, as it is not over.
+    meant: {
+      reads: {
+        databases: ['#hcsm'],
+        start: '2026-11-26T00:00:00-05:00',
+        end: '2026-11-27T23:42:25-05:00',
+      },
+    },
   },
   {
     id: 'H-025',
     request: '#hcsm during ASCO',
-    meant: { reads: { databases: ['#hcsm'] } },
-    elsewhere: 'the calendar: ASCO’s dates are not known here; ask for them, keeping #hcsm',
+    // ASCO’s dates change every year and are not known here: asked for, keeping #hcsm.
+    meant: {
+      refused: 'I don\'t know when ASCO is',
+      tries: '#hcsm from Jun 1 to Jun 5',
+      keeps: { databases: ['#hcsm'], start: '2026-06-01T00:00:00-04:00' },
+    },
   },
   {
     id: 'H-026',
     request: 'who was trending in #bcsm during Breast Cancer Awareness Month?',
-    meant: { reads: { databases: ['#bcsm'], start: '2026-10-01T00:00:00-04:00' } },
-    elsewhere: 'the calendar: Breast Cancer Awareness Month is October',
+    // Breast Cancer Awareness Month is October; who was trending, who the top voices were.
+    meant: {
+      reads: {
+        databases: ['#bcsm'],
+        start: '2026-10-01T00:00:00-04:00',
+        end: '2026-11-01T00:00:00-04:00',
+        trend: undefined,
+      },
+    },
   },
   {
     id: 'H-027',
     request: 'who led #hcsm on Black Friday?',
-    meant: { reads: { databases: ['#hcsm'], start: '2026-11-27T00:00:00-05:00' } },
-    elsewhere: 'the calendar: Black Friday is Nov 27, 2026',
+    // Black Friday is Nov 27, 2026, the day after Thanksgiving: so far, as it is not over.
+    meant: {
+      reads: {
+        databases: ['#hcsm'],
+        start: '2026-11-27T00:00:00-05:00',
+        end: '2026-11-27T23:42:25-05:00',
+      },
+    },
   },
   {
     id: 'H-030',
