@@ -273,9 +273,35 @@ describe('newcomer corpus, E: windows and dates (Europe/Berlin, 2026-11-28 04:42
     ],
   ])('%s', (_, sent, meant) => expectMeant(sent, meant));
 
-  it.todo(
-    'E-002 3/11/2026 to 10/11/2026 in a Europe/Berlin console: day and month order neither end decides, so it asks (Nov 3 – Nov 10 or Mar 11 – Oct 11), the Slack locale deciding where it can',
-  );
+  it('E-002 3/11/2026 to 10/11/2026: no locale, so it asks, each reading a command that reads', () => {
+    const sent = berlin('/influencers #hcsm 3/11/2026 to 10/11/2026');
+    const error = read(sent);
+    expect(error).toBeInstanceOf(ChoicesError);
+    const commands = (error as ChoicesError).readings.map((reading) => reading.command);
+    expect(commands).toEqual(['#hcsm 2026-11-03 to 2026-11-10', '#hcsm 2026-03-11 to 2026-10-11']);
+    const windows = commands.map((command) => {
+      const request = readOk({ ...sent, request: `/influencers ${command}` });
+      return span(request.start, request.end, request.timezone);
+    });
+    expect(windows).toEqual([
+      '2026-11-03 00:00 → 2026-11-11 00:00',
+      '2026-03-11 00:00 → 2026-10-12 00:00',
+    ]);
+  });
+
+  it.each([
+    ['en-GB', '2026-11-03 00:00 → 2026-11-11 00:00'],
+    ['de-DE', '2026-11-03 00:00 → 2026-11-11 00:00'],
+    ['en-US', '2026-03-11 00:00 → 2026-10-12 00:00'],
+  ])('E-002 3/11/2026 to 10/11/2026 with the Slack locale %s: read its way', (locale, window) => {
+    const result = parseLookup('#hcsm 3/11/2026 to 10/11/2026', {
+      now: new Date('2026-11-28T04:42:18Z'),
+      zone: 'Europe/Berlin',
+      locale,
+    });
+    if (result instanceof ParseError) throw result;
+    expect(span(result.start, result.end, result.timezone)).toBe(window);
+  });
 });
 
 describe('newcomer corpus, F: zones (UTC console, 2026-11-28 04:42 UTC)', () => {

@@ -90,7 +90,7 @@ const questions: Row[] = [
     request: '#hcsm during ASCO',
     // ASCO’s dates change every year and are not known here: asked for, keeping #hcsm.
     meant: {
-      refused: 'I don\'t know when ASCO is',
+      refused: "I don't know when ASCO is",
       tries: '#hcsm from Jun 1 to Jun 5',
       keeps: { databases: ['#hcsm'], start: '2026-06-01T00:00:00-04:00' },
     },
