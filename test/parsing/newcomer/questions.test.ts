@@ -120,18 +120,8 @@ const questions: Row[] = [
       },
     },
   },
-  {
-    id: 'H-030',
-    request: 'how about #lcsm?',
-    meant: { reads: { databases: ['#lcsm'] } },
-    elsewhere: 'follow-ups: keeps the previous question’s window, filter and ranking',
-  },
-  {
-    id: 'H-031',
-    request: 'same for #meded',
-    meant: { reads: { databases: ['#meded'] } },
-    elsewhere: 'follow-ups: the previous question for #meded',
-  },
+  // H-030 `how about #lcsm?` and H-031 `same for #meded` follow a previous question: the DM's
+  // follow-ups read them with it (test/flows/lookup/follow-ups.test.ts).
   {
     id: 'H-034',
     request: 'Who are the top influencers in #hcsm? Show 20.',
