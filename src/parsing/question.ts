@@ -1,8 +1,8 @@
 /**
  * Questions to the bot (`who drove #hcsm last week?`, `hello, top influencers for #bcsm
- * yesterday`): the words before the databases that ask rather than name one. In a DM, a mention or
- * the console's DM mode they are dropped; after the slash command they get a hint, never a phrase
- * database.
+ * yesterday`): the words before the databases that ask rather than name one. They are dropped
+ * wherever the question is typed (a DM, a mention, after the slash command, the modal, the CLI),
+ * never read as a phrase database.
  */
 import { readDatabaseToken } from './databases.ts';
 import { boundedText } from './limits.ts';
