@@ -150,12 +150,19 @@ function closingQuote(text: string, open: number): number {
 }
 
 /**
+ * The most characters a phrase in single quotes spans: a name, never a sentence, and the search
+ * for its close stays linear in the text however many apostrophes it holds.
+ */
+const maxSingleQuoted = 120;
+
+/**
  * Where a phrase in single quotes opened at `open` closes (`'rare disease'`): the first `'` that
  * ends a word, so apostrophes inside stay (`'people's voices'`); -1 when none does, and the `'`
  * is then part of a word.
  */
 function closingSingleQuote(text: string, open: number): number {
-  for (let j = open + 2; j < text.length; j++) {
+  const end = Math.min(text.length, open + maxSingleQuoted);
+  for (let j = open + 2; j < end; j++) {
     const c = text.charAt(j);
     if (c === '"') return -1;
     if (c !== "'" || text.charAt(j - 1) === ' ') continue;
