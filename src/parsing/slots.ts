@@ -45,6 +45,7 @@ export interface Statement {
  * breast cancer`) separates them as a comma would.
  */
 export function firstStatement(text: string, tokens: readonly Token[]): Statement {
+  if (!text.includes(';')) return { tokens, leftOut: undefined };
   for (let i = 1; i < tokens.length; i++) {
     const before = tokens[i - 1] as Token;
     const token = tokens[i] as Token;

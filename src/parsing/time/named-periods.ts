@@ -42,6 +42,9 @@ const rows: readonly NamedRow[] = [
   { words: ['bcam'], name: 'breast-cancer-awareness-month' },
 ];
 
+/** The first word of each row: most positions hold none, and are passed over at once. */
+const firstWords: ReadonlySet<string> = new Set(rows.map((row) => row.words[0] ?? ''));
+
 /**
  * Which days `name` covers in `year`. Thanksgiving runs over its long weekend, Thursday to Sunday;
  * Black Friday is the day after it and Cyber Monday the Monday after; Breast Cancer Awareness
@@ -72,6 +75,7 @@ export function matchNamedPeriod(
 ):
   | Match<{ readonly kind: 'named'; readonly name: NamedPeriod; readonly year: number | undefined }>
   | undefined {
+  if (!firstWords.has(lowerAt(tokens, at) ?? '')) return undefined;
   const row = rows.find((each) => each.words.every((word, i) => lowerAt(tokens, at + i) === word));
   if (row === undefined) return undefined;
   let next = at + row.words.length;
