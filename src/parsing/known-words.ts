@@ -5,6 +5,7 @@
  * they would mean). A known word beside the words of a phrase is no database either: the phrase is
  * refused, to be quoted.
  */
+import type { Reading } from '../errors.ts';
 import type { Metric } from '../model/metrics.ts';
 import { organisationCategories, type StakeholderFilter } from '../model/stakeholders.ts';
 import type { Match, Matcher } from './grammar.ts';
@@ -191,10 +192,7 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
     const end = twoWords || counted ? i + 2 : i + 1;
     const other = secondRanking(tokens, end, metric);
     if (other !== undefined) {
-      const readings = [metric, other.value].map((each) => ({
-        meaning: byMetric(each),
-        command: choices(tokens, at, other.next, [each])[0] as string,
-      }));
+      const readings = choices(tokens, at, other.next, [metric, other.value]);
       throw vocabularyErrors.twoRankings(tokensText(tokens, at, other.next), readings);
     }
     return { value: metric, next: end };
@@ -240,10 +238,13 @@ function choices(
   from: number,
   to: number,
   metrics: readonly Metric[] | undefined,
-): string[] {
+): Reading[] {
   if (metrics === undefined) return [];
   const rest = [tokensText(tokens, 0, from), tokensText(tokens, to, tokens.length)];
-  return metrics.map((metric) => [...rest, byMetric(metric)].filter(Boolean).join(' '));
+  return metrics.map((metric) => ({
+    meaning: byMetric(metric),
+    command: [...rest, byMetric(metric)].filter(Boolean).join(' '),
+  }));
 }
 
 const mostWords: ReadonlySet<string> = new Set(['most', 'highest', 'biggest']);

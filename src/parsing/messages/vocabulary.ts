@@ -115,25 +115,25 @@ export const vocabularyErrors = {
 
   /** A count the service has no metric for (`likes`); `nearest` the metric for the command. */
   /**
-   * `commands`: for a word that blends several counts (`engagement`), the person's command with
-   * each near one instead, to choose from; the Try line gives the first.
+   * `choices`: for a word that blends several counts (`engagement`), the person's command ranked
+   * by each near one instead, asked about (`ChoicesError`, one button a count); the Try line gives
+   * the first.
    */
   otherMetric(
     fragment: string,
     word: string,
     nearest: Metric,
-    commands: readonly string[] = [],
+    choices: readonly Reading[] = [],
   ): ParseError {
+    const commands = choices.map((choice) => `\`${choice.command}\``);
     const choose =
-      commands.length === 0
+      choices.length === 0
         ? ''
-        : ` ${quote(word)} counts several of them together, and I rank by one: ${orList(commands.map((command) => `\`${command}\``))}.`;
-    return new ParseError(
-      'unrecognised',
-      `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`,
-      fragment,
-      byMetric(nearest),
-    );
+        : ` ${quote(word)} counts several of them together, and I rank by one: ${orList(commands)}.`;
+    const message = `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`;
+    return choices.length === 0
+      ? new ParseError('unrecognised', message, fragment, byMetric(nearest))
+      : new ChoicesError(message, choices, fragment, byMetric(nearest));
   },
 
   /** `by reposts and replies`: one ranking at a time, each offered as the person's command. */

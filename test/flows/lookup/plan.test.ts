@@ -126,6 +126,18 @@ describe('LookupFlow.plan', () => {
     expect(modal).toEqual(slash.request);
   });
 
+  it.each([
+    ['#hcsm last week by engagement', ['by mentions', 'by retweets', 'by replies']],
+    ['#hcsm last week by reposts and replies', ['by retweets', 'by replies']],
+  ])('asks which ranking %j meant, one button a ranking', (text, labels) => {
+    const plan = flow.plan(text, { zone: 'UTC', command: '/influencers' });
+    expect(plan.kind).toBe('invalid');
+    const actions = plan.kind === 'invalid' ? plan.message.blocks.at(-1) : undefined;
+    expect(actions?.type).toBe('actions');
+    const buttons = (actions as { elements: { text: { text: string } }[] }).elements;
+    expect(buttons.map((button) => button.text.text)).toEqual(labels);
+  });
+
   it('writes the DM form of an error in a DM', () => {
     const plan = flow.plan('#bcsm yestreday', { zone: 'UTC' });
     expect(plan.kind).toBe('invalid');

@@ -341,7 +341,12 @@ describe('newcomer corpus, G: metrics, counts, exports (America/Los_Angeles, 202
   it('G-001 by engagement: never read as mentions; the near counts offered as commands that run', () => {
     const sent = losAngeles('/influencers #oncology last month by engagement');
     const error = read(sent);
-    expect(error).toBeInstanceOf(ParseError);
+    expect(error).toBeInstanceOf(ChoicesError);
+    expect((error as ChoicesError).readings.map((reading) => reading.meaning)).toEqual([
+      'by mentions',
+      'by retweets',
+      'by replies',
+    ]);
     for (const metric of ['mentions', 'retweets', 'replies']) {
       const command = `#oncology last month by ${metric}`;
       expect((error as ParseError).message).toContain(`\`${command}\``);

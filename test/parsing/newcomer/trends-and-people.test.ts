@@ -53,11 +53,11 @@ const trends: Row[] = [
   {
     id: 'C-033',
     request: '/influencers "clinical trials" monthly last 6 months by engagement',
-    // Engagement is no count of the service: the near ones are offered, never mentions silently.
+    // Engagement is no count of the service: which near one is asked, never mentions silently.
     meant: {
-      refused: 'There is no ranking by engagement',
-      tries: '/influencers "clinical trials" monthly last 6 months by mentions',
-      keeps: { databases: ['clinical trials'], trend: { unit: 'month' }, metric: 'mentions' },
+      asks: ['mentions', 'retweets', 'replies'].map(
+        (metric) => `"clinical trials" monthly last 6 months by ${metric}`,
+      ),
     },
   },
 ].map((row) => ({ ...chicago, ...row }));
