@@ -126,8 +126,14 @@ export interface Reading {
 export class ChoicesError extends ParseError {
   readonly readings: readonly Reading[];
 
-  constructor(message: string, readings: readonly Reading[], fragment?: string) {
-    super('ambiguous', message, fragment);
+  /** `correction`: what replaces `fragment` in the Try its message closes on, if it has one. */
+  constructor(
+    message: string,
+    readings: readonly Reading[],
+    fragment?: string,
+    correction?: string,
+  ) {
+    super('ambiguous', message, fragment, correction);
     this.readings = readings;
   }
 }

@@ -2,6 +2,9 @@
  * `parse`: shows how the bot reads a phrase, for people debugging one.
  *
  *   parse [--tz <zone>] [--now <ISO instant>] "<text>"   one JSON object; exit 0, or 2 on an error
+ *
+ * The text reads as after the slash command and in a DM alike; a leading `/influencers` is the
+ * command's own name, left out.
  *   parse --jsonl [--tz <zone>] [--now <ISO instant>]    stdin lines {"text","tz"?,"now"?} -> one
  *                                                        result line each, in order; exit 0
  *
@@ -27,6 +30,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { DateTime } from 'luxon';
 import { ChoicesError } from '../errors.ts';
+import { slashCommand } from '../model/commands.ts';
 import { defined } from '../model/defined.ts';
 import { parseLookup } from '../parsing/index.ts';
 import { resolveZone } from '../time/zone-names.ts';
@@ -104,6 +108,17 @@ const offsetPart = /([+-])(\d{2}):?(\d{2})?$/;
 const epoch = Date.UTC(1970, 0, 1);
 
 /** Exactly the CLI contract's output for one phrase. */
+/**
+ * The text after a leading `/influencers`, as the slash command hands it over: a phrase pasted
+ * from Slack (`/influencers who drove #hcsm last week?`) reads as it does there and in a DM.
+ */
+function withoutSlashCommand(text: string): string {
+  const start = text.trimStart();
+  const named = start.slice(0, slashCommand.length).toLowerCase() === slashCommand;
+  const after = start.charAt(slashCommand.length);
+  return named && (after === '' || after === ' ') ? start.slice(slashCommand.length) : text;
+}
+
 function parseOne(
   text: string,
   tz: string | undefined,
@@ -116,7 +131,7 @@ function parseOne(
   }
   const instant = now === undefined ? clock : readNow(now);
   if (typeof instant === 'string') return failure(instant);
-  const request = parseLookup(text, { now: instant, zone });
+  const request = parseLookup(withoutSlashCommand(text), { now: instant, zone });
   if (request instanceof ChoicesError) {
     const choices = request.readings.map(({ meaning, command }) => ({ meaning, command }));
     return { ok: false, json: jsonLine({ error: { message: request.message }, choices }) };

@@ -5,6 +5,7 @@
  * they would mean). A known word beside the words of a phrase is no database either: the phrase is
  * refused, to be quoted.
  */
+import type { Reading } from '../errors.ts';
 import type { Metric } from '../model/metrics.ts';
 import { organisationCategories, type StakeholderFilter } from '../model/stakeholders.ts';
 import type { Match, Matcher } from './grammar.ts';
@@ -188,7 +189,13 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
   if (metric !== undefined) {
     const twoWords = (name === 'hsg' || name === 'influence') && next === 'score';
     const counted = next === 'count' || next === 'counts';
-    return { value: metric, next: twoWords || counted ? i + 2 : i + 1 };
+    const end = twoWords || counted ? i + 2 : i + 1;
+    const other = secondRanking(tokens, end, metric);
+    if (other !== undefined) {
+      const readings = choices(tokens, at, other.next, [metric, other.value]);
+      throw vocabularyErrors.twoRankings(tokensText(tokens, at, other.next), readings);
+    }
+    return { value: metric, next: end };
   }
   const fragment = tokensText(tokens, at, i + 1);
   const meaning = meaningOf(name);
@@ -208,6 +215,21 @@ export const matchRanking: Matcher<Metric> = (tokens, at) => {
 };
 
 /**
+ * `by reposts and replies`, `by mentions or by reach`: a second count after the first, which a
+ * ranking by one cannot honour; either is asked about, never one silently.
+ */
+function secondRanking(
+  tokens: readonly Token[],
+  at: number,
+  first: Metric,
+): Match<Metric> | undefined {
+  if (!listJoiners.has(lowerAt(tokens, at) ?? '') && tokens[at]?.kind !== 'comma') return undefined;
+  const i = lowerAt(tokens, at + 1) === 'by' ? at + 2 : at + 1;
+  const metric = metricWords.get(lowerAt(tokens, i) ?? '');
+  return metric === undefined || metric === first ? undefined : { value: metric, next: i + 1 };
+}
+
+/**
  * The command without the words `from` to `to`, ranked by each of `metrics` (`#oncology last
  * month by engagement` -> `#oncology last month by mentions`, …): what the person can run.
  */
@@ -216,10 +238,13 @@ function choices(
   from: number,
   to: number,
   metrics: readonly Metric[] | undefined,
-): string[] {
+): Reading[] {
   if (metrics === undefined) return [];
   const rest = [tokensText(tokens, 0, from), tokensText(tokens, to, tokens.length)];
-  return metrics.map((metric) => [...rest, byMetric(metric)].filter(Boolean).join(' '));
+  return metrics.map((metric) => ({
+    meaning: byMetric(metric),
+    command: [...rest, byMetric(metric)].filter(Boolean).join(' '),
+  }));
 }
 
 const mostWords: ReadonlySet<string> = new Set(['most', 'highest', 'biggest']);
@@ -239,7 +264,6 @@ const listJoiners: ReadonlySet<string> = new Set(['and', 'or', '&', ',', '+']);
 /** The service's category names a word of `stakeholderWords` keeps (`include`) or leaves out. */
 function categoriesOf(meaning: string): { include: string[]; exclude: string[] } {
   if (meaning === 'an organisation') return { include: [...organisationCategories], exclude: [] };
-  if (meaning === 'a clinician') return { include: ['Doctor', 'HCP'], exclude: [] };
   if (meaning === 'an individual') return { include: [], exclude: [...organisationCategories] };
   return { include: [meaning], exclude: [] };
 }
@@ -250,7 +274,7 @@ function categoriesOf(meaning: string): { include: string[]; exclude: string[] }
  * and keeps these people (`analytics/local-ranking.ts`). A word beside the words of a phrase is left
  * to the phrase (`shift nurses`), which the vocabulary then refuses, to be quoted.
  */
-export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
+export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at, scan) => {
   const word = lowerAt(tokens, at) ?? '';
   const non = matchNon(tokens, at);
   if (non !== undefined) return non;
@@ -261,7 +285,10 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at) => {
       : undefined;
   const first = lead === undefined ? at : at + 1;
   if (stakeholderAt(tokens, first, lead !== undefined) === undefined) return undefined;
-  if (lead === undefined && isPhraseWord(tokens[at - 1])) return undefined;
+  // "in Paris doctors": a word a clause read (a zone, a place) is no phrase's word.
+  if (lead === undefined && scan?.afterClause !== true && isPhraseWord(tokens[at - 1])) {
+    return undefined;
+  }
   const include = new Set<string>();
   const exclude = new Set<string>();
   let next = first;

@@ -78,8 +78,8 @@
  *   last week?`, `where does @x rank in #hcsm?`, `#bcsm nurses only`), and loose words no name
  *   holds are left out and named in the answer (`leftOut`). Profile addresses are handles,
  *   full-width hashtags the hashtag (`tokens.ts`).
- * - In a conversation a question's opening is left out (`who drove #hcsm last week?`); after the
- *   slash command it is refused with the command that works (`question.ts`).
+ * - A question's opening is left out (`who drove #hcsm last week?`), after the slash command as
+ *   in a conversation: every surface reads a question alike (`question.ts`).
  * - Text over 1,000 characters is refused unread, saying the limit and its length (`limits.ts`),
  *   in every grammar; below it a command costs time linear in its length (no reading nests more
  *   than a few prefixes deep, `moment.ts`).
@@ -129,7 +129,7 @@ import {
 import { checkPersonOptions, matchPerson } from './person.ts';
 import { leadIn } from './question.ts';
 import { isReservedWord, rangeWords } from './reserved.ts';
-import { namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
+import { firstStatement, namesMarkedDatabase, slotTokens, splitLeftovers } from './slots.ts';
 import {
   checkEarliest,
   defaultTimeWindow,
@@ -140,9 +140,8 @@ import {
   type TimeExpression,
 } from './time/index.ts';
 import { periodHint } from './time/previous-period.ts';
-import { fragmentOf, type Token, tokenize } from './tokens.ts';
+import { type Token, tokenize } from './tokens.ts';
 import { checkTrendOptions, matchTrend, trendWindow } from './trend.ts';
-import { meaningOfTyped } from './vocabulary.ts';
 
 export const lookupDefaults: Required<ParseDefaults> = { windowDays: 7, top: 10, maxDatabases: 10 };
 
@@ -161,23 +160,14 @@ interface LookupClauses {
 }
 
 /**
- * The tokens without a question's opening (`who drove`, `hello, show me`): left out in a
- * conversation, refused after the slash command with the command that works, which leaves out
- * the fillers the rest holds too (`please`).
+ * The tokens without a question's opening (`who drove`, `hello, show me`), left out wherever the
+ * question is typed: after the slash command, in the modal, in a DM or to the CLI alike.
  */
-function withoutQuestion(text: string, tokens: readonly Token[], conversation: boolean): Token[] {
+function withoutQuestion(tokens: readonly Token[]): Token[] {
   const { drop } = leadIn(tokens);
-  const last = drop.at(-1);
-  if (last === undefined) return [...tokens];
+  if (drop.length === 0) return [...tokens];
   const dropped = new Set(drop);
-  const rest = tokens.filter((_, i) => !dropped.has(i));
-  if (conversation) return rest;
-  const example = rest
-    .filter((token) => meaningOfTyped(token.text)?.kind !== 'politeness')
-    .map((token) => text.slice(token.from, token.to))
-    .join(' ');
-  const fragment = fragmentOf(text, tokens, drop[0] ?? 0, last + 1).replace(/[\s,]+$/, '');
-  throw parseErrors.leadIn(fragment, example === '' ? undefined : example);
+  return tokens.filter((_, i) => !dropped.has(i));
 }
 
 /**
@@ -267,7 +257,8 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
 function readLookup(text: string, all: readonly Token[], context: ParseContext): LookupRequest {
   const defaults = { ...lookupDefaults, ...context.defaults };
   if (all.every((token) => token.kind === 'comma')) throw parseErrors.empty();
-  const tokens = slotTokens(withoutQuestion(text, all, context.conversation === true));
+  const statement = firstStatement(text, withoutQuestion(all));
+  const tokens = slotTokens(statement.tokens);
 
   const marked = namesMarkedDatabase(tokens);
   const scan = scanCommand(text, tokens, lookupClauses, { deferReserved: marked });
@@ -370,6 +361,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   // Beside a window that was read, words that make none are left out; without one, or when they
   // would make a range of it (`between 5 and 11 October`), refused.
   const leftOut = [...slots.leftOut];
+  if (statement.leftOut !== undefined) leftOut.push(statement.leftOut);
   for (const phrase of scan.unread) {
     if (negativeCount.test(phrase.fragment)) throw unreadWindow(phrase.fragment);
     if (time === undefined || !leavesOut(phrase.fragment)) throw phrase.error;
@@ -535,7 +527,7 @@ export type NamedClause =
  */
 export function namedClauses(text: string): ReadonlySet<NamedClause> {
   const bounded = boundedText(text);
-  const tokens = slotTokens(withoutQuestion(bounded, tokenize(bounded), true));
+  const tokens = slotTokens(withoutQuestion(tokenize(bounded)));
   const named = new Set<NamedClause>();
   for (const clause of scanCommand(bounded, tokens, lookupClauses).clauses) {
     if (clause.kind === 'misspeltTime') continue;

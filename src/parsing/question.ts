@@ -1,8 +1,8 @@
 /**
  * Questions to the bot (`who drove #hcsm last week?`, `hello, top influencers for #bcsm
- * yesterday`): the words before the databases that ask rather than name one. In a DM, a mention or
- * the console's DM mode they are dropped; after the slash command they get a hint, never a phrase
- * database.
+ * yesterday`): the words before the databases that ask rather than name one. They are dropped
+ * wherever the question is typed (a DM, a mention, after the slash command, the modal, the CLI),
+ * never read as a phrase database.
  */
 import { readDatabaseToken } from './databases.ts';
 import { boundedText } from './limits.ts';
@@ -100,6 +100,7 @@ const fillerWords: ReadonlySet<string> = new Set([
 /** Nouns after `top` that make it a question word rather than `top N`. */
 export const topNouns: ReadonlySet<string> = new Set([
   'influencers',
+  'kols',
   'influencer',
   'voices',
   'people',
@@ -155,6 +156,8 @@ export function leadIn(tokens: readonly Token[]): LeadIn {
       continue;
     }
     if (questionWords.has(word)) asks = true;
+    // "who was trending in #bcsm": who the top voices were, not how the ranking moved.
+    else if (asks && (word === 'trending' || word === 'hot')) asks = true;
     else if (!fillerWords.has(word)) break;
     question.push(j);
   }

@@ -9,9 +9,12 @@
  *   ASCO`) or a separator lists it (`#hcsm, breast cancer`); loose words no name holds
  *   (`#hcsm; DROP TABLE digests;--`) are left out of the lookup and named in the answer, which
  *   offers to add them.
+ * - A statement after `;` that opens on a word the grammar does not know (`#hcsm; DROP TABLE
+ *   digests;--`) is left out whole, never read word by word (`TABLE` is no presentation there).
  * - Without a marked database nothing changes: `breast cancer last week` stays a phrase.
  */
 import type { DatabaseItem } from './databases.ts';
+import { isPhraseWord } from './known-words.ts';
 import { isMarkedDatabase } from './question.ts';
 import { isScaffolding } from './scaffolding.ts';
 import type { Token } from './tokens.ts';
@@ -28,6 +31,35 @@ const databaseLeads: ReadonlySet<string> = new Set([
   'within',
   'around',
 ]);
+
+/** The tokens before a statement `;` opens, and that statement as typed when it is left out. */
+export interface Statement {
+  readonly tokens: readonly Token[];
+  readonly leftOut: string | undefined;
+}
+
+/**
+ * Beside a marked database, the words after a `;` whose first word no clause or vocabulary knows,
+ * and that no name holds (`#hcsm; DROP TABLE digests;--`): a second statement, left out whole.
+ * A `;` before words the grammar reads or names (`#hcsm; last week`, `#hcsm; #bcsm`, `#hcsm;
+ * breast cancer`) separates them as a comma would.
+ */
+export function firstStatement(text: string, tokens: readonly Token[]): Statement {
+  if (!text.includes(';')) return { tokens, leftOut: undefined };
+  for (let i = 1; i < tokens.length; i++) {
+    const before = tokens[i - 1] as Token;
+    const token = tokens[i] as Token;
+    if (!text.slice(before.to - 1, token.from).includes(';')) continue;
+    const opens = tokens.slice(0, i);
+    if (!isPhraseWord(token) || !namesMarkedDatabase(opens)) continue;
+    // "#hcsm; breast cancer": names listed, as a comma lists them.
+    const rest = tokens.slice(i);
+    if (rest.every((word) => word.kind !== 'word' || nameWord.test(word.text))) continue;
+    const last = tokens.at(-1) as Token;
+    return { tokens: opens, leftOut: text.slice(token.from, last.to) };
+  }
+  return { tokens, leftOut: undefined };
+}
 
 /** Words that ask how one person's rank moved, which their answer shows anyway. */
 const personTrendWords: ReadonlySet<string> = new Set(['trend', 'trends', 'trending', 'trended']);

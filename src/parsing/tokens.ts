@@ -8,7 +8,8 @@ import { isReservedWord } from './reserved.ts';
 /**
  * - `word`: a run of characters between spaces, commas, quotes and dashes; `lower` is for keyword
  *   matching, `text` keeps the case for names.
- * - `quoted`: the inside of `"..."`, whitespace collapsed; `prefix` holds a glued `group:`.
+ * - `quoted`: the inside of `"..."` or of `'...'`, whitespace collapsed; `prefix` holds a glued
+ *   `group:` (or `group` before a quote, read as `group:`).
  * - `comma`, `dash` (a lone `-`, or any `–` `—`): separators the grammars give meaning to.
  */
 export type TokenKind = 'word' | 'quoted' | 'comma' | 'dash';
@@ -34,8 +35,12 @@ export function lowerAt(tokens: readonly Token[], i: number): string | undefined
 }
 
 const isSpace = (c: string): boolean => c === ' ';
-/** Ends a sentence or a question: ignored at the end of a word or after a quote. */
-const isClosingPunctuation = (c: string): boolean => c === '?' || c === '.' || c === '!';
+/**
+ * Ends a sentence, a question or a clause (`#hcsm last week; DROP …`): ignored at the end of a
+ * word or after a quote; what follows a `;` is the slots' to read (`slots.ts`).
+ */
+const isClosingPunctuation = (c: string): boolean =>
+  c === '?' || c === '.' || c === '!' || c === ';';
 const hasLetterOrDigit = /[\p{L}\p{N}]/u;
 const isBreak = (c: string): boolean =>
   c === ' ' || c === ',' || c === '"' || c === '\u2013' || c === '\u2014';
@@ -60,19 +65,22 @@ export function tokenize(text: string): Token[] {
     } else if (c === '\u2013' || c === '\u2014') {
       tokens.push(token('dash', c, i, i + 1));
       i++;
-    } else if (c === '"') {
-      const close = closingQuote(text, i);
+    } else if (c === '"' || (c === "'" && closingSingleQuote(text, i) !== -1)) {
+      const close = c === '"' ? closingQuote(text, i) : closingSingleQuote(text, i);
       tokens.push(token('quoted', collapse(text.slice(i + 1, close)), i, close + 1));
       i = skipClosingPunctuation(text, close + 1);
     } else {
       const start = i;
       while (i < text.length && !isBreak(text.charAt(i))) i++;
       const word = text.slice(start, i);
-      if (word.endsWith(':') && text.charAt(i) === '"') {
-        const close = closingQuote(text, i);
+      // `group "Patient Advocates"`: the group, with a space where the colon goes.
+      const open = /^group$/i.test(word) ? quoteAfterSpaces(text, i) : -1;
+      if ((word.endsWith(':') && text.charAt(i) === '"') || open !== -1) {
+        const from = open === -1 ? i : open;
+        const close = closingQuote(text, from);
         tokens.push({
-          ...token('quoted', collapse(text.slice(i + 1, close)), start, close + 1),
-          prefix: word,
+          ...token('quoted', collapse(text.slice(from + 1, close)), start, close + 1),
+          prefix: open === -1 ? word : `${word}:`,
         });
         i = skipClosingPunctuation(text, close + 1);
       } else {
@@ -139,6 +147,38 @@ function closingQuote(text: string, open: number): number {
     throw parseErrors.unclosedQuote(text.slice(open));
   }
   return close;
+}
+
+/**
+ * The most characters a phrase in single quotes spans: a name, never a sentence, and the search
+ * for its close stays linear in the text however many apostrophes it holds.
+ */
+const maxSingleQuoted = 120;
+
+/**
+ * Where a phrase in single quotes opened at `open` closes (`'rare disease'`): the first `'` that
+ * ends a word, so apostrophes inside stay (`'people's voices'`); -1 when none does, and the `'`
+ * is then part of a word.
+ */
+function closingSingleQuote(text: string, open: number): number {
+  const end = Math.min(text.length, open + maxSingleQuoted);
+  for (let j = open + 2; j < end; j++) {
+    const c = text.charAt(j);
+    if (c === '"') return -1;
+    if (c !== "'" || text.charAt(j - 1) === ' ') continue;
+    const after = text.charAt(j + 1);
+    if (after === '' || isBreak(after) || isClosingPunctuation(after)) {
+      return hasLetterOrDigit.test(text.slice(open + 1, j)) ? j : -1;
+    }
+  }
+  return -1;
+}
+
+/** The `"` after the spaces at `at`, or -1. */
+function quoteAfterSpaces(text: string, at: number): number {
+  let j = at;
+  while (text.charAt(j) === ' ') j++;
+  return j > at && text.charAt(j) === '"' ? j : -1;
 }
 
 function skipClosingPunctuation(text: string, at: number): number {

@@ -53,6 +53,9 @@ export const fillerWords: ReadonlySet<string> = new Set([
   'posters',
   'tweeters',
   'leaders',
+  // Key opinion leaders: the influencers every answer ranks, whoever they are.
+  'kols',
+  'kol',
   'biggest',
   'loudest',
   'drove',
@@ -225,8 +228,6 @@ export const stakeholderWords: ReadonlyMap<string, string> = new Map([
     (word) => [word, 'an organisation'] as const,
   ),
   ...['individuals', 'persons'].map((word) => [word, 'an individual'] as const),
-  // Key opinion leaders, as pharma says it: the clinicians, doctors and other HCPs.
-  ...['kols', 'kol'].map((word) => [word, 'a clinician'] as const),
   ...['bots', 'spam'].map((word) => [word, 'Spam'] as const),
 ]);
 

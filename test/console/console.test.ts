@@ -114,7 +114,7 @@ describe('npm start without Slack credentials (the console)', () => {
     expect(stdout).not.toContain('Top influencers for #hcsm');
   });
 
-  it('answers questions typed as in a DM, and hints at them after the slash command', async () => {
+  it('answers questions typed as in a DM, and alike after the slash command', async () => {
     const { code, stdout } = await runConsole(
       [
         'who drove #hcsm last week?',
@@ -125,12 +125,11 @@ describe('npm start without Slack credentials (the console)', () => {
       ].join('\n'),
     );
     expect(code).toBe(0);
-    expect(stdout.match(/Top influencers for #hcsm/g)).toHaveLength(1);
+    expect(stdout.match(/Top influencers for #hcsm/g)).toHaveLength(2);
     expect(stdout.match(/Top influencers for #bcsm/g)).toHaveLength(2);
     expect(stdout).toContain('Top influencers for "breast cancer"');
     expect(stdout).toMatch(/Looking up top influencers for #hcsm, .+ – .+, whole days, GMT\+1…/);
-    expect(stdout).toContain('“who drove” is not part of a lookup');
-    expect(stdout).toContain('Try: /influencers #hcsm last week');
+    expect(stdout).not.toContain('is not part of a lookup');
     expect(stdout).not.toContain('How to use');
   });
 

@@ -212,3 +212,44 @@ describe('a follow-up in every DM', () => {
     expect(inThread).toEqual(expected);
   });
 });
+
+/** Questions typed as one line, as people ask them: every surface that takes a line reads them alike. */
+const questions: readonly string[] = [
+  'who drove #hcsm last week?',
+  'top influencers for #bcsm yesterday',
+  'hello, who were the top doctors in #hcsm last month?',
+  '#hcsm last week in Paris doctors',
+  "'rare disease' last month",
+  '#hcsm; DROP TABLE digests;--',
+];
+
+/** The surfaces a whole line is typed into; the Workflow step takes its parts apart. */
+const lineSurfaces = ['slash command', 'DM', 'mention', 'modal', 'agent thread'] as const;
+
+describe('one question on every surface', () => {
+  for (const question of questions) {
+    const expected = parseLookup(question, { now: fixedNow, zone: userZone, conversation: true });
+
+    it.each(lineSurfaces)(`reads ${question} as in a DM on the %s`, async (surface) => {
+      if (expected instanceof Error) throw expected;
+      const read = await surfaces[surface]?.({ databases: question, window: '' });
+      expect(comparable(read as LookupRequest)).toEqual(comparable(expected));
+    });
+
+    it(`reads ${question} as in a DM with npm run cli -- parse, with or without the command`, async () => {
+      if (expected instanceof Error) throw expected;
+      for (const text of [question, `/influencers ${question}`]) {
+        const cli = await runCli([
+          'parse',
+          '--tz',
+          userZone,
+          '--now',
+          fixedNow.toISOString(),
+          text,
+        ]);
+        expect(cli.status).toBe(0);
+        expect(JSON.parse(cli.stdout)).toEqual(JSON.parse(JSON.stringify(comparable(expected))));
+      }
+    });
+  }
+});

@@ -31,6 +31,11 @@ export interface FakeSlackOptions {
   readonly apiUrl?: string;
   /** users.info answers: user id -> IANA zone; absent users get America/New_York. */
   readonly zones?: Record<string, string>;
+  /**
+   * users.info answers asked with `include_locale`: user id -> Slack locale; absent users get
+   * en-US, Slack's default.
+   */
+  readonly locales?: Record<string, string>;
 }
 
 /** A streamed message as the person sees it: what was appended, in order, and how it ended. */
@@ -92,6 +97,7 @@ export class FakeSlack {
   readonly violations: string[] = [];
   readonly apiUrl: string;
   readonly zones: Map<string, string>;
+  readonly locales: Map<string, string>;
   /** Delay before users.info answers, to test the bounded wait. */
   usersInfoDelayMs = 0;
   /** Refuses every message with a picture, as Slack does when it cannot fetch one. */
@@ -167,6 +173,7 @@ export class FakeSlack {
   constructor(options: FakeSlackOptions = {}) {
     this.apiUrl = options.apiUrl ?? 'https://slack.com/api/';
     this.zones = new Map(Object.entries(options.zones ?? {}));
+    this.locales = new Map(Object.entries(options.locales ?? {}));
   }
 
   /**
@@ -676,6 +683,10 @@ export class FakeSlack {
             tz: this.zones.get(user) ?? 'America/New_York',
             tz_label: 'Eastern',
             tz_offset: -18_000,
+            // Only asked for: `include_locale` (https://api.slack.com/methods/users.info).
+            ...(String(args.include_locale) === 'true'
+              ? { locale: this.locales.get(user) ?? 'en-US' }
+              : {}),
           },
         };
       }

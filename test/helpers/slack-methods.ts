@@ -411,6 +411,7 @@ export const slackMethods = {
       too_many_users user_not_found user_not_visible
     `,
     source: 'https://docs.slack.dev/reference/methods/users.info',
+    note: "`include_locale: true` adds the person's `locale` (`en-US`, `en-GB`) to `user` (https://api.slack.com/methods/users.info).",
   },
   'views.open': {
     tier: 4,

@@ -277,12 +277,6 @@ describe('parseLookup', () => {
         "I can't rank by “sorted by popularity”: rank by mentions, retweets (reposts), tweets (posts), impressions (reach), replies or HSG score. Try: /influencers #x by mentions",
       ],
       [
-        'who drove #x last week?',
-        'unrecognised',
-        'who drove',
-        '“who drove” is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: /influencers #x last week',
-      ],
-      [
         '#x last week vs previous vs last year',
         'unrecognised',
         'vs last year',

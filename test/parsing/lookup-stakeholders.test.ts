@@ -49,6 +49,18 @@ describe('parseLookup: who people are (issue 20)', () => {
     expect(read(text).stakeholders).toEqual({ include, exclude });
   });
 
+  it.each([
+    ['#hcsm last week in Paris doctors', 'Europe/Paris'],
+    ['#hcsm last week in Europe/Paris doctors', 'Europe/Paris'],
+    ['#hcsm last week Paris time doctors', 'Europe/Paris'],
+    ['#hcsm last week in Boston nurses', 'America/New_York'],
+  ])('reads who people are after a zone or a place: %j', (text, zone) => {
+    const request = read(text);
+    expect(request.timezone).toBe(zone);
+    expect(request.databases).toEqual(['#hcsm']);
+    expect(request.stakeholders?.include).toHaveLength(1);
+  });
+
   it('keeps a hashtag a database: #pharma is no filter', () => {
     const request = read('#pharma last week');
     expect(request.databases).toEqual(['#pharma']);

@@ -130,9 +130,15 @@ export class LookupFlow {
    * The parser's reading of `text` in `zone` at the flow's clock: a request or the reason it is
    * not one. `conversation`: the text came from a DM, a mention or the console's DM mode rather
    * than after the slash command, so a question's opening is left out and examples are bare.
+   * `locale`: the person's Slack locale, for numeric dates the text leaves open.
    */
-  parse(text: string, zone: string, conversation = false): LookupRequest | ParseError {
-    return this.#planner.parse(text, zone, conversation);
+  parse(
+    text: string,
+    zone: string,
+    conversation = false,
+    locale?: string,
+  ): LookupRequest | ParseError {
+    return this.#planner.parse(text, zone, conversation, locale);
   }
 
   /** The flow's clock: words about a window name its year only when it is not this one. */

@@ -43,6 +43,11 @@ export interface PlanContext {
   readonly zone: string;
   /** True when `zone` is a fallback; the messages then say the times are UTC. */
   readonly zoneFallback?: boolean;
+  /**
+   * The person's Slack locale (`en-GB`, `en-US`), when known: whether `3/11/2026` is Nov 3 or
+   * Mar 11 where the text does not say; without it such a date is asked about.
+   */
+  readonly locale?: string | undefined;
   /** How the person invoked the bot (`/influencers` or nothing for DMs), for help examples. */
   readonly command?: string;
   /**
@@ -109,7 +114,8 @@ export class LookupPlanner {
             : {};
       return { kind: 'help', message: renderHelp({ ...helpOptions, ...hint }) };
     }
-    return this.#planned(this.parse(trimmed, context.zone, context.command === undefined), context);
+    const conversation = context.command === undefined;
+    return this.#planned(this.parse(trimmed, context.zone, conversation, context.locale), context);
   }
 
   /** The plan for a follow-up to `previous`; undefined when the text does not open like one. */
@@ -117,7 +123,7 @@ export class LookupPlanner {
     const parsed = parseFollowUp(text, previous, {
       now: this.#now(),
       zone: context.zone,
-      ...defined({ earliestDate: this.#earliestDataDate }),
+      ...defined({ earliestDate: this.#earliestDataDate, locale: context.locale }),
     });
     return parsed === undefined ? undefined : this.#planned(parsed, context);
   }
@@ -137,7 +143,7 @@ export class LookupPlanner {
           ? renderChoices(
               parsed,
               parsed.readings.map((reading) => {
-                const read = this.parse(reading.command, context.zone, true);
+                const read = this.parse(reading.command, context.zone, true, context.locale);
                 return isParseError(read) ? undefined : read;
               }),
             )
@@ -158,12 +164,17 @@ export class LookupPlanner {
    * not one. `conversation`: the text came from a DM, a mention or the console's DM mode rather
    * than after the slash command, so a question's opening is left out and examples are bare.
    */
-  parse(text: string, zone: string, conversation = false): LookupRequest | ParseError {
+  parse(
+    text: string,
+    zone: string,
+    conversation = false,
+    locale?: string,
+  ): LookupRequest | ParseError {
     return parseLookup(text, {
       now: this.#now(),
       zone,
       conversation,
-      ...defined({ earliestDate: this.#earliestDataDate }),
+      ...defined({ earliestDate: this.#earliestDataDate, locale }),
     });
   }
 

@@ -220,15 +220,6 @@ export const parseErrors = {
     );
   },
 
-  /** Words before the databases that ask rather than name one, after the slash command. */
-  leadIn(fragment: string, example = '#hcsm last week'): ParseError {
-    return new ParseError(
-      'unrecognised',
-      `${quote(fragment)} is not part of a lookup: after the command, name the databases and the window, and I answer who drove them. Try: ${exampleCommand(example)}`,
-      fragment,
-    );
-  },
-
   badTime(fragment: string, example = '#hcsm since Sep 1'): ParseError {
     return new ParseError(
       'bad_time',

@@ -3,7 +3,7 @@
  * what can be asked today, and ends on the person's own command with the one fix applied (the
  * fragment's `correction`, fitted by `advice.ts`).
  */
-import { ParseError } from '../../errors.ts';
+import { ChoicesError, ParseError, type Reading } from '../../errors.ts';
 import type { Metric } from '../../model/metrics.ts';
 import type { FormatWord, WordMeaning } from '../vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
@@ -115,24 +115,45 @@ export const vocabularyErrors = {
 
   /** A count the service has no metric for (`likes`); `nearest` the metric for the command. */
   /**
-   * `commands`: for a word that blends several counts (`engagement`), the person's command with
-   * each near one instead, to choose from; the Try line gives the first.
+   * `choices`: for a word that blends several counts (`engagement`), the person's command ranked
+   * by each near one instead, asked about (`ChoicesError`, one button a count); the Try line gives
+   * the first.
    */
   otherMetric(
     fragment: string,
     word: string,
     nearest: Metric,
-    commands: readonly string[] = [],
+    choices: readonly Reading[] = [],
   ): ParseError {
+    const commands = choices.map((choice) => `\`${choice.command}\``);
     const choose =
-      commands.length === 0
+      choices.length === 0
         ? ''
-        : ` ${quote(word)} counts several of them together, and I rank by one: ${orList(commands.map((command) => `\`${command}\``))}.`;
-    return new ParseError(
-      'unrecognised',
-      `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`,
+        : ` ${quote(word)} counts several of them together, and I rank by one: ${orList(commands)}.`;
+    const message = `There is no ranking by ${word}: rank by ${metricList}.${choose} Try: ${exampleCommand(`#hcsm last week ${byMetric(nearest)}`)}`;
+    return choices.length === 0
+      ? new ParseError('unrecognised', message, fragment, byMetric(nearest))
+      : new ChoicesError(message, choices, fragment, byMetric(nearest));
+  },
+
+  /** `by reposts and replies`: one ranking at a time, each offered as the person's command. */
+  twoRankings(fragment: string, readings: readonly Reading[]): ChoicesError {
+    const listed = readings.map((reading) => `${reading.meaning}: \`${reading.command}\``);
+    return new ChoicesError(
+      `${quote(fragment)} asks for two rankings, and I rank by one count at a time: which first? ${listed.join(' · ')}`,
+      readings,
       fragment,
-      byMetric(nearest),
+    );
+  },
+
+  /** `during ASCO`: an event whose dates change every year and are not known here. */
+  undatedEvent(fragment: string, event: string): ParseError {
+    const example = 'from Jun 1 to Jun 5';
+    return new ParseError(
+      'bad_time',
+      `I don't know when ${event} is: its dates change every year. Say its first and last day and I'll read them, as in \`${example}\`. Try: ${exampleCommand(`#hcsm ${example}`)}`,
+      fragment,
+      example,
     );
   },
 

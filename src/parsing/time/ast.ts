@@ -36,6 +36,13 @@ export type DateRef =
       readonly which: 'recent' | 'last' | 'this' | 'next';
     };
 
+/** A period the calendar of the year names (`named-periods.ts` says which days it covers). */
+export type NamedPeriod =
+  | 'thanksgiving'
+  | 'black-friday'
+  | 'cyber-monday'
+  | 'breast-cancer-awareness-month';
+
 export type NumericOrder = 'day-first' | 'month-first' | 'either';
 
 export interface TimeOfDay {
@@ -98,6 +105,11 @@ export type Moment =
   | { readonly kind: 'through'; readonly first: Moment; readonly last: Moment }
   /** `last week` (-1), `this month` (0), `next year` (1): whole calendar periods. */
   | { readonly kind: 'calendar'; readonly unit: CalendarUnit; readonly offset: number }
+  /**
+   * `Thanksgiving`, `Black Friday`, `Breast Cancer Awareness Month` (`named-periods.ts`): the days
+   * the calendar gives it in that year; without one the most recent that has started.
+   */
+  | { readonly kind: 'named'; readonly name: NamedPeriod; readonly year: number | undefined }
   /** `last 7 days`, `past 48 hours`, `48h`: now minus the amount, to now. */
   | { readonly kind: 'rolling'; readonly amount: number; readonly unit: Unit };
 

@@ -7,8 +7,9 @@ import { DateTime, FixedOffsetZone } from 'luxon';
 import { formatInstant } from '../../time/format.ts';
 import { zoneFor } from '../../time/zones.ts';
 import { parseErrors } from '../messages/lookup.ts';
-import type { DateRef, Moment, TimeExpression, TimeOfDay } from './ast.ts';
+import type { DateRef, Moment, NamedPeriod, TimeExpression, TimeOfDay } from './ast.ts';
 import { isRealDate, isRealTime } from './calendar.ts';
+import { namedDays } from './named-periods.ts';
 import { shift } from './shift.ts';
 import { partsOfDay } from './vocabulary.ts';
 
@@ -259,6 +260,8 @@ function evaluateMoment(moment: Moment, now: DateTime, anchor?: DateTime): Span 
         });
       return { start: at(hours.from), end: at(hours.to), point: false };
     }
+    case 'named':
+      return namedSpan(moment.name, moment.year, now, anchor);
     case 'calendar': {
       const start = shift(now.startOf(moment.unit), moment.unit, moment.offset);
       return { start, end: shift(start, moment.unit, 1), point: false };
@@ -419,6 +422,28 @@ function isoWeekStart(
     }
   }
   return DateTime.invalid('no such week');
+}
+
+/**
+ * The days the calendar gives a named period (`Thanksgiving`). Without a year: the most recent
+ * that has started, or with `after` the first that has not ended by then.
+ */
+function namedSpan(
+  name: NamedPeriod,
+  year: number | undefined,
+  now: DateTime,
+  after?: DateTime,
+): Span {
+  const span = (y: number): Span => {
+    const { month, day, days } = namedDays(name, y);
+    const start = wallClock(now, y, month, day);
+    return { start, end: startOfDay(shift(start, 'day', days)), point: false };
+  };
+  if (year !== undefined) return span(year);
+  const base = (after ?? now).year;
+  const found = span(base);
+  if (after === undefined) return found.start > now ? span(base - 1) : found;
+  return found.end <= after ? span(base + 1) : found;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Moment, MomentContext } from './ast.ts';
 import { matchChronoDate } from './chrono-dates.ts';
 import { matchTimeOfDay, withOffset } from './clock.ts';
 import { matchDate, matchRelativeDay, matchWeekday } from './dates.ts';
+import { matchNamedPeriod, rejectUndatedEvent } from './named-periods.ts';
 import {
   calendar,
   matchAmount,
@@ -52,15 +53,16 @@ export function matchMoment(
   switch (word) {
     case 'on': {
       const m = matchMoment(tokens, at + 1, 'prefixed', inner);
-      return m !== undefined && (m.value.kind === 'day' || m.value.kind === 'local')
-        ? m
-        : undefined;
+      const days =
+        m?.value.kind === 'day' || m?.value.kind === 'local' || m?.value.kind === 'named';
+      return days ? m : undefined;
     }
     case 'in':
     case 'during':
     case 'within':
     case 'over':
     case 'for': {
+      if (word === 'during' || word === 'over') rejectUndatedEvent(tokens, at + 1);
       const past = pastUnit(tokens, at + 1);
       if (past !== undefined) return past;
       const m = matchMoment(tokens, at + 1, 'prefixed', inner);
@@ -156,6 +158,9 @@ export function matchMoment(
     return { value: { kind: 'instant', epochSeconds: Number(word) }, next: at + 1 };
   }
 
+  const named = matchNamedPeriod(tokens, at);
+  if (named !== undefined) return named;
+
   const weekday = weekdays.get(word);
   if (weekday !== undefined) return matchWeekday(tokens, at, weekday, context);
 
@@ -196,6 +201,7 @@ const isSpan = (m: Moment): boolean =>
   m.kind === 'calendar' ||
   m.kind === 'rolling' ||
   m.kind === 'month-week' ||
+  m.kind === 'named' ||
   m.kind === 'through';
 
 const startUnits: ReadonlyMap<string, CalendarUnit> = new Map<string, CalendarUnit>([

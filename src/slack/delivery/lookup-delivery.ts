@@ -17,11 +17,12 @@ import {
   updateInConversation,
 } from '../web-api/conversation.ts';
 import { ResponseUrl } from '../web-api/response-url.ts';
+import type { UserZone } from '../web-api/user-zones.ts';
 import { sendExport } from './exports.ts';
 
 /**
- * What `text` asks for, read in the person's Slack zone. Usage requests need no zone, so they do
- * not wait on users.info.
+ * What `text` asks for, read in the person's Slack zone and locale. Usage requests need neither,
+ * so they do not wait on users.info.
  */
 export async function planFor(
   deps: SlackDeps,
@@ -30,13 +31,13 @@ export async function planFor(
   text: string,
   command?: string,
 ): Promise<LookupPlan> {
-  const zone = deps.flow.asksForUsage(text)
+  const zone: UserZone = deps.flow.asksForUsage(text)
     ? { zone: 'UTC', fallback: false }
     : await deps.zones.zoneOf(client, userId);
   return deps.flow.plan(text, {
     zone: zone.zone,
     zoneFallback: zone.fallback,
-    ...defined({ command }),
+    ...defined({ command, locale: zone.locale }),
   });
 }
 

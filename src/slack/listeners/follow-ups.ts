@@ -7,6 +7,7 @@
 import type { WebClient } from '@slack/web-api';
 import { FollowUps } from '../../flows/lookup/follow-ups.ts';
 import type { LookupPlan } from '../../flows/lookup/index.ts';
+import { defined } from '../../model/defined.ts';
 import { planFor } from '../delivery/lookup-delivery.ts';
 import type { SlackDeps } from '../deps.ts';
 
@@ -45,7 +46,12 @@ export async function planInDirectMessage(
     plan = await planFor(deps, client, userId, text);
   } else {
     const zone = await deps.zones.zoneOf(client, userId);
-    plan = deps.flow.plan(text, { zone: zone.zone, zoneFallback: zone.fallback, previous });
+    plan = deps.flow.plan(text, {
+      zone: zone.zone,
+      zoneFallback: zone.fallback,
+      previous,
+      ...defined({ locale: zone.locale }),
+    });
   }
   if (plan.kind === 'lookup') await followUps.remember(conversation, plan.request);
   return plan;

@@ -9,6 +9,8 @@ export interface SlackUserFacts {
   readonly isAdmin: boolean;
   /** The name people see in Slack, for lines like "created by Jane". */
   readonly displayName: string | undefined;
+  /** The Slack locale (`en-GB`, `en-US`): the order the person writes numeric dates in. */
+  readonly locale: string | undefined;
 }
 
 /**
@@ -51,7 +53,7 @@ export class UserDirectory {
   }
 
   async #fetch(client: WebClient, userId: string): Promise<SlackUserFacts> {
-    const { user } = await client.users.info({ user: userId });
+    const { user } = await client.users.info({ user: userId, include_locale: true });
     const facts = factsOf(user);
     this.#cache.set(userId, facts);
     return facts;
@@ -65,6 +67,7 @@ interface UserShape {
   readonly is_primary_owner?: boolean | undefined;
   readonly real_name?: string | undefined;
   readonly name?: string | undefined;
+  readonly locale?: string | undefined;
   readonly profile?: {
     readonly display_name?: string | undefined;
     readonly real_name?: string | undefined;
@@ -83,6 +86,7 @@ export function factsOf(user: UserShape | undefined): SlackUserFacts {
       nonEmpty(user?.profile?.real_name) ??
       nonEmpty(user?.real_name) ??
       nonEmpty(user?.name),
+    locale: nonEmpty(user?.locale),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../logger.ts';
+import { defined } from '../../model/defined.ts';
 import { timedOut, within } from '../../time/within.ts';
 import { resolveZone } from '../../time/zone-names.ts';
 import { slackFailure } from './client.ts';
@@ -10,6 +11,8 @@ export interface UserZone {
   readonly zone: string;
   /** True when `zone` is the UTC fallback rather than the person's own zone. */
   readonly fallback: boolean;
+  /** The person's Slack locale (`en-GB`), read with the zone; absent when it could not be. */
+  readonly locale?: string;
 }
 
 export interface UserZonesOptions {
@@ -37,18 +40,20 @@ export class UserZones {
   }
 
   async zoneOf(client: WebClient, userId: string): Promise<UserZone> {
-    const zone = await within(this.#fetch(client, userId), this.#waitMs);
-    return zone === undefined || zone === timedOut
-      ? { zone: 'UTC', fallback: true }
-      : { zone, fallback: false };
+    const found = await within(this.#fetch(client, userId), this.#waitMs);
+    if (found === undefined || found === timedOut) return { zone: 'UTC', fallback: true };
+    return { zone: found.zone, fallback: false, ...defined({ locale: found.locale }) };
   }
 
-  async #fetch(client: WebClient, userId: string): Promise<string | undefined> {
+  async #fetch(
+    client: WebClient,
+    userId: string,
+  ): Promise<{ zone: string; locale: string | undefined } | undefined> {
     try {
-      const { tz } = await this.#directory.get(client, userId);
+      const { tz, locale } = await this.#directory.get(client, userId);
       // Read as the parser reads zones, so the lookup runs in exactly this zone.
       const zone = tz === undefined ? undefined : resolveZone(tz);
-      if (zone !== undefined) return zone;
+      if (zone !== undefined) return { zone, locale };
       this.#logger.warn({ userId, zone: tz }, 'users.info gave no usable time zone; using UTC');
     } catch (error) {
       this.#logger.warn(

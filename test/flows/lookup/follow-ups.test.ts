@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FollowUps, followUpTtlMs } from '../../../src/flows/lookup/follow-ups.ts';
+import { LookupPlanner } from '../../../src/flows/lookup/plan.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import type { LookupRequest } from '../../../src/model/lookup.ts';
 import type { LastQuestionRepository } from '../../../src/store/last-questions.ts';
@@ -49,5 +50,50 @@ describe('FollowUps', () => {
       clock.at = new Date(start.getTime() + followUpTtlMs);
       expect(await memory.previous('D1')).toBeUndefined();
     }
+  });
+});
+
+/**
+ * Follow-ups of the newcomer corpus (batch H, a New York DM at 2026-11-28 04:42 UTC): the DM's
+ * last question remembered, then the follow-up planned with it, as the DM listener does.
+ */
+describe('newcomer follow-ups in a DM', () => {
+  const sent = new Date('2026-11-28T04:42:25Z');
+  const zone = 'America/New_York';
+  const planner = new LookupPlanner({ logger: silentLogger, now: () => sent });
+
+  async function followUp(asked: string, then: string): Promise<LookupRequest> {
+    const memory = followUps(() => undefined, { at: sent });
+    const first = planner.plan(asked, { zone });
+    if (first.kind !== 'lookup') throw new Error(`${asked}: ${first.kind}`);
+    await memory.remember('D1', first.request);
+    const previous = await memory.previous('D1');
+    const plan = planner.plan(then, { zone, ...(previous === undefined ? {} : { previous }) });
+    if (plan.kind !== 'lookup') throw new Error(`${then}: ${plan.kind}`);
+    return plan.request;
+  }
+
+  it('H-030 how about #lcsm? keeps the window, who is kept and the ranking', async () => {
+    const request = await followUp(
+      'who were the top doctors in #bcsm last month by followers?',
+      'how about #lcsm?',
+    );
+    expect(request).toMatchObject({
+      databases: ['#lcsm'],
+      start: '2026-10-01T00:00:00-04:00',
+      end: '2026-11-01T00:00:00-04:00',
+      stakeholders: { include: ['Doctor'], exclude: [] },
+      orderBy: 'followers',
+    });
+  });
+
+  it('H-031 same for #meded asks the previous question for #meded', async () => {
+    const request = await followUp('who drove #hcsm last week by retweets?', 'same for #meded');
+    expect(request).toMatchObject({
+      databases: ['#meded'],
+      start: '2026-11-16T00:00:00-05:00',
+      end: '2026-11-23T00:00:00-05:00',
+      metric: 'retweets',
+    });
   });
 });

@@ -109,17 +109,33 @@ describe('LookupFlow.plan', () => {
     },
   );
 
-  it('gives a hint, not a lookup, for a question after the slash command', () => {
-    const plan = flow.plan('show me "breast cancer" this month', {
-      zone: 'UTC',
-      command: '/influencers',
-    });
+  it.each([
+    'who drove #hcsm last week?',
+    'show me "breast cancer" this month',
+    'hello, who drove #bcsm last week?',
+    'top influencers for #bcsm yesterday',
+    '#hcsm; DROP TABLE digests;--',
+    'who led #hcsm on Black Friday?',
+  ])('plans %j alike after the slash command, in the modal and in a DM', (text) => {
+    const slash = flow.plan(text, { zone: 'UTC', command: '/influencers' });
+    const direct = flow.plan(text, { zone: 'UTC' });
+    const modal = flow.parse(text, 'UTC');
+    expect(slash.kind).toBe('lookup');
+    if (slash.kind !== 'lookup' || direct.kind !== 'lookup') throw new Error('not a lookup');
+    expect(direct.request).toEqual(slash.request);
+    expect(modal).toEqual(slash.request);
+  });
+
+  it.each([
+    ['#hcsm last week by engagement', ['by mentions', 'by retweets', 'by replies']],
+    ['#hcsm last week by reposts and replies', ['by retweets', 'by replies']],
+  ])('asks which ranking %j meant, one button a ranking', (text, labels) => {
+    const plan = flow.plan(text, { zone: 'UTC', command: '/influencers' });
     expect(plan.kind).toBe('invalid');
-    if (plan.kind === 'invalid') {
-      expect(plan.error.message).toMatch(
-        /^“show me” is not part of a lookup.*Try: \/influencers "breast cancer" this month$/,
-      );
-    }
+    const actions = plan.kind === 'invalid' ? plan.message.blocks.at(-1) : undefined;
+    expect(actions?.type).toBe('actions');
+    const buttons = (actions as { elements: { text: { text: string } }[] }).elements;
+    expect(buttons.map((button) => button.text.text)).toEqual(labels);
   });
 
   it('writes the DM form of an error in a DM', () => {

@@ -5,7 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/errors.ts';
+import { ChoicesError, ParseError } from '../../../src/errors.ts';
 import { type LookupRequest, parseLookup } from '../../../src/parsing/index.ts';
 
 interface Sent {
@@ -75,6 +75,7 @@ const monthSoFar = {
 };
 const october = { window: '2026-10-01 00:00 → 2026-11-01 00:00' };
 const lastWeek = { window: '2026-11-16 00:00 → 2026-11-23 00:00' };
+const lastWeekLA = { start: '2026-11-16T00:00:00-08:00', end: '2026-11-23T00:00:00-08:00' };
 
 describe('newcomer corpus, B: calendar comparisons (Europe/London, 2026-11-28 04:42 UTC)', () => {
   it.each<[string, Sent, Meant]>([
@@ -272,9 +273,35 @@ describe('newcomer corpus, E: windows and dates (Europe/Berlin, 2026-11-28 04:42
     ],
   ])('%s', (_, sent, meant) => expectMeant(sent, meant));
 
-  it.todo(
-    'E-002 3/11/2026 to 10/11/2026 in a Europe/Berlin console: day and month order neither end decides, so it asks (Nov 3 – Nov 10 or Mar 11 – Oct 11), the Slack locale deciding where it can',
-  );
+  it('E-002 3/11/2026 to 10/11/2026: no locale, so it asks, each reading a command that reads', () => {
+    const sent = berlin('/influencers #hcsm 3/11/2026 to 10/11/2026');
+    const error = read(sent);
+    expect(error).toBeInstanceOf(ChoicesError);
+    const commands = (error as ChoicesError).readings.map((reading) => reading.command);
+    expect(commands).toEqual(['#hcsm 2026-11-03 to 2026-11-10', '#hcsm 2026-03-11 to 2026-10-11']);
+    const windows = commands.map((command) => {
+      const request = readOk({ ...sent, request: `/influencers ${command}` });
+      return span(request.start, request.end, request.timezone);
+    });
+    expect(windows).toEqual([
+      '2026-11-03 00:00 → 2026-11-11 00:00',
+      '2026-03-11 00:00 → 2026-10-12 00:00',
+    ]);
+  });
+
+  it.each([
+    ['en-GB', '2026-11-03 00:00 → 2026-11-11 00:00'],
+    ['de-DE', '2026-11-03 00:00 → 2026-11-11 00:00'],
+    ['en-US', '2026-03-11 00:00 → 2026-10-12 00:00'],
+  ])('E-002 3/11/2026 to 10/11/2026 with the Slack locale %s: read its way', (locale, window) => {
+    const result = parseLookup('#hcsm 3/11/2026 to 10/11/2026', {
+      now: new Date('2026-11-28T04:42:18Z'),
+      zone: 'Europe/Berlin',
+      locale,
+    });
+    if (result instanceof ParseError) throw result;
+    expect(span(result.start, result.end, result.timezone)).toBe(window);
+  });
 });
 
 describe('newcomer corpus, F: zones (UTC console, 2026-11-28 04:42 UTC)', () => {
@@ -314,7 +341,12 @@ describe('newcomer corpus, G: metrics, counts, exports (America/Los_Angeles, 202
   it('G-001 by engagement: never read as mentions; the near counts offered as commands that run', () => {
     const sent = losAngeles('/influencers #oncology last month by engagement');
     const error = read(sent);
-    expect(error).toBeInstanceOf(ParseError);
+    expect(error).toBeInstanceOf(ChoicesError);
+    expect((error as ChoicesError).readings.map((reading) => reading.meaning)).toEqual([
+      'by mentions',
+      'by retweets',
+      'by replies',
+    ]);
     for (const metric of ['mentions', 'retweets', 'replies']) {
       const command = `#oncology last month by ${metric}`;
       expect((error as ParseError).message).toContain(`\`${command}\``);
@@ -340,19 +372,40 @@ describe('newcomer corpus, G: metrics, counts, exports (America/Los_Angeles, 202
     ],
   ])('%s', (_, sent, meant) => expectMeant(sent, meant));
 
-  it.todo("G-038 'rare disease' last month: single quotes name a phrase as double quotes do");
-  it.todo('G-047 group "Patient Advocates" last month: the group named with a space for the colon');
-  it.todo(
-    'G-065 by reposts and replies: two rankings asked for at once; refused with each as a command that keeps #hcsm and last week',
-  );
+  it.each<[string, Sent, Meant]>([
+    [
+      "G-038 'rare disease': single quotes name a phrase as double quotes do",
+      losAngeles("/influencers 'rare disease' last month"),
+      { ...october, databases: ['rare disease'] },
+    ],
+    [
+      'G-047 group "Patient Advocates": the group, with a space for the colon',
+      losAngeles('/influencers group "Patient Advocates" last month'),
+      { ...october, databases: ['group:Patient Advocates'] },
+    ],
+  ])('%s', (_, sent, meant) => expectMeant(sent, meant));
+
+  it('G-065 by reposts and replies: asks which ranking, each a command keeping #hcsm last week', () => {
+    const sent = losAngeles('/influencers #hcsm last week by reposts and replies');
+    const error = read(sent);
+    expect(error).toBeInstanceOf(ChoicesError);
+    const commands = (error as ChoicesError).readings.map((reading) => reading.command);
+    expect(commands).toEqual(['#hcsm last week by retweets', '#hcsm last week by replies']);
+    expect(
+      commands.map((command) => readOk({ ...sent, request: `/influencers ${command}` })),
+    ).toMatchObject([
+      { ...lastWeekLA, databases: ['#hcsm'], metric: 'retweets' },
+      { ...lastWeekLA, databases: ['#hcsm'], metric: 'replies' },
+    ]);
+  });
 });
 
 describe('newcomer corpus, who people are and metrics in other batches', () => {
   it.each<[string, Sent, Partial<LookupRequest>]>([
     [
-      'A-031 KOLs: the clinicians',
+      'A-031 KOLs: the influencers themselves, no filter',
       utc('/influencers #hcsm last week KOLs'),
-      { databases: ['#hcsm'], stakeholders: { include: ['Doctor', 'HCP'], exclude: [] } },
+      { databases: ['#hcsm'] },
     ],
     [
       'A-034 exclude pharma companies: everyone but pharma',
@@ -366,6 +419,11 @@ describe('newcomer corpus, who people are and metrics in other batches', () => {
     ],
   ])('%s', (_, sent, meant) => {
     expect(readOk(sent)).toMatchObject(meant);
+  });
+
+  it('A-031 KOLs keep everyone: key opinion leaders are whom the ranking lists', () => {
+    expect(readOk(utc('/influencers #hcsm last week KOLs')).stakeholders).toBeUndefined();
+    expect(readOk(utc('top KOLs in #hcsm last week')).stakeholders).toBeUndefined();
   });
 
   it('A-047 in the last week: the past 7 days', () => {

@@ -76,39 +76,52 @@ const questions: Row[] = [
   {
     id: 'H-024',
     request: 'who drove #hcsm over Thanksgiving?',
-    meant: { reads: { databases: ['#hcsm'], start: '2026-11-26T00:00:00-05:00' } },
-    elsewhere: 'the calendar: Thanksgiving is Thursday Nov 26 to Sunday Nov 29, 2026',
+    // Thanksgiving is Thursday Nov 26 to Sunday Nov 29, 2026: so far, as it is not over.
+    meant: {
+      reads: {
+        databases: ['#hcsm'],
+        start: '2026-11-26T00:00:00-05:00',
+        end: '2026-11-27T23:42:25-05:00',
+      },
+    },
   },
   {
     id: 'H-025',
     request: '#hcsm during ASCO',
-    meant: { reads: { databases: ['#hcsm'] } },
-    elsewhere: 'the calendar: ASCO’s dates are not known here; ask for them, keeping #hcsm',
+    // ASCO’s dates change every year and are not known here: asked for, keeping #hcsm.
+    meant: {
+      refused: "I don't know when ASCO is",
+      tries: '#hcsm from Jun 1 to Jun 5',
+      keeps: { databases: ['#hcsm'], start: '2026-06-01T00:00:00-04:00' },
+    },
   },
   {
     id: 'H-026',
     request: 'who was trending in #bcsm during Breast Cancer Awareness Month?',
-    meant: { reads: { databases: ['#bcsm'], start: '2026-10-01T00:00:00-04:00' } },
-    elsewhere: 'the calendar: Breast Cancer Awareness Month is October',
+    // Breast Cancer Awareness Month is October; who was trending, who the top voices were.
+    meant: {
+      reads: {
+        databases: ['#bcsm'],
+        start: '2026-10-01T00:00:00-04:00',
+        end: '2026-11-01T00:00:00-04:00',
+        trend: undefined,
+      },
+    },
   },
   {
     id: 'H-027',
     request: 'who led #hcsm on Black Friday?',
-    meant: { reads: { databases: ['#hcsm'], start: '2026-11-27T00:00:00-05:00' } },
-    elsewhere: 'the calendar: Black Friday is Nov 27, 2026',
+    // Black Friday is Nov 27, 2026, the day after Thanksgiving: so far, as it is not over.
+    meant: {
+      reads: {
+        databases: ['#hcsm'],
+        start: '2026-11-27T00:00:00-05:00',
+        end: '2026-11-27T23:42:25-05:00',
+      },
+    },
   },
-  {
-    id: 'H-030',
-    request: 'how about #lcsm?',
-    meant: { reads: { databases: ['#lcsm'] } },
-    elsewhere: 'follow-ups: keeps the previous question’s window, filter and ranking',
-  },
-  {
-    id: 'H-031',
-    request: 'same for #meded',
-    meant: { reads: { databases: ['#meded'] } },
-    elsewhere: 'follow-ups: the previous question for #meded',
-  },
+  // H-030 `how about #lcsm?` and H-031 `same for #meded` follow a previous question: the DM's
+  // follow-ups read them with it (test/flows/lookup/follow-ups.test.ts).
   {
     id: 'H-034',
     request: 'Who are the top influencers in #hcsm? Show 20.',
@@ -140,7 +153,6 @@ const nonsense: Row[] = [
     id: 'I-003',
     request: '/influencers #hcsm; DROP TABLE digests;--',
     meant: { reads: { databases: ['#hcsm'], leftOut: ['DROP TABLE digests;--'] } },
-    elsewhere: 'reading by slots: a statement after “;” is left out whole',
   },
   {
     id: 'I-005',
@@ -188,7 +200,6 @@ const mixed: Row[] = [
         end: '2026-10-12T00:00:00+05:30',
       },
     },
-    elsewhere: 'analysts’ shorthand: between 5 and 11 October',
   },
 ].map((row) => ({ ...kolkata, ...row }));
 

@@ -53,8 +53,12 @@ const trends: Row[] = [
   {
     id: 'C-033',
     request: '/influencers "clinical trials" monthly last 6 months by engagement',
-    meant: { reads: { databases: ['clinical trials'], trend: { unit: 'month' } } },
-    elsewhere: 'honest metrics: engagement is no metric of the service; the near ones are offered',
+    // Engagement is no count of the service: which near one is asked, never mentions silently.
+    meant: {
+      asks: ['mentions', 'retweets', 'replies'].map(
+        (metric) => `"clinical trials" monthly last 6 months by ${metric}`,
+      ),
+    },
   },
 ].map((row) => ({ ...chicago, ...row }));
 
@@ -131,7 +135,6 @@ const people: Row[] = [
         compare: { start: '2025-11-17T00:00:00-05:00', end: '2025-11-24T00:00:00-05:00' },
       },
     },
-    elsewhere: 'the calendar: same week last year is ISO week 47 of 2025',
   },
   {
     id: 'D-033',
@@ -143,8 +146,15 @@ const people: Row[] = [
   {
     id: 'D-036',
     request: 'how did @DrFerreiraI do in #hcsm compared with last month?',
-    meant: { reads: { person: 'DrFerreiraI', start: '2026-11-01T00:00:00-04:00' } },
-    elsewhere: 'the calendar: compared with last month compares this month so far',
+    // No window: this month so far, compared with the same part of October.
+    meant: {
+      reads: {
+        person: 'DrFerreiraI',
+        start: '2026-11-01T00:00:00-04:00',
+        end: '2026-11-27T23:42:16-05:00',
+        compare: { start: '2026-10-01T00:00:00-04:00', end: '2026-10-27T23:42:16-04:00' },
+      },
+    },
   },
 ].map((row) => ({ ...newYork, ...row }));
 

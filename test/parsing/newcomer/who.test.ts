@@ -105,8 +105,8 @@ const rows: Row[] = [
   {
     id: 'A-031',
     request: '/influencers #hcsm last week KOLs',
-    meant: { reads: { databases: ['#hcsm'], ...lastWeek } },
-    elsewhere: 'analysts’ shorthand: KOLs are the influencers themselves',
+    // Key opinion leaders are the influencers themselves: no filter.
+    meant: { reads: { databases: ['#hcsm'], ...lastWeek, stakeholders: undefined } },
   },
   {
     id: 'A-034',
@@ -118,7 +118,6 @@ const rows: Row[] = [
         stakeholders: { include: [], exclude: ['Org. Pharma'] },
       },
     },
-    elsewhere: 'contradictions: everyone but pharma',
   },
   {
     id: 'A-035',
@@ -130,7 +129,6 @@ const rows: Row[] = [
         stakeholders: { include: [], exclude: ['Org. Pharma'] },
       },
     },
-    elsewhere: 'analysts’ shorthand: non-pharma is no pharma',
   },
   {
     id: 'A-040',
@@ -141,7 +139,6 @@ const rows: Row[] = [
     id: 'A-044',
     request: '/influencers #hcsm last week pharmaceutical companies only',
     meant: { reads: { databases: ['#hcsm'], ...lastWeek, ...only('Org. Pharma') } },
-    elsewhere: 'contradictions: pharmaceutical companies are pharma orgs, not every org',
   },
   {
     id: 'A-046',
@@ -159,7 +156,6 @@ const rows: Row[] = [
         ...only('Doctor'),
       },
     },
-    elsewhere: 'the calendar: in the last week is the past 7 days',
   },
   {
     id: 'A-049',

@@ -3,14 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { displayNames, factsOf, UserDirectory } from '../../../src/slack/web-api/user-directory.ts';
 
 /** A WebClient whose users.info answers from `answer`, counting calls. */
-function client(answer: (user: string) => Promise<unknown>): WebClient & { calls: string[] } {
+function client(
+  answer: (user: string, includeLocale: boolean) => Promise<unknown>,
+): WebClient & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
     users: {
-      info: async ({ user }: { user: string }) => {
+      info: async ({ user, include_locale }: { user: string; include_locale?: boolean }) => {
         calls.push(user);
-        return answer(user);
+        return answer(user, include_locale === true);
       },
     },
   } as unknown as WebClient & { calls: string[] };
@@ -23,7 +25,23 @@ describe('UserDirectory', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => directory.get(slack, 'U1')));
     await directory.get(slack, 'U1');
     expect(slack.calls).toEqual(['U1']);
-    expect(answers[0]).toEqual({ tz: 'Europe/Paris', isAdmin: true, displayName: undefined });
+    expect(answers[0]).toEqual({
+      tz: 'Europe/Paris',
+      isAdmin: true,
+      displayName: undefined,
+      locale: undefined,
+    });
+  });
+
+  it('asks for the locale with the zone, once, and keeps it with the other facts', async () => {
+    const slack = client(async (_, includeLocale) => ({
+      ok: true,
+      user: { tz: 'Europe/London', ...(includeLocale ? { locale: 'en-GB' } : {}) },
+    }));
+    const directory = new UserDirectory();
+    await directory.get(slack, 'U4');
+    await expect(directory.get(slack, 'U4')).resolves.toMatchObject({ locale: 'en-GB' });
+    expect(slack.calls).toEqual(['U4']);
   });
 
   it('does not cache a failure, so the next caller asks Slack again', async () => {
@@ -55,7 +73,12 @@ describe('factsOf', () => {
     expect(factsOf({ is_owner: true }).isAdmin).toBe(true);
     expect(factsOf({ is_primary_owner: true }).isAdmin).toBe(true);
     expect(factsOf({ is_admin: false }).isAdmin).toBe(false);
-    expect(factsOf(undefined)).toEqual({ tz: undefined, isAdmin: false, displayName: undefined });
+    expect(factsOf(undefined)).toEqual({
+      tz: undefined,
+      isAdmin: false,
+      displayName: undefined,
+      locale: undefined,
+    });
   });
 });
 

@@ -186,7 +186,7 @@ function directMessageOf(body: unknown): AgentMessage | undefined {
   };
 }
 
-/** What the text asks for, in the person's zone, a follow-up reading the thread's last lookup. */
+/** What the text asks for, in the person's zone and locale, a follow-up reading the thread's last lookup. */
 async function planInThread(
   deps: SlackDeps,
   client: WebClient,
@@ -198,6 +198,7 @@ async function planInThread(
     zone: zone.zone,
     zoneFallback: zone.fallback,
     ...(previous === undefined ? {} : { previous }),
+    ...(zone.locale === undefined ? {} : { locale: zone.locale }),
   });
 }
 

@@ -18,7 +18,7 @@ export function lookupModalSubmit(deps: SlackDeps) {
   }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs): Promise<void> => {
     const text = lookupTextFromModal(view.state.values);
     const zone = await deps.zones.zoneOf(client, body.user.id);
-    const parsed = deps.flow.parse(text, zone.zone);
+    const parsed = deps.flow.parse(text, zone.zone, false, zone.locale);
     if (isParseError(parsed)) {
       await ack({ response_action: 'errors', errors: modalErrors(parsed) });
       return;

@@ -4,7 +4,7 @@ import { renderPending } from '../../../../src/render/lookups/status.ts';
 import { appMention, directMessage } from '../../../../src/slack/listeners/events/messages.ts';
 import { eventArgs, type ListenerWorld, useListenerWorld } from '../../../helpers/listener-args.ts';
 import { fixedNow, request } from '../../../helpers/lookups.ts';
-import { botId, directMessageEvent, mentionEvent } from '../../../helpers/payloads.ts';
+import { botId, directMessageEvent, mentionEvent, userId } from '../../../helpers/payloads.ts';
 
 const world = useListenerWorld({ sandbox: true });
 
@@ -40,6 +40,31 @@ describe('directMessage', () => {
         text: answerText,
       },
     ]);
+  });
+
+  it.each([
+    ['en-GB', 'Nov 3'],
+    ['fr-FR', 'Nov 3'],
+    ['en-US', 'Mar 11'],
+  ])('reads 3/11/2026 to 10/11/2026 in the Slack locale %s', async (locale, first) => {
+    const w = world();
+    w.slack.locales.set(userId, locale);
+    const text = '#hcsm 3/11/2026 to 10/11/2026';
+    await directMessage(w.deps)(eventArgs<'message'>(w, directMessageEvent(text)));
+    await w.settle();
+    expect(w.slack.api('users.info')).toMatchObject([{ args: { include_locale: 'true' } }]);
+    expect(w.slack.api('chat.postMessage')[0]?.args.text).toContain(first);
+  });
+
+  it('asks which order 3/11/2026 to 10/11/2026 is in when the Slack locale does not say', async () => {
+    const w = world();
+    w.slack.locales.set(userId, 'en');
+    const text = '#hcsm 3/11/2026 to 10/11/2026';
+    await directMessage(w.deps)(eventArgs<'message'>(w, directMessageEvent(text)));
+    await w.settle();
+    const asked = String(w.slack.api('chat.postMessage')[0]?.args.text);
+    expect(asked).toContain('reads two ways');
+    expect(w.asked()).toBe(0);
   });
 
   it('answers a message typed in a DM thread in that thread', async () => {
