@@ -1,0 +1,318 @@
+/**
+ * Slack acks while `/mcp` is busy, beside the same acks with `/mcp` idle, in one run. Our app runs
+ * as `npm start` runs it (bearer token and Slack identity auth on), the analytics sandbox (slow:
+ * every answer after `latencyMs`) and a fake Slack in a second process, the MCP load in a third,
+ * and this process only sends signed commands and times the acks. Three phases of
+ * `commandsPerPhase` commands at `ratePerSecond`:
+ * - baseline: nothing else;
+ * - 100 single MCP export calls in flight (bearer token), each a distinct question, each replaced
+ *   as soon as it is answered;
+ * - five Slack-signed JSON-RPC batch bodies of 100 export calls each (19 KB), each sent again as
+ *   soon as it is answered (last: work a batch started may outlive its phase).
+ * Each phase prints the acks' p50 and p99 and how far the app's resident memory rose above where
+ * the phase found it, against the targets: p99 <= 500 ms and growth <= 100 MiB.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  mib,
+  type PhaseResult,
+  peakResident,
+  percentile,
+  phase,
+  residentMiB,
+  signingSecret,
+  sorted,
+  spawnRole,
+  startOurApp,
+  stop,
+  type Target,
+} from './slack.ts';
+
+const latencyMs = Number(process.env.BENCH_MCP_LATENCY_MS ?? 2_000);
+const commandsPerPhase = Number(process.env.BENCH_MCP_COMMANDS ?? 1_000);
+const ratePerSecond = Number(process.env.BENCH_MCP_RATE ?? 100);
+const warmupCommands = 300;
+const batchBodies = 5;
+const callsPerBatch = 100;
+const callsInFlight = 100;
+const bearerToken = 'bench-mcp-bearer-token-0123456789abcdef';
+const ackTargetMs = 500;
+const growthTargetMiB = 100;
+/** The answers of a phase's lookups go out for about `latencyMs` after it; the next waits them out. */
+const settleMs = latencyMs + 1_500;
+
+const thisFile = fileURLToPath(import.meta.url);
+
+// --- the load role ------------------------------------------------------------------------------
+
+type LoadStart =
+  | { readonly kind: 'batches'; readonly url: string }
+  | { readonly kind: 'calls'; readonly url: string };
+
+export interface LoadReport {
+  readonly kind: 'load-report';
+  readonly sent: number;
+  /** HTTP status (0: no answer) -> how many. */
+  readonly statuses: Record<string, number>;
+  /** Tool calls answered with a result, and those the result marks as an error. */
+  readonly results: number;
+  readonly toolErrors: number;
+  /** JSON-RPC errors in answered bodies. */
+  readonly rpcErrors: number;
+}
+
+const accept = 'application/json, text/event-stream';
+
+function exportCall(id: number, window: string, databases: string, meta?: object) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'top_influencers',
+      arguments: { databases, window: `${window} export` },
+      ...(meta === undefined ? {} : { _meta: meta }),
+    },
+  };
+}
+
+const databases = ['#hcsm', '#bcsm', '#lcsm', '"breast cancer"'];
+
+/** The n-th of `callsInFlight` distinct questions: no two share an analytics call. */
+function question(n: number): { window: string; databases: string } {
+  return {
+    window: `past ${1 + (n % 25)} days`,
+    databases: databases[Math.floor(n / 25) % databases.length] ?? '#hcsm',
+  };
+}
+
+/** The JSON-RPC messages in a body, JSON or an event stream. */
+function messagesIn(text: string): unknown[] {
+  const parts = text.startsWith('event:')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+    : [text];
+  return parts.flatMap((part) => {
+    try {
+      const parsed: unknown = JSON.parse(part);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function loadRole(): Promise<void> {
+  const { signSlackRequest } = await import('../helpers/signing.ts');
+  const { teamId, userId } = await import('../helpers/payloads.ts');
+  let stopped = new AbortController();
+  let workers: Promise<void>[] = [];
+  let report: LoadReport = blank();
+  function blank(): LoadReport {
+    return { kind: 'load-report', sent: 0, statuses: {}, results: 0, toolErrors: 0, rpcErrors: 0 };
+  }
+  const post = async (url: string, body: string, headers: Record<string, string>) => {
+    let status = 0;
+    let text = '';
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, ...headers },
+        body,
+        signal: stopped.signal,
+      });
+      status = response.status;
+      text = await response.text();
+    } catch {
+      // Cut at the end of the phase, or refused with the connection closed.
+    }
+    if (stopped.signal.aborted && status === 0) return;
+    const messages = messagesIn(text) as { result?: { isError?: boolean }; error?: unknown }[];
+    report = {
+      ...report,
+      sent: report.sent + 1,
+      statuses: { ...report.statuses, [status]: (report.statuses[status] ?? 0) + 1 },
+      results: report.results + messages.filter((m) => m.result !== undefined).length,
+      toolErrors: report.toolErrors + messages.filter((m) => m.result?.isError === true).length,
+      rpcErrors: report.rpcErrors + messages.filter((m) => m.error !== undefined).length,
+    };
+  };
+  const meta = { slack: { user_id: userId, team_id: teamId } };
+  const batchLoop = async (url: string, n: number) => {
+    for (let round = 0; !stopped.signal.aborted; round += 1) {
+      // Ids differ from body to body, so each has a signature never seen before.
+      const calls = Array.from({ length: callsPerBatch }, (_, i) => {
+        const asked = question(n * callsPerBatch + i);
+        const id = (round * batchBodies + n) * callsPerBatch + i + 1;
+        return exportCall(id, asked.window, asked.databases, meta);
+      });
+      const body = JSON.stringify(calls);
+      await post(url, body, signSlackRequest(signingSecret, body));
+    }
+  };
+  const callLoop = async (url: string, n: number) => {
+    for (let round = 0; !stopped.signal.aborted; round += 1) {
+      const asked = question(n);
+      const body = JSON.stringify(exportCall(round + 1, asked.window, asked.databases));
+      await post(url, body, { authorization: `Bearer ${bearerToken}` });
+    }
+  };
+  process.on('message', (message: LoadStart | { kind: 'load-stop' }) => {
+    if (message.kind === 'load-stop') {
+      stopped.abort();
+      void Promise.all(workers).then(() => process.send?.(report));
+      return;
+    }
+    stopped = new AbortController();
+    report = blank();
+    workers =
+      message.kind === 'batches'
+        ? Array.from({ length: batchBodies }, (_, n) => batchLoop(message.url, n))
+        : Array.from({ length: callsInFlight }, (_, n) => callLoop(message.url, n));
+  });
+  process.send?.({ kind: 'load-ready' });
+}
+
+// --- the measuring process ----------------------------------------------------------------------
+
+function once<T extends { kind: string }>(
+  child: ChildProcess,
+  kind: T['kind'],
+  timeoutMs = 60_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no ${kind} message from the child within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (message: T) => {
+      if (message.kind !== kind) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Measured {
+  readonly label: string;
+  readonly result: PhaseResult;
+  readonly growth: number;
+  readonly load?: LoadReport;
+}
+
+/** The acks of one phase and the app's memory growth over it, with `load` running meanwhile. */
+async function measured(
+  label: string,
+  target: Target,
+  slackUrl: string,
+  load?: { child: ChildProcess; start: LoadStart },
+): Promise<Measured> {
+  const before = residentMiB(target.child.pid);
+  if (load !== undefined) {
+    load.child.send(load.start);
+    // Let the MCP load reach the app before the commands start.
+    await sleep(1_000);
+  }
+  const running = phase(target, slackUrl, commandsPerPhase, label, ratePerSecond);
+  const peak = await peakResident(target.child.pid, running);
+  const result = await running;
+  let report: LoadReport | undefined;
+  if (load !== undefined) {
+    load.child.send({ kind: 'load-stop' });
+    report = await once<LoadReport>(load.child, 'load-report');
+  }
+  await sleep(settleMs);
+  return {
+    label,
+    result,
+    growth: peak - before,
+    ...(report === undefined ? {} : { load: report }),
+  };
+}
+
+function line(m: Measured): string {
+  const acks = sorted(m.result.latencies);
+  const p99 = percentile(acks, 99);
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+  const load =
+    m.load === undefined
+      ? ''
+      : `; MCP: ${m.load.sent} requests answered (HTTP ${Object.entries(m.load.statuses)
+          .map(([status, n]) => `${status} x${n}`)
+          .join(
+            ', ',
+          )}), ${m.load.results} tool results (${m.load.toolErrors} tool errors), ${m.load.rpcErrors} JSON-RPC errors`;
+  return (
+    `  ${m.label.padEnd(34)} ack p50 ${percentile(acks, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+    `(<= ${ackTargetMs}: ${verdict(p99 <= ackTargetMs)}), errors ${m.result.errors}, ` +
+    `RSS growth ${mib(m.growth)} (<= ${growthTargetMiB}: ${verdict(m.growth <= growthTargetMiB)})${load}`
+  );
+}
+
+export async function run(): Promise<void> {
+  const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
+  let ours: ChildProcess | undefined;
+  const load = spawn(process.execPath, [thisFile], {
+    env: { PATH: process.env.PATH ?? '', BENCH_MCP_ROLE: 'load' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const { sandboxUrl, slackUrl } = await once<{
+      kind: 'infra';
+      sandboxUrl: string;
+      slackUrl: string;
+    }>(infra, 'infra');
+    const started = await startOurApp(sandboxUrl, slackUrl, {
+      MCP_BEARER_TOKEN: bearerToken,
+      MCP_SLACK_IDENTITY_AUTH: 'true',
+    });
+    ours = started.child;
+    await once(load, 'load-ready');
+    const base = `http://127.0.0.1:${started.port}`;
+    const target: Target = {
+      name: 'our app',
+      child: ours,
+      url: `${base}/slack/events`,
+      expectsPending: true,
+      latencies: [],
+      roundP50s: [],
+      peakRss: 0,
+      errors: 0,
+      sent: 0,
+      elapsedS: 0,
+    };
+    await phase(target, slackUrl, warmupCommands, 'mcp-warmup', ratePerSecond);
+    await sleep(settleMs);
+    const mcp = `${base}/mcp`;
+    const phases = [
+      await measured('baseline (/mcp idle)', target, slackUrl),
+      await measured(`${callsInFlight} MCP export calls in flight`, target, slackUrl, {
+        child: load,
+        start: { kind: 'calls', url: mcp },
+      }),
+      await measured(`${batchBodies} batch bodies in flight`, target, slackUrl, {
+        child: load,
+        start: { kind: 'batches', url: mcp },
+      }),
+    ];
+    console.log(
+      `${commandsPerPhase} signed commands per phase at ${ratePerSecond}/s, sandbox latency ${latencyMs} ms; ` +
+        `batches: ${batchBodies} Slack-signed bodies of ${callsPerBatch} export calls; calls: ${callsInFlight} distinct export questions`,
+    );
+    for (const m of phases) console.log(line(m));
+  } finally {
+    await stop(load);
+    await stop(ours);
+    await stop(infra);
+  }
+}
+
+if (process.env.BENCH_MCP_ROLE === 'load') await loadRole();
