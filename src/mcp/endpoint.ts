@@ -12,7 +12,8 @@
  *   call a signature never seen before; anything else: 401, saying in words what is missing;
  * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400, -32700) and one JSON-RPC
  *   message, not a batch (400, -32600), with a tool call's arguments an object (-32602; see
- *   messages.ts).
+ *   messages.ts);
+ * - a tool call waits for one of a few slots (503 when too many already wait; see tool-slots.ts).
  * Slack identity auth is what Slack's Slackbot MCP client documents: requests signed like every
  * other request Slack sends an app, the person's user and team ids in `params._meta.slack`.
  */
@@ -28,6 +29,7 @@ import { signatureMatches, signedHeaders, signingKey } from '../http/slack-signa
 import type { Logger } from '../logger.ts';
 import { isToolCall, type MessageProblem, messageProblem } from './messages.ts';
 import { originGuard } from './origin.ts';
+import { ToolSlots } from './tool-slots.ts';
 import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';
@@ -48,7 +50,14 @@ export interface McpEndpointOptions {
   readonly tools: McpToolsDeps;
   readonly logger: Logger;
   readonly nowMs?: () => number;
+  /** Tool calls running and waiting at once (see tool-slots.ts); tests pass their own. */
+  readonly toolSlots?: ToolSlots;
 }
+
+/** What a tool call past the waiting room is told, and when to come back. */
+const busyWords =
+  'Server busy: too many tool calls are running or waiting; try again in a few seconds.';
+const busyRetryAfterS = 5;
 
 /** SHA-256 first, so that tokens of any length compare in the same time. */
 function digest(text: string): Buffer {
@@ -175,6 +184,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   const refusals = new RefusalLog(logger);
+  const slots = options.toolSlots ?? new ToolSlots();
   const load = () => loadHandlers(options.tools, logger);
   // Loading starts now, so the first request does not wait for it.
   const loaded = expected === undefined && key === undefined ? undefined : load();
@@ -272,16 +282,28 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       return;
     }
     const handlers = await (loaded ?? load());
-    // A client that goes away cancels its tool call.
+    // A client that goes away cancels its tool call, or its wait for a slot.
     const gone = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const response = await handlers[admitted.caller.kind].fetch(
-      webRequest(req, admitted.body, gone.signal),
-      { parsedBody: message },
-    );
-    await sendResponse(res, response);
+    const slot = isToolCall(message) ? await slots.acquire(gone.signal) : undefined;
+    if (slot?.kind === 'cancelled') return;
+    if (slot?.kind === 'busy') {
+      refusals.record({ status: 503, reason: 'mcp: too many tool calls' });
+      jsonRpcRefusal(res, 503, -32000, busyWords, { 'retry-after': String(busyRetryAfterS) });
+      return;
+    }
+    try {
+      const response = await handlers[admitted.caller.kind].fetch(
+        webRequest(req, admitted.body, gone.signal),
+        { parsedBody: message },
+      );
+      // The slot is held until the answer is written: serializing a large one is part of its cost.
+      await sendResponse(res, response);
+    } finally {
+      slot?.release();
+    }
   };
 
   return (req, res) => {
