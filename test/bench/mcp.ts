@@ -2,15 +2,17 @@
  * Slack acks while `/mcp` is busy, beside the same acks with `/mcp` idle, in one run. Our app runs
  * as `npm start` runs it (bearer token and Slack identity auth on), the analytics sandbox (slow:
  * every answer after `latencyMs`) and a fake Slack in a second process, the MCP load in a third,
- * and this process only sends signed commands and times the acks. Three phases of
- * `commandsPerPhase` commands at `ratePerSecond`:
+ * and this process only sends signed commands and times the acks. Three kinds of phase, each
+ * `commandsPerPhase` commands at `ratePerSecond`, run in `roundCount` rounds whose order rotates
+ * (on a shared machine, noise then falls on every kind alike):
  * - baseline: nothing else;
  * - 100 single MCP export calls in flight (bearer token), each a distinct question, each replaced
  *   as soon as it is answered;
  * - five Slack-signed JSON-RPC batch bodies of 100 export calls each (19 KB), each sent again as
- *   soon as it is answered (last: work a batch started may outlive its phase).
- * Each phase prints the acks' p50 and p99 and how far the app's resident memory rose above where
- * the phase found it, against the targets: p99 <= 500 ms and growth <= 100 MiB.
+ *   soon as it is answered (were batches served, their work would outlive the phase).
+ * Each kind prints the acks' p50 and p99 over its rounds, and the most the app's resident memory
+ * rose above where one of its phases found it, against the targets: p99 <= 500 ms and growth
+ * <= 100 MiB.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -31,7 +33,8 @@ import {
 } from './slack.ts';
 
 const latencyMs = Number(process.env.BENCH_MCP_LATENCY_MS ?? 2_000);
-const commandsPerPhase = Number(process.env.BENCH_MCP_COMMANDS ?? 1_000);
+const commandsPerPhase = Number(process.env.BENCH_MCP_COMMANDS ?? 500);
+const roundCount = Number(process.env.BENCH_MCP_ROUNDS ?? 3);
 const ratePerSecond = Number(process.env.BENCH_MCP_RATE ?? 100);
 const warmupCommands = 300;
 const batchBodies = 5;
@@ -238,7 +241,42 @@ async function measured(
   };
 }
 
-function line(m: Measured): string {
+/** The rounds of one kind of phase as one: every ack, the largest growth, the loads summed. */
+function pooled(rounds: readonly Measured[]): Measured {
+  const first = rounds[0];
+  if (first === undefined) throw new Error('no round measured');
+  const loads = rounds.flatMap((m) => (m.load === undefined ? [] : [m.load]));
+  const load = loads.reduce<LoadReport | undefined>(
+    (sum, each) =>
+      sum === undefined
+        ? each
+        : {
+            kind: 'load-report',
+            sent: sum.sent + each.sent,
+            statuses: Object.fromEntries(
+              [...new Set([...Object.keys(sum.statuses), ...Object.keys(each.statuses)])].map(
+                (status) => [status, (sum.statuses[status] ?? 0) + (each.statuses[status] ?? 0)],
+              ),
+            ),
+            results: sum.results + each.results,
+            toolErrors: sum.toolErrors + each.toolErrors,
+            rpcErrors: sum.rpcErrors + each.rpcErrors,
+          },
+    undefined,
+  );
+  return {
+    label: first.label,
+    result: {
+      latencies: rounds.flatMap((m) => m.result.latencies),
+      errors: rounds.reduce((sum, m) => sum + m.result.errors, 0),
+      elapsedS: rounds.reduce((sum, m) => sum + m.result.elapsedS, 0),
+    },
+    growth: Math.max(...rounds.map((m) => m.growth)),
+    ...(load === undefined ? {} : { load }),
+  };
+}
+
+function line(m: Measured, baselineP99: number): string {
   const acks = sorted(m.result.latencies);
   const p99 = percentile(acks, 99);
   const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
@@ -250,8 +288,9 @@ function line(m: Measured): string {
           .join(
             ', ',
           )}), ${m.load.results} tool results (${m.load.toolErrors} tool errors), ${m.load.rpcErrors} JSON-RPC errors`;
+  const ratio = m.load === undefined ? '' : `, ${(p99 / baselineP99).toFixed(2)}x the baseline's`;
   return (
-    `  ${m.label.padEnd(34)} ack p50 ${percentile(acks, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+    `  ${m.label.padEnd(34)} ack p50 ${percentile(acks, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms${ratio} ` +
     `(<= ${ackTargetMs}: ${verdict(p99 <= ackTargetMs)}), errors ${m.result.errors}, ` +
     `RSS growth ${mib(m.growth)} (<= ${growthTargetMiB}: ${verdict(m.growth <= growthTargetMiB)})${load}`
   );
@@ -260,7 +299,7 @@ function line(m: Measured): string {
 export async function run(): Promise<void> {
   const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
   let ours: ChildProcess | undefined;
-  const load = spawn(process.execPath, [thisFile], {
+  const loadChild = spawn(process.execPath, [thisFile], {
     env: { PATH: process.env.PATH ?? '', BENCH_MCP_ROLE: 'load' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -275,7 +314,7 @@ export async function run(): Promise<void> {
       MCP_SLACK_IDENTITY_AUTH: 'true',
     });
     ours = started.child;
-    await once(load, 'load-ready');
+    await once(loadChild, 'load-ready');
     const base = `http://127.0.0.1:${started.port}`;
     const target: Target = {
       name: 'our app',
@@ -292,24 +331,31 @@ export async function run(): Promise<void> {
     await phase(target, slackUrl, warmupCommands, 'mcp-warmup', ratePerSecond);
     await sleep(settleMs);
     const mcp = `${base}/mcp`;
-    const phases = [
-      await measured('baseline (/mcp idle)', target, slackUrl),
-      await measured(`${callsInFlight} MCP export calls in flight`, target, slackUrl, {
-        child: load,
-        start: { kind: 'calls', url: mcp },
-      }),
-      await measured(`${batchBodies} batch bodies in flight`, target, slackUrl, {
-        child: load,
-        start: { kind: 'batches', url: mcp },
-      }),
+    const kinds: { label: string; start?: LoadStart }[] = [
+      { label: 'baseline (/mcp idle)' },
+      { label: `${callsInFlight} MCP export calls in flight`, start: { kind: 'calls', url: mcp } },
+      { label: `${batchBodies} batch bodies in flight`, start: { kind: 'batches', url: mcp } },
     ];
+    const rounds: Measured[][] = kinds.map(() => []);
+    for (let round = 0; round < roundCount; round += 1) {
+      // Each round starts from another phase, so machine noise falls on every kind alike.
+      for (let step = 0; step < kinds.length; step += 1) {
+        const at = (round + step) % kinds.length;
+        const kind = kinds[at];
+        if (kind === undefined) continue;
+        const load = kind.start === undefined ? undefined : { child: loadChild, start: kind.start };
+        rounds[at]?.push(await measured(kind.label, target, slackUrl, load));
+      }
+    }
+    const phases = rounds.map(pooled);
     console.log(
-      `${commandsPerPhase} signed commands per phase at ${ratePerSecond}/s, sandbox latency ${latencyMs} ms; ` +
-        `batches: ${batchBodies} Slack-signed bodies of ${callsPerBatch} export calls; calls: ${callsInFlight} distinct export questions`,
+      `${roundCount} rounds of ${kinds.length} phases (order rotating), each ${commandsPerPhase} signed commands at ${ratePerSecond}/s; sandbox latency ${latencyMs} ms; ` +
+        `batches: ${batchBodies} Slack-signed bodies of ${callsPerBatch} export calls; calls: ${callsInFlight} distinct export questions; RSS growth: the largest of a phase's rounds`,
     );
-    for (const m of phases) console.log(line(m));
+    const baselineP99 = percentile(sorted(phases[0]?.result.latencies ?? []), 99);
+    for (const m of phases) console.log(line(m, baselineP99));
   } finally {
-    await stop(load);
+    await stop(loadChild);
     await stop(ours);
     await stop(infra);
   }
