@@ -22,10 +22,19 @@ class HeldWork {
   /** Tool calls started so far, ended or not. */
   started = 0;
 
-  /** Resolves once `count` tool calls have started. */
-  startedCount(count: number): Promise<void> {
+  /**
+   * Resolves once `count` tool calls have started; rejects when one of `answers` comes first (the
+   * endpoint failed before the work), so a broken endpoint fails the test instead of hanging it.
+   */
+  startedCount(count: number, answers: readonly Promise<Response>[] = []): Promise<void> {
     if (this.started >= count) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ count, resolve }));
+    const started = new Promise<void>((resolve) => this.#waiters.push({ count, resolve }));
+    const early = answers.map((answer) =>
+      answer.then(async (response) => {
+        throw new Error(`answered ${response.status} before its work: ${await response.text()}`);
+      }),
+    );
+    return Promise.race([started, ...early]);
   }
 
   /** Ends the oldest call still running. */
@@ -93,9 +102,23 @@ const toolCall = (id: number) => ({
   params: { name: 'top_influencers', arguments: { databases: '#hcsm' } },
 });
 
-/** Resolves once `slots` has `count` calls waiting, looking again after each loop turn. */
-async function waitingCount(slots: ToolSlots, count: number): Promise<void> {
-  while (slots.waiting < count) await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resolves once `slots` has `count` calls waiting, looking again after each loop turn (no clock);
+ * rejects when `answer`, the call expected to wait, is answered first.
+ */
+async function waitingCount(
+  slots: ToolSlots,
+  count: number,
+  answer: Promise<Response>,
+): Promise<void> {
+  let answered: Response | undefined;
+  void answer.then((response) => {
+    answered = response;
+  });
+  while (slots.waiting < count) {
+    if (answered !== undefined) throw new Error(`answered ${answered.status} instead of waiting`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 describe('/mcp tool calls under their own concurrency limit', () => {
@@ -105,9 +128,9 @@ describe('/mcp tool calls under their own concurrency limit', () => {
     const url = await start(slots, work);
     const first = post(url, toolCall(1));
     const second = post(url, toolCall(2));
-    await work.startedCount(2);
+    await work.startedCount(2, [first, second]);
     const third = post(url, toolCall(3));
-    await waitingCount(slots, 1);
+    await waitingCount(slots, 1, third);
     expect(work.started).toBe(2);
     // A handshake takes no slot: it is answered while the tool calls hold them all.
     const listed = await post(url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
@@ -129,9 +152,9 @@ describe('/mcp tool calls under their own concurrency limit', () => {
     const work = new HeldWork();
     const url = await start(slots, work);
     const running = post(url, toolCall(1));
-    await work.startedCount(1);
+    await work.startedCount(1, [running]);
     const waiting = post(url, toolCall(2));
-    await waitingCount(slots, 1);
+    await waitingCount(slots, 1, waiting);
     const refused = await post(url, toolCall(3));
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
