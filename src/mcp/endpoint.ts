@@ -13,7 +13,8 @@
  * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400, -32700) and one JSON-RPC
  *   message, not a batch (400, -32600), with a tool call's arguments an object (-32602; see
  *   messages.ts);
- * - a tool call waits for one of a few slots (503 when too many already wait; see tool-slots.ts).
+ * - a tool call waits for one of a few slots (503 when too many already wait; see tool-slots.ts),
+ *   and every request for its turn: a few start per turn of the event loop.
  * Slack identity auth is what Slack's Slackbot MCP client documents: requests signed like every
  * other request Slack sends an app, the person's user and team ids in `params._meta.slack`.
  */
@@ -22,6 +23,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { Turns } from '../async/turns.ts';
 import { declaredTooLarge, readBody } from '../http/body.ts';
 import { type Refusal, refuse } from '../http/refusal.ts';
 import { RefusalLog } from '../http/refusal-log.ts';
@@ -52,7 +54,12 @@ export interface McpEndpointOptions {
   readonly nowMs?: () => number;
   /** Tool calls running and waiting at once (see tool-slots.ts); tests pass their own. */
   readonly toolSlots?: ToolSlots;
+  /** When each request may start (see async/turns.ts); tests pass their own. */
+  readonly turns?: Pick<Turns, 'next'>;
 }
+
+/** MCP requests that start in one turn of the event loop (see async/turns.ts). */
+const mcpRequestsPerTurn = 2;
 
 /** What a tool call past the waiting room is told, and when to come back. */
 const busyWords =
@@ -185,6 +192,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
   });
   const refusals = new RefusalLog(logger);
   const slots = options.toolSlots ?? new ToolSlots();
+  const turns = options.turns ?? new Turns(mcpRequestsPerTurn);
   const load = () => loadHandlers(options.tools, logger);
   // Loading starts now, so the first request does not wait for it.
   const loaded = expected === undefined && key === undefined ? undefined : load();
@@ -295,6 +303,10 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       return;
     }
     try {
+      // A few MCP requests start per turn of the event loop, with whatever I/O came meanwhile in
+      // between: a flood of cheap calls cannot hold up the acks Slack waits 3 seconds for.
+      await turns.next();
+      if (gone.signal.aborted) return;
       const response = await handlers[admitted.caller.kind].fetch(
         webRequest(req, admitted.body, gone.signal),
         { parsedBody: message },

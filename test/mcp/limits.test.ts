@@ -60,7 +60,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(slots: ToolSlots, work: HeldWork): Promise<string> {
+async function start(
+  slots: ToolSlots,
+  work: HeldWork,
+  turns?: { next(): Promise<void> },
+): Promise<string> {
   const tools: McpToolsDeps = {
     flow: {} as LookupFlow,
     logger: silentLogger,
@@ -76,6 +80,7 @@ async function start(slots: ToolSlots, work: HeldWork): Promise<string> {
     tools,
     logger: silentLogger,
     toolSlots: slots,
+    ...(turns === undefined ? {} : { turns }),
   });
   const listening = createServer(listener);
   server = listening;
@@ -170,5 +175,33 @@ describe('/mcp tool calls under their own concurrency limit', () => {
     work.endOne();
     expect((await running).status).toBe(200);
     expect((await waiting).status).toBe(200);
+  });
+});
+
+describe('/mcp requests among the app’s other work', () => {
+  it('starts an MCP request only at its turn of the event loop, so acks get in between', async () => {
+    let asked: () => void = () => {};
+    const askedForTurn = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let grant: () => void = () => {};
+    const turn = new Promise<void>((resolve) => {
+      grant = resolve;
+    });
+    const turns = {
+      next: () => {
+        asked();
+        return turn;
+      },
+    };
+    const work = new HeldWork();
+    const url = await start(new ToolSlots({ running: 4, waiting: 4 }), work, turns);
+    const answer = post(url, toolCall(1));
+    await askedForTurn;
+    expect(work.started).toBe(0);
+    grant();
+    await work.startedCount(1, [answer]);
+    work.endOne();
+    expect((await answer).status).toBe(200);
   });
 });
