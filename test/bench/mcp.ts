@@ -70,6 +70,12 @@ export interface LoadReport {
 
 const accept = 'application/json, text/event-stream';
 
+/**
+ * `BENCH_MCP_CALLS=read_window` makes the single calls cheap ones (a window read, no service
+ * call), answered as fast as the app can: a flood rather than slow work.
+ */
+const cheapCalls = process.env.BENCH_MCP_CALLS === 'read_window';
+
 function exportCall(id: number, window: string, databases: string, meta?: object) {
   return {
     jsonrpc: '2.0',
@@ -81,6 +87,12 @@ function exportCall(id: number, window: string, databases: string, meta?: object
       ...(meta === undefined ? {} : { _meta: meta }),
     },
   };
+}
+
+function singleCall(id: number, window: string, databases: string) {
+  if (!cheapCalls) return exportCall(id, window, databases);
+  const params = { name: 'read_window', arguments: { text: window } };
+  return { jsonrpc: '2.0', id, method: 'tools/call', params };
 }
 
 const databases = ['#hcsm', '#bcsm', '#lcsm', '"breast cancer"'];
@@ -162,7 +174,7 @@ async function loadRole(): Promise<void> {
   const callLoop = async (url: string, n: number) => {
     for (let round = 0; !stopped.signal.aborted; round += 1) {
       const asked = question(n);
-      const body = JSON.stringify(exportCall(round + 1, asked.window, asked.databases));
+      const body = JSON.stringify(singleCall(round + 1, asked.window, asked.databases));
       await post(url, body, { authorization: `Bearer ${bearerToken}` });
     }
   };
@@ -307,7 +319,11 @@ export async function run(): Promise<void> {
   const infra = spawnRole('infra', { BENCH_SLACK_LATENCY_MS: String(latencyMs) });
   let ours: ChildProcess | undefined;
   const loadChild = spawn(process.execPath, [thisFile], {
-    env: { PATH: process.env.PATH ?? '', BENCH_MCP_ROLE: 'load' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      BENCH_MCP_ROLE: 'load',
+      BENCH_MCP_CALLS: process.env.BENCH_MCP_CALLS ?? '',
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
@@ -340,7 +356,10 @@ export async function run(): Promise<void> {
     const mcp = `${base}/mcp`;
     const kinds: { label: string; start?: LoadStart }[] = [
       { label: 'baseline (/mcp idle)' },
-      { label: `${callsInFlight} MCP export calls in flight`, start: { kind: 'calls', url: mcp } },
+      {
+        label: `${callsInFlight} MCP ${cheapCalls ? 'read_window' : 'export'} calls in flight`,
+        start: { kind: 'calls', url: mcp },
+      },
       { label: `${batchBodies} batch bodies in flight`, start: { kind: 'batches', url: mcp } },
     ];
     const rounds: Measured[][] = kinds.map(() => []);
@@ -357,7 +376,7 @@ export async function run(): Promise<void> {
     const phases = rounds.map(pooled);
     console.log(
       `${roundCount} rounds of ${kinds.length} phases (order rotating), each ${commandsPerPhase} signed commands at ${ratePerSecond}/s; sandbox latency ${latencyMs} ms; ` +
-        `batches: ${batchBodies} Slack-signed bodies of ${callsPerBatch} export calls; calls: ${callsInFlight} distinct export questions; RSS growth: the largest of a phase's rounds`,
+        `batches: ${batchBodies} Slack-signed bodies of ${callsPerBatch} export calls; calls: ${callsInFlight} distinct ${cheapCalls ? 'windows' : 'export questions'}; RSS growth: the largest of a phase's rounds`,
     );
     const baseline = phases[0];
     const baselineP99 = baseline === undefined ? Number.NaN : percentile(acksOf(baseline), 99);
