@@ -10,8 +10,11 @@
  *   auth on, Slack's signature exactly as on `/slack/events` (both headers, a timestamp within five
  *   minutes, `v0=` HMAC-SHA256 of `v0:<timestamp>:<body>` with the signing secret), and for a tool
  *   call a signature never seen before; anything else: 401, saying in words what is missing;
- * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400, -32700) and JSON-RPC
- *   (400, -32600).
+ * - a body of at most {@link maxMcpBodyBytes} (413) that is JSON (400, -32700) and one JSON-RPC
+ *   message, not a batch (400, -32600), with a tool call's arguments an object (-32602; see
+ *   messages.ts);
+ * - a tool call waits for one of a few slots (503 when too many already wait; see tool-slots.ts),
+ *   and every request for its turn: a few start per turn of the event loop.
  * Slack identity auth is what Slack's Slackbot MCP client documents: requests signed like every
  * other request Slack sends an app, the person's user and team ids in `params._meta.slack`.
  */
@@ -20,12 +23,15 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { Turns } from '../async/turns.ts';
 import { declaredTooLarge, readBody } from '../http/body.ts';
 import { type Refusal, refuse } from '../http/refusal.ts';
 import { RefusalLog } from '../http/refusal-log.ts';
 import { signatureMatches, signedHeaders, signingKey } from '../http/slack-signature.ts';
 import type { Logger } from '../logger.ts';
+import { isToolCall, type MessageProblem, messageProblem } from './messages.ts';
 import { originGuard } from './origin.ts';
+import { ToolSlots } from './tool-slots.ts';
 import type { Caller, McpToolsDeps } from './tools.ts';
 
 export const mcpPath = '/mcp';
@@ -46,7 +52,19 @@ export interface McpEndpointOptions {
   readonly tools: McpToolsDeps;
   readonly logger: Logger;
   readonly nowMs?: () => number;
+  /** Tool calls running and waiting at once (see tool-slots.ts); tests pass their own. */
+  readonly toolSlots?: ToolSlots;
+  /** When each request may start (see async/turns.ts); tests pass their own. */
+  readonly turns?: Pick<Turns, 'next'>;
 }
+
+/** MCP requests that start in one turn of the event loop (see async/turns.ts). */
+const mcpRequestsPerTurn = 2;
+
+/** What a tool call past the waiting room is told, and when to come back. */
+const busyWords =
+  'Server busy: too many tool calls are running or waiting; try again in a few seconds.';
+const busyRetryAfterS = 5;
 
 /** SHA-256 first, so that tokens of any length compare in the same time. */
 function digest(text: string): Buffer {
@@ -67,34 +85,6 @@ interface Admitted {
 }
 
 /**
- * A tool call: the one request that does work, so the one a signature may serve only once.
- * Slackbot's handshakes (`initialize`, `tools/list`) can be identical to the byte within a second,
- * signature included, when two people ask at once; refusing those would fail honest requests.
- */
-function isToolCall(message: unknown): boolean {
-  const calls = Array.isArray(message) ? message : [message];
-  return calls.some(
-    (call) =>
-      typeof call === 'object' &&
-      call !== null &&
-      (call as { method?: unknown }).method === 'tools/call',
-  );
-}
-
-/** A JSON-RPC message: a request, a notification or a response, or a batch of them. */
-export function isJsonRpc(message: unknown): boolean {
-  const one = (part: unknown) => {
-    if (typeof part !== 'object' || part === null || Array.isArray(part)) return false;
-    const fields = part as Record<string, unknown>;
-    return (
-      fields.jsonrpc === '2.0' &&
-      (typeof fields.method === 'string' || 'result' in fields || 'error' in fields)
-    );
-  };
-  return Array.isArray(message) ? message.length > 0 && message.every(one) : one(message);
-}
-
-/**
  * The JSON-RPC error an MCP client reads from a refused request (no request id is known yet),
  * closing the connection without reading the rest of the body, as every door refuses.
  */
@@ -111,6 +101,13 @@ function jsonRpcRefusal(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), () =>
     socket?.destroy(),
   );
+}
+
+/** A JSON-RPC error in the request's own exchange: HTTP 200 with its id, as the SDK answers. */
+function answerError(res: ServerResponse, problem: MessageProblem): void {
+  const { code, message, id } = problem;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
 }
 
 /** What a 401 says: which credentials the request lacks, for the person setting the client up. */
@@ -194,6 +191,8 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   const refusals = new RefusalLog(logger);
+  const slots = options.toolSlots ?? new ToolSlots();
+  const turns = options.turns ?? new Turns(mcpRequestsPerTurn);
   const load = () => loadHandlers(options.tools, logger);
   // Loading starts now, so the first request does not wait for it.
   const loaded = expected === undefined && key === undefined ? undefined : load();
@@ -270,15 +269,18 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       jsonRpcRefusal(res, 400, -32700, 'Parse error: the body is not JSON.');
       return;
     }
-    if (!isJsonRpc(message)) {
-      jsonRpcRefusal(
-        res,
-        400,
-        -32600,
-        'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message ("jsonrpc": "2.0" with a method, or a response).',
-      );
+    const problem = messageProblem(message);
+    if (problem !== undefined) {
+      if (problem.inBand) {
+        answerError(res, problem);
+        return;
+      }
+      refusals.record({ status: 400, reason: 'mcp: not one JSON-RPC message' });
+      jsonRpcRefusal(res, 400, problem.code, problem.message);
       return;
     }
+    // A tool call does work, so its signature serves once. Slackbot's handshakes (`initialize`,
+    // `tools/list`) can be identical to the byte, signature included, when two people ask at once.
     if (
       admitted.signature !== undefined &&
       isToolCall(message) &&
@@ -288,16 +290,32 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestListener {
       return;
     }
     const handlers = await (loaded ?? load());
-    // A client that goes away cancels its tool call.
+    // A client that goes away cancels its tool call, or its wait for a slot.
     const gone = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const response = await handlers[admitted.caller.kind].fetch(
-      webRequest(req, admitted.body, gone.signal),
-      { parsedBody: message },
-    );
-    await sendResponse(res, response);
+    const slot = isToolCall(message) ? await slots.acquire(gone.signal) : undefined;
+    if (slot?.kind === 'cancelled') return;
+    if (slot?.kind === 'busy') {
+      refusals.record({ status: 503, reason: 'mcp: too many tool calls' });
+      jsonRpcRefusal(res, 503, -32000, busyWords, { 'retry-after': String(busyRetryAfterS) });
+      return;
+    }
+    try {
+      // A few MCP requests start per turn of the event loop, with whatever I/O came meanwhile in
+      // between: a flood of cheap calls cannot hold up the acks Slack waits 3 seconds for.
+      await turns.next();
+      if (gone.signal.aborted) return;
+      const response = await handlers[admitted.caller.kind].fetch(
+        webRequest(req, admitted.body, gone.signal),
+        { parsedBody: message },
+      );
+      // The slot is held until the answer is written: serializing a large one is part of its cost.
+      await sendResponse(res, response);
+    } finally {
+      slot?.release();
+    }
   };
 
   return (req, res) => {

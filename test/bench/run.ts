@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 
-const allParts = ['api', 'parse', 'slack', 'digests', 'answer', 'oversized'] as const;
+const allParts = ['api', 'parse', 'slack', 'digests', 'answer', 'oversized', 'mcp'] as const;
 /** Parts run only when named: the slack part already runs the hostile phase. */
 const namedOnlyParts = ['hostile'] as const;
 

@@ -115,7 +115,7 @@ async function floorRole(): Promise<void> {
 
 // --- the measuring process ----------------------------------------------------------------------
 
-interface Target {
+export interface Target {
   readonly name: string;
   readonly child: ChildProcess;
   readonly url: string;
@@ -130,7 +130,7 @@ interface Target {
   elapsedS: number;
 }
 
-function spawnRole(role: string, env: Record<string, string> = {}): ChildProcess {
+export function spawnRole(role: string, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [thisFile], {
     env: { PATH: process.env.PATH ?? '', BENCH_SLACK_ROLE: role, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -171,6 +171,7 @@ function startFlags(): string[] {
 export async function startOurApp(
   sandboxUrl: string,
   slackUrl: string,
+  extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<{ child: ChildProcess; port: number }> {
   const { demoClient } = await import('../../src/sandbox/server.ts');
   // BENCH_SLACK_CPU_PROF=<dir> writes a V8 CPU profile of our app, to see what delays the acks.
@@ -191,6 +192,7 @@ export async function startOurApp(
       DIGESTS_SQLITE_PATH: ':memory:',
       DIGESTS_ENABLED: 'false',
       LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -227,7 +229,7 @@ export function residentMiB(pid: number | undefined): number {
   }
 }
 
-const mib = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MiB`);
+export const mib = (value: number) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MiB`);
 
 /** Samples a child's resident memory every 100 ms while `work` runs; resolves with the highest. */
 export async function peakResident<T>(pid: number | undefined, work: Promise<T>): Promise<number> {
@@ -249,21 +251,22 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface PhaseResult {
+export interface PhaseResult {
   readonly latencies: number[];
   readonly errors: number;
   readonly elapsedS: number;
 }
 
 /**
- * Sends `count` signed commands to `target` at `ratePerSecond`, open loop: each leaves at its
+ * Sends `count` signed commands to `target` at `rate` a second, open loop: each leaves at its
  * scheduled time whatever the earlier ones are doing, so a slow ack cannot slow the load down.
  */
-async function phase(
+export async function phase(
   target: Target,
   slackUrl: string,
   count: number,
   label: string,
+  rate = ratePerSecond,
 ): Promise<PhaseResult> {
   const { slashCommand } = await import('../helpers/payloads.ts');
   const { signSlackRequest } = await import('../helpers/signing.ts');
@@ -304,7 +307,7 @@ async function phase(
     }
   };
 
-  const intervalMs = 1_000 / ratePerSecond;
+  const intervalMs = 1_000 / rate;
   const startedAt = performance.now();
   const pending: Promise<void>[] = [];
   let index = 0;
@@ -331,7 +334,7 @@ function record(target: Target, result: PhaseResult): void {
   target.roundP50s.push(percentile(sorted(result.latencies), 50));
 }
 
-const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+export const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 
 /**
  * Our app's acks while `hostile` keeps 200 unsigned 3.9 MB requests in flight against it, and how

@@ -216,6 +216,71 @@ describe('the words of /mcp’s refusals', () => {
     expect(json.error).toMatchObject({ code: -32600 });
   });
 
+  it('refuses a batch with 400 and -32600 in words, running none of its calls', async () => {
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'top_influencers', arguments: { databases: '#hcsm', window: 'export' } },
+    });
+    const before = sandbox.log.length;
+    const { status, json } = await post([call(1), call(2)]);
+    expect(status).toBe(400);
+    expect(json.error).toMatchObject({
+      code: -32600,
+      message:
+        'Invalid Request: the body is a batch of 2 JSON-RPC messages, which this server does not take (MCP removed batching in 2025-06-18); send each message in a request of its own.',
+    });
+    expect(sandbox.log.length).toBe(before);
+  });
+
+  it('refuses an empty array with 400 and -32600 in words, not a silent 202', async () => {
+    const { status, json } = await post('[]');
+    expect(status).toBe(400);
+    expect(json.error).toMatchObject({
+      code: -32600,
+      message:
+        'Invalid Request: the body is an empty array; send one JSON-RPC message per request.',
+    });
+  });
+
+  it.each([
+    [
+      'a string',
+      '{"databases":"#hcsm"}',
+      'Invalid params: "arguments" must be an object of the tool\'s inputs, such as {"databases": "#hcsm"}; it was a string (send the JSON object itself, not text holding it).',
+    ],
+    [
+      'an array',
+      ['#hcsm'],
+      'Invalid params: "arguments" must be an object of the tool\'s inputs, such as {"databases": "#hcsm"}; it was an array.',
+    ],
+  ])(
+    'answers a tool call whose arguments are %s with -32602 naming the field, no schema dump',
+    async (_case, args, words) => {
+      const { status, json } = await post({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'top_influencers', arguments: args },
+      });
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ id: 9, error: { code: -32602, message: words } });
+    },
+  );
+
+  it('answers a tool call without a tool name with -32602 in words', async () => {
+    const { json } = await post({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: {} });
+    expect(json).toMatchObject({
+      id: 10,
+      error: {
+        code: -32602,
+        message:
+          'Invalid params: "name" must be the name of a tool as tools/list gives it, such as "top_influencers"; it was missing.',
+      },
+    });
+  });
+
   it('still answers a body that is not JSON with -32700', async () => {
     const { status, json } = await post('{not json');
     expect(json.error).toMatchObject({ code: -32700 });
