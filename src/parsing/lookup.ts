@@ -241,9 +241,14 @@ function readFitted(text: string, context: ParseContext, fit: boolean): LookupRe
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     if (!fit) return error;
+    // The advice asks whether a command reads and then why it does not: one parse answers both.
+    const refusals = new Map<string, ParseError | undefined>();
     const refusal = (command: string): ParseError | undefined => {
+      if (refusals.has(command)) return refusals.get(command);
       const read = readFitted(command, context, false);
-      return read instanceof ParseError ? read : undefined;
+      const refused = read instanceof ParseError ? read : undefined;
+      refusals.set(command, refused);
+      return refused;
     };
     const reads = (command: string): boolean => refusal(command) === undefined;
     return fitAdvice(error, text, tokens, {
