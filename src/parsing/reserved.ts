@@ -10,6 +10,7 @@
  * when a time follows it (`9am and 5pm`), so `diet and exercise` stays a phrase.
  */
 import { zoneAbbreviations } from '../time/zone-places.ts';
+import { perWord } from './per-word.ts';
 import { months, rangeSeparators, weekdays } from './time/vocabulary.ts';
 
 /** The words that open or join a time range (`and` too, in `between … and …`). */
@@ -127,7 +128,9 @@ const timeShaped = /^(\d{1,2}(:\d{2})?([ap]\.?m\.?)|[+-]\d{2}:?\d{2}|(top|limit)
  * True for a word the grammars keep for times, ranges, schedules and options, in any case and
  * with trailing punctuation ignored (`Monday,` `sept.`).
  */
-export function isReservedWord(word: string): boolean {
+export const isReservedWord: (word: string) => boolean = perWord(readsAsReserved);
+
+function readsAsReserved(word: string): boolean {
   const lower = word.toLowerCase();
   if (reserved.has(lower)) return true;
   const bare = lower.replace(/[.!?;:]+$/, '');

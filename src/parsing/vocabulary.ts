@@ -8,6 +8,7 @@
  */
 import { type Metric, metricNames } from '../model/metrics.ts';
 import type { Presentation } from '../model/presentation.ts';
+import { perWord } from './per-word.ts';
 
 /** Politeness that asks nothing: left out wherever it stands outside a phrase. */
 export const politenessWords: ReadonlySet<string> = new Set([
@@ -390,7 +391,9 @@ export const trailingFillers: ReadonlySet<string> = new Set([
  * The meaning of a word as typed; a word in capitals of two letters or more is a name (`WHO`,
  * `US`), never a filler.
  */
-export function meaningOfTyped(text: string): WordMeaning | undefined {
+export const meaningOfTyped: (text: string) => WordMeaning | undefined = perWord(typedMeaning);
+
+function typedMeaning(text: string): WordMeaning | undefined {
   const meaning = meaningOf(text.toLowerCase());
   const name = text.length >= 2 && text === text.toUpperCase() && /\p{L}/u.test(text);
   return (meaning?.kind === 'filler' || meaning?.kind === 'politeness') && name
