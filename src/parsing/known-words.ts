@@ -11,6 +11,7 @@ import { organisationCategories, type StakeholderFilter } from '../model/stakeho
 import type { Match, Matcher } from './grammar.ts';
 import { parseErrors } from './messages/lookup.ts';
 import { byMetric, vocabularyErrors } from './messages/vocabulary.ts';
+import { perWord } from './per-word.ts';
 import { isMarkedDatabase } from './question.ts';
 import { isReservedWord } from './reserved.ts';
 import { isSlipOf } from './time/misspelt.ts';
@@ -38,11 +39,14 @@ export type KnownWord =
  * number, nor a word the grammars or the vocabulary know.
  */
 export function isPhraseWord(token: Token | undefined): boolean {
-  if (token?.kind !== 'word' || isMarkedDatabase(token) || !startsWithLetter.test(token.text)) {
-    return false;
-  }
-  return !isReservedWord(token.text) && meaningOfTyped(token.text) === undefined;
+  return token?.kind === 'word' && !isMarkedDatabase(token) && isPhraseText(token.text);
 }
+
+/** Asked of the words on either side of every position, by several clauses: kept per word. */
+const isPhraseText = perWord(
+  (text) =>
+    startsWithLetter.test(text) && !isReservedWord(text) && meaningOfTyped(text) === undefined,
+);
 
 const startsWithLetter = /^\p{L}/u;
 
@@ -97,7 +101,9 @@ export const matchKnownWord: Matcher<KnownWord> = (tokens, at, scan) => {
 };
 
 /** The metric `word` is a slip of (`impresions`, `retweats`), when one is that near. */
-function metricSlip(word: string): string | undefined {
+const metricSlip: (word: string) => string | undefined = perWord(slipOfMetric);
+
+function slipOfMetric(word: string): string | undefined {
   if (meaningOf(word) !== undefined) return undefined;
   return metricSpellings.find((spelling) => isSlipOf(word, spelling));
 }

@@ -6,6 +6,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Matcher } from '../grammar.ts';
 import { parseErrors } from '../messages/lookup.ts';
+import { perWord } from '../per-word.ts';
 import { lowerAt, type Token, tokensText } from '../tokens.ts';
 import { misspellableUnits, misspellableWords, months, units } from './vocabulary.ts';
 
@@ -102,6 +103,21 @@ const unitWords: readonly string[] = [
  * farther. The first keyword that near wins, so lists put the likelier words first.
  */
 export function nearest(word: string, keywords: readonly string[]): string | undefined {
+  let near = nearestIn.get(keywords);
+  if (near === undefined) {
+    near = perWord((typed) => nearestAmong(typed, keywords));
+    nearestIn.set(keywords, near);
+  }
+  return near(word);
+}
+
+/**
+ * {@link nearest}, kept per list and word: every word of a command is measured against the time
+ * words, the units and the options' keywords, one edit distance each.
+ */
+const nearestIn = new WeakMap<readonly string[], (word: string) => string | undefined>();
+
+function nearestAmong(word: string, keywords: readonly string[]): string | undefined {
   for (const keyword of keywords) {
     if (word === keyword) return undefined;
     const plural = word.length === keyword.length + 1 && word.endsWith('s');
