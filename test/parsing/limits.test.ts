@@ -38,7 +38,7 @@ function fastest(run: () => unknown, runs = 3): number {
 
 /**
  * Eight times the text takes about eight times as long when the cost is linear, sixty-four times
- * when quadratic. The two are timed in turns, five times each, and the least of each kept, so the
+ * when quadratic. The two are timed in turns, three times each, and the least of each kept, so the
  * machine's other work weighs on both alike. Under 250 ms for the long text passes whatever the
  * ratio: the quadratic grammar took seconds there, and a linear one can meet a collection or a
  * cache filling up on one size and not the other.
@@ -47,7 +47,7 @@ function expectLinear(read: (text: string) => unknown, short: string, long: stri
   read(short);
   let shortMs = Number.POSITIVE_INFINITY;
   let longMs = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 3; i++) {
     shortMs = Math.min(
       shortMs,
       fastest(() => read(short), 1),
