@@ -10,7 +10,7 @@ import { parseErrors } from '../messages/lookup.ts';
 import type { DateRef, Moment, NamedPeriod, TimeExpression, TimeOfDay } from './ast.ts';
 import { isRealDate, isRealTime } from './calendar.ts';
 import { namedDays } from './named-periods.ts';
-import { shift } from './shift.ts';
+import { setWallClock, shift } from './shift.ts';
 import { partsOfDay } from './vocabulary.ts';
 
 export interface TimeContext {
@@ -298,44 +298,6 @@ function wallClock(
   }
   return setWallClock(now, year, month, day, hour, minute, second);
 }
-
-/**
- * `now.set({ year, month, day, hour, minute, second, millisecond: 0 })` without luxon's generic
- * setter, which normalises and merges every unit of the object first and costs more than the rest
- * of reading most windows: the same local timestamp, and the same search for its offset starting
- * from `now`'s (luxon's `fixOffset`), so a time the clocks show twice or skip reads as `set` reads
- * it.
- */
-function setWallClock(
-  now: DateTime,
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-): DateTime {
-  let local = Date.UTC(year, month - 1, day, hour, minute, second);
-  // Date.UTC reads the years 0 to 99 as 1900 to 1999.
-  if (year >= 0 && year < 100) {
-    const date = new Date(local);
-    date.setUTCFullYear(year, month - 1, day);
-    local = date.getTime();
-  }
-  const zone = now.zone;
-  const guess = now.offset;
-  let ts = local - guess * minuteMs;
-  const found = zone.offset(ts);
-  if (found !== guess) {
-    ts -= (found - guess) * minuteMs;
-    const again = zone.offset(ts);
-    // A time the clocks skip: moved forward by the gap.
-    if (again !== found) ts = local - Math.min(found, again) * minuteMs;
-  }
-  return DateTime.fromMillis(ts, { zone });
-}
-
-const minuteMs = 60_000;
 
 function localInstant(
   date: DateRef | undefined,

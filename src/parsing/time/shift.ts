@@ -5,6 +5,7 @@
  * tests hold it to that call around DST changes.
  */
 import { DateTime } from 'luxon';
+import { daysInMonth } from './calendar.ts';
 import type { Unit } from './vocabulary.ts';
 
 const unitMs = { minute: 60_000, hour: 3_600_000 } as const;
@@ -25,16 +26,70 @@ export function shift(instant: DateTime, unit: Unit, amount: number): DateTime {
         zone: instant.zone,
       });
     case 'day':
-      return instant.set({ day: instant.day + amount });
+      return withDate(instant, instant.year, instant.month, instant.day + amount);
     case 'week':
-      return instant.set({ day: instant.day + 7 * amount });
+      return withDate(instant, instant.year, instant.month, instant.day + 7 * amount);
     case 'month':
-      return instant.set({ month: instant.month + amount });
+      return withMonth(instant, instant.year, instant.month + amount);
     case 'quarter':
-      return instant.set({ month: instant.month + 3 * amount });
+      return withMonth(instant, instant.year, instant.month + 3 * amount);
     case 'year':
-      return instant.set({ year: instant.year + amount });
+      return withMonth(instant, instant.year + amount, instant.month);
   }
+}
+
+/** `instant.set({ year, month, day })`: the day may run past its month, as `set` allows. */
+function withDate(instant: DateTime, year: number, month: number, day: number): DateTime {
+  if (!instant.isValid) return instant;
+  const { hour, minute, second, millisecond } = instant;
+  return setWallClock(instant, year, month, day, hour, minute, second, millisecond);
+}
+
+/**
+ * `instant.set({ year, month })`: the month may run past the year, and the day is kept unless
+ * that month is shorter, then its last day, as `set` does.
+ */
+function withMonth(instant: DateTime, year: number, month: number): DateTime {
+  const inYear = (((month - 1) % 12) + 12) % 12;
+  const days = daysInMonth(year + (month - 1 - inYear) / 12, inYear + 1);
+  return withDate(instant, year, month, Math.min(instant.day, days));
+}
+
+/**
+ * `instant.set({ year, month, day, hour, minute, second, millisecond })` without luxon's generic
+ * setter, which normalises and merges every unit of the object first and cost more than the rest
+ * of reading most windows: the same local timestamp, and the same search for its offset starting
+ * from `instant`'s (luxon's `fixOffset`), so a time the clocks show twice or skip reads as `set`
+ * reads it. Fields may run past their unit (day 32, hour 24), as `set` allows.
+ */
+export function setWallClock(
+  instant: DateTime,
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millisecond = 0,
+): DateTime {
+  let local = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  // Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  if (year >= 0 && year < 100) {
+    const date = new Date(local);
+    date.setUTCFullYear(year, month - 1, day);
+    local = date.getTime();
+  }
+  const zone = instant.zone;
+  const guess = instant.offset;
+  let ts = local - guess * unitMs.minute;
+  const found = zone.offset(ts);
+  if (found !== guess) {
+    ts -= (found - guess) * unitMs.minute;
+    const again = zone.offset(ts);
+    // A time the clocks skip: moved forward by the gap.
+    if (again !== found) ts = local - Math.min(found, again) * unitMs.minute;
+  }
+  return DateTime.fromMillis(ts, { zone });
 }
 
 const dayMs = 86_400_000;
