@@ -316,7 +316,8 @@ export const matchStakeholders: Matcher<StakeholderFilter> = (tokens, at, scan) 
   }
   // "nurses association": the word of a phrase, which the vocabulary refuses, to be quoted.
   const after = lowerAt(tokens, next) ?? '';
-  const leads = stakeholderLeads.has(after) || excludeLeads.has(after);
+  const leads =
+    stakeholderLeads.has(after) || excludeLeads.has(after) || matchNon(tokens, next) !== undefined;
   if (lead === undefined && !leads && isPhraseWord(tokens[next])) return undefined;
   // "doctors in #hcsm": an `in` before a marked database belongs to the filter, never to a zone.
   const marked = tokens[next + 1];

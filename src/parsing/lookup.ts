@@ -104,6 +104,7 @@ import type { StakeholderFilter } from '../model/stakeholders.ts';
 import { resolveZone } from '../time/zone-names.ts';
 import { fitAdvice } from './advice.ts';
 import { type Comparison, comparisonWindow, impliedWindow, matchComparison } from './compare.ts';
+import { contradictoryFilters, type StakeholderClause } from './contradictions.ts';
 import { type DatabaseItem, uniqueDatabases } from './databases.ts';
 import { dateOrderChoice } from './date-order-choice.ts';
 import { type Clauses, scanCommand } from './grammar.ts';
@@ -281,6 +282,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
   const include: string[] = [];
   const exclude: string[] = [];
   let kept: string | undefined;
+  const filters: StakeholderClause[] = [];
   let person: { value: string; fragment: string } | undefined;
   const setMetric = (value: Metric, fragment: string): void => {
     if (metric !== undefined) throw parseErrors.repeatedOption(fragment, 'ranking metric');
@@ -345,6 +347,7 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
         break;
       case 'stakeholders':
         kept ??= clause.fragment;
+        filters.push({ fragment: clause.fragment, ...clause.value });
         include.push(...clause.value.include);
         exclude.push(...clause.value.exclude);
         break;
@@ -362,7 +365,11 @@ function readLookup(text: string, all: readonly Token[], context: ParseContext):
     time ??= { value: implied, fragment: compare.fragment };
   }
 
-  if (kept !== undefined) checkStakeholders({ include, exclude }, kept);
+  if (kept !== undefined) {
+    const contradiction = contradictoryFilters(text, filters, context.conversation === true);
+    if (contradiction !== undefined) throw contradiction;
+    checkStakeholders({ include, exclude }, kept);
+  }
   // Beside a window that was read, words that make none are left out; without one, or when they
   // would make a range of it (`between 5 and 11 October`), refused.
   const leftOut = [...slots.leftOut];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChoicesError, ParseError } from '../../src/errors.ts';
 import { organisationCategories } from '../../src/model/stakeholders.ts';
 import { parseLookup } from '../../src/parsing/index.ts';
 
@@ -103,5 +104,33 @@ describe('parseLookup: who people are (issue 20)', () => {
       orderBy: 'followers',
       stakeholders: { include: ['Doctor'], exclude: [] },
     });
+  });
+});
+
+describe('a filter whose clauses cancel each other', () => {
+  const now = new Date('2026-11-21T15:30:00Z');
+  const read = (text: string) =>
+    parseLookup(text, { now, zone: 'Europe/Paris', conversation: true });
+
+  it('reads who people are before a non- word (doctors non-pharma)', () => {
+    expect(read('#hcsm doctors non-pharma')).toMatchObject({
+      stakeholders: { include: ['Doctor'], exclude: ['Org. Pharma'] },
+    });
+  });
+
+  it.each([
+    ['#hcsm top 10 pharma non-pharma', ['#hcsm top 10 pharma', '#hcsm top 10 non-pharma']],
+    ['#hcsm doctors no doctors', ['#hcsm doctors', '#hcsm no doctors']],
+    [
+      '#hcsm last week pharma, excluding pharma top 5',
+      ['#hcsm last week pharma top 5', '#hcsm last week excluding pharma top 5'],
+    ],
+    ['#hcsm doctors and nurses, no doctors', ['#hcsm doctors and nurses', '#hcsm no doctors']],
+  ])('asks about %j: keep them, or leave them out', (text, commands) => {
+    const error = read(text);
+    expect(error).toBeInstanceOf(ChoicesError);
+    const readings = (error as ChoicesError).readings;
+    expect(readings.map((reading) => reading.command)).toEqual(commands);
+    for (const { command } of readings) expect(read(command)).not.toBeInstanceOf(ParseError);
   });
 });

@@ -4,6 +4,7 @@
  * fragment's `correction`, fitted by `advice.ts`).
  */
 import { ChoicesError, ParseError, type Reading } from '../../errors.ts';
+import { slashCommand } from '../../model/commands.ts';
 import type { Metric } from '../../model/metrics.ts';
 import type { FormatWord, WordMeaning } from '../vocabulary.ts';
 import { exampleCommand, quote } from './wording.ts';
@@ -101,6 +102,23 @@ export const vocabularyErrors = {
       'unrecognised',
       `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: keep them (\`only doctors\`) or leave them out (\`excluding doctors\`), not both. Try: ${exampleCommand('#hcsm last week excluding pharma')}`,
       fragment,
+    );
+  },
+
+  /**
+   * `pharma non-pharma`: one clause keeps the people another leaves out. Keeping them or leaving
+   * them out are both honest readings, each offered as the person's own request.
+   */
+  contradictoryFilterChoices(
+    categories: readonly string[],
+    readings: readonly Reading[],
+    conversation: boolean,
+  ): ChoicesError {
+    const command = conversation ? '' : `${slashCommand} `;
+    const listed = readings.map((reading) => `${reading.meaning}: ${command}${reading.command}`);
+    return new ChoicesError(
+      `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: which did you mean? ${listed.join(' · ')}`,
+      readings,
     );
   },
 
