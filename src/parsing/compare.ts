@@ -98,6 +98,16 @@ export const matchComparison: Matcher<Comparison> = (tokens, at) => {
   if (yearOverYear !== undefined) return yearOverYear;
   const over = overShorthand.get(word);
   if (over !== undefined) return { value: { kind: 'over', unit: over }, next: at + 1 };
+  // `same week last year` with no `vs`: this week so far against it, as `vs same week last year`.
+  const what = lowerAt(tokens, at + 1);
+  if (word === 'same' && what !== undefined && sameWhat.has(what)) {
+    const same = matchSame(tokens, at + 2, what);
+    // Kept as `same`, not the window a year back, so that it implies this month or quarter.
+    if (same?.value.kind === 'year') {
+      return { value: { kind: 'same', what, back: 'year', amount: 1 }, next: same.next };
+    }
+    if (same !== undefined) return same;
+  }
   if (changeVerbs.has(word) || compareVerbs.has(word)) {
     const pair = matchPair(tokens, at + 1);
     if (pair !== undefined) return pair;
@@ -398,6 +408,16 @@ export function impliedWindow(comparison: Comparison): TimeExpression | undefine
       return comparison.unit === 'day' || comparison.unit === 'half'
         ? undefined
         : { kind: 'period', moment: { kind: 'calendar', unit: comparison.unit, offset: 0 } };
+    case 'same': {
+      // `same day last week` alone: today so far; `same week last year`: this week so far.
+      if (comparison.what === 'day') {
+        return { kind: 'period', moment: { kind: 'day', date: { kind: 'relative-day', days: 0 } } };
+      }
+      const unit = impliedUnits.get(comparison.what);
+      return unit === undefined
+        ? undefined
+        : { kind: 'period', moment: { kind: 'calendar', unit, offset: 0 } };
+    }
     case 'window': {
       const { expression } = comparison;
       if (expression.kind !== 'period' || expression.moment.kind !== 'calendar') return undefined;
@@ -411,6 +431,13 @@ export function impliedWindow(comparison: Comparison): TimeExpression | undefine
       return undefined;
   }
 }
+
+/** `same week last year` alone compares this week so far, and so on. */
+const impliedUnits: ReadonlyMap<string, CalendarUnit> = new Map<string, CalendarUnit>([
+  ['week', 'week'],
+  ['month', 'month'],
+  ['quarter', 'quarter'],
+]);
 
 function asPeriodUnit(unit: Unit): PeriodUnit | undefined {
   return unit === 'minute' || unit === 'hour' ? undefined : unit;

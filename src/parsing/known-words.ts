@@ -119,14 +119,19 @@ const stakeholderLeads: ReadonlySet<string> = new Set([
   'for',
 ]);
 
-/** `most retweeted`, `most mentions`, `highest reach`: the metric they rank by. */
+/**
+ * `most retweeted`, `most mentions`, `highest reach`, `with the most impressions`: the metric they
+ * rank by.
+ */
 function matchMost(tokens: readonly Token[], at: number): Match<Metric> | undefined {
-  const word = lowerAt(tokens, at);
+  let i = at;
+  if (lowerAt(tokens, i) === 'with') i += lowerAt(tokens, i + 1) === 'the' ? 2 : 1;
+  const word = lowerAt(tokens, i);
   if (word !== 'most' && word !== 'highest' && word !== 'biggest') return undefined;
-  const next = lowerAt(tokens, at + 1) ?? '';
+  const next = lowerAt(tokens, i + 1) ?? '';
   const metric =
     (word === 'most' ? metricAdjectives.get(next) : undefined) ?? metricWords.get(next);
-  return metric === undefined ? undefined : { value: metric, next: at + 2 };
+  return metric === undefined ? undefined : { value: metric, next: i + 2 };
 }
 
 const rankWords: ReadonlySet<string> = new Set([

@@ -270,3 +270,44 @@ describe('the previous period of a calendar window (issue 20)', () => {
     ]);
   });
 });
+
+describe('a comparison said without vs', () => {
+  // Saturday Nov 28, 2026 04:42 in New York (EST, after the November change).
+  const now = new Date('2026-11-28T09:42:00Z');
+  const read = (text: string) =>
+    parseLookup(text, { now, zone: 'America/New_York', conversation: true });
+
+  it.each([
+    [
+      '#hcsm same week last year',
+      ['2026-11-23T00:00:00-05:00', '2026-11-28T04:42:00-05:00'],
+      ['2025-11-24T00:00:00-05:00', '2025-11-29T04:42:00-05:00'],
+    ],
+    [
+      '#hcsm same day last week',
+      ['2026-11-28T00:00:00-05:00', '2026-11-28T04:42:00-05:00'],
+      ['2026-11-21T00:00:00-05:00', '2026-11-21T04:42:00-05:00'],
+    ],
+    [
+      '#hcsm same month last year',
+      ['2026-11-01T00:00:00-04:00', '2026-11-28T04:42:00-05:00'],
+      ['2025-11-01T00:00:00-04:00', '2025-11-28T04:42:00-05:00'],
+    ],
+  ])('reads %j as this period so far against it', (text, [start, end], [from, to]) => {
+    expect(read(text)).toMatchObject({
+      databases: ['#hcsm'],
+      start,
+      end,
+      compare: { start: from, end: to },
+    });
+  });
+
+  it('keeps `with the most` out of the databases (with the most impressions)', () => {
+    const request = read('#hcsm last week with the most impressions');
+    expect(request).toMatchObject({ databases: ['#hcsm'], metric: 'impressions' });
+    expect(read('#hcsm with the highest reach last week')).toMatchObject({
+      databases: ['#hcsm'],
+      metric: 'impressions',
+    });
+  });
+});
