@@ -29,18 +29,6 @@ import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
-/**
- * TEST_DATABASE_URL with commits that do not wait for the disk, for the stores tests open: a test
- * database never outlives a crash, and the write-ahead log's flush took about 5 ms per commit
- * here (0.2 ms without). What a transaction sees and when it conflicts is the same.
- */
-function withoutDurableCommits(url: string): string {
-  const parsed = new URL(url);
-  const options = parsed.searchParams.get('options');
-  parsed.searchParams.set('options', `${options ?? ''} -c synchronous_commit=off`.trim());
-  return parsed.toString();
-}
-
 /** Time moves only when told to, or by the amount a sleeper asked for. */
 export class FakeClock implements Clock {
   #ms: number;
@@ -223,7 +211,7 @@ export async function untilKilledMidPost(
 
 /** Runs `work` with a connection of its own to the test database. */
 async function onTestDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withoutDurableCommits(testDatabaseUrl ?? '') });
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
   await client.connect();
   try {
     return await work(client);
@@ -285,10 +273,7 @@ export class TestPostgres {
 
   open(): Database {
     if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
-    const store = openPostgresDatabase({
-      connectionString: withoutDurableCommits(testDatabaseUrl),
-      schema: this.schema,
-    });
+    const store = openPostgresDatabase({ connectionString: testDatabaseUrl, schema: this.schema });
     this.#stores.push(store);
     return store;
   }
