@@ -19,6 +19,8 @@ class MemoisedZone extends Zone {
   readonly #inner: IANAZone;
   readonly #hours = new Map<number, number>();
   readonly #names = new Map<string, string | null>();
+  /** One formatter per name format and locale: making one is most of the cost of a name. */
+  readonly #nameFormats = new Map<string, Intl.DateTimeFormat>();
 
   readonly #offsetFormat: Intl.DateTimeFormat | undefined;
 
@@ -52,11 +54,11 @@ class MemoisedZone extends Zone {
 
   override offsetName(ts: number, options: ZoneOffsetOptions): string | null {
     const hour = Math.floor(ts / hourMs);
-    if (!this.#steadyHour(hour)) return this.#inner.offsetName(ts, options);
+    if (!this.#steadyHour(hour)) return this.#nameAt(ts, options);
     const key = `${hour}\u0000${options.format ?? ''}\u0000${options.locale ?? ''}`;
     let name = this.#names.get(key);
     if (name === undefined) {
-      name = this.#inner.offsetName(ts, options);
+      name = this.#nameAt(ts, options);
       if (this.#names.size >= maxCachedHours) this.#names.clear();
       this.#names.set(key, name);
     }
@@ -89,6 +91,33 @@ class MemoisedZone extends Zone {
     if (match[1] === undefined) return 0;
     const seconds = Number(match[2]) * 3600 + Number(match[3]) * 60 + Number(match[4] ?? 0);
     return ((match[1] === '-' ? -seconds : seconds) * 1000) / 60_000;
+  }
+
+  /**
+   * The zone's name at `ts` as luxon's IANAZone gives it (the same formatter options, the same
+   * part), from a formatter kept for the next call where luxon makes a new one each time.
+   */
+  #nameAt(ts: number, options: ZoneOffsetOptions): string | null {
+    if (!this.#inner.isValid) return this.#inner.offsetName(ts, options);
+    const key = `${options.format ?? ''}\u0000${options.locale ?? ''}`;
+    let format = this.#nameFormats.get(key);
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat(options.locale, {
+        timeZoneName: options.format,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: this.#inner.name,
+      });
+      this.#nameFormats.set(key, format);
+    }
+    const part = format
+      .formatToParts(new Date(ts))
+      .find((candidate) => candidate.type.toLowerCase() === 'timezonename');
+    return part ? part.value : null;
   }
 
   /** True when the whole hour has one offset, which is then cached. */

@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { defined } from '../../src/model/defined.ts';
 
 export const appEntry = new URL('../../src/main.ts', import.meta.url).pathname;
 
@@ -24,7 +25,10 @@ export function spawnApp(
   return spawnNode(appEntry, env, args, options);
 }
 
-/** `node <entry> ...args` with exactly `env` (plus PATH) as its environment. */
+/**
+ * `node <entry> ...args` with exactly `env` (plus PATH, and Node's compile cache when the run has
+ * one: it changes no behaviour, only how fast modules load) as its environment.
+ */
 export function spawnNode(
   entry: string,
   env: Readonly<Record<string, string>>,
@@ -32,7 +36,11 @@ export function spawnNode(
   options: { readonly cwd?: string } = {},
 ): Spawned {
   const child = spawn(process.execPath, [entry, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...defined({ NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE }),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });

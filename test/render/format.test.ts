@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   cleanText,
@@ -63,6 +64,52 @@ describe('cleanText', () => {
 
   it('keeps emoji sequences joined with a zero-width joiner', () => {
     expect(cleanText('Dr 👩‍⚕️ Ann')).toBe('Dr 👩‍⚕️ Ann');
+  });
+
+  it('cleans a name with only one thing wrong, as the whole cleaning would', () => {
+    const reference = (text: string): string =>
+      text
+        .toWellFormed()
+        .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the cleaning under test strips them
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, '')
+        .replace(/\s+/gu, ' ')
+        .trim();
+    for (const odd of [
+      '\u00A0',
+      ' ',
+      '\uFEFF',
+      '\u2028',
+      '\t',
+      '\u000B',
+      '\u0085',
+      '\uD800',
+      '\u2066',
+    ]) {
+      for (const text of [`Jane${odd}Doe`, `${odd}Jane Doe`, `Jane Doe${odd}`, `Jane ${odd}Doe`]) {
+        expect(cleanText(text), JSON.stringify(text)).toBe(reference(text));
+      }
+    }
+    const units = fc.constantFrom(
+      'a',
+      'é',
+      ' ',
+      '\n',
+      '\u00A0',
+      '\u0007',
+      '\u0085',
+      '\u202E',
+      '\uD83D',
+      '\uDE00',
+      '😀',
+      '\uFEFF',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: units, maxLength: 12 }), (text) => {
+        expect(cleanText(text)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -1,11 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/open.ts';
-import { postgresConnectionConfig } from '../../src/store/sql/postgres.ts';
+import { openPostgresDatabase, postgresConnectionConfig } from '../../src/store/sql/postgres.ts';
 import { openSqliteDatabase } from '../../src/store/sql/sqlite.ts';
-import { announcePostgresSkip, reusedPostgres, testDatabaseUrl } from '../digests/helpers.ts';
+import {
+  announcePostgresSkip,
+  reusedPostgres,
+  TestPostgres,
+  testDatabaseUrl,
+} from '../digests/helpers.ts';
 import { agentStateContract } from './agent-state-contract.ts';
 import { canvasContract } from './canvas-contract.ts';
 import { followUpContract } from './follow-up-contract.ts';
@@ -61,6 +67,30 @@ describe.skipIf(!testDatabaseUrl)('PostgreSQL adapter', () => {
       cleanup: () => database.drop(),
     };
   });
+
+  it('keeps its schema when the URL sets server options too', async () => {
+    const database = new TestPostgres();
+    const url = new URL(testDatabaseUrl ?? '');
+    url.searchParams.set('options', '-c lock_timeout=5000');
+    const store = openPostgresDatabase({
+      connectionString: url.toString(),
+      schema: database.schema,
+    });
+    const admin = new pg.Client({ connectionString: testDatabaseUrl });
+    try {
+      await store.migrate();
+      await admin.connect();
+      const { rows } = await admin.query<{ tables: number }>(
+        'SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = $1',
+        [database.schema],
+      );
+      expect(rows[0]?.tables).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+      await store.close();
+      await database.drop();
+    }
+  });
 });
 
 describe('postgresConnectionConfig', () => {
@@ -75,6 +105,12 @@ describe('postgresConnectionConfig', () => {
     const config = postgresConnectionConfig(url);
     expect(config.ssl).toEqual(ssl);
     expect(config.connectionString).not.toMatch(/sslmode|ssl=/);
+  });
+
+  it('takes the URL’s server options out, for the schema’s search_path to join them', () => {
+    const config = postgresConnectionConfig('postgres://h/db?options=-c%20lock_timeout%3D5000');
+    expect(config.options).toBe('-c lock_timeout=5000');
+    expect(config.connectionString).not.toMatch(/options/);
   });
 
   it('lets an explicit setting win over the URL', () => {

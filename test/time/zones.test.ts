@@ -14,7 +14,7 @@ const zoneNames = [
 ];
 
 describe('zoneFor', () => {
-  it('gives the same offsets and short names as an uncached zone, at any instant', () => {
+  it('gives the same offsets and names as an uncached zone, at any instant', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...zoneNames),
@@ -25,6 +25,9 @@ describe('zoneFor', () => {
           expect(memo.offset(ts)).toBe(plain.offset(ts));
           expect(memo.offsetName(ts, { format: 'short', locale: 'en-US' })).toBe(
             plain.offsetName(ts, { format: 'short', locale: 'en-US' }),
+          );
+          expect(memo.offsetName(ts, { format: 'long', locale: 'fr' })).toBe(
+            plain.offsetName(ts, { format: 'long', locale: 'fr' }),
           );
         },
       ),

@@ -127,8 +127,7 @@ function rowsOf(result: InfluencersResult, limit: number | undefined): RankedRow
  * for a view that needs a few rows of a long answer.
  */
 export function rowOf(influencer: Influencer, index: number): RankedRow {
-  const rank =
-    Number.isFinite(influencer.rank) && influencer.rank > 0 ? influencer.rank : index + 1;
+  const rank = rankOf(influencer, index);
   const screenName = cleanText(
     typeof influencer.screenName === 'string' ? influencer.screenName : '',
   ).replace(/^@+/u, '');
@@ -140,6 +139,11 @@ export function rowOf(influencer: Influencer, index: number): RankedRow {
     categories: categoriesOf(influencer),
     influencer,
   };
+}
+
+/** The service's rank, or the place `index` in its answer when the rank is missing or not positive. */
+export function rankOf(influencer: Influencer, index: number): number {
+  return Number.isFinite(influencer.rank) && influencer.rank > 0 ? influencer.rank : index + 1;
 }
 
 function categoriesOf(influencer: Influencer): string[] {

@@ -5,7 +5,7 @@
  */
 import type { LookupRequest } from '../../model/lookup.ts';
 import { formatDatabases } from '../format.ts';
-import { type CsvFile, csvFile, personCells, personColumns } from './csv.ts';
+import { type CsvFile, csvFile, personCellsFor, personColumns } from './csv.ts';
 import { rankedByWords } from './metric-words.ts';
 import { type PeriodRanking, trendOf } from './trend.ts';
 
@@ -16,18 +16,19 @@ export function renderTrendCsv(
   rankings: readonly PeriodRanking[],
 ): CsvFile {
   const view = trendOf(request, rankings, 'everyone');
-  const rows = view.people.flatMap((person) =>
-    view.periods.map((period, index) => {
+  const rows = view.people.flatMap((person) => {
+    const cells = personCellsFor(person.row);
+    return view.periods.map((period, index) => {
       const ranked = person.ranks[index];
       return [
         period.start,
         period.end,
         period.partial ? 'yes' : 'no',
         ranked === undefined ? '' : String(ranked.rank),
-        ...personCells(person.row, ranked),
+        ...cells(ranked),
       ];
-    }),
-  );
+    });
+  });
   const who = view.people.length === 1 ? '1 person' : `${view.people.length} people`;
   return csvFile(request, {
     name: `influencers-${unitNames[view.unit].toLowerCase()}`,

@@ -7,7 +7,7 @@
  * blocks (a cell's short form is its rank, a line chart a sparkline per person).
  */
 import type { KnownBlock, RawNumberElement, RawTextElement } from '@slack/types';
-import type { InfluencersResult } from '../../analytics/types.ts';
+import type { Influencer, InfluencersResult } from '../../analytics/types.ts';
 import { type LookupRequest, type TrendUnit, wholeRankingLimit } from '../../model/lookup.ts';
 import type { DataVisualizationBlock, MessageBlock, SlackMessage } from '../../model/message.ts';
 import type { Metric } from '../../model/metrics.ts';
@@ -37,7 +37,7 @@ import {
   metricsFootnote,
   metricValue,
 } from './metric-words.ts';
-import { type RankedRow, rowOf } from './ranking.ts';
+import { type RankedRow, rankOf, rowOf } from './ranking.ts';
 import { filterWords, rankingWords } from './selection.ts';
 import { mixMrkdwn } from './stakeholder-mix.ts';
 
@@ -51,7 +51,17 @@ export interface PeriodRanking {
 export interface TrendPerson {
   /** Their row in the period they were chosen from: the latest they rank in. */
   readonly row: RankedRow;
-  readonly ranks: readonly (RankedRow | undefined)[];
+  /**
+   * Their place and figures in each period: who they are comes from `row`, so no period cleans
+   * their names again (a trend of twenty periods did it twenty times over).
+   */
+  readonly ranks: readonly (PeriodPlace | undefined)[];
+}
+
+/** Where a person stands in one period of a trend, and the service's figures for them then. */
+export interface PeriodPlace {
+  readonly rank: number;
+  readonly influencer: Influencer;
 }
 
 /** The trend as every view of it reads it. */
@@ -141,11 +151,11 @@ export function trendOf(
   const seen = new Set<string>();
   const choose = (at: number): void => {
     (results[at] ?? []).slice(0, top).forEach((influencer, index) => {
-      const row = rowOf(influencer, index);
-      const key = row.screenName.toLowerCase();
+      // The key first: a person met in a later period needs no row made again.
+      const key = handleKey(influencer.screenName);
       if (key !== '' && seen.has(key)) return;
       if (key !== '') seen.add(key);
-      chosen.push({ row, at, key });
+      chosen.push({ row: rowOf(influencer, index), at, key });
     });
   };
   if (anchor >= 0) choose(anchor);
@@ -158,7 +168,9 @@ export function trendOf(
       if (index === at) return row;
       const place = key === '' ? undefined : found.get(key);
       const influencer = place === undefined ? undefined : results[index]?.[place];
-      return influencer === undefined || place === undefined ? undefined : rowOf(influencer, place);
+      return influencer === undefined || place === undefined
+        ? undefined
+        : { rank: rankOf(influencer, place), influencer };
     }),
   }));
   return { metric, unit, periods: rankings.map(({ period }) => period), anchor, people };
@@ -387,7 +399,7 @@ const textCell = (value: string): RawTextElement => ({
 });
 
 /** `#3 · 1.2K`, sorted by the rank; `–` for a period the person was not ranked in. */
-function rankCell(row: RankedRow | undefined, metric: Metric): Cell {
+function rankCell(row: PeriodPlace | undefined, metric: Metric): Cell {
   if (row === undefined) return textCell(missingCell);
   const value = metricValue(row.influencer, metric);
   const figure =

@@ -81,8 +81,16 @@ const localHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '']);
 export function postgresConnectionConfig(
   connectionString: string,
   tls?: PostgresTls,
-): { connectionString: string; ssl: false | { rejectUnauthorized: boolean } } {
+): {
+  connectionString: string;
+  ssl: false | { rejectUnauthorized: boolean };
+  /** The URL's `options` (server settings such as `-c statement_timeout=…`), if any. */
+  options?: string;
+} {
   const url = new URL(connectionString);
+  // Taken out for the same reason: `pg` would let it replace the schema's search_path.
+  const options = url.searchParams.get('options') ?? undefined;
+  url.searchParams.delete('options');
   const sslmode =
     url.searchParams.get('sslmode') ??
     (url.searchParams.get('ssl') === 'true' ? 'require' : undefined);
@@ -98,6 +106,7 @@ export function postgresConnectionConfig(
   return {
     connectionString: url.toString(),
     ssl: mode === 'off' ? false : { rejectUnauthorized: mode === 'verify' },
+    ...(options === undefined ? {} : { options }),
   };
 }
 
@@ -408,7 +417,9 @@ export function openPostgresDatabase(options: PostgresDatabaseOptions): SqlDatab
     connectionTimeoutMillis: connectTimeoutMs,
     statement_timeout: statementTimeoutMs,
     query_timeout: timeouts.answerTimeoutMs,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(options.schema
+      ? { options: [config.options, `-c search_path=${options.schema}`].filter(Boolean).join(' ') }
+      : {}),
   });
   // An idle client losing its connection emits on the pool; without a listener that would crash.
   const logger = options.logger ?? silentLogger;
