@@ -6,6 +6,12 @@ import { ChoicesError, ParseError, type Reading } from '../../errors.ts';
 import { slashCommand } from '../../model/commands.ts';
 import { quote } from './wording.ts';
 
+/** Each reading with the command that asks it, written as the person would type it where they are. */
+export function listReadings(readings: readonly Reading[], conversation: boolean): string {
+  const command = conversation ? '' : `${slashCommand} `;
+  return readings.map((reading) => `${reading.meaning}: ${command}${reading.command}`).join(' · ');
+}
+
 /**
  * `3/11/2026 to 10/11/2026` with no locale to decide: each reading with the command that asks
  * it, written as the person would type it where they are.
@@ -15,10 +21,8 @@ export function dateOrderChoices(
   readings: readonly Reading[],
   conversation: boolean,
 ): ChoicesError {
-  const command = conversation ? '' : `${slashCommand} `;
-  const listed = readings.map((reading) => `${reading.meaning}: ${command}${reading.command}`);
   return new ChoicesError(
-    `${quote(fragment)} reads two ways: which did you mean? ${listed.join(' · ')}`,
+    `${quote(fragment)} reads two ways: which did you mean? ${listReadings(readings, conversation)}`,
     readings,
     fragment,
   );
@@ -33,10 +37,8 @@ export function handleChoices(
   readings: readonly Reading[],
   conversation: boolean,
 ): ChoicesError {
-  const command = conversation ? '' : `${slashCommand} `;
-  const listed = readings.map((reading) => `${reading.meaning}: ${command}${reading.command}`);
   return new ChoicesError(
-    `Is ${quote(fragment)} a person or a database? ${listed.join(' · ')}`,
+    `Is ${quote(fragment)} a person or a database? ${listReadings(readings, conversation)}`,
     readings,
     fragment,
   );

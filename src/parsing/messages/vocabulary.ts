@@ -4,9 +4,9 @@
  * fragment's `correction`, fitted by `advice.ts`).
  */
 import { ChoicesError, ParseError, type Reading } from '../../errors.ts';
-import { slashCommand } from '../../model/commands.ts';
 import type { Metric } from '../../model/metrics.ts';
 import type { FormatWord, WordMeaning } from '../vocabulary.ts';
+import { listReadings } from './slots.ts';
 import { exampleCommand, quote } from './wording.ts';
 
 /** The metrics a ranking can be by, as every refusal about metrics lists them. */
@@ -114,10 +114,8 @@ export const vocabularyErrors = {
     readings: readonly Reading[],
     conversation: boolean,
   ): ChoicesError {
-    const command = conversation ? '' : `${slashCommand} `;
-    const listed = readings.map((reading) => `${reading.meaning}: ${command}${reading.command}`);
     return new ChoicesError(
-      `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: which did you mean? ${listed.join(' · ')}`,
+      `The filter keeps and leaves out the same people (${orList(categories)}), so nobody would be left: which did you mean? ${listReadings(readings, conversation)}`,
       readings,
     );
   },
