@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   mib,
+  nextMessage,
   type PhaseResult,
   peakResident,
   percentile,
@@ -196,26 +197,6 @@ async function loadRole(): Promise<void> {
 
 // --- the measuring process ----------------------------------------------------------------------
 
-function once<T extends { kind: string }>(
-  child: ChildProcess,
-  kind: T['kind'],
-  timeoutMs = 60_000,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off('message', onMessage);
-      reject(new Error(`no ${kind} message from the child within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onMessage = (message: T) => {
-      if (message.kind !== kind) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      resolve(message);
-    };
-    child.on('message', onMessage);
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Measured {
@@ -244,7 +225,7 @@ async function measured(
   let report: LoadReport | undefined;
   if (load !== undefined) {
     load.child.send({ kind: 'load-stop' });
-    report = await once<LoadReport>(load.child, 'load-report');
+    report = await nextMessage<LoadReport, 'load-report'>(load.child, 'load-report', 60_000);
   }
   await sleep(settleMs);
   return {
@@ -327,17 +308,20 @@ export async function run(): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
-    const { sandboxUrl, slackUrl } = await once<{
-      kind: 'infra';
-      sandboxUrl: string;
-      slackUrl: string;
-    }>(infra, 'infra');
+    const { sandboxUrl, slackUrl } = await nextMessage<
+      {
+        kind: 'infra';
+        sandboxUrl: string;
+        slackUrl: string;
+      },
+      'infra'
+    >(infra, 'infra', 60_000);
     const started = await startOurApp(sandboxUrl, slackUrl, {
       MCP_BEARER_TOKEN: bearerToken,
       MCP_SLACK_IDENTITY_AUTH: 'true',
     });
     ours = started.child;
-    await once(loadChild, 'load-ready');
+    await nextMessage<{ kind: 'load-ready' }, 'load-ready'>(loadChild, 'load-ready', 60_000);
     const base = `http://127.0.0.1:${started.port}`;
     const target: Target = {
       name: 'our app',

@@ -137,21 +137,22 @@ export function spawnRole(role: string, env: Record<string, string> = {}): Child
   });
 }
 
-function nextMessage<K extends ChildMessage['kind']>(
+/** The next message of `kind` a child process sends, or a rejection after `timeoutMs`. */
+export function nextMessage<M extends { kind: string }, K extends M['kind']>(
   child: ChildProcess,
   kind: K,
   timeoutMs = 20_000,
-): Promise<Extract<ChildMessage, { kind: K }>> {
+): Promise<Extract<M, { kind: K }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.off('message', onMessage);
       reject(new Error(`no ${kind} message from the child within ${timeoutMs} ms`));
     }, timeoutMs);
-    const onMessage = (message: ChildMessage) => {
+    const onMessage = (message: M) => {
       if (message.kind !== kind) return;
       clearTimeout(timer);
       child.off('message', onMessage);
-      resolve(message as Extract<ChildMessage, { kind: K }>);
+      resolve(message as Extract<M, { kind: K }>);
     };
     child.on('message', onMessage);
   });
@@ -353,7 +354,11 @@ async function hostilePhase(
   const peak = await peakResident(target.child.pid, running);
   const result = await running;
   hostile.send({ kind: 'hostile-stop' });
-  const report = await nextMessage(hostile, 'hostile-report', 60_000);
+  const report = await nextMessage<ChildMessage, 'hostile-report'>(
+    hostile,
+    'hostile-report',
+    60_000,
+  );
   return { result, rssGrowth: peak - before, report };
 }
 
@@ -423,11 +428,11 @@ export async function run(options: SlackBenchOptions = {}): Promise<void> {
   let floor: ChildProcess | undefined;
   let hostile: ChildProcess | undefined;
   try {
-    const { sandboxUrl, slackUrl } = await nextMessage(infra, 'infra');
+    const { sandboxUrl, slackUrl } = await nextMessage<ChildMessage, 'infra'>(infra, 'infra');
     const started = await startOurApp(sandboxUrl, slackUrl);
     ours = started.child;
     hostile = spawnRole('hostile');
-    await nextMessage(hostile, 'hostile-ready');
+    await nextMessage<ChildMessage, 'hostile-ready'>(hostile, 'hostile-ready');
 
     const target = (name: string, child: ChildProcess, port: number, expectsPending: boolean) => ({
       name,
@@ -450,7 +455,7 @@ export async function run(options: SlackBenchOptions = {}): Promise<void> {
       return;
     }
     floor = spawnRole('floor');
-    const { port: floorPort } = await nextMessage(floor, 'floor');
+    const { port: floorPort } = await nextMessage<ChildMessage, 'floor'>(floor, 'floor');
     const floorTarget: Target = target('bare Bolt (floor)', floor, floorPort, false);
 
     // Footprint before any load: what the app costs at rest, apart from what load adds.
@@ -478,7 +483,7 @@ export async function run(options: SlackBenchOptions = {}): Promise<void> {
     await sleep(settleMs);
 
     infra.send({ kind: 'stats' });
-    const stats = await nextMessage(infra, 'stats');
+    const stats = await nextMessage<ChildMessage, 'stats'>(infra, 'stats');
     const rows = [oursTarget, floorTarget].map((t) => {
       const all = sorted(t.latencies);
       return { t, p50: percentile(all, 50), p99: percentile(all, 99), max: all.at(-1) ?? 0 };
