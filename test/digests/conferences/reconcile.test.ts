@@ -37,8 +37,17 @@ async function killMidRefresh(
   const dying = split.before.length + split.after.length;
   await until(async () => {
     if (slack.hung < dying) return false;
-    const saved = await Promise.all(all.map((channelId) => store.listByChannel('T1', channelId)));
-    return saved.flat().filter(done).length === all.length - dying;
+    const saved = (
+      await Promise.all(all.map((channelId) => store.listByChannel('T1', channelId)))
+    ).flat();
+    // The killed instance is stopped only once its last work before the kill has landed: a
+    // leaderboard it saved is also pinned, or the next instance would pin it a second time.
+    const pinned = new Set(slack.of('pin').map((pin) => pin.ts));
+    const finished = saved.filter(done);
+    return (
+      finished.length === all.length - dying &&
+      finished.every((conference) => pinned.has(conference.state.messageTs))
+    );
   });
   slack.dying.clear();
   slack.dyingAfterSend.clear();
